@@ -1,0 +1,486 @@
+"""Analysis: pure functions over a ``Table``.
+
+No I/O and no spreadsheet types here: arguments are already plain Python
+(text, numbers, None for "left out"), answers are numbers, text or lists of
+rows, and every failure is a ``BenchError`` with a reason a person can act on.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import BenchError, bad_value, not_available
+from .names import (
+    AVAILABILITIES,
+    benchmark_key,
+    canonical_scenario,
+    family_key,
+)
+from .table import Row, Table, round_sort_key
+
+ENTRY_FIELDS = (
+    "submitter",
+    "system",
+    "platform",
+    "accelerator",
+    "family",
+    "vendor",
+    "gpus",
+    "nodes",
+    "availability",
+    "division",
+    "suite",
+    "round",
+    "software",
+)
+
+TRADEMARK = (
+    "MLPerf® and the MLPerf logo are registered and unregistered trademarks of MLCommons "
+    "Association in the United States and other countries. All rights reserved. "
+    "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."
+)
+NOT_VERIFIED = "Result not verified by MLCommons Association."
+ENTRY_ID = re.compile(r"\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
+CATEGORY_NAMES = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
+
+
+# ----------------------------------------------------------------- entries
+
+
+def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
+    rows = table.entry_rows(entry)
+    if not rows:
+        raise not_available(f"Unknown entry {entry.strip()}")
+    return rows
+
+
+def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
+    row = table.get(entry, benchmark, scenario)
+    if row is not None:
+        return row
+    rows = entry_rows(table, entry)
+    scen = canonical_scenario(scenario) or scenario.strip()
+    have = ", ".join(sorted({f"{r.benchmark} {r.scenario}" for r in rows}))
+    raise not_available(f"{rows[0].entry} has no {benchmark.strip()} {scen} result (it has: {have})")
+
+
+def per_gpu_of(row: Row) -> float:
+    """The row's result per accelerator, or the reason it has none."""
+    if row.heterogeneous:
+        raise not_available(f"{row.entry} is heterogeneous ({row.family}): no per-GPU value")
+    if not row.throughput:
+        raise not_available(f"{row.entry} {row.benchmark} {row.scenario} is a latency in {row.units}: no per-GPU value")
+    if row.gpus <= 0:
+        raise not_available(f"{row.entry} has no accelerators (CPU-only): no per-GPU value")
+    return row.result / row.gpus
+
+
+def pergpu(table: Table, entry: str, benchmark: str | None = None, scenario: str | None = None) -> float:
+    """Per-accelerator result; benchmark and scenario may be left out when unambiguous."""
+    rows = entry_rows(table, entry)
+    eid = rows[0].entry
+    if benchmark is None:
+        benches = sorted({r.benchmark for r in rows if r.throughput})
+        if len(benches) != 1:
+            raise not_available(
+                f"{eid} has several benchmarks: give one of {', '.join(benches)}"
+                if benches
+                else f"{eid} has no throughput result"
+            )
+        benchmark = benches[0]
+    bkey = benchmark_key(benchmark)
+    if scenario is None:
+        scens = sorted({r.scenario for r in rows if benchmark_key(r.benchmark) == bkey})
+        if not scens:
+            find_row(table, entry, benchmark, "Server")  # raises with the choices
+        scenario = "Server" if "Server" in scens else scens[0] if len(scens) == 1 else ""
+        if not scenario:
+            raise not_available(f"{eid} {benchmark} has several scenarios: give one of {', '.join(scens)}")
+    return per_gpu_of(find_row(table, entry, benchmark, scenario))
+
+
+def result(table: Table, entry: str, benchmark: str, scenario: str) -> float:
+    return find_row(table, entry, benchmark, scenario).result
+
+
+def gpus(table: Table, entry: str) -> int:
+    return entry_rows(table, entry)[0].gpus
+
+
+def entry_field(table: Table, entry: str, field: str) -> str | int:
+    name = field.strip().lower()
+    if name not in ENTRY_FIELDS:
+        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS)}")
+    value: str | int = getattr(entry_rows(table, entry)[0], name)
+    return value
+
+
+# --------------------------------------------------------------- selection
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which rows a family argument selects (closed division always)."""
+
+    availability: str = "available"  # available / preview / rdi / any
+    max_gpus: int | None = None
+    round: str | None = None
+    software: str | None = None
+
+    def check(self) -> Filters:
+        av = self.availability.strip().lower()
+        if av not in (*AVAILABILITIES, "any"):
+            raise bad_value(
+                f"availability must be one of {', '.join(AVAILABILITIES)} or any, not {self.availability!r}"
+            )
+        if self.max_gpus is not None and self.max_gpus < 1:
+            raise bad_value("max_gpus must be >= 1")
+        return Filters(av, self.max_gpus, self.round, self.software)
+
+
+def normalize_round(value: str) -> str:
+    text = value.strip().lower().removeprefix("v")
+    parts = text.split(".")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise bad_value(f"round must look like 6.1 or v6.1, not {value!r}")
+    return f"{int(parts[0])}.{int(parts[1])}"
+
+
+def _matching(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
+    """Closed-division rows passing every filter but the round."""
+    fkey = family_key(family) if family else None
+    soft = filters.software.strip().lower() if filters.software else None
+    av = filters.availability
+    return [
+        r
+        for r in table.bench_rows(benchmark, scenario)
+        if r.division == "closed"
+        and not r.heterogeneous
+        and (fkey is None or family_key(r.family) == fkey)
+        and (av == "any" or r.availability == av)
+        and (filters.max_gpus is None or r.gpus <= filters.max_gpus)
+        and (soft is None or soft in r.software.lower())
+    ]
+
+
+def select(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
+    """Rows for a family (or all families) under the filters, of one round.
+
+    The round is ``filters.round`` or else the latest round that has matching
+    rows. An empty selection is an error that says which filter emptied it.
+    """
+    filters = filters.check()
+    _check_known(table, benchmark, scenario)
+    rows = _matching(table, benchmark, scenario, family, filters)
+    what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
+    if filters.round is not None:
+        rnd = normalize_round(filters.round)
+        in_round = [r for r in rows if r.round == rnd]
+        if not in_round:
+            have = ", ".join(sorted({r.round for r in rows}, key=round_sort_key))
+            raise not_available(
+                f"No closed {what} rows in round {rnd}" + (f" (rounds with rows: {have})" if have else "")
+            )
+        return in_round
+    if not rows:
+        raise not_available(f"No closed {what} rows{_filter_note(filters)}")
+    latest = max((r.round for r in rows), key=round_sort_key)
+    return [r for r in rows if r.round == latest]
+
+
+def _filter_note(f: Filters) -> str:
+    parts = []
+    if f.availability != "any":
+        parts.append(f"availability {f.availability}")
+    if f.max_gpus is not None:
+        parts.append(f"at most {f.max_gpus} GPUs")
+    if f.software:
+        parts.append(f"software containing {f.software!r}")
+    return " with " + ", ".join(parts) if parts else ""
+
+
+def _check_known(table: Table, benchmark: str, scenario: str) -> None:
+    if canonical_scenario(scenario) is None:
+        raise bad_value(f"Unknown scenario {scenario!r}: use Server, Offline, Interactive, SingleStream or MultiStream")
+    if not table.has_benchmark(benchmark):
+        known = sorted({r.benchmark for r in table.rows if r.division == "closed"})
+        raise not_available(f"Unknown benchmark {benchmark!r}: use one of {', '.join(known)}")
+
+
+def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
+    if rows and not rows[0].throughput:
+        r = rows[0]
+        raise not_available(f"{r.benchmark} {r.scenario} is a latency in {r.units}: no per-GPU value")
+    out = [(per_gpu_of(r), r) for r in rows if r.gpus > 0]
+    if not out:
+        raise not_available("No rows with accelerators under these filters")
+    out.sort(key=lambda p: (-p[0], p[1].entry))
+    return out
+
+
+def best_row(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> tuple[float, Row]:
+    return _ranked(select(table, benchmark, scenario, family, filters))[0]
+
+
+def best(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> float:
+    return best_row(table, family, benchmark, scenario, filters)[0]
+
+
+def best_entry(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> str:
+    return best_row(table, family, benchmark, scenario, filters)[1].entry
+
+
+def median_per_gpu(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> float:
+    values = [v for v, _ in _ranked(select(table, benchmark, scenario, family, filters))]
+    return float(statistics.median(values))
+
+
+def spread(table: Table, family: str, benchmark: str, scenario: str, n_gpus: int, filters: Filters) -> float:
+    """(max - min) / min of per-GPU values among rows with exactly ``n_gpus``."""
+    if n_gpus < 1:
+        raise bad_value("gpus must be >= 1")
+    rows = [r for r in select(table, benchmark, scenario, family, filters) if r.gpus == n_gpus]
+    if not rows:
+        raise not_available(f"No {family} {benchmark} {scenario} rows with exactly {n_gpus} GPUs")
+    values = [v for v, _ in _ranked(rows)]
+    return (max(values) - min(values)) / min(values)
+
+
+# ------------------------------------------------------- money and sizing
+
+
+def per_gpu_spec(table: Table, spec: str | float, benchmark: str, scenario: str, filters: Filters) -> float:
+    """Per-GPU throughput of an entry ID, a family's best row, or a number."""
+    if isinstance(spec, float | int):
+        if not math.isfinite(spec) or spec <= 0:
+            raise bad_value("a measured per-GPU throughput must be a number > 0")
+        return float(spec)
+    if table.entry_rows(spec) or ENTRY_ID.fullmatch(spec.strip()):
+        return per_gpu_of(find_row(table, spec, benchmark, scenario))
+    fkey = family_key(spec)
+    if not fkey or not any(family_key(r.family) == fkey for r in table.rows):
+        raise not_available(f"Unknown entry or family {spec.strip()!r}")
+    return best(table, spec, benchmark, scenario, filters)
+
+
+def breakeven(
+    table: Table,
+    baseline: str | float,
+    candidate: str | float,
+    benchmark: str,
+    scenario: str,
+    filters: Filters,
+) -> float:
+    base = per_gpu_spec(table, baseline, benchmark, scenario, filters)
+    cand = per_gpu_spec(table, candidate, benchmark, scenario, filters)
+    return cand / base
+
+
+def breakeven_price(
+    table: Table,
+    baseline_price: float,
+    baseline: str | float,
+    candidate: str | float,
+    benchmark: str,
+    scenario: str,
+    filters: Filters,
+) -> float:
+    _check_price(baseline_price, "baseline_price")
+    return baseline_price * breakeven(table, baseline, candidate, benchmark, scenario, filters)
+
+
+def _check_price(price: float, name: str) -> None:
+    if not math.isfinite(price) or price < 0:
+        raise bad_value(f"{name} must be a number >= 0")
+
+
+def _check_rate(rate: float, name: str) -> None:
+    if not math.isfinite(rate) or rate <= 0:
+        raise bad_value(f"{name} must be a number > 0")
+
+
+def _check_utilization(u: float) -> None:
+    if not (math.isfinite(u) and 0 < u <= 1):
+        raise bad_value("utilization must be > 0 and <= 1")
+
+
+def cost_per_mtok(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, utilization: float = 1.0) -> float:
+    """Dollars per million tokens: price x 1e6 / (tokens/s x 3600 x utilization)."""
+    _check_price(price_per_gpu_hour, "price_per_gpu_hour")
+    _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
+    _check_utilization(utilization)
+    return price_per_gpu_hour * 1e6 / (tokens_per_sec_per_gpu * 3600 * utilization)
+
+
+def gpus_needed(
+    target_tokens_per_sec: float,
+    tokens_per_sec_per_gpu: float,
+    utilization: float = 1.0,
+    gpus_per_node: int = 8,
+) -> int:
+    """GPUs to buy for a target rate, rounded up to whole nodes."""
+    _check_price(target_tokens_per_sec, "target_tokens_per_sec")
+    _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
+    _check_utilization(utilization)
+    if gpus_per_node < 1:
+        raise bad_value("gpus_per_node must be a whole number >= 1")
+    raw = target_tokens_per_sec / (tokens_per_sec_per_gpu * utilization)
+    # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17
+    gpus_exact = math.ceil(raw - 1e-9)
+    return math.ceil(gpus_exact / gpus_per_node) * gpus_per_node
+
+
+def gain(table: Table, old_entry: str, new_entry: str, benchmark: str, scenario: str) -> float:
+    old = per_gpu_of(find_row(table, old_entry, benchmark, scenario))
+    new = per_gpu_of(find_row(table, new_entry, benchmark, scenario))
+    return new / old - 1
+
+
+def scaling(table: Table, small_entry: str, large_entry: str, benchmark: str, scenario: str) -> float:
+    small = per_gpu_of(find_row(table, small_entry, benchmark, scenario))
+    large = per_gpu_of(find_row(table, large_entry, benchmark, scenario))
+    return large / small
+
+
+def headline(
+    table: Table,
+    benchmark: str,
+    scenario: str,
+    old_round: str,
+    new_round: str,
+    availability: str = "any",
+) -> float:
+    """Best per-GPU of new_round / best per-GPU of old_round, closed division."""
+
+    def top(rnd: str) -> float:
+        f = Filters(availability=availability, round=rnd)
+        return _ranked(select(table, benchmark, scenario, None, f))[0][0]
+
+    return top(new_round) / top(old_round)
+
+
+RESULTS_HEADER = (
+    "entry",
+    "submitter",
+    "system",
+    "accelerator",
+    "GPUs",
+    "result",
+    "per-GPU",
+    "availability",
+    "software",
+)
+
+
+def results(
+    table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters
+) -> list[list[str | float | int]]:
+    """The selected rows as a table with a header, best per-GPU first."""
+    rows = select(table, benchmark, scenario, family, filters)
+    if rows[0].throughput:
+        keyed = sorted(
+            rows,
+            key=lambda r: (
+                r.heterogeneous or r.gpus <= 0,
+                -(r.result / r.gpus if r.gpus > 0 else 0),
+                r.entry,
+            ),
+        )
+    else:  # latency: lower is better, and there is no per-GPU value
+        keyed = sorted(rows, key=lambda r: (r.result, r.entry))
+    out: list[list[str | float | int]] = [list(RESULTS_HEADER)]
+    for r in keyed:
+        pg: str | float = r.result / r.gpus if r.throughput and r.gpus > 0 and not r.heterogeneous else ""
+        out.append(
+            [
+                r.entry,
+                r.submitter,
+                r.system,
+                r.accelerator,
+                r.gpus,
+                r.result,
+                pg,
+                r.availability,
+                r.software,
+            ]
+        )
+    return out
+
+
+# --------------------------------------------------------------- citations
+
+
+def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
+    """A citation in the form the MLPerf Results Messaging Guidelines ask for."""
+    r = find_row(table, entry, benchmark, scenario)
+    src = next((s for s in table.sources if s.round == r.round and s.sha256 == r.sha256), None)
+    where = src.url or src.file if src else r.source
+    retrieved = src.imported_at[:10] if src else "unknown"
+    id_note = (
+        " (entry ID derived by benchsheet from MLCommons' numbering; the source file carries none)"
+        if r.id_source == "derived"
+        else ""
+    )
+    parts = [
+        f"MLPerf® Inference v{r.round}, {r.division.capitalize()} division, "
+        f"{CATEGORY_NAMES.get(r.availability, r.availability)} category, "
+        f"{r.benchmark} {r.scenario}, entry {r.entry}{id_note}: "
+        f"{_fmt(r.result)} {r.units} on {r.gpus} x {r.accelerator or 'CPU'} "
+        f"({r.submitter}, {r.system}).",
+    ]
+    try:
+        pg = per_gpu_of(r)
+        unit = r.units.removesuffix("/s").lower()
+        parts.append(
+            f"Per-GPU value {_fmt(pg)} {unit}/s per accelerator is derived by benchsheet "
+            f"(result / {r.gpus}) and is not an official MLPerf result."
+        )
+    except BenchError:
+        pass
+    parts.append(f"Source: {where} (SHA-256 {r.sha256}), retrieved {retrieved}.")
+    parts.append(NOT_VERIFIED)
+    parts.append(TRADEMARK)
+    return " ".join(parts)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.1f}" if abs(x) >= 100 else f"{x:,.4g}"
+
+
+def datainfo(table: Table, field: str | None = None) -> list[list[str | int]] | str | int:
+    """Provenance of the loaded table: a table, or one field of it."""
+    info: dict[str, str | int] = {
+        "rounds": ", ".join(table.rounds),
+        "rows": len(table.rows),
+        "origin": table.origin,
+        "sources": "; ".join(s.url or s.file for s in table.sources),
+        "sha256": "; ".join(s.sha256 for s in table.sources),
+        "imported_at": "; ".join(s.imported_at for s in table.sources),
+    }
+    if field is None:
+        out: list[list[str | int]] = [["round", "file", "rows", "sha256", "imported_at", "url"]]
+        for s in table.sources:
+            out.append([s.round, s.file, s.rows, s.sha256, s.imported_at, s.url])
+        out.append(["origin", table.origin, len(table.rows), "", "", ""])
+        return out
+    key = field.strip().lower()
+    if key not in info:
+        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(info)}")
+    return info[key]
+
+
+def latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
+    """TTFT and TPOT limits (ms) as a 1x2 array; llama2-70b covers its -99 and -99.9."""
+    bkey = benchmark_key(benchmark)
+    scen = canonical_scenario(scenario)
+    for key in (bkey, re.sub(r"-99(\.9)?$", "", bkey)):
+        if key in bounds and scen in bounds[key]:
+            ttft, tpot = bounds[key][scen]
+            return [[ttft, tpot]]
+    raise not_available(
+        f"No latency bounds for {benchmark.strip()} {scenario.strip()}: known for {', '.join(sorted(bounds))}"
+    )

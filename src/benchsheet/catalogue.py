@@ -1,0 +1,450 @@
+"""The one catalogue of benchsheet's Excel functions.
+
+Each ``Function`` names itself, its arguments (with help text and whether they
+are optional), its category and an example, and points at the analysis code
+that answers it. The xlwings UDF module, the formula engine behind
+``benchsheet eval`` and the README's function reference are all made from
+this list. ``call`` is the single way in: it converts raw cell values to the
+argument kinds, maps a range in the first argument cell by cell, and turns
+every failure into an error value made by the shell's ``on_error``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import analysis as A
+from .errors import BenchError, bad_value
+from .snapshot import latency_bounds
+from .store import get_table
+
+CATEGORY = "benchsheet"
+
+Value = str | float | int | bool | None
+ArgKind = str  # "text", "number", "int", "round", "spec"
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    name: str
+    kind: ArgKind
+    help: str
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    name: str
+    args: tuple[Arg, ...]
+    help: str
+    example: str
+    impl: Callable[..., Any]
+    returns: str = "number"  # "number", "text" or "table"
+    category: str = CATEGORY
+
+    @property
+    def vectorized(self) -> bool:
+        """A range in the first argument answers cell by cell."""
+        return self.returns != "table"
+
+    @property
+    def signature(self) -> str:
+        parts = [f"[{a.name}]" if a.optional else a.name for a in self.args]
+        return f"{self.name}({', '.join(parts)})"
+
+
+# ------------------------------------------------------------ argument help
+
+ENTRY = Arg("entry", "text", 'Official entry ID, e.g. "6.1-0052"')
+BENCH = Arg("benchmark", "text", 'Benchmark, e.g. "gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"')
+SCEN = Arg("scenario", "text", '"Server", "Offline", "Interactive", ...')
+FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300"')
+AVAIL = Arg("availability", "text", '"available" (default), "preview", "rdi" or "any"', True)
+MAXG = Arg("max_gpus", "int", "Only systems with at most this many accelerators", True)
+ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with rows', True)
+SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', True)
+
+
+def _spec(name: str, what: str) -> Arg:
+    return Arg(name, "spec", f"{what}: an entry ID, a family (its best row) or a per-GPU number")
+
+
+def _filters(
+    availability: str | None = None,
+    max_gpus: int | None = None,
+    round: str | None = None,
+    software: str | None = None,
+) -> A.Filters:
+    return A.Filters(availability or "available", max_gpus, round, software)
+
+
+def _t() -> Any:
+    return get_table()
+
+
+CATALOGUE: tuple[Function, ...] = (
+    Function(
+        "PERGPU",
+        (
+            ENTRY,
+            Arg("benchmark", "text", BENCH.help + "; may be left out when the entry has one", True),
+            Arg("scenario", "text", 'Default "Server" where the entry has it', True),
+        ),
+        "The system's result divided by its total accelerators (a derived metric, not an official MLPerf result).",
+        '=PERGPU("5.1-0072","deepseek-r1","Server")',
+        lambda entry, benchmark=None, scenario=None: A.pergpu(_t(), entry, benchmark, scenario),
+    ),
+    Function(
+        "RESULT",
+        (ENTRY, BENCH, SCEN),
+        "The official system result, in the row's units.",
+        '=RESULT("6.1-0052","gpt-oss-120b","Server")',
+        lambda entry, benchmark, scenario: A.result(_t(), entry, benchmark, scenario),
+    ),
+    Function(
+        "GPUS",
+        (ENTRY,),
+        "Total accelerators of the entry's system (per node x nodes).",
+        '=GPUS("5.1-0072")',
+        lambda entry: A.gpus(_t(), entry),
+    ),
+    Function(
+        "ENTRY",
+        (ENTRY, Arg("field", "text", "One of: " + ", ".join(A.ENTRY_FIELDS))),
+        "One field of an entry: submitter, system, accelerator, family, gpus, ...",
+        '=ENTRY("6.1-0052","system")',
+        lambda entry, field: A.entry_field(_t(), entry, field),
+        returns="text",
+    ),
+    Function(
+        "BEST",
+        (FAMILY, BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        "The best per-GPU value of a family (closed division) under the filters.",
+        '=BEST("B200","gpt-oss-120b","Server","available",8)',
+        lambda family, benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: A.best(
+            _t(), family, benchmark, scenario, _filters(availability, max_gpus, round, software)
+        ),
+    ),
+    Function(
+        "BESTENTRY",
+        (FAMILY, BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        "The entry ID behind BEST.",
+        '=BESTENTRY("B300","gpt-oss-120b","Server","available",8)',
+        lambda family, benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: A.best_entry(
+            _t(), family, benchmark, scenario, _filters(availability, max_gpus, round, software)
+        ),
+        returns="text",
+    ),
+    Function(
+        "MEDIANPERGPU",
+        (FAMILY, BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        "The median per-GPU value of a family's rows under the filters.",
+        '=MEDIANPERGPU("B200","gpt-oss-120b","Server")',
+        lambda family, benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: (
+            A.median_per_gpu(_t(), family, benchmark, scenario, _filters(availability, max_gpus, round, software))
+        ),
+    ),
+    Function(
+        "SPREAD",
+        (
+            FAMILY,
+            BENCH,
+            SCEN,
+            Arg("gpus", "int", "Only systems with exactly this many accelerators"),
+            AVAIL,
+            ROUND,
+            SOFT,
+        ),
+        "(max - min) / min of per-GPU values among systems of one size: how much the integrator matters.",
+        '=SPREAD("B200","gpt-oss-120b","Server",8)',
+        lambda family, benchmark, scenario, gpus, availability=None, round=None, software=None: A.spread(
+            _t(),
+            family,
+            benchmark,
+            scenario,
+            gpus,
+            _filters(availability, None, round, software),
+        ),
+    ),
+    Function(
+        "BREAKEVEN",
+        (
+            _spec("baseline", "Baseline"),
+            _spec("candidate", "Candidate"),
+            BENCH,
+            SCEN,
+            AVAIL,
+            MAXG,
+            ROUND,
+        ),
+        "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate.",
+        '=BREAKEVEN("B200","B300","gpt-oss-120b","Server","available",8)',
+        lambda baseline, candidate, benchmark, scenario, availability=None, max_gpus=None, round=None: A.breakeven(
+            _t(),
+            baseline,
+            candidate,
+            benchmark,
+            scenario,
+            _filters(availability, max_gpus, round),
+        ),
+    ),
+    Function(
+        "BREAKEVENPRICE",
+        (
+            Arg("baseline_price", "number", "Baseline $ per GPU-hour"),
+            _spec("baseline", "Baseline"),
+            _spec("candidate", "Candidate"),
+            BENCH,
+            SCEN,
+            AVAIL,
+            MAXG,
+            ROUND,
+        ),
+        "baseline_price x BREAKEVEN: the contract ceiling per GPU-hour for the candidate.",
+        '=BREAKEVENPRICE(5,"B200","B300","gpt-oss-120b","Server","available",8)',
+        lambda baseline_price, baseline, candidate, benchmark, scenario, availability=None, max_gpus=None, round=None: (
+            A.breakeven_price(
+                _t(),
+                baseline_price,
+                baseline,
+                candidate,
+                benchmark,
+                scenario,
+                _filters(availability, max_gpus, round),
+            )
+        ),
+    ),
+    Function(
+        "COSTPERMTOK",
+        (
+            Arg("price_per_gpu_hour", "number", "$ per GPU-hour"),
+            Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)"),
+            Arg(
+                "utilization",
+                "number",
+                "Share of the hour spent serving, > 0 and <= 1 (default 1)",
+                True,
+            ),
+        ),
+        "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization).",
+        '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
+        lambda price_per_gpu_hour, tokens_per_sec_per_gpu, utilization=None: A.cost_per_mtok(
+            price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0 if utilization is None else utilization
+        ),
+    ),
+    Function(
+        "GPUSNEEDED",
+        (
+            Arg("target_tokens_per_sec", "number", "Throughput to serve, tokens/s"),
+            Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)"),
+            Arg("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", True),
+            Arg("gpus_per_node", "int", "Accelerators per node (default 8)", True),
+        ),
+        "GPUs to buy for a target throughput, rounded up to whole nodes.",
+        '=GPUSNEEDED(1000000,BEST("B200","gpt-oss-120b","Server"),0.7,8)',
+        lambda target_tokens_per_sec, tokens_per_sec_per_gpu, utilization=None, gpus_per_node=None: A.gpus_needed(
+            target_tokens_per_sec,
+            tokens_per_sec_per_gpu,
+            1.0 if utilization is None else utilization,
+            8 if gpus_per_node is None else gpus_per_node,
+        ),
+    ),
+    Function(
+        "GAIN",
+        (
+            Arg("old_entry", "text", "Earlier entry ID"),
+            Arg("new_entry", "text", "Later entry ID"),
+            BENCH,
+            SCEN,
+        ),
+        "new per-GPU / old per-GPU - 1, e.g. a software update between rounds.",
+        '=GAIN("6.0-0073","6.1-0071","gpt-oss-120b","Server")',
+        lambda old_entry, new_entry, benchmark, scenario: A.gain(_t(), old_entry, new_entry, benchmark, scenario),
+    ),
+    Function(
+        "SCALING",
+        (
+            Arg("small_entry", "text", "Entry ID of the smaller system"),
+            Arg("large_entry", "text", "Entry ID of the larger system"),
+            BENCH,
+            SCEN,
+        ),
+        "large per-GPU / small per-GPU: how well a larger system keeps per-GPU throughput.",
+        '=SCALING("6.1-0024","6.1-0025","deepseek-r1","Server")',
+        lambda small_entry, large_entry, benchmark, scenario: A.scaling(
+            _t(), small_entry, large_entry, benchmark, scenario
+        ),
+    ),
+    Function(
+        "HEADLINE",
+        (
+            BENCH,
+            SCEN,
+            Arg("old_round", "round", 'Earlier round, e.g. "5.1"'),
+            Arg("new_round", "round", 'Later round, e.g. "6.1"'),
+            Arg(
+                "availability",
+                "text",
+                '"any" (default) or "available", "preview", "rdi": applies to both rounds',
+                True,
+            ),
+        ),
+        "Best per-GPU of new_round / best per-GPU of old_round, closed division.",
+        '=HEADLINE("deepseek-r1","Server","5.1","6.1")',
+        lambda benchmark, scenario, old_round, new_round, availability=None: A.headline(
+            _t(), benchmark, scenario, old_round, new_round, availability or "any"
+        ),
+    ),
+    Function(
+        "RESULTS",
+        (
+            BENCH,
+            SCEN,
+            Arg("family", "text", FAMILY.help + "; default: all", True),
+            AVAIL,
+            MAXG,
+            ROUND,
+            SOFT,
+        ),
+        "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
+        "GPUs, result, per-GPU, availability, software. Spills.",
+        '=RESULTS("gpt-oss-120b","Server","B300")',
+        lambda benchmark, scenario, family=None, availability=None, max_gpus=None, round=None, software=None: A.results(
+            _t(), benchmark, scenario, family, _filters(availability, max_gpus, round, software)
+        ),
+        returns="table",
+    ),
+    Function(
+        "CITE",
+        (ENTRY, BENCH, SCEN),
+        "A citation per the MLPerf Results Messaging Guidelines: round, division, category, "
+        "entry, source file and SHA-256, derived-metric note, trademark notice.",
+        '=CITE("6.1-0052","gpt-oss-120b","Server")',
+        lambda entry, benchmark, scenario: A.cite(_t(), entry, benchmark, scenario),
+        returns="text",
+    ),
+    Function(
+        "LATENCYBOUNDS",
+        (BENCH, SCEN),
+        "A 1x2 array: the p99 TTFT and TPOT limits in ms that Server/Interactive rows met.",
+        '=LATENCYBOUNDS("deepseek-r1","Interactive")',
+        lambda benchmark, scenario: A.latency_bounds(latency_bounds(), benchmark, scenario),
+        returns="table",
+    ),
+    Function(
+        "DATAINFO",
+        (
+            Arg(
+                "field",
+                "text",
+                '"rounds", "rows", "origin", "sources", "sha256" or "imported_at"; default: a table',
+                True,
+            ),
+        ),
+        "Provenance of the loaded results: rounds, rows, sources, SHA-256, imported at.",
+        '=DATAINFO("rounds")',
+        lambda field=None: A.datainfo(_t(), field),
+        returns="table",
+    ),
+)
+
+BY_NAME = {f.name: f for f in CATALOGUE}
+
+
+# --------------------------------------------------------------- conversion
+
+
+def convert(arg: Arg, value: Value) -> Any:
+    """A raw cell value as the argument's kind, or a #VALUE! error saying why."""
+    if isinstance(value, str):
+        value = value.strip()
+        if value == "":
+            value = None
+    if value is None:
+        if arg.optional:
+            return None
+        raise bad_value(f"{arg.name} is required")
+    if isinstance(value, bool):
+        raise bad_value(f"{arg.name} must not be TRUE/FALSE")
+    if isinstance(value, int | float) and not math.isfinite(value):
+        raise bad_value(f"{arg.name} must be a finite number")
+    kind = arg.kind
+    if kind == "text":
+        if not isinstance(value, str):
+            raise bad_value(f"{arg.name} must be text, not the number {value:g}")
+        if len(value) > 200:
+            raise bad_value(f"{arg.name} is too long ({len(value)} characters)")
+        return value
+    if kind == "round":
+        return f"{value:g}" if isinstance(value, int | float) else value
+    if kind == "spec":
+        return float(value) if isinstance(value, int | float) else value
+    number = _number(arg, value)
+    if kind == "int":
+        if number != int(number):
+            raise bad_value(f"{arg.name} must be a whole number, not {number:g}")
+        return int(number)
+    return number
+
+
+def _number(arg: Arg, value: Any) -> float:
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            number = float(value.replace(",", ""))
+        except ValueError:
+            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}") from None
+        if math.isfinite(number):
+            return number
+    raise bad_value(f"{arg.name} must be a number")
+
+
+def call(
+    fn: Function,
+    args: Sequence[Any],
+    on_error: Callable[[BenchError], Any],
+    is_error: Callable[[Any], bool] = lambda v: False,
+) -> Any:
+    """Answer one call of ``fn``; a 2-D list in the first argument maps cell by cell.
+
+    ``is_error`` recognises the runtime's own error values among the inputs;
+    they are passed on unchanged, as Excel does.
+    """
+    if len(args) > len(fn.args):
+        return on_error(bad_value(f"{fn.name} takes at most {len(fn.args)} arguments"))
+    if fn.vectorized and args and isinstance(args[0], list | tuple):
+        return [[_call_one(fn, (cell, *args[1:]), on_error, is_error) for cell in _row(line)] for line in args[0]]
+    return _call_one(fn, args, on_error, is_error)
+
+
+def _row(line: Any) -> Sequence[Any]:
+    return line if isinstance(line, list | tuple) else (line,)
+
+
+def _call_one(
+    fn: Function,
+    args: Sequence[Any],
+    on_error: Callable[[BenchError], Any],
+    is_error: Callable[[Any], bool],
+) -> Any:
+    for a in args:
+        if is_error(a):
+            return a
+    try:
+        converted = []
+        for spec, value in zip(fn.args, args, strict=False):
+            if isinstance(value, list | tuple):
+                raise bad_value(f"{spec.name} must be one cell, not a range")
+            converted.append(convert(spec, value))
+        for spec in fn.args[len(args) :]:
+            if not spec.optional:
+                raise bad_value(f"{spec.name} is required")
+        return fn.impl(*converted)
+    except BenchError as err:
+        return on_error(err)
+    except Exception as exc:  # a defect must still answer in the cell, never crash it
+        return on_error(bad_value(f"benchsheet could not answer ({type(exc).__name__}: {exc})"))

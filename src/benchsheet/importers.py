@@ -1,0 +1,390 @@
+"""Importers: official MLCommons summary files -> normalized ``Row`` objects.
+
+Sans I/O: every function here takes the file's bytes and a name to report, so
+the same code serves the bundled-snapshot build, ``refresh`` from disk and
+``refresh`` over HTTPS. Two formats exist:
+
+* ``summary_results.json`` (v5.1, v6.0): a JSON list, official ``ID`` per row,
+  ``a#`` = accelerators *per node* (total = ``a#`` x ``Nodes``);
+* ``summary.json`` (v6.1): a JSON object keyed by row number, no entry IDs,
+  ``total_accelerators`` already the system total.
+
+Entry IDs follow MLCommons' numbering, derived from the rounds that carry
+official IDs (see ``derive_entry_ids``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from .errors import DataError
+from .names import (
+    AVAILABILITIES,
+    canonical_benchmark,
+    canonical_scenario,
+    classify_accelerator,
+    is_throughput,
+)
+from .table import Row, Source
+
+OFFICIAL_URLS = {
+    "5.1": "https://raw.githubusercontent.com/mlcommons/inference_results_v5.1/main/summary_results.json",
+    "6.0": "https://raw.githubusercontent.com/mlcommons/inference_results_v6.0/main/summary_results.json",
+    "6.1": "https://raw.githubusercontent.com/mlcommons/inference_results_v6.1/main/summary.json",
+}
+"""Where each known round's summary file is published."""
+
+_AVAILABILITY_ORDER = {a: i for i, a in enumerate(AVAILABILITIES)}
+_EXPLICIT_COUNT = re.compile(r"\(x(\d+)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    source: Source
+    rows: tuple[Row, ...]
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def import_file(data: bytes, name: str, url: str = "", imported_at: str | None = None) -> Imported:
+    """Parse one official summary file (either format) into rows.
+
+    Raises DataError naming ``name``, the row and the field on any defect.
+    """
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataError(name, None, None, f"not valid JSON ({exc})") from None
+    if isinstance(doc, list):
+        raws: list[tuple[str, Mapping[str, Any]]] = [(str(i), r) for i, r in enumerate(doc)]
+        parse: Callable[[str, str, Mapping[str, Any]], _Parsed] = _parse_summary_results
+    elif isinstance(doc, dict):
+        raws = list(doc.items())
+        parse = _parse_summary
+    else:
+        raise DataError(name, None, None, "expected a JSON list or object of result rows")
+    if not raws:
+        raise DataError(name, None, None, "the file holds no result rows")
+    parsed = []
+    for key, raw in raws:
+        if not isinstance(raw, Mapping):
+            raise DataError(name, key, None, "a result row must be a JSON object")
+        parsed.append(parse(name, key, raw))
+    rounds = {p.round for p in parsed}
+    if len(rounds) != 1:
+        raise DataError(name, None, "version", f"rows of several rounds: {sorted(rounds)}")
+    rnd = rounds.pop()
+    derived = derive_entry_ids(rnd, [p.id_key for p in parsed])
+    sha = sha256_hex(data)
+    rows = []
+    for p, did in zip(parsed, derived, strict=True):
+        entry, id_source = (p.official_id, "official") if p.official_id else (did, "derived")
+        rows.append(replace(p.row, entry=entry, id_source=id_source, source=name, sha256=sha))
+    _check_unique(name, rows)
+    when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    src = Source(rnd, name, url or OFFICIAL_URLS.get(rnd, ""), sha, len(rows), when)
+    return Imported(src, tuple(rows))
+
+
+def derive_entry_ids(rnd: str, keys: Sequence[tuple[str, ...]]) -> list[str]:
+    """MLCommons' entry numbering, reproduced from the rounds that publish it.
+
+    One ID per system, numbered from 0001 in the order of (division, availability
+    [available, preview, rdi], submitter, suite, platform) compared as plain
+    case-sensitive strings; in the open division each (system, model actually
+    run) gets an ID of its own. This reproduces every official ID of v5.1 and
+    v6.0, closed and open (tests/test_entry_ids.py).
+    """
+    numbered = {k: i + 1 for i, k in enumerate(sorted(set(keys)))}
+    return [f"{rnd}-{numbered[k]:04d}" for k in keys]
+
+
+def _id_key(
+    division: str, availability: str, submitter: str, suite: str, platform: str, used_model: str
+) -> tuple[str, ...]:
+    base = (division, f"{_AVAILABILITY_ORDER[availability]}", submitter, suite, platform)
+    return base + ((used_model,) if division == "open" else ())
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    round: str
+    official_id: str
+    id_key: tuple[str, ...]
+    row: Row
+
+
+class _Fields:
+    """Typed access to one raw row, reporting the file, row and field on failure."""
+
+    def __init__(self, name: str, key: str, raw: Mapping[str, Any]) -> None:
+        self.name, self.key, self.raw = name, key, raw
+
+    def fail(self, field: str, reason: str) -> DataError:
+        return DataError(self.name, self.key, field, reason)
+
+    def text(self, field: str, required: bool = True) -> str:
+        if field not in self.raw:
+            if required:
+                raise self.fail(field, "missing")
+            return ""
+        v = self.raw[field]
+        if v is None:
+            return ""
+        if not isinstance(v, str):
+            raise self.fail(field, f"expected text, got {v!r}")
+        return v.strip()
+
+    def choice(self, field: str, allowed: Sequence[str]) -> str:
+        v = self.text(field).lower()
+        if v not in allowed:
+            raise self.fail(field, f"{v!r} is not one of {', '.join(allowed)}")
+        return v
+
+    def count(self, field: str, blank_ok: bool = False) -> int:
+        if field not in self.raw:
+            raise self.fail(field, "missing")
+        v = self.raw[field]
+        if blank_ok and v in ("", None):
+            return 0
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise self.fail(field, f"expected a whole number >= 0, got {v!r}")
+        return v
+
+    def number(self, field: str) -> float:
+        if field not in self.raw:
+            raise self.fail(field, "missing")
+        v = self.raw[field]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+            raise self.fail(field, f"expected a finite number >= 0, got {v!r}")
+        return float(v)
+
+    def flag(self, field: str) -> bool:
+        v = self.raw.get(field, 0)
+        if v in (0, 1, True, False, "0", "1", None):
+            return v in (1, True, "1")
+        raise self.fail(field, f"expected 0 or 1, got {v!r}")
+
+    def round(self, field: str = "version") -> str:
+        v = self.text(field)
+        m = re.fullmatch(r"v?(\d+\.\d+)", v)
+        if not m:
+            raise self.fail(field, f"expected a round such as v6.1, got {v!r}")
+        return m.group(1)
+
+    def scenario(self, field: str) -> str:
+        v = self.text(field)
+        s = canonical_scenario(v)
+        if s is None:
+            raise self.fail(field, f"unknown scenario {v!r}")
+        return s
+
+
+def _make_row(
+    f: _Fields,
+    rnd: str,
+    *,
+    division: str,
+    availability: str,
+    suite: str,
+    submitter: str,
+    system: str,
+    platform: str,
+    accelerator: str,
+    gpus: int,
+    nodes: int,
+    benchmark: str,
+    scenario: str,
+    result: float,
+    units: str,
+    software: str,
+    used_model: str,
+    location: str,
+) -> Row:
+    if not units:
+        raise f.fail("units", "missing")
+    info = classify_accelerator(accelerator)
+    return Row(
+        round=rnd,
+        entry="",
+        id_source="",
+        division=division,
+        availability=availability,
+        suite=suite,
+        submitter=submitter,
+        system=system,
+        platform=platform,
+        accelerator=accelerator,
+        family=info.family,
+        vendor=info.vendor,
+        heterogeneous=info.heterogeneous,
+        gpus=gpus,
+        nodes=nodes,
+        benchmark=canonical_benchmark(benchmark),
+        scenario=scenario,
+        result=result,
+        units=units,
+        throughput=is_throughput(units),
+        software=software,
+        weight_data_types=f.text("weight_data_types", required=False),
+        inferred=f.flag("inferred"),
+        location=location.removeprefix("./"),
+        used_model=used_model,
+        source="",
+        sha256="",
+    )
+
+
+def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
+    """One row of ``summary_results.json`` (v5.1, v6.0)."""
+    f = _Fields(name, key, raw)
+    rnd = f.round()
+    division = f.choice("Category", ("closed", "open"))
+    availability = f.choice("Availability", AVAILABILITIES)
+    submitter, suite, platform = f.text("Submitter"), f.text("Suite").lower(), f.text("Platform")
+    accelerator = f.text("Accelerator")
+    per_node, nodes = f.count("a#", blank_ok=True), f.count("Nodes")
+    gpus = per_node * nodes
+    explicit = _EXPLICIT_COUNT.findall(accelerator)
+    if len(explicit) == 1:  # "MI355X 288GB HBM3e (x87)": the submitter's own total
+        gpus = int(explicit[0])
+    if not accelerator:
+        gpus = 0
+    model = f.text("Model")
+    used_model = f.text("UsedModel", required=False) or model
+    official_id = f.text("ID")
+    if not re.fullmatch(rf"{re.escape(rnd)}-\d{{4}}", official_id):
+        raise f.fail("ID", f"expected an entry ID such as {rnd}-0001, got {official_id!r}")
+    row = _make_row(
+        f,
+        rnd,
+        division=division,
+        availability=availability,
+        suite=suite,
+        submitter=submitter,
+        system=f.text("System"),
+        platform=platform,
+        accelerator=accelerator,
+        gpus=gpus,
+        nodes=nodes,
+        benchmark=model,
+        scenario=f.scenario("Scenario"),
+        result=f.number("Performance_Result"),
+        units=f.text("Performance_Units"),
+        software=f.text("Software"),
+        used_model=used_model,
+        location=f.text("Location", required=False),
+    )
+    key_ = _id_key(division, availability, submitter, suite, platform, used_model)
+    return _Parsed(rnd, official_id, key_, row)
+
+
+def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
+    """One row of ``summary.json`` (v6.1): no entry IDs."""
+    f = _Fields(name, key, raw)
+    rnd = f.round()
+    division = f.choice("Division", ("closed", "open"))
+    availability = f.choice("Availability", AVAILABILITIES)
+    submitter, suite, platform = (
+        f.text("Organization"),
+        f.text("SystemType").lower(),
+        f.text("Platform"),
+    )
+    accelerator = f.text("accelerator_model_name")
+    gpus, nodes = f.count("total_accelerators"), f.count("number_of_nodes")
+    if accelerator and gpus == 0:
+        raise f.fail("total_accelerators", f"0 accelerators for {accelerator!r}")
+    model = f.text("Model")
+    mlperf_model = f.text("MlperfModel", required=False)
+    # The file's "Model" is what ran; "MlperfModel" is the benchmark, except that
+    # for some it holds a category ("VLM", "text_to_video"). Keep the model name
+    # unless it is an open-division variant of a benchmark that MlperfModel names.
+    benchmark = model
+    if (
+        division == "open"
+        and mlperf_model
+        and " " not in mlperf_model
+        and canonical_benchmark(mlperf_model) in _KNOWN_BENCHMARKS
+    ):
+        benchmark = mlperf_model
+    row = _make_row(
+        f,
+        rnd,
+        division=division,
+        availability=availability,
+        suite=suite,
+        submitter=submitter,
+        system=f.text("SystemName"),
+        platform=platform,
+        accelerator=accelerator,
+        gpus=gpus if accelerator else 0,
+        nodes=nodes,
+        benchmark=benchmark,
+        scenario=f.scenario("Scenario"),
+        result=f.number("Result"),
+        units=f.text("Units"),
+        software=f.text("framework", required=False),
+        used_model=model,
+        location=f.text("Location", required=False),
+    )
+    return _Parsed(rnd, "", _id_key(division, availability, submitter, suite, platform, model), row)
+
+
+_KNOWN_BENCHMARKS = frozenset(
+    canonical_benchmark(b)
+    for b in (
+        "3d-unet-99",
+        "3d-unet-99.9",
+        "bert-99",
+        "bert-99.9",
+        "deepseek-r1",
+        "dlrm-v2-99",
+        "dlrm-v2-99.9",
+        "dlrm-v3",
+        "gpt-oss-120b",
+        "gptj-99",
+        "gptj-99.9",
+        "llama2-70b-99",
+        "llama2-70b-99.9",
+        "llama3.1-405b",
+        "llama3.1-8b",
+        "llama3.1-8b-edge",
+        "mixtral-8x7b",
+        "pointpainting",
+        "qwen3-vl-235b-a22b",
+        "resnet",
+        "retinanet",
+        "rgat",
+        "stable-diffusion-xl",
+        "wan-2.2-t2v-a14b",
+        "whisper",
+        "yolo-95",
+        "yolo-99",
+    )
+)
+"""Benchmark names of the MLPerf Inference suite (closed-division spellings)."""
+
+
+def _check_unique(name: str, rows: Sequence[Row]) -> None:
+    seen: dict[tuple[str, str, str], int] = {}
+    for i, r in enumerate(rows):
+        k = (r.entry, r.benchmark, r.scenario)
+        if k in seen:
+            raise DataError(
+                name,
+                i,
+                "Scenario",
+                f"{r.entry} {r.benchmark} {r.scenario} appears twice (rows {seen[k]} and {i})",
+            )
+        seen[k] = i

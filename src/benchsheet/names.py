@@ -1,0 +1,132 @@
+"""Names: benchmark and scenario spellings, accelerator families and vendors.
+
+Pure functions, no I/O. Official spellings are kept for display; look-ups go
+through ``benchmark_key`` / ``scenario_key`` so that aliases such as
+``llama3_1-8b`` (= ``llama3.1-8b``) and ``offline`` (= ``Offline``) match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+THROUGHPUT_UNITS = frozenset({"Tokens/s", "Samples/s", "Queries/s", "Tasks/s"})
+"""Units that are a rate and may be divided by an accelerator count."""
+
+SCENARIOS = ("Server", "Offline", "Interactive", "SingleStream", "MultiStream")
+_SCENARIO_BY_KEY = {s.lower(): s for s in SCENARIOS}
+
+AVAILABILITIES = ("available", "preview", "rdi")
+
+
+def benchmark_key(name: str) -> str:
+    """Case- and punctuation-insensitive key of a benchmark name.
+
+    ``llama3_1-8b`` and ``Llama3.1-8B`` both give ``llama3.1-8b``.
+    """
+    return name.strip().lower().replace("_", ".")
+
+
+def canonical_benchmark(name: str) -> str:
+    """The official spelling of a benchmark name as written in a results file."""
+    return benchmark_key(name)
+
+
+def scenario_key(name: str) -> str:
+    return name.strip().lower().replace(" ", "")
+
+
+def canonical_scenario(name: str) -> str | None:
+    """``offline`` -> ``Offline``; None when the text is no known scenario."""
+    return _SCENARIO_BY_KEY.get(scenario_key(name))
+
+
+def is_throughput(units: str) -> bool:
+    return units in THROUGHPUT_UNITS
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    name: str
+    vendor: str
+    pattern: str  # regular expression, matched case-insensitively
+
+
+# Order matters only for readability: every pattern is anchored so that a name
+# never matches inside another (B300 never matches GB300, H200 never GH200).
+_NB = r"(?<![A-Za-z0-9])"  # not preceded by a letter or digit
+FAMILIES: tuple[Family, ...] = (
+    Family("GB300", "NVIDIA", _NB + r"GB300"),
+    Family("GB200", "NVIDIA", _NB + r"GB200"),
+    Family("GB10", "NVIDIA", _NB + r"GB10(?![0-9])"),
+    Family("GH200", "NVIDIA", _NB + r"GH200"),
+    Family("Vera Rubin", "NVIDIA", r"Vera[ _-]?Rubin|" + _NB + r"VR200"),
+    Family("B300", "NVIDIA", _NB + r"B300"),
+    Family("B200", "NVIDIA", _NB + r"B200"),
+    Family("H200", "NVIDIA", _NB + r"H200"),
+    Family("H100", "NVIDIA", _NB + r"H100"),
+    Family("RTX PRO 6000", "NVIDIA", r"RTX[ _-]?PRO[ _-]?6000"),
+    Family("RTX PRO 4500", "NVIDIA", r"RTX[ _-]?PRO[ _-]?4500"),
+    Family("RTX 4090", "NVIDIA", r"RTX[ _-]?4090"),
+    Family("RTX 4000 Ada", "NVIDIA", r"RTX[ _-]?4000[ _-]?Ada"),
+    Family("RTX 2000E Ada", "NVIDIA", r"RTX[ _-]?2000E"),
+    Family("GTX 1650 Ti", "NVIDIA", r"GTX[ _-]?1650"),
+    Family("L40S", "NVIDIA", _NB + r"L40S"),
+    Family("L4", "NVIDIA", _NB + r"L4(?![0-9A-Za-z])"),
+    Family("Jetson Thor", "NVIDIA", r"Jetson[ _-]?AGX[ _-]?Thor|Jetson[ _-]?Thor"),
+    Family("MI355X", "AMD", _NB + r"MI355X"),
+    Family("MI350X", "AMD", _NB + r"MI350X"),
+    Family("MI350P", "AMD", _NB + r"MI350P"),
+    Family("MI325X", "AMD", _NB + r"MI325X"),
+    Family("MI300X", "AMD", _NB + r"MI300X"),
+    Family("Radeon 8060S", "AMD", r"Radeon[ _-]?8060S"),
+    Family("Arc Pro B60", "Intel", r"Arc[ _-]?Pro(?:\(R\))?[ _-]?B60"),
+    Family("Arc Pro B70", "Intel", r"Arc(?:\(TM\))?[ _-]?Pro(?:\(R\))?[ _-]?B70"),
+    Family("Arc Pro B50", "Intel", r"Arc(?:\(TM\))?[ _-]?Pro(?:\(R\))?[ _-]?B50"),
+    Family("Arc 140T", "Intel", r"Arc(?:\(TM\))?[ _-]?140T"),
+)
+_FAMILY_RES = tuple((f, re.compile(f.pattern, re.IGNORECASE)) for f in FAMILIES)
+_FAMILY_BY_KEY = {f.name.lower().replace(" ", ""): f for f in FAMILIES}
+
+
+@dataclass(frozen=True, slots=True)
+class AcceleratorInfo:
+    """What an accelerator name says: its family (or families) and vendor."""
+
+    family: str  # "" for CPU-only rows; "H200 + MI350X" for a mixed system
+    vendor: str
+    heterogeneous: bool
+
+
+@lru_cache(maxsize=512)
+def classify_accelerator(name: str | None) -> AcceleratorInfo:
+    """Family and vendor of an accelerator name as written in a results file.
+
+    A name that mentions two different families describes a heterogeneous
+    system; it has a combined label and no per-accelerator value. A name that
+    matches no known family keeps its own text as family, so nothing is lost.
+    """
+    text = (name or "").strip()
+    if not text:
+        return AcceleratorInfo("", "", False)
+    found: list[tuple[int, Family]] = []
+    for fam, rx in _FAMILY_RES:
+        m = rx.search(text)
+        if m and all(f.name != fam.name for _, f in found):
+            found.append((m.start(), fam))
+    if not found:
+        return AcceleratorInfo(text, text.split()[0], False)
+    found.sort(key=lambda p: p[0])
+    fams = [f for _, f in found]
+    vendors = sorted({f.vendor for f in fams})
+    return AcceleratorInfo(" + ".join(f.name for f in fams), " + ".join(vendors), len(fams) > 1)
+
+
+def family_key(name: str) -> str:
+    """Key for matching a family name typed by a user ("rtx pro 6000", "b200")."""
+    return name.strip().lower().replace(" ", "").replace("-", "")
+
+
+def known_family(name: str) -> Family | None:
+    return _FAMILY_BY_KEY.get(family_key(name))

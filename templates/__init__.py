@@ -1,0 +1,1 @@
+"""benchsheet.templates"""

@@ -1,0 +1,1 @@
+"""Excel shells of the benchsheet catalogue (xlwings)."""

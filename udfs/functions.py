@@ -1,0 +1,57 @@
+"""benchsheet's Excel functions for xlwings: ``UDF_MODULES = benchsheet.udfs.functions``.
+
+Each function is made from the catalogue (``benchsheet.catalogue``): its name,
+arguments, help text and category reach Excel's function wizard through
+xlwings' decorators. A failure answers with text such as
+``#N/A Unknown entry 6.1-9999`` because xlwings cannot return Excel error
+values (xlwings issue #776). A range in the first argument answers cell by
+cell in one call; tables spill as dynamic arrays.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import xlwings as xw
+
+from benchsheet.catalogue import CATALOGUE, Function, call
+from benchsheet.errors import BenchError
+
+__all__ = [f.name for f in CATALOGUE]
+
+
+def error_text(err: BenchError) -> str:
+    text: str = err.text
+    return text
+
+
+def _udf(fn: Function) -> Callable[..., Any]:
+    def udf(*args: Any) -> Any:
+        return call(fn, args, error_text)
+
+    udf.__name__ = udf.__qualname__ = fn.name
+    udf.__doc__ = fn.help
+    udf.__module__ = __name__
+    params = [
+        inspect.Parameter(
+            a.name,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=None if a.optional else inspect.Parameter.empty,
+        )
+        for a in fn.args
+    ]
+    udf.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    udf.__annotations__ = {}
+    decorated: Callable[..., Any] = xw.func(category=fn.category)(udf)
+    for i, a in enumerate(fn.args):
+        options: dict[str, Any] = {"doc": a.help}
+        if i == 0 and fn.vectorized:
+            options["ndim"] = 2  # a range arrives as rows of cells, a cell as [[value]]
+        decorated = xw.arg(a.name, **options)(decorated)
+    return decorated
+
+
+for _fn in CATALOGUE:
+    globals()[_fn.name] = _udf(_fn)
