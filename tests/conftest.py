@@ -1,0 +1,38 @@
+"""Shared test fixtures: the real official files and an isolated user folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from benchsheet import store
+from benchsheet.table import Table
+
+SHARED = Path(os.environ.get("BENCHSHEET_SHARED", Path(__file__).resolve().parents[1] / ".." / "shared" / "mlperf")).resolve()
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    """The official MLCommons files kept in ../shared/mlperf (read-only)."""
+    if not (SHARED / "v6.1" / "summary.json").exists():
+        pytest.fail(f"official data not found at {SHARED}; set BENCHSHEET_SHARED")
+    return SHARED
+
+
+@pytest.fixture(autouse=True)
+def user_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets an empty user data folder and a freshly loaded table."""
+    home = tmp_path_factory.mktemp("benchsheet-home")
+    monkeypatch.setenv("BENCHSHEET_HOME", str(home))
+    store.set_table(None)
+    yield home
+    store.set_table(None)
+
+
+@pytest.fixture
+def table() -> Table:
+    """The bundled table, as the functions see it."""
+    return store.get_table()
