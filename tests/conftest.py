@@ -11,7 +11,9 @@ import pytest
 from benchsheet import store
 from benchsheet.table import Table
 
-SHARED = Path(os.environ.get("BENCHSHEET_SHARED", Path(__file__).resolve().parents[1] / ".." / "shared" / "mlperf")).resolve()
+SHARED = Path(
+    os.environ.get("BENCHSHEET_SHARED", Path(__file__).resolve().parents[1] / ".." / "shared" / "mlperf")
+).resolve()
 
 
 @pytest.fixture(scope="session")

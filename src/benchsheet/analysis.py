@@ -222,8 +222,17 @@ def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
     return out
 
 
+def _per_gpu_rows(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
+    """``select`` for a per-GPU answer: a latency benchmark is refused before any filter."""
+    rows = table.bench_rows(benchmark, scenario)
+    if rows and not any(r.throughput for r in rows):
+        r = rows[0]
+        raise not_available(f"{r.benchmark} {r.scenario} is a latency in {r.units}: no per-GPU value")
+    return select(table, benchmark, scenario, family, filters)
+
+
 def best_row(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> tuple[float, Row]:
-    return _ranked(select(table, benchmark, scenario, family, filters))[0]
+    return _ranked(_per_gpu_rows(table, benchmark, scenario, family, filters))[0]
 
 
 def best(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> float:
@@ -235,7 +244,7 @@ def best_entry(table: Table, family: str, benchmark: str, scenario: str, filters
 
 
 def median_per_gpu(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> float:
-    values = [v for v, _ in _ranked(select(table, benchmark, scenario, family, filters))]
+    values = [v for v, _ in _ranked(_per_gpu_rows(table, benchmark, scenario, family, filters))]
     return float(statistics.median(values))
 
 
@@ -243,7 +252,7 @@ def spread(table: Table, family: str, benchmark: str, scenario: str, n_gpus: int
     """(max - min) / min of per-GPU values among rows with exactly ``n_gpus``."""
     if n_gpus < 1:
         raise bad_value("gpus must be >= 1")
-    rows = [r for r in select(table, benchmark, scenario, family, filters) if r.gpus == n_gpus]
+    rows = [r for r in _per_gpu_rows(table, benchmark, scenario, family, filters) if r.gpus == n_gpus]
     if not rows:
         raise not_available(f"No {family} {benchmark} {scenario} rows with exactly {n_gpus} GPUs")
     values = [v for v, _ in _ranked(rows)]
@@ -358,7 +367,7 @@ def headline(
 
     def top(rnd: str) -> float:
         f = Filters(availability=availability, round=rnd)
-        return _ranked(select(table, benchmark, scenario, None, f))[0][0]
+        return _ranked(_per_gpu_rows(table, benchmark, scenario, None, f))[0][0]
 
     return top(new_round) / top(old_round)
 

@@ -273,7 +273,7 @@ CATALOGUE: tuple[Function, ...] = (
             SCEN,
         ),
         "large per-GPU / small per-GPU: how well a larger system keeps per-GPU throughput.",
-        '=SCALING("6.1-0024","6.1-0025","deepseek-r1","Server")',
+        '=SCALING("6.1-0075","6.1-0074","deepseek-r1","Server")',
         lambda small_entry, large_entry, benchmark, scenario: A.scaling(
             _t(), small_entry, large_entry, benchmark, scenario
         ),

@@ -263,8 +263,8 @@ def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Pars
         gpus = 0
     model = f.text("Model")
     used_model = f.text("UsedModel", required=False) or model
-    official_id = f.text("ID")
-    if not re.fullmatch(rf"{re.escape(rnd)}-\d{{4}}", official_id):
+    official_id = f.text("ID", required=False)  # when absent, the numbering rule gives it
+    if official_id and not re.fullmatch(rf"{re.escape(rnd)}-\d{{4}}", official_id):
         raise f.fail("ID", f"expected an entry ID such as {rnd}-0001, got {official_id!r}")
     row = _make_row(
         f,

@@ -1,0 +1,83 @@
+"""The bundled snapshot, the user cache, and how they are loaded."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from benchsheet import store
+from benchsheet.errors import DataError
+from benchsheet.snapshot import BUNDLED_BOUNDS, bounds_from_csv, table_from_folder
+from benchsheet.table import COLUMNS, Table, table_from_json
+
+
+def test_bundled_snapshot_equals_a_fresh_import(shared: Path) -> None:
+    bundled = table_from_json(store.BUNDLED.read_bytes(), "bundled")
+    fresh = table_from_folder(shared)
+    assert bundled.rows == fresh.rows
+    strip = lambda t: [{k: v for k, v in asdict(s).items() if k != "imported_at"} for s in t.sources]  # noqa: E731
+    assert strip(bundled) == strip(fresh)
+
+
+def test_bundled_latency_bounds_equal_a_fresh_import(shared: Path) -> None:
+    import json
+
+    fresh = bounds_from_csv((shared / "latency_bounds.csv").read_bytes(), "latency_bounds.csv")
+    assert json.loads(BUNDLED_BOUNDS.read_text()) == fresh
+
+
+def test_cache_round_trips(table: Table) -> None:
+    again = table_from_json(table.to_json(), "again")
+    assert again.rows == table.rows and again.sources == table.sources
+
+
+def test_lookup_is_one_dictionary_access(table: Table) -> None:
+    row = table.get("6.1-0052", "GPT-OSS-120B", "server")
+    assert row is not None and row.entry == "6.1-0052"
+    assert table.get("6.1-0052", "deepseek-r1", "Server") is None
+    assert table.get("6.1-9999", "gpt-oss-120b", "Server") is None
+
+
+def test_loaded_once_per_process() -> None:
+    assert store.get_table() is store.get_table()
+
+
+def test_user_cache_overrides_bundled(user_home: Path, table: Table) -> None:
+    smaller = Table(tuple(r for r in table.rows if r.round == "6.1"), table.sources[2:], "user")
+    (user_home / "results.json").write_text(smaller.to_json())
+    store.set_table(None)
+    loaded = store.get_table()
+    assert loaded.origin == "user" and loaded.rounds == ("6.1",)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\x00\xff junk", b'{"format": "benchsheet-results", "version": 99}', b'{"hello": 1}', b"[1, 2]"],
+)
+def test_unusable_user_cache_falls_back_to_bundled(user_home: Path, content: bytes) -> None:
+    (user_home / "results.json").write_bytes(content)
+    store.set_table(None)
+    loaded = store.get_table()
+    assert loaded.origin.startswith("bundled (user cache unusable")
+    assert loaded.rounds == ("5.1", "6.0", "6.1")
+
+
+def test_truncated_cache_is_refused_with_file_name(table: Table) -> None:
+    text = table.to_json()
+    with pytest.raises(DataError, match=r"cut\.json"):
+        table_from_json(text[: len(text) // 2], "cut.json")
+
+
+def test_wrong_schema_names_row_and_field(table: Table) -> None:
+    import json
+
+    doc = json.loads(table.to_json())
+    doc["rows"][5][COLUMNS.index("gpus")] = "eight"
+    with pytest.raises(DataError, match=r"row 5, field 'gpus'"):
+        table_from_json(json.dumps(doc), "x.json")
+
+
+def test_cache_is_not_pickle() -> None:
+    assert store.BUNDLED.read_bytes().lstrip().startswith(b"{")

@@ -1,0 +1,338 @@
+"""The catalogue's functions: worked examples on official data, through every shell, and their errors."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from benchsheet.udfs import functions as udf
+
+from benchsheet import analysis as A
+from benchsheet.catalogue import BY_NAME, CATALOGUE
+from benchsheet.cli import main
+from benchsheet.engine import ReasonedError, evaluate
+from benchsheet.table import Table
+
+
+def _row(table: Table, entry: str, bench: str, scen: str) -> Any:
+    row = table.get(entry, bench, scen)
+    assert row is not None
+    return row
+
+
+# The worked examples of the functions issue. Expected figures come from the
+# official rows (result / total accelerators), computed here from the table.
+
+
+def test_pergpu_example(table: Table) -> None:
+    row = _row(table, "5.1-0072", "deepseek-r1", "Server")
+    expected = row.result / (4 * 18)
+    assert udf.PERGPU("5.1-0072", "deepseek-r1", "Server") == pytest.approx(expected)
+    assert round(udf.PERGPU("5.1-0072", "deepseek-r1", "Server"), 1) == 2907.3
+
+
+def test_headline_example() -> None:
+    assert round(udf.HEADLINE("deepseek-r1", "Server", "5.1", "6.1"), 2) == 5.65
+    assert round(udf.HEADLINE("deepseek-r1", "Server", "5.1", "6.1", "available"), 2) == 3.04
+
+
+def test_breakeven_example(table: Table) -> None:
+    value = udf.BREAKEVEN("B200", "B300", "gpt-oss-120b", "Server", "available", 8)
+    assert round(value, 3) == 1.260
+    b300 = _row(table, udf.BESTENTRY("B300", "gpt-oss-120b", "Server", "available", 8), "gpt-oss-120b", "Server")
+    b200 = _row(table, udf.BESTENTRY("B200", "gpt-oss-120b", "Server", "available", 8), "gpt-oss-120b", "Server")
+    assert value == pytest.approx((b300.result / b300.gpus) / (b200.result / b200.gpus))
+    assert b300.gpus <= 8 and b200.gpus <= 8 and b300.availability == b200.availability == "available"
+
+
+def test_costpermtok_example() -> None:
+    best = udf.BEST("B200", "gpt-oss-120b", "Server", "available", 8)
+    value = udf.COSTPERMTOK(5, best, 0.5)
+    assert value == pytest.approx(5 * 1e6 / (best * 3600 * 0.5))
+    assert round(value, 3) == 0.246
+
+
+def test_heterogeneous_example() -> None:
+    assert udf.PERGPU("6.1-0016", "gpt-oss-120b", "Server") == (
+        "#N/A 6.1-0016 is heterogeneous (H200 + MI350X): no per-GPU value"
+    )
+
+
+EXAMPLES = [
+    ('=PERGPU("5.1-0072","deepseek-r1","Server")', 2907.3, 1),
+    ('=HEADLINE("deepseek-r1","Server","5.1","6.1")', 5.65, 2),
+    ('=HEADLINE("deepseek-r1","Server","5.1","6.1","available")', 3.04, 2),
+    ('=BREAKEVEN("B200","B300","gpt-oss-120b","Server","available",8)', 1.260, 3),
+    ('=COSTPERMTOK(5, BEST("B200","gpt-oss-120b","Server","available",8), 0.5)', 0.246, 3),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected", "digits"), EXAMPLES)
+def test_examples_through_eval(formula: str, expected: float, digits: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", formula]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert round(float(printed), digits) == expected
+    assert float(printed) == evaluate(formula)  # full precision printed
+
+
+def test_heterogeneous_through_eval(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", '=PERGPU("6.1-0016","gpt-oss-120b","Server")']) == 1
+    assert capsys.readouterr().err.strip() == "#N/A 6.1-0016 is heterogeneous (H200 + MI350X): no per-GPU value"
+    value = evaluate('=PERGPU("6.1-0016","gpt-oss-120b","Server")')
+    assert isinstance(value, ReasonedError) and str(value) == "#N/A"
+    assert evaluate('=ISNA(PERGPU("6.1-0016","gpt-oss-120b","Server"))') is True
+    assert evaluate('=IFERROR(PERGPU("6.1-0016","gpt-oss-120b","Server"),-1)') == -1
+
+
+def test_eval_uses_excel_functions_and_prints_arrays(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", '=ROUND(PERGPU("5.1-0072","deepseek-r1","Server"),0)*2']) == 0
+    assert capsys.readouterr().out.strip() == str(round(2907.33) * 2)
+    assert main(["eval", '=LATENCYBOUNDS("deepseek-r1","Interactive")']) == 0
+    assert capsys.readouterr().out.strip() == "1500\t15"
+    assert main(["eval", '=ENTRY("6.1-0003","platform")']) == 0
+    assert capsys.readouterr().out.strip() == "8xMI355X_2xEPYC_9575F"
+
+
+@pytest.mark.parametrize(
+    ("formula", "start"),
+    [("=NOSUCH(1)", "#NAME? unknown function NOSUCH"), ("=1+", "#VALUE! cannot evaluate"), ("=A1", "#REF!")],
+)
+def test_eval_errors_are_values(formula: str, start: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", formula]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(start) and "Traceback" not in err
+
+
+def test_left_out_arguments_are_missing_not_zero() -> None:
+    assert evaluate('=BEST("B200","gpt-oss-120b","Server",,8)') == udf.BEST("B200", "gpt-oss-120b", "Server", None, 8)
+
+
+# ----------------------------------------------------------- per function
+
+
+def test_pergpu_defaults(table: Table) -> None:
+    one_bench = next(
+        e
+        for e in sorted({r.entry for r in table.rows})
+        if len({r.benchmark for r in table.entry_rows(e) if r.throughput}) == 1
+        and any(r.scenario == "Server" for r in table.entry_rows(e))
+        and not table.entry_rows(e)[0].heterogeneous
+        and table.entry_rows(e)[0].gpus > 0
+    )
+    bench = next(r.benchmark for r in table.entry_rows(one_bench) if r.throughput)
+    assert udf.PERGPU(one_bench) == udf.PERGPU(one_bench, bench, "Server")
+    assert udf.PERGPU("5.1-0072").startswith("#N/A 5.1-0072 has several benchmarks: give one of deepseek-r1")
+    assert udf.PERGPU("6.1-0052", "gpt-oss-120b") == udf.PERGPU("6.1-0052", "gpt-oss-120b", "Server")
+    offline_only = next(
+        e
+        for e in sorted({r.entry for r in table.rows})
+        if {r.scenario for r in table.entry_rows(e)} == {"Offline", "SingleStream"}
+        and len({r.benchmark for r in table.entry_rows(e)}) == 1
+    )
+    assert "has several scenarios: give one of Offline, SingleStream" in udf.PERGPU(
+        offline_only, table.entry_rows(offline_only)[0].benchmark
+    )
+
+
+ERRORS = [
+    (("PERGPU", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    (("PERGPU", "6.1-0052", "deepseek-r1", "Interactive"), "#N/A 6.1-0052 has no deepseek-r1 Interactive result"),
+    (("PERGPU", 5, "gpt-oss-120b", "Server"), "#VALUE! entry must be text"),
+    (("PERGPU", None), "#VALUE! entry is required"),
+    (("RESULT", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+    (("RESULT", "6.1-0052", "gpt-oss-120b", True), "#VALUE! scenario must not be TRUE/FALSE"),
+    (("GPUS", "nope"), "#N/A Unknown entry nope"),
+    (("ENTRY", "6.1-0052", "colour"), "#VALUE! Unknown field 'colour'"),
+    (("BEST", "B200", "gpt-oss-120b", "Server", "soon"), "#VALUE! availability must be one of"),
+    (("BEST", "B200", "gpt-oss-120b", "Server", "available", 0), "#VALUE! max_gpus must be >= 1"),
+    (("BEST", "B200", "gpt-oss-120b", "Server", "available", 8.5), "#VALUE! max_gpus must be a whole number"),
+    (("BEST", "B200", "no-such-model", "Server"), "#N/A Unknown benchmark 'no-such-model'"),
+    (("BEST", "B200", "gpt-oss-120b", "Sometimes"), "#VALUE! Unknown scenario"),
+    (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A No closed TPU9 gpt-oss-120b Server rows"),
+    (
+        ("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "7.3"),
+        "#N/A No closed B200 gpt-oss-120b Server rows in round 7.3",
+    ),
+    (("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "six"), "#VALUE! round must look like"),
+    (("BEST", "B200", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
+    (("BESTENTRY", "TPU9", "gpt-oss-120b", "Server"), "#N/A No closed TPU9"),
+    (
+        ("MEDIANPERGPU", "B200", "gpt-oss-120b", "Server", "available", None, None, "NoSuchStack"),
+        "software containing 'NoSuchStack'",
+    ),
+    (("SPREAD", "B200", "gpt-oss-120b", "Server", 3), "#N/A No B200 gpt-oss-120b Server rows with exactly 3 GPUs"),
+    (("SPREAD", "B200", "gpt-oss-120b", "Server", 0), "#VALUE! gpus must be >= 1"),
+    (("BREAKEVEN", "B200", "Nonesuch", "gpt-oss-120b", "Server"), "#N/A Unknown entry or family 'Nonesuch'"),
+    (("BREAKEVEN", "B200", -5, "gpt-oss-120b", "Server"), "#VALUE! a measured per-GPU throughput must be a number > 0"),
+    (("BREAKEVEN", "6.1-0016", "B300", "gpt-oss-120b", "Server"), "is heterogeneous"),
+    (("BREAKEVENPRICE", -1, "B200", "B300", "gpt-oss-120b", "Server"), "#VALUE! baseline_price must be a number >= 0"),
+    (
+        ("BREAKEVENPRICE", "cheap", "B200", "B300", "gpt-oss-120b", "Server"),
+        "#VALUE! baseline_price must be a number, not 'cheap'",
+    ),
+    (("COSTPERMTOK", 5, 1000, 0), "#VALUE! utilization must be > 0 and <= 1"),
+    (("COSTPERMTOK", 5, 1000, 1.5), "#VALUE! utilization must be > 0 and <= 1"),
+    (("COSTPERMTOK", 5, 0), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
+    (("COSTPERMTOK", -5, 1000), "#VALUE! price_per_gpu_hour must be a number >= 0"),
+    (("COSTPERMTOK", float("nan"), 1000), "#VALUE! price_per_gpu_hour must be a finite number"),
+    (("GPUSNEEDED", 1000, 0), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
+    (("GPUSNEEDED", 1000, 10, 1, 0), "#VALUE! gpus_per_node must be a whole number >= 1"),
+    (("GAIN", "6.1-9999", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    (("SCALING", "6.1-0052", "6.1-0016", "gpt-oss-120b", "Server"), "is heterogeneous"),
+    (("HEADLINE", "deepseek-r1", "Server", "5.1", "9.9"), "#N/A No closed deepseek-r1 Server rows in round 9.9"),
+    (("RESULTS", "no-such-model", "Server"), "#N/A Unknown benchmark"),
+    (("CITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+    (("LATENCYBOUNDS", "resnet", "Offline"), "#N/A No latency bounds for resnet Offline"),
+    (("DATAINFO", "colour"), "#VALUE! Unknown field 'colour'"),
+]
+
+
+@pytest.mark.parametrize(("call", "start"), ERRORS, ids=[f"{c[0]}-{i}" for i, (c, _) in enumerate(ERRORS)])
+def test_errors_are_reasoned_text_in_cells(call: tuple[Any, ...], start: str) -> None:
+    name, *args = call
+    value = getattr(udf, name)(*args)
+    assert isinstance(value, str), value
+    assert value.startswith(start) or start in value, value
+
+
+def test_every_function_has_error_tests() -> None:
+    assert {c[0] for c, _ in ERRORS} == set(BY_NAME)
+
+
+def test_error_values_in_the_engine_carry_the_same_reason() -> None:
+    for call, _ in ERRORS[:6]:
+        name, *args = call
+        cell = getattr(udf, name)(*args)
+        formula = "=" + name + "(" + ",".join(_excel_literal(a) for a in args) + ")"
+        value = evaluate(formula)
+        assert isinstance(value, ReasonedError), formula
+        assert value.text == cell
+
+
+def _excel_literal(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, str):
+        return '"' + v.replace('"', '""') + '"'
+    return repr(v)
+
+
+# ------------------------------------------------------------ money maths
+
+
+def test_money_and_sizing_formulas() -> None:
+    assert udf.COSTPERMTOK(3.6, 1000) == pytest.approx(1.0)
+    assert udf.GPUSNEEDED(1000, 100) == 16  # 10 GPUs -> two nodes of 8
+    assert udf.GPUSNEEDED(1000, 100, 1, 4) == 12
+    assert udf.GPUSNEEDED(1000, 100, 0.5, 1) == 20
+    assert udf.GPUSNEEDED(800, 100, 1, 8) == 8  # exactly one node, no float creep
+    price = udf.BREAKEVENPRICE(5, "B200", "B300", "gpt-oss-120b", "Server", "available", 8)
+    assert price == pytest.approx(5 * udf.BREAKEVEN("B200", "B300", "gpt-oss-120b", "Server", "available", 8))
+    assert udf.BREAKEVEN(1000, 1500, "gpt-oss-120b", "Server") == pytest.approx(1.5)
+
+
+def test_gain_scaling_spread_median(table: Table) -> None:
+    old, new = _row(table, "6.0-0073", "gpt-oss-120b", "Server"), _row(table, "6.1-0071", "gpt-oss-120b", "Server")
+    assert udf.GAIN("6.0-0073", "6.1-0071", "gpt-oss-120b", "Server") == pytest.approx(
+        (new.result / new.gpus) / (old.result / old.gpus) - 1
+    )
+    small, large = _row(table, "6.1-0075", "deepseek-r1", "Server"), _row(table, "6.1-0074", "deepseek-r1", "Server")
+    assert (small.gpus, large.gpus) == (8, 72)
+    assert udf.SCALING("6.1-0075", "6.1-0074", "deepseek-r1", "Server") == pytest.approx(
+        (large.result / large.gpus) / (small.result / small.gpus)
+    )
+    rows = A.select(table, "gpt-oss-120b", "Server", "B200", A.Filters())
+    values = sorted(r.result / r.gpus for r in rows if r.gpus == 8)
+    assert udf.SPREAD("B200", "gpt-oss-120b", "Server", 8) == pytest.approx((values[-1] - values[0]) / values[0])
+    all_values = sorted(r.result / r.gpus for r in rows)
+    mid = len(all_values) // 2
+    median = all_values[mid] if len(all_values) % 2 else (all_values[mid - 1] + all_values[mid]) / 2
+    assert udf.MEDIANPERGPU("B200", "gpt-oss-120b", "Server") == pytest.approx(median)
+
+
+def test_family_selection_rules(table: Table) -> None:
+    rows = A.select(table, "gpt-oss-120b", "Server", "B300", A.Filters(max_gpus=8))
+    assert rows and {r.round for r in rows} == {"6.1"}
+    assert all(r.division == "closed" and r.availability == "available" and r.gpus <= 8 for r in rows)
+    older = A.select(table, "gpt-oss-120b", "Server", "B300", A.Filters(round="v6.0"))
+    assert {r.round for r in older} == {"6.0"}
+    vllm = A.select(table, "gpt-oss-120b", "Server", None, A.Filters(software="vllm"))
+    assert vllm and all("vllm" in r.software.lower() for r in vllm)
+    assert udf.BEST("b300", "GPT-OSS-120B", "server", "Available", 8) == udf.BEST(
+        "B300", "gpt-oss-120b", "Server", "available", 8
+    )
+
+
+def test_entry_gpus_result_fields(table: Table) -> None:
+    assert udf.GPUS("5.1-0072") == 72
+    assert udf.ENTRY("6.1-0003", "submitter") == "AMD"
+    assert udf.ENTRY("6.1-0052", "family") == "B300"
+    assert udf.ENTRY("6.1-0052", "round") == "6.1"
+    assert udf.RESULT("6.1-0052", "gpt-oss-120b", "Server") == _row(table, "6.1-0052", "gpt-oss-120b", "Server").result
+
+
+def test_results_table() -> None:
+    out = udf.RESULTS("gpt-oss-120b", "Server", "B300", "available", 8)
+    assert out[0] == list(A.RESULTS_HEADER)
+    per_gpu = [r[6] for r in out[1:]]
+    assert per_gpu == sorted(per_gpu, reverse=True)
+    assert out[1][0] == udf.BESTENTRY("B300", "gpt-oss-120b", "Server", "available", 8)
+
+
+def test_cite_satisfies_the_messaging_guidelines(table: Table) -> None:
+    text = udf.CITE("6.1-0052", "gpt-oss-120b", "Server")
+    row = _row(table, "6.1-0052", "gpt-oss-120b", "Server")
+    for part in (
+        "MLPerf® Inference v6.1",
+        "Closed division",
+        "Available category",
+        "gpt-oss-120b Server",
+        "entry 6.1-0052",
+        row.sha256,
+        "retrieved",
+        "is derived",
+        "not an official MLPerf result",
+        "Result not verified by MLCommons Association.",
+        "trademarks of MLCommons Association",
+        "derived by benchsheet from MLCommons' numbering",
+    ):
+        assert part in text, part
+    official = udf.CITE("5.1-0072", "deepseek-r1", "Server")
+    assert "derived by benchsheet from MLCommons' numbering" not in official
+
+
+def test_datainfo(table: Table) -> None:
+    assert udf.DATAINFO("rounds") == "5.1, 6.0, 6.1"
+    assert udf.DATAINFO("rows") == len(table.rows)
+    info = udf.DATAINFO()
+    assert info[0][:4] == ["round", "file", "rows", "sha256"] and len(info) == len(table.sources) + 2
+
+
+def test_a_range_in_the_first_argument_answers_the_same_shape() -> None:
+    column = [["5.1-0072"], ["6.1-9999"], ["5.1-0072"]]
+    out = udf.PERGPU(column, "deepseek-r1", "Server")
+    assert len(out) == 3 and all(len(r) == 1 for r in out)
+    assert out[0][0] == out[2][0] == udf.PERGPU("5.1-0072", "deepseek-r1", "Server")
+    assert out[1][0] == "#N/A Unknown entry 6.1-9999"
+    grid = udf.COSTPERMTOK([[1, 2, 3], [4, 5, 6]], 1000)
+    assert [len(r) for r in grid] == [3, 3] and grid[1][2] == pytest.approx(udf.COSTPERMTOK(6, 1000))
+
+
+def test_no_function_raises_on_odd_input() -> None:
+    odd: list[Any] = [None, "", "x" * 10_000, -1, 0, 1e308, float("inf"), float("nan"), True, [[1, "a"], [None, 2]]]
+    for fn in CATALOGUE:
+        for value in odd:
+            args = [value] * len(fn.args)
+            out = getattr(udf, fn.name)(*args)
+            assert out is not None
+            if isinstance(out, float):
+                assert math.isfinite(out)
+
+
+@pytest.mark.parametrize("fn", CATALOGUE, ids=[f.name for f in CATALOGUE])
+def test_every_catalogue_example_answers(fn: Any) -> None:
+    value = evaluate(fn.example)
+    assert not isinstance(value, ReasonedError), (fn.example, value)
