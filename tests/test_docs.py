@@ -1,0 +1,36 @@
+"""The docs are made from the code, and CI runs what the README says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from benchsheet.docs import function_reference
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _readme() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_function_reference_is_generated() -> None:
+    assert function_reference() in _readme(), "run `benchsheet functions` and paste it into README.md"
+
+
+def _first_commands() -> list[str]:
+    return re.findall(r"```bash\n(.+?)\n```", _readme(), flags=re.DOTALL)[:2]
+
+
+def test_readme_opens_with_two_commands() -> None:
+    head = _readme().split("\n## ")[0]
+    assert len(re.findall(r"```bash\n", head)) == 2
+    main_job, tests = _first_commands()
+    assert "\n" not in main_job and "\n" not in tests
+    assert "pip install ." in main_job and "benchsheet" in main_job
+    assert "pytest" in tests
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert _first_commands()[1] in ci.splitlines()
