@@ -44,12 +44,14 @@ def _udf(fn: Function) -> Callable[..., Any]:
     ]
     udf.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     udf.__annotations__ = {}
-    decorated: Callable[..., Any] = xw.func(category=fn.category)(udf)
+    # xw.arg first: each xlarg call re-runs xlfunc, which would reset a category set earlier
+    decorated: Callable[..., Any] = udf
     for i, a in enumerate(fn.args):
         options: dict[str, Any] = {"doc": a.help}
         if i == 0 and fn.vectorized:
             options["ndim"] = 2  # a range arrives as rows of cells, a cell as [[value]]
         decorated = xw.arg(a.name, **options)(decorated)
+    decorated = xw.func(category=fn.category)(decorated)
     return decorated
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from .errors import BenchError, bad_value, not_available
@@ -37,6 +39,8 @@ ENTRY_FIELDS = (
     "round",
     "software",
 )
+RUN_FIELDS = ("ttft_p99_ms", "tpot_p99_ms", "ttft_limit_ms", "tpot_limit_ms", "valid")
+"""ENTRY fields that only private entries (your own loadgen runs) have."""
 
 TRADEMARK = (
     "MLPerf® and the MLPerf logo are registered and unregistered trademarks of MLCommons "
@@ -50,17 +54,40 @@ CATEGORY_NAMES = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
 
 # ----------------------------------------------------------------- entries
 
+_invalid_used: ContextVar[set[str] | None] = ContextVar("invalid_used", default=None)
+
+
+@contextmanager
+def track_invalid() -> Iterator[set[str]]:
+    """Collect the INVALID private runs that an answer was computed from."""
+    used: set[str] = set()
+    token = _invalid_used.set(used)
+    try:
+        yield used
+    finally:
+        _invalid_used.reset(token)
+
+
+def _note(table: Table, row: Row) -> None:
+    if row.id_source == "local":
+        run = table.run(row.entry)
+        used = _invalid_used.get()
+        if run is not None and not run.valid and used is not None:
+            used.add(row.entry)
+
 
 def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
     rows = table.entry_rows(entry)
     if not rows:
         raise not_available(f"Unknown entry {entry.strip()}")
+    _note(table, rows[0])
     return rows
 
 
 def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
     row = table.get(entry, benchmark, scenario)
     if row is not None:
+        _note(table, row)
         return row
     rows = entry_rows(table, entry)
     scen = canonical_scenario(scenario) or scenario.strip()
@@ -111,12 +138,21 @@ def gpus(table: Table, entry: str) -> int:
     return entry_rows(table, entry)[0].gpus
 
 
-def entry_field(table: Table, entry: str, field: str) -> str | int:
+def entry_field(table: Table, entry: str, field: str) -> str | int | float | bool:
     name = field.strip().lower()
-    if name not in ENTRY_FIELDS:
-        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS)}")
-    value: str | int = getattr(entry_rows(table, entry)[0], name)
-    return value
+    if name not in ENTRY_FIELDS + RUN_FIELDS:
+        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS + RUN_FIELDS)}")
+    row = entry_rows(table, entry)[0]
+    if name in ENTRY_FIELDS:
+        value: str | int = getattr(row, name)
+        return value
+    run = table.run(row.entry)
+    if run is None:
+        raise not_available(f"{name} is known only for your own runs (benchsheet import-run), not {row.entry}")
+    fact: float | bool | None = getattr(run, name)
+    if fact is None:
+        raise not_available(f"{row.entry}'s log has no {name}")
+    return fact
 
 
 # --------------------------------------------------------------- selection
@@ -388,35 +424,28 @@ RESULTS_HEADER = (
 def results(
     table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters
 ) -> list[list[str | float | int]]:
-    """The selected rows as a table with a header, best per-GPU first."""
+    """The selected rows as a table with a header, best per-GPU first; your own runs beside them."""
     rows = select(table, benchmark, scenario, family, filters)
+    fkey = family_key(family) if family else None
+    rows += [
+        r
+        for r in table.bench_rows(benchmark, scenario)
+        if r.id_source == "local" and (fkey is None or family_key(r.family) == fkey)
+    ]
     if rows[0].throughput:
         keyed = sorted(
-            rows,
-            key=lambda r: (
-                r.heterogeneous or r.gpus <= 0,
-                -(r.result / r.gpus if r.gpus > 0 else 0),
-                r.entry,
-            ),
+            rows, key=lambda r: (r.heterogeneous or r.gpus <= 0, -(r.result / r.gpus if r.gpus > 0 else 0), r.entry)
         )
     else:  # latency: lower is better, and there is no per-GPU value
         keyed = sorted(rows, key=lambda r: (r.result, r.entry))
     out: list[list[str | float | int]] = [list(RESULTS_HEADER)]
     for r in keyed:
         pg: str | float = r.result / r.gpus if r.throughput and r.gpus > 0 and not r.heterogeneous else ""
-        out.append(
-            [
-                r.entry,
-                r.submitter,
-                r.system,
-                r.accelerator,
-                r.gpus,
-                r.result,
-                pg,
-                r.availability,
-                r.software,
-            ]
-        )
+        availability = r.availability
+        run = table.run(r.entry) if r.id_source == "local" else None
+        if run is not None and not run.valid:
+            availability += " (INVALID run)"
+        out.append([r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software])
     return out
 
 
@@ -426,6 +455,8 @@ def results(
 def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     """A citation in the form the MLPerf Results Messaging Guidelines ask for."""
     r = find_row(table, entry, benchmark, scenario)
+    if r.id_source == "local":
+        return _cite_run(table, r)
     src = next((s for s in table.sources if s.round == r.round and s.sha256 == r.sha256), None)
     where = src.url or src.file if src else r.source
     retrieved = src.imported_at[:10] if src else "unknown"
@@ -454,6 +485,17 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     parts.append(NOT_VERIFIED)
     parts.append(TRADEMARK)
     return " ".join(parts)
+
+
+def _cite_run(table: Table, r: Row) -> str:
+    run = table.run(r.entry)
+    verdict = "" if run is None or run.valid else " The loadgen log says INVALID."
+    when = run.imported_at[:10] if run else "unknown"
+    return (
+        f"{r.entry} ({r.system}): {r.benchmark} {r.scenario}, {_fmt(r.result)} {r.units} on {r.gpus} x "
+        f"{r.accelerator}, from {r.source} (SHA-256 {r.sha256}), imported {when}. Internal measurement, "
+        f"not an MLPerf result.{verdict}"
+    )
 
 
 def _fmt(x: float) -> str:

@@ -44,6 +44,7 @@ class Function:
     impl: Callable[..., Any]
     returns: str = "number"  # "number", "text" or "table"
     category: str = CATEGORY
+    flags_invalid: bool = True  # an answer from an INVALID private run says so
 
     @property
     def vectorized(self) -> bool:
@@ -58,7 +59,7 @@ class Function:
 
 # ------------------------------------------------------------ argument help
 
-ENTRY = Arg("entry", "text", 'Official entry ID, e.g. "6.1-0052"')
+ENTRY = Arg("entry", "text", 'Entry ID, e.g. "6.1-0052", or your own run, e.g. "local-0001"')
 BENCH = Arg("benchmark", "text", 'Benchmark, e.g. "gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"')
 SCEN = Arg("scenario", "text", '"Server", "Offline", "Interactive", ...')
 FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300"')
@@ -113,11 +114,16 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "ENTRY",
-        (ENTRY, Arg("field", "text", "One of: " + ", ".join(A.ENTRY_FIELDS))),
+        # VBA refuses a parameter named like its function, so ENTRY's first one is entry_id
+        (
+            Arg("entry_id", "text", ENTRY.help),
+            Arg("field", "text", "One of: " + ", ".join(A.ENTRY_FIELDS + A.RUN_FIELDS)),
+        ),
         "One field of an entry: submitter, system, accelerator, family, gpus, ...",
         '=ENTRY("6.1-0052","system")',
-        lambda entry, field: A.entry_field(_t(), entry, field),
+        lambda entry_id, field: A.entry_field(_t(), entry_id, field),
         returns="text",
+        flags_invalid=False,  # ENTRY(e, "valid") is how a sheet tests for the flag
     ),
     Function(
         "BEST",
@@ -443,7 +449,11 @@ def _call_one(
         for spec in fn.args[len(args) :]:
             if not spec.optional:
                 raise bad_value(f"{spec.name} is required")
-        return fn.impl(*converted)
+        with A.track_invalid() as invalid:
+            value = fn.impl(*converted)
+        if invalid and fn.flags_invalid and fn.returns != "table":
+            return f"INVALID run {', '.join(sorted(invalid))}: {value}"
+        return value
     except BenchError as err:
         return on_error(err)
     except Exception as exc:  # a defect must still answer in the cell, never crash it

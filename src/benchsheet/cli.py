@@ -100,10 +100,73 @@ def cmd_build_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_functions(args: argparse.Namespace) -> int:
-    from .docs import function_reference
+def cmd_import_run(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
 
-    print(function_reference())
+    from .loadgen import find_run_files, make_run
+    from .snapshot import latency_bounds
+    from .store import add_run
+
+    log, system, benchmark = find_run_files(Path(args.path), args.system and Path(args.system), args.benchmark)
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    text, system_data = log.read_text(encoding="utf-8", errors="replace"), system.read_bytes()
+
+    def make(entry: str) -> Any:
+        row, run = make_run(
+            entry, text, str(log), system_data, str(system), benchmark, latency_bounds(), when, args.name
+        )
+        if not run.valid and not args.allow_invalid:
+            raise RunRefused(
+                f"{log} says 'Result is : INVALID'; not imported (use --allow-invalid to keep it, flagged)"
+            )
+        return row, run
+
+    try:
+        row, run = add_run(make)
+    except RunRefused as exc:
+        _err(str(exc))
+        return 2
+    flag = "" if run.valid else "  [INVALID run: every answer for it is flagged]"
+    print(f"{row.entry}: {row.benchmark} {row.scenario}, {row.result:g} {row.units}", end="")
+    print(f" on {row.gpus} x {row.accelerator}{flag}")
+    return 0
+
+
+class RunRefused(Exception):
+    pass
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from .store import get_table
+
+    table = get_table()
+    if not table.runs:
+        print("no private entries (add one with: benchsheet import-run PATH)")
+        return 0
+    for run in table.runs:
+        for r in table.entry_rows(run.entry):
+            valid = "valid" if run.valid else "INVALID"
+            cells = (r.entry, r.benchmark, r.scenario, f"{r.result:g} {r.units}", f"{r.gpus} x {r.accelerator}")
+            print("\t".join((*cells, valid, run.name)))
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    from .store import forget_run
+
+    forget_run(args.entry)
+    print(f"forgot {args.entry}")
+    return 0
+
+
+def cmd_functions(args: argparse.Namespace) -> int:
+    from .docs import function_reference, update_readme
+
+    if args.update:
+        update_readme(Path(args.update))
+        print(f"updated the function reference in {args.update}")
+    else:
+        print(function_reference())
     return 0
 
 
@@ -179,7 +242,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.set_defaults(func=cmd_build_snapshot)
 
+    s = sub.add_parser(
+        "import-run",
+        help="add your own loadgen run as a private entry (local-0001, ...)",
+        description="Import an MLPerf loadgen result (mlperf_log_summary.txt, or a folder holding it) with a "
+        "submission-style system.json as a private entry that every function accepts.",
+    )
+    s.add_argument("path", help="mlperf_log_summary.txt or the folder holding it")
+    s.add_argument("--system", help="system.json (default: the nearest one in PATH's folder or above)")
+    s.add_argument("--name", default="", help="a label for the run (default: the system name)")
+    s.add_argument("--benchmark", help="benchmark name (default: taken from the folder names)")
+    s.add_argument("--allow-invalid", action="store_true", help="keep a run whose log says INVALID, flagged")
+    s.set_defaults(func=cmd_import_run)
+
+    s = sub.add_parser("runs", help="list your private entries")
+    s.set_defaults(func=cmd_runs)
+
+    s = sub.add_parser("forget", help="remove a private entry")
+    s.add_argument("entry", help="e.g. local-0001")
+    s.set_defaults(func=cmd_forget)
+
     s = sub.add_parser("functions", help="print the function reference (Markdown)")
+    s.add_argument("--update", metavar="README", help="rewrite the reference between its markers in README")
     s.set_defaults(func=cmd_functions)
 
     # benchsheet.addin and benchsheet.templates live in the top-level addin/ and

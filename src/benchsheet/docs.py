@@ -7,6 +7,7 @@ reference; a test checks that the README holds exactly this text.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from .catalogue import CATALOGUE
 
@@ -30,3 +31,9 @@ def function_reference() -> str:
     lines.append("")
     lines.append(END)
     return "\n".join(lines)
+
+
+def update_readme(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    path.write_text(text[:start] + function_reference() + text[end:], encoding="utf-8")

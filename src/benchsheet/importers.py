@@ -315,7 +315,7 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
         division == "open"
         and mlperf_model
         and " " not in mlperf_model
-        and canonical_benchmark(mlperf_model) in _KNOWN_BENCHMARKS
+        and canonical_benchmark(mlperf_model) in KNOWN_BENCHMARKS
     ):
         benchmark = mlperf_model
     row = _make_row(
@@ -341,7 +341,7 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
     return _Parsed(rnd, "", _id_key(division, availability, submitter, suite, platform, model), row)
 
 
-_KNOWN_BENCHMARKS = frozenset(
+KNOWN_BENCHMARKS = frozenset(
     canonical_benchmark(b)
     for b in (
         "3d-unet-99",

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from .errors import DataError
 from .importers import Imported
-from .table import Table, build_table, round_sort_key, table_from_json
+from .table import Row, RunInfo, Table, build_table, round_sort_key, runs_from_json, runs_to_json, table_from_json
 
 BUNDLED = Path(__file__).with_name("data") / "results.json"
 CACHE_NAME = "results.json"
+RUNS_NAME = "runs.json"
 
 _table: Table | None = None
 
@@ -38,7 +39,32 @@ def user_cache() -> Path:
     return user_dir() / CACHE_NAME
 
 
+def user_runs() -> Path:
+    return user_dir() / RUNS_NAME
+
+
+def load_runs() -> tuple[tuple[Row, ...], tuple[RunInfo, ...], int]:
+    """Private entries from ``benchsheet import-run``; none when there is no file."""
+    try:
+        data = user_runs().read_bytes()
+    except FileNotFoundError:
+        return (), (), 0
+    return runs_from_json(data, str(user_runs()))
+
+
 def load_table() -> Table:
+    """The official table (user cache, else bundled) with the private runs beside it."""
+    official = load_official()
+    try:
+        rows, runs, issued = load_runs()
+    except (DataError, OSError) as exc:
+        return Table(official.rows, official.sources, f"{official.origin}; private runs unusable: {exc}")
+    if not issued:
+        return official
+    return Table(official.rows + rows, official.sources, official.origin, runs, issued)
+
+
+def load_official() -> Table:
     """Read the user cache if there is one, else the bundled snapshot."""
     cache = user_cache()
     note = ""
@@ -119,9 +145,55 @@ def update_user_cache(change: Callable[[Table], Table]) -> Table:
     cache = user_cache()
     with locked(cache):
         set_table(None)
-        new = change(load_table())
+        new = change(load_official())
         text = new.to_json()
         table_from_json(text, "new cache")  # the file we write must load
         write_atomic(cache, text)
-    set_table(new)
-    return new
+    return get_table()
+
+
+RunsChange = Callable[[Table], tuple[Sequence[Row], Sequence[RunInfo], int]]
+
+
+def update_runs(change: RunsChange) -> Table:
+    """Replace the private runs with ``change(current table)``, atomically, under the cache lock."""
+    with locked(user_cache()):
+        set_table(None)
+        rows, runs, issued = change(load_table())
+        text = runs_to_json(rows, runs, issued)
+        runs_from_json(text, "new runs file")  # the file we write must load
+        write_atomic(user_runs(), text)
+    return get_table()
+
+
+def add_run(make: Callable[[str], tuple[Row, RunInfo]]) -> tuple[Row, RunInfo]:
+    """Add a private entry; ``make`` gets the next free ID ("local-0001", ...)."""
+    from .loadgen import LOCAL_PREFIX
+
+    made: list[tuple[Row, RunInfo]] = []
+
+    def change(current: Table) -> tuple[Sequence[Row], Sequence[RunInfo], int]:
+        issued = current.runs_issued + 1  # never reused, so a workbook never silently changes meaning
+        row, run = make(f"{LOCAL_PREFIX}{issued:04d}")
+        made.append((row, run))
+        return [*_private_rows(current), row], [*current.runs, run], issued
+
+    update_runs(change)
+    return made[0]
+
+
+def forget_run(entry: str) -> None:
+    key = entry.strip().lower()
+
+    def change(current: Table) -> tuple[Sequence[Row], Sequence[RunInfo], int]:
+        if current.run(key) is None:
+            known = ", ".join(r.entry for r in current.runs) or "none"
+            raise DataError(str(user_runs()), None, None, f"no private entry {entry.strip()} (yours: {known})")
+        rows = [r for r in _private_rows(current) if r.entry != key]
+        return rows, [r for r in current.runs if r.entry != key], current.runs_issued
+
+    update_runs(change)
+
+
+def _private_rows(table: Table) -> list[Row]:
+    return [r for r in table.rows if r.id_source == "local"]

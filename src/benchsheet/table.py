@@ -84,11 +84,29 @@ class Source:
     imported_at: str  # ISO 8601, UTC
 
 
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A private entry's facts that official rows do not have."""
+
+    entry: str
+    name: str
+    valid: bool
+    ttft_p99_ms: float | None
+    tpot_p99_ms: float | None
+    ttft_limit_ms: float | None
+    tpot_limit_ms: float | None
+    log_file: str
+    log_sha256: str
+    imported_at: str
+
+
 @dataclass(frozen=True)
 class Table:
     rows: tuple[Row, ...]
     sources: tuple[Source, ...]
     origin: str = "bundled"  # "bundled", "user" or a note on why bundled was used
+    runs: tuple[RunInfo, ...] = ()  # private entries' facts (loadgen runs), by entry
+    runs_issued: int = 0  # the highest local-NNNN ever given out, so that none is reused
     _by_key: dict[tuple[str, str, str], Row] = field(default_factory=dict, repr=False)
     _by_entry: dict[str, tuple[Row, ...]] = field(default_factory=dict, repr=False)
     _by_bench: dict[tuple[str, str], tuple[Row, ...]] = field(default_factory=dict, repr=False)
@@ -111,6 +129,10 @@ class Table:
     def get(self, entry: str, benchmark: str, scenario: str) -> Row | None:
         return self._by_key.get((entry.strip().lower(), benchmark_key(benchmark), scenario_key(scenario)))
 
+    def run(self, entry: str) -> RunInfo | None:
+        key = entry.strip().lower()
+        return next((r for r in self.runs if r.entry == key), None)
+
     def entry_rows(self, entry: str) -> tuple[Row, ...]:
         return self._by_entry.get(entry.strip().lower(), ())
 
@@ -122,7 +144,7 @@ class Table:
 
     @property
     def rounds(self) -> tuple[str, ...]:
-        return tuple(sorted({r.round for r in self.rows}, key=round_sort_key))
+        return tuple(sorted({r.round for r in self.rows if r.id_source != "local"}, key=round_sort_key))
 
     def to_json(self) -> str:
         doc = {
@@ -178,3 +200,46 @@ def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Ta
                 raise DataError(name, i, col, f"expected text, got {values[col]!r}")
         rows.append(Row(**values))
     return Table(tuple(rows), sources, origin)
+
+
+RUNS_FORMAT = "benchsheet-runs"
+
+
+def runs_to_json(rows: Sequence[Row], runs: Sequence[RunInfo], issued: int) -> str:
+    """Private entries (rows and run facts) as plain JSON."""
+    doc = {
+        "format": RUNS_FORMAT,
+        "version": CACHE_VERSION,
+        "issued": issued,
+        "columns": list(COLUMNS),
+        "rows": [[getattr(r, c) for c in COLUMNS] for r in rows],
+        "runs": [asdict(r) for r in runs],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def runs_from_json(text: str | bytes, name: str) -> tuple[tuple[Row, ...], tuple[RunInfo, ...], int]:
+    try:
+        doc = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataError(name, None, None, f"not a JSON file ({exc})") from None
+    if not isinstance(doc, Mapping) or doc.get("format") != RUNS_FORMAT or doc.get("version") != CACHE_VERSION:
+        raise DataError(name, None, "format", "not a benchsheet runs file of this version")
+    as_cache: dict[str, Any] = {
+        "format": CACHE_FORMAT,
+        "version": CACHE_VERSION,
+        "columns": doc.get("columns"),
+        "sources": [],
+        "rows": doc.get("rows"),
+    }
+    rows = table_from_json(json.dumps(as_cache), name).rows
+    try:
+        runs = tuple(RunInfo(**r) for r in doc.get("runs", []))
+    except TypeError as exc:
+        raise DataError(name, None, "runs", f"bad run record ({exc})") from None
+    if {r.entry for r in rows} != {r.entry for r in runs}:
+        raise DataError(name, None, "runs", "rows and run records do not match")
+    issued = doc.get("issued", 0)
+    if not isinstance(issued, int) or isinstance(issued, bool):
+        raise DataError(name, None, "issued", f"expected a whole number, got {issued!r}")
+    return rows, runs, issued
