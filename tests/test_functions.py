@@ -6,13 +6,13 @@ import math
 from typing import Any
 
 import pytest
-from benchsheet.udfs import functions as udf
 
 from benchsheet import analysis as A
 from benchsheet.catalogue import BY_NAME, CATALOGUE
 from benchsheet.cli import main
 from benchsheet.engine import ReasonedError, evaluate
 from benchsheet.table import Table
+from benchsheet.udfs import functions as udf
 
 
 def _row(table: Table, entry: str, bench: str, scen: str) -> Any:
