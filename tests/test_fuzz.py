@@ -1,0 +1,130 @@
+"""Property-based tests: no input breaks a cell, and eval always answers."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchsheet import store
+from benchsheet.catalogue import CATALOGUE, Function
+from benchsheet.engine import ReasonedError, evaluate, format_value
+from benchsheet.errors import ERROR_CODES
+from benchsheet.udfs import functions as udf
+
+REAL = [
+    "6.1-0052",
+    "5.1-0072",
+    "6.1-0016",
+    "B200",
+    "B300",
+    "gpt-oss-120b",
+    "deepseek-r1",
+    "Server",
+    "Offline",
+    "available",
+    "any",
+    "6.1",
+    "system",
+    "local-0001",
+]
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0, -1, 1e308, -1e308, 1e-308]),
+    st.text(max_size=30),
+    st.just("x" * 10_000),
+    st.sampled_from(["", " ", "é漢字🙂", "=1+1", "#N/A", "#VALUE!", *REAL]),
+)
+grids = st.lists(st.lists(scalars, min_size=1, max_size=3), min_size=1, max_size=3)
+cells = st.one_of(scalars, grids)
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _check(fn: Function, out: Any) -> None:
+    if isinstance(out, list):
+        for row in out:
+            assert isinstance(row, list)
+            for v in row:
+                _check_scalar(fn, v)
+    else:
+        _check_scalar(fn, out)
+
+
+def _check_scalar(fn: Function, v: Any) -> None:
+    if isinstance(v, str) and v[:1] == "#":
+        assert v.split(" ")[0] in ERROR_CODES and len(v.split(" ", 1)) == 2, v  # a code and a reason
+    elif fn.returns == "number":
+        assert isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v), v
+    else:
+        assert isinstance(v, str | int | float | bool), v
+
+
+def _fuzz(fn: Function) -> Any:
+    @SETTINGS
+    @given(st.lists(cells, min_size=0, max_size=len(fn.args) + 1))
+    def run(args: list[Any]) -> None:
+        store.get_table()  # loading the table once per process is not part of a call's time
+        start = time.perf_counter()
+        out = getattr(udf, fn.name)(*args)
+        elapsed = time.perf_counter() - start
+        _check(fn, out)
+        assert elapsed < 0.05 or isinstance(args[0] if args else None, list), (fn.name, args, elapsed)
+
+    return run
+
+
+for _fn in CATALOGUE:
+    globals()[f"test_fuzz_{_fn.name.lower()}"] = _fuzz(_fn)
+
+
+def _literal(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, str):
+        return '"' + v.replace('"', '""') + '"'
+    if isinstance(v, float) and not math.isfinite(v):
+        return "1/0"
+    return repr(v)
+
+
+formula_args = st.one_of(
+    st.sampled_from(REAL).map(_literal),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6).map(repr),
+    st.text(max_size=12).map(_literal),
+    st.sampled_from(["", "TRUE", "#N/A", "1/0", "A1", "{1,2;3,4}", "(", ")", ",", '"']),
+)
+
+
+@st.composite
+def formulas_(draw: st.DrawFn) -> str:
+    def call(depth: int) -> str:
+        fn = draw(st.sampled_from([*CATALOGUE, "ROUND", "IF", "MIN", "IFERROR"]))
+        name = fn if isinstance(fn, str) else fn.name
+        n = draw(st.integers(min_value=0, max_value=(len(fn.args) if not isinstance(fn, str) else 3) + 1))
+        args = [
+            call(depth + 1) if depth < 2 and draw(st.booleans()) and draw(st.booleans()) else draw(formula_args)
+            for _ in range(n)
+        ]
+        return f"{name}({','.join(args)})"
+
+    op = draw(st.sampled_from(["", "+1", "*2", '&"x"']))
+    return "=" + call(0) + op
+
+
+@SETTINGS
+@given(formulas_())
+def test_eval_always_answers(formula: str) -> None:
+    value = evaluate(formula)
+    text = format_value(value)
+    assert "Traceback" not in text
+    if isinstance(value, ReasonedError):
+        assert str(value) in ERROR_CODES and value.reason
