@@ -162,3 +162,26 @@ def test_duplicate_row_identity_is_refused(shared: Path) -> None:
     row = _one_row(shared)
     with pytest.raises(DataError, match="appears twice"):
         import_file(json.dumps([row, row]).encode(), "dup.json")
+
+
+def test_formula_like_names_are_neutralized_where_written(shared: Path) -> None:
+    from benchsheet import analysis as A
+    from benchsheet.table import build_table
+
+    rows = json.loads((shared / "v6.0/summary_results.json").read_bytes())
+    planted = next(
+        r for r in rows if r["Model"] == "gpt-oss-120b" and r["Scenario"] == "Server" and r["Category"] == "closed"
+    )
+    for r in rows:
+        if r["ID"] == planted["ID"]:
+            r["System"] = '=HYPERLINK("http://evil.example","click")'
+            r["Software"] = "@SUM(1+1)"
+            r["Submitter"] = "+cmd|' /C calc'!A0"
+    imp = import_file(json.dumps(rows).encode(), "planted.json")
+    row = next(r for r in imp.rows if r.entry == planted["ID"])
+    assert row.system.startswith("=")  # the table keeps the file's text as it is
+    table = build_table(imp.rows, [imp.source])
+    out = A.results(table, "gpt-oss-120b", "Server", None, A.Filters(availability="any"))
+    line = next(r for r in out if r[0] == planted["ID"])
+    assert line[2] == "'" + row.system and line[8] == "'@SUM(1+1)" and str(line[1]).startswith("'+")
+    assert A.entry_field(table, planted["ID"], "system") == "'" + row.system

@@ -130,3 +130,16 @@ def family_key(name: str) -> str:
 
 def known_family(name: str) -> Family | None:
     return _FAMILY_BY_KEY.get(family_key(name))
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell_text(text: str) -> str:
+    """Text from a results file made safe to put in a cell: never read as a formula.
+
+    A leading ``=``, ``+``, ``-`` or ``@`` would make a spreadsheet treat the
+    text as a formula (CSV/formula injection); such text gets a leading
+    apostrophe, the spreadsheet convention for "this is text".
+    """
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
