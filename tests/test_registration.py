@@ -71,15 +71,6 @@ VBA_BODY_NAMES = frozenset({"xlpy", "application", "thisworkbook", "activeworkbo
 VBA_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,254}")
 EXCEL_TEXT_LIMIT = 255  # Application.MacroOptions: Description and each ArgumentDescription
 
-# Defects in the catalogue/UDF module that these tests found; each is reported
-# for a core change and is expected to fail until then (strict: a fix shows).
-KNOWN_ENTRY_PARAM = "ENTRY's first parameter is named 'entry': VBA rejects a parameter named like its function"
-KNOWN_CATEGORY = (
-    "udfs/functions.py applies xw.arg after xw.func; each xlarg call re-runs xlfunc, which resets the category "
-    "to 'xlwings'"
-)
-
-
 # ---------------------------------------------------------------- stand-ins
 
 
@@ -322,6 +313,7 @@ def test_signatures_spell_out_arguments_and_optional_arguments(windows: Windows)
     assert heads["PERGPU"] == "Function PERGPU(entry, Optional benchmark, Optional scenario)"
     assert heads["RESULT"] == "Function RESULT(entry, benchmark, scenario)"
     assert heads["DATAINFO"] == "Function DATAINFO(Optional field)"
+    assert heads["ENTRY"] == "Function ENTRY(entry_id, field)"
     assert heads["GPUSNEEDED"] == (
         "Function GPUSNEEDED(target_tokens_per_sec, tokens_per_sec_per_gpu, Optional utilization, "
         "Optional gpus_per_node)"
@@ -375,7 +367,6 @@ def test_import_functions_replaces_the_module_and_registers_help(windows: Window
         assert got["HasMenu"] is False
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_CATEGORY)
 def test_import_functions_files_every_function_under_benchsheet(windows: Windows) -> None:
     book = Workbook()
     windows.udfs.import_udfs(MODULE, book)
@@ -405,18 +396,11 @@ def test_vba_names_are_legal(fn: Function) -> None:
     assert not re.fullmatch(r"[A-Za-z]{1,3}\d+|[Rr]\d*[Cc]?\d*", fn.name), fn.name
 
 
-@pytest.mark.parametrize(
-    "fn",
-    [
-        pytest.param(fn, id=fn.name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_ENTRY_PARAM))
-        if fn.name == "ENTRY"
-        else pytest.param(fn, id=fn.name)
-        for fn in CATALOGUE
-    ],
-)
+@pytest.mark.parametrize("fn", by_name())
 def test_no_parameter_is_named_like_its_function(fn: Function) -> None:
     # Inside a VBA Function its name is the result variable: "Function ENTRY(entry, ...)" is a
-    # "Duplicate declaration in current scope" compile error, which disables the whole module.
+    # "Duplicate declaration in current scope" compile error, which disables the whole module
+    # (and every function in it).
     assert fn.name.lower() not in {a.name.lower() for a in fn.args}
 
 
