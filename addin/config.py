@@ -1,0 +1,131 @@
+"""The xlwings user configuration: which UDF modules "Import Functions" imports.
+
+The xlwings add-in reads ``~/.xlwings/xlwings.conf`` (``%USERPROFILE%`` on
+Windows): one ``"KEY","value"`` line per setting. The add-in looks keys up
+case-insensitively and takes the first line that matches; its ribbon writes the
+UDF modules under the key ``UDF MODULES`` (with a space, see the add-in's
+``GetUdfModules``), as a ``;``-separated list. A ``UDF_MODULES`` line is never
+read.
+
+Reading and writing go through xlwings' own functions
+(``xlwings.utils.read_user_config`` and ``xlwings.cli.update_user_config``),
+pointed at the file given. Only lines keyed ``UDF MODULES`` (in any case) are
+rewritten; every other line stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+UDF_MODULE = "benchsheet.udfs.functions"
+UDF_KEY = "UDF MODULES"
+MISSPELT_KEY = "udf_modules"
+_QUOTED = re.compile(r'"[^"]*"')  # xlwings.utils.read_user_config's pattern for one field
+
+
+class ConfigError(Exception):
+    """The configuration file cannot be read or rewritten; the message says which and why."""
+
+
+def default_config_file() -> Path:
+    """The file the xlwings add-in reads on this computer."""
+    import xlwings
+
+    return Path(xlwings.USER_CONFIG_FILE)
+
+
+@contextmanager
+def _xlwings_pointed_at(path: Path) -> Iterator[None]:
+    """xlwings' config functions read ``xlwings.USER_CONFIG_FILE``; aim it at ``path`` for a while."""
+    import xlwings
+
+    saved = xlwings.USER_CONFIG_FILE
+    xlwings.USER_CONFIG_FILE = str(path)
+    try:
+        yield
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
+    finally:
+        xlwings.USER_CONFIG_FILE = saved
+
+
+def read_settings(path: Path) -> dict[str, str]:
+    """Every setting as xlwings reads it: keys in lower case, the last line of a key wins."""
+    from xlwings import utils
+
+    read: Callable[[], dict[str, str]] = utils.read_user_config
+    with _xlwings_pointed_at(path):
+        return read()
+
+
+def udf_lines(path: Path) -> list[tuple[str, str]]:
+    """The (key, value) of each line keyed ``UDF MODULES`` in any case, in file order."""
+    if not path.is_file():
+        return []
+    try:
+        text = path.read_text()  # the locale's encoding, as xlwings reads and writes it
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
+    found = []
+    for line in text.splitlines():
+        fields = [f.strip('"') for f in _QUOTED.findall(line)]
+        if len(fields) >= 2 and fields[0].lower() == UDF_KEY.lower():
+            found.append((fields[0], fields[1]))
+    return found
+
+
+def split_modules(value: str) -> list[str]:
+    """``"a; b;;a"`` as ``["a", "b"]``: trimmed, without blanks or repeats."""
+    modules: list[str] = []
+    for part in value.split(";"):
+        name = part.strip()
+        if name and name not in modules:
+            modules.append(name)
+    return modules
+
+
+def udf_modules(path: Path) -> list[str]:
+    """The modules the add-in will import: those of the first ``UDF MODULES`` line."""
+    lines = udf_lines(path)
+    return split_modules(lines[0][1]) if lines else []
+
+
+def add_module(path: Path, module: str = UDF_MODULE) -> bool:
+    """Make ``module`` one of the UDF modules; False if it already was (the file is then untouched).
+
+    Modules already listed stay, in their order, with ``module`` after them;
+    several ``UDF MODULES`` lines (the add-in reads only the first) become one.
+    """
+    lines = udf_lines(path)
+    merged = split_modules(";".join(value for _, value in lines))
+    return _write(path, lines, [*merged, module] if module not in merged else merged)
+
+
+def remove_module(path: Path, module: str = UDF_MODULE) -> bool:
+    """Take ``module`` out of the UDF modules, leaving the others; False if it was not there."""
+    lines = udf_lines(path)
+    merged = split_modules(";".join(value for _, value in lines))
+    if module not in merged:
+        return False
+    return _write(path, lines, [m for m in merged if m != module])
+
+
+def _write(path: Path, lines: list[tuple[str, str]], modules: list[str]) -> bool:
+    value = ";".join(modules)
+    wanted = [(UDF_KEY, value)] if modules else []
+    if lines == wanted:
+        return False
+    from xlwings import cli
+
+    update: Callable[..., None] = cli.update_user_config
+    with _xlwings_pointed_at(path):
+        for key in dict.fromkeys(k for k, _ in lines):
+            update(key, action="remove")
+        if modules:
+            update(UDF_KEY, value, action="add")
+    if udf_lines(path) != wanted:
+        raise ConfigError(f'{path}: could not rewrite its "{UDF_KEY}" line; make it read "{UDF_KEY}","{value}" by hand')
+    return True
