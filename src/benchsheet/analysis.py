@@ -109,6 +109,8 @@ def per_gpu_of(row: Row) -> float:
 
 def pergpu(table: Table, entry: str, benchmark: str | None = None, scenario: str | None = None) -> float:
     """Per-accelerator result; benchmark and scenario may be left out when unambiguous."""
+    if benchmark is not None and scenario is not None:
+        return per_gpu_of(find_row(table, entry, benchmark, scenario))
     rows = entry_rows(table, entry)
     eid = rows[0].entry
     if benchmark is None:

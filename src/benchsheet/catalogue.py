@@ -365,6 +365,10 @@ BY_NAME = {f.name: f for f in CATALOGUE}
 
 def convert(arg: Arg, value: Value) -> Any:
     """A raw cell value as the argument's kind, or a #VALUE! error saying why."""
+    if type(value) is str and arg.kind == "text":  # the common case, first
+        value = value.strip()
+        if value and len(value) <= 200:
+            return value
     if isinstance(value, str):
         value = value.strip()
         if value == "":
@@ -409,51 +413,84 @@ def _number(arg: Arg, value: Any) -> float:
     raise bad_value(f"{arg.name} must be a number")
 
 
+class _Passed(Exception):
+    """An error value among the inputs, passed on unchanged as Excel does."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable[[Any], bool] | None) -> list[Any]:
+    out = []
+    for spec, value in zip(specs, values, strict=False):
+        if is_error is not None and is_error(value):
+            raise _Passed(value)
+        if isinstance(value, list | tuple):
+            raise bad_value(f"{spec.name} must be one cell, not a range")
+        out.append(convert(spec, value))
+    for spec in specs[len(values) :]:
+        if not spec.optional:
+            raise bad_value(f"{spec.name} is required")
+    return out
+
+
 def call(
     fn: Function,
     args: Sequence[Any],
     on_error: Callable[[BenchError], Any],
-    is_error: Callable[[Any], bool] = lambda v: False,
+    is_error: Callable[[Any], bool] | None = None,
 ) -> Any:
     """Answer one call of ``fn``; a 2-D list in the first argument maps cell by cell.
 
     ``is_error`` recognises the runtime's own error values among the inputs;
-    they are passed on unchanged, as Excel does.
+    they are passed on unchanged, as Excel does. Every failure, even a defect,
+    answers with ``on_error(...)``: nothing escapes into the cell.
     """
     if len(args) > len(fn.args):
         return on_error(bad_value(f"{fn.name} takes at most {len(fn.args)} arguments"))
-    if fn.vectorized and args and isinstance(args[0], list | tuple):
-        return [[_call_one(fn, (cell, *args[1:]), on_error, is_error) for cell in _row(line)] for line in args[0]]
-    return _call_one(fn, args, on_error, is_error)
+    if not (fn.vectorized and args and isinstance(args[0], list | tuple)):
+        return _answer(fn, args, None, on_error, is_error)
+    try:  # the other arguments are the same for every cell: convert them once
+        rest: list[Any] | Any = _convert_all(fn.args[1:], args[1:], is_error)
+    except BenchError as err:
+        rest = _Passed(on_error(err))
+    except _Passed as passed:
+        rest = passed
+    return [[_answer(fn, (cell,), rest, on_error, is_error) for cell in _row(line)] for line in args[0]]
 
 
 def _row(line: Any) -> Sequence[Any]:
     return line if isinstance(line, list | tuple) else (line,)
 
 
-def _call_one(
+def _answer(
     fn: Function,
     args: Sequence[Any],
+    rest: list[Any] | _Passed | None,
     on_error: Callable[[BenchError], Any],
-    is_error: Callable[[Any], bool],
+    is_error: Callable[[Any], bool] | None,
 ) -> Any:
-    for a in args:
-        if is_error(a):
-            return a
+    """One answer; ``rest`` holds the already converted arguments after the first."""
+    if isinstance(rest, _Passed):
+        return rest.value
     try:
-        converted = []
-        for spec, value in zip(fn.args, args, strict=False):
-            if isinstance(value, list | tuple):
-                raise bad_value(f"{spec.name} must be one cell, not a range")
-            converted.append(convert(spec, value))
-        for spec in fn.args[len(args) :]:
-            if not spec.optional:
-                raise bad_value(f"{spec.name} is required")
+        if rest is None:
+            converted = _convert_all(fn.args, args, is_error)
+        else:  # one cell of a range in the first argument
+            cell = args[0]
+            if is_error is not None and is_error(cell):
+                return cell
+            converted = [convert(fn.args[0], cell), *rest]
+        table = _t()
+        if not table.has_invalid_runs:
+            return fn.impl(*converted)
         with A.track_invalid() as invalid:
             value = fn.impl(*converted)
         if invalid and fn.flags_invalid and fn.returns != "table":
             return f"INVALID run {', '.join(sorted(invalid))}: {value}"
         return value
+    except _Passed as passed:
+        return passed.value
     except BenchError as err:
         return on_error(err)
     except Exception as exc:  # a defect must still answer in the cell, never crash it

@@ -20,12 +20,22 @@ _SCENARIO_BY_KEY = {s.lower(): s for s in SCENARIOS}
 AVAILABILITIES = ("available", "preview", "rdi")
 
 
+_KEYS: dict[str, str] = {}
+_SCENARIO_KEYS: dict[str, str] = {}
+
+
 def benchmark_key(name: str) -> str:
     """Case- and punctuation-insensitive key of a benchmark name.
 
-    ``llama3_1-8b`` and ``Llama3.1-8B`` both give ``llama3.1-8b``.
+    ``llama3_1-8b`` and ``Llama3.1-8B`` both give ``llama3.1-8b``. Memoized:
+    a sheet asks for the same few names thousands of times.
     """
-    return name.strip().lower().replace("_", ".")
+    key = _KEYS.get(name)
+    if key is None:
+        key = name.strip().lower().replace("_", ".")
+        if len(_KEYS) < 4096:
+            _KEYS[name] = key
+    return key
 
 
 def canonical_benchmark(name: str) -> str:
@@ -34,7 +44,12 @@ def canonical_benchmark(name: str) -> str:
 
 
 def scenario_key(name: str) -> str:
-    return name.strip().lower().replace(" ", "")
+    key = _SCENARIO_KEYS.get(name)
+    if key is None:
+        key = name.strip().lower().replace(" ", "")
+        if len(_SCENARIO_KEYS) < 4096:
+            _SCENARIO_KEYS[name] = key
+    return key
 
 
 def canonical_scenario(name: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import cached_property
 from typing import Any
 
 from .errors import DataError
@@ -128,6 +129,10 @@ class Table:
 
     def get(self, entry: str, benchmark: str, scenario: str) -> Row | None:
         return self._by_key.get((entry.strip().lower(), benchmark_key(benchmark), scenario_key(scenario)))
+
+    @cached_property
+    def has_invalid_runs(self) -> bool:
+        return any(not r.valid for r in self.runs)
 
     def run(self, entry: str) -> RunInfo | None:
         key = entry.strip().lower()
