@@ -8,6 +8,7 @@ recorder; the platform is passed in (or patched for the commands).
 
 from __future__ import annotations
 
+import locale
 import shutil
 import subprocess
 import sys
@@ -275,7 +276,7 @@ def test_xlwings_command_line_has_the_subcommands_used() -> None:
             check=False,
         )
         assert found.returncode == 0, found.stderr
-        assert f"xlwings addin {action}" in found.stdout or "usage:" in found.stdout
+        assert found.stdout.startswith("usage:")
 
 
 # ------------------------------------------------------------------- status
@@ -415,6 +416,18 @@ def test_an_unwritable_configuration_is_one_line_and_status_2(
     assert cli.main(["addin", "install", "--config-only", "--config", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {tmp_path}: ") and err.count("\n") == 1
+
+
+@pytest.mark.skipif(locale.getpreferredencoding(False).lower() not in ("utf-8", "utf8"), reason="needs a UTF-8 locale")
+def test_an_unreadable_configuration_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "xlwings.conf"
+    path.write_bytes(b'"UDF MODULES","\xff\xfe"\n')
+    for argv in (["status"], ["install", "--config-only"], ["uninstall", "--config-only"]):
+        assert cli.main(["addin", *argv, "--config", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}: ") and err.count("\n") == 1, err
 
 
 def test_status_and_uninstall_commands(on_windows: Recorder, conf: Path, capsys: pytest.CaptureFixture[str]) -> None:
