@@ -336,3 +336,11 @@ def test_no_function_raises_on_odd_input() -> None:
 def test_every_catalogue_example_answers(fn: Any) -> None:
     value = evaluate(fn.example)
     assert not isinstance(value, ReasonedError), (fn.example, value)
+
+
+def test_error_cells_and_error_text_pass_through_unchanged() -> None:
+    # xlwings gives an Excel error cell as its text (err_to_str); another function's error is text too
+    failed = udf.BEST("TPU9", "gpt-oss-120b", "Server")
+    assert udf.COSTPERMTOK(5, failed) == failed
+    assert udf.PERGPU("#N/A") == "#N/A"
+    assert udf.COSTPERMTOK([[5], ["#DIV/0!"]], 1000)[1][0] == "#DIV/0!"

@@ -1,4 +1,4 @@
-"""benchsheet's Excel functions for xlwings: ``UDF_MODULES = benchsheet.udfs.functions``.
+"""benchsheet's Excel functions for xlwings: ``"UDF MODULES","benchsheet.udfs.functions"`` in xlwings.conf.
 
 Each function is made from the catalogue (``benchsheet.catalogue``): its name,
 arguments, help text and category reach Excel's function wizard through
@@ -17,7 +17,7 @@ from typing import Any
 import xlwings as xw
 
 from benchsheet.catalogue import CATALOGUE, Function, call
-from benchsheet.errors import BenchError
+from benchsheet.errors import ERROR_CODES, BenchError
 
 __all__ = [f.name for f in CATALOGUE]
 
@@ -27,9 +27,14 @@ def error_text(err: BenchError) -> str:
     return text
 
 
+def is_error_text(value: Any) -> bool:
+    """An Excel error cell (xlwings gives its text) or another function's error text: passed on as is."""
+    return isinstance(value, str) and value.startswith(ERROR_CODES)
+
+
 def _udf(fn: Function) -> Callable[..., Any]:
     def udf(*args: Any) -> Any:
-        return call(fn, args, error_text)
+        return call(fn, args, error_text, is_error_text)
 
     udf.__name__ = udf.__qualname__ = fn.name
     udf.__doc__ = fn.help
@@ -47,7 +52,7 @@ def _udf(fn: Function) -> Callable[..., Any]:
     # xw.arg first: each xlarg call re-runs xlfunc, which would reset a category set earlier
     decorated: Callable[..., Any] = udf
     for i, a in enumerate(fn.args):
-        options: dict[str, Any] = {"doc": a.help}
+        options: dict[str, Any] = {"doc": a.help, "err_to_str": True}
         if i == 0 and fn.vectorized:
             options["ndim"] = 2  # a range arrives as rows of cells, a cell as [[value]]
         decorated = xw.arg(a.name, **options)(decorated)
