@@ -1,14 +1,203 @@
-"""``benchsheet template ... and freeze`` subcommands (filled in by the template work)."""
+"""``benchsheet template build|calc`` and ``benchsheet freeze``.
+
+Exit status: 0 done; 1 written, but some cells hold errors (listed); 2 nothing
+written (a clear one-line message says why).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+MAX_LISTED = 20
+
+
+def _err(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
+
+
+def _fmt(value: Any, kind: str = "") -> str:
+    """A cached value as a short text: numbers in the given style, errors and text as they are."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "" if value is None else str(value)
+    if kind == "money":
+        return f"${value:,.2f}"
+    if kind == "money3":
+        return f"${value:,.3f}"
+    if kind == "money0":
+        return f"${value:,.0f}"
+    if kind == "ratio":
+        return f"{value:.3f}"
+    if kind == "pct":
+        return f"{value:.0%}"
+    if kind == "int":
+        return f"{value:,.0f}"
+    return f"{value:,.1f}"
+
+
+def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+
+    def cell(i: int, text: str) -> str:
+        numeric = i > 0 and text[:1] in "$0123456789"
+        return text.rjust(widths[i]) if numeric else text.ljust(widths[i])
+
+    return "\n".join(indent + "  ".join(cell(i, c) for i, c in enumerate(r)).rstrip() for r in rows)
+
+
+def _list_errors(errors: Sequence[Any], stream: Any = sys.stderr) -> None:
+    print(f"{len(errors)} cell(s) could not be computed:", file=stream)
+    for e in errors[:MAX_LISTED]:
+        print(f"  {e.where}: {e.text}", file=stream)
+    if len(errors) > MAX_LISTED:
+        print(f"  ... and {len(errors) - MAX_LISTED} more", file=stream)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .builder import build
+
+    out = Path(args.out)
+    if out.is_dir():
+        _err(f"{out} is a folder: give a file name such as {out / 'cluster-sizing.xlsx'}")
+        return 2
+    if not out.parent.exists():
+        _err(f"{out.parent}: no such folder")
+        return 2
+    r = build(out)
+    print(f"wrote {r.path}: {r.formulas} formulas computed and cached in {r.seconds:.1f} s")
+    print(
+        f"workload: {r.benchmark} {r.scenario}, target {_fmt(r.target, 'int')} tokens/s, "
+        f"utilization {_fmt(r.utilization, 'pct')} (inputs on the Sizing sheet; prices are examples)"
+    )
+    print("sizing:")
+    rows = [["candidate", "entry", "per-GPU", "GPUs", "nodes", "$/GPU-h", "$/M tokens", "monthly"]]
+    for s in r.sizing:
+        rows.append(
+            [
+                str(s.candidate),
+                _fmt(s.entry),
+                _fmt(s.per_gpu),
+                _fmt(s.gpus, "int"),
+                _fmt(s.nodes, "int"),
+                _fmt(s.price, "money"),
+                _fmt(s.cost_per_mtok, "money3"),
+                _fmt(s.monthly_cost, "money0"),
+            ]
+        )
+    print(_table(rows))
+    print(f"quotes vs baseline {r.baseline} at {_fmt(r.baseline_price, 'money')}/GPU-hour:")
+    rows = [["vendor", "accelerator", "quote", "ratio", "break-even", "ceiling", "verdict"]]
+    for q in r.quotes:
+        rows.append(
+            [
+                str(q.vendor),
+                str(q.accelerator),
+                _fmt(q.price, "money"),
+                _fmt(q.ratio, "ratio"),
+                _fmt(q.breakeven, "ratio"),
+                _fmt(q.ceiling, "money"),
+                _fmt(q.verdict),
+            ]
+        )
+    print(_table(rows))
+    print("Per-GPU values, ratios and costs are derived from MLPerf results, not official MLPerf results.")
+    if r.errors:
+        from .calc import CellError
+
+        _list_errors([CellError(k, v) for k, v in r.errors.items()])
+        return 1
+    return 0
+
+
+def _checked_input(path: str) -> Path | None:
+    p = Path(path)
+    if not p.is_file():
+        _err(f"{p}: no such file")
+        return None
+    return p
+
+
+def cmd_calc(args: argparse.Namespace) -> int:
+    from .calc import CalcError, calc
+
+    src = _checked_input(args.input)
+    if src is None:
+        return 2
+    out = Path(args.out) if args.out else src
+    try:
+        r = calc(src, out)
+    except CalcError as exc:
+        _err(f"{exc} (nothing written)")
+        return 2
+    where = "in place" if out.resolve() == src.resolve() else f"to {out}"
+    print(f"computed {r.formulas} formulas of {src} and wrote their values {where} in {r.seconds:.1f} s")
+    if r.errors:
+        _list_errors(r.errors)
+        return 1
+    return 0
+
+
+def cmd_freeze(args: argparse.Namespace) -> int:
+    from .calc import CalcError, freeze_report
+
+    src = _checked_input(args.input)
+    if src is None:
+        return 2
+    try:
+        r = freeze_report(src, Path(args.output))
+    except CalcError as exc:
+        _err(f"{exc} (nothing written)")
+        return 2
+    print(f"wrote {r.path}: {r.written} formulas of {src} replaced by their values")
+    if r.errors:
+        _list_errors(r.errors)
+        return 1
+    return 0
 
 
 def add_commands(sub: Any) -> None:
-    """Add this package's subcommands to the ``benchsheet`` parser."""
-    del sub
+    """Add ``template`` (build, calc) and ``freeze`` to the ``benchsheet`` parser."""
+    t = sub.add_parser(
+        "template",
+        help="build or recompute the cluster-sizing workbook",
+        description="The cluster-sizing workbook: sizing, vendor quotes, price sensitivity, "
+        "family comparison and sources, wired to benchsheet's functions.",
+    )
+    tsub = t.add_subparsers(dest="template_command", metavar="COMMAND", required=True)
+
+    s = tsub.add_parser(
+        "build",
+        help="write the workbook from the loaded results and print its key outputs",
+        description="Write the cluster-sizing workbook with every formula computed and its value "
+        "cached (so it shows numbers without the add-in), then print the key outputs.",
+    )
+    s.add_argument("--out", default="cluster-sizing.xlsx", help="where to write (default: %(default)s)")
+    s.set_defaults(func=cmd_build)
+
+    s = tsub.add_parser(
+        "calc",
+        help="recompute an edited workbook without Excel",
+        description="Recompute every formula of IN with benchsheet's functions (the engine behind "
+        "`benchsheet eval`) and store the values next to the formulas; formulas, inputs, styles and "
+        "charts are kept. Without --out, IN is replaced (atomically). Cells that cannot be computed "
+        "get the reason as their value and are listed; exit status 1 then.",
+    )
+    s.add_argument("input", metavar="IN", help="an .xlsx workbook, e.g. cluster-sizing.xlsx")
+    s.add_argument("--out", metavar="OUT", help="write here instead of replacing IN")
+    s.set_defaults(func=cmd_calc)
+
+    s = sub.add_parser(
+        "freeze",
+        help="a values-only copy of a workbook, for someone without the add-in",
+        description="Recompute IN and write OUT with every formula replaced by its value; styles, "
+        "layout and charts are kept. OUT must differ from IN.",
+    )
+    s.add_argument("input", metavar="IN", help="an .xlsx workbook")
+    s.add_argument("output", metavar="OUT", help="the values-only copy to write")
+    s.set_defaults(func=cmd_freeze)
 
 
-__all__ = ["add_commands", "argparse"]
+__all__ = ["add_commands"]

@@ -1,0 +1,116 @@
+"""Recompute a user-edited workbook without Excel, and make values-only copies.
+
+``calc`` computes every formula of an .xlsx file with benchsheet's functions
+(the formula engine behind ``benchsheet eval``) and writes the values back
+into the file as the cached values next to the formulas: formulas, inputs,
+styles, drop-downs, protection and charts stay as they were. ``freeze`` writes
+a copy whose formulas are replaced by those values, for someone without the
+add-in. A cell that cannot be computed gets the reason as its value
+(``#N/A No closed B999 ...``) and is listed in the report; nothing is written
+unless the whole file was computed, and then atomically.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .compute import Computed, compute
+from .xlsxfile import Shown, XlsxError, read_package, rewrite
+
+
+class CalcError(Exception):
+    """The workbook could not be computed or written; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class CellError:
+    where: str  # "Sizing!G18"
+    text: str  # "#N/A No closed B999 gpt-oss-120b Server rows ..."
+
+
+@dataclass(frozen=True)
+class CalcReport:
+    source: Path
+    path: Path
+    formulas: int  # formula cells computed
+    written: int  # cells whose cached value was written
+    errors: tuple[CellError, ...]  # formula cells that answer an error, in sheet order
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _values(c: Computed) -> dict[str, dict[str, Shown]]:
+    out: dict[str, dict[str, Shown]] = {}
+    for (sheet, ref), value in c.shown.items():
+        out.setdefault(sheet, {})[ref] = value
+    return out
+
+
+def _errors(c: Computed, sheet_order: Mapping[str, int]) -> tuple[CellError, ...]:
+    def order(key: tuple[str, str]) -> tuple[int, int, int]:
+        ref = key[1]
+        letters = "".join(ch for ch in ref if ch.isalpha())
+        return sheet_order.get(key[0], 999), int(ref[len(letters) :]), len(letters) * 1000 + sum(map(ord, letters))
+
+    return tuple(CellError(c.where(k), c.errors[k]) for k in sorted(c.errors, key=order))
+
+
+def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
+    start = time.perf_counter()
+    src, out = Path(src), Path(out)
+    if not src.is_file():
+        raise CalcError(f"{src}: no such file")
+    if out.exists() and out.is_dir():
+        raise CalcError(f"{out} is a folder, not a file name")
+    if not out.parent.exists():
+        raise CalcError(f"{out.parent}: no such folder")
+    if src.suffix.lower() not in (".xlsx", ".xlsm"):
+        raise CalcError(f"{src}: only .xlsx workbooks can be computed")
+    try:
+        read_package(src)  # a clear message for a file that is no workbook, before the engine reads it
+        computed = compute(src)
+    except XlsxError as exc:
+        raise CalcError(str(exc)) from None
+    except Exception as exc:  # the engine could not read the file: say so, write nothing
+        first = str(exc).strip().splitlines()
+        raise CalcError(f"{src}: cannot compute this workbook ({first[0] if first else type(exc).__name__})") from None
+    order = {name: i for i, name in enumerate(computed.sheet_names)}
+    try:
+        written = rewrite(src, out, _values(computed), strip_formulas=strip_formulas)
+    except XlsxError as exc:
+        raise CalcError(str(exc)) from None
+    return CalcReport(
+        source=src,
+        path=out,
+        formulas=len(computed.formulas),
+        written=written,
+        errors=_errors(computed, order),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def calc(src: Path, out: Path) -> CalcReport:
+    """Recompute ``src`` with benchsheet's functions and write it, values cached, to ``out``.
+
+    ``out`` may be ``src`` itself: the file is replaced atomically. Raises ``CalcError``
+    (and writes nothing) when the workbook cannot be read or written.
+    """
+    return _run(src, out, strip_formulas=False)
+
+
+def freeze_report(src: Path, out: Path) -> CalcReport:
+    """``freeze`` that also says which cells hold errors."""
+    if Path(out).resolve() == Path(src).resolve():
+        raise CalcError("OUT must differ from IN: freezing replaces the formulas of the file it writes")
+    return _run(src, out, strip_formulas=True)
+
+
+def freeze(src: Path, out: Path) -> None:
+    """Write a copy of ``src`` whose formulas are replaced by their values (computed afresh)."""
+    freeze_report(src, out)

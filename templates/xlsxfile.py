@@ -1,0 +1,242 @@
+"""Write computed values into an existing .xlsx file, leaving everything else as it was.
+
+openpyxl can keep a workbook's formulas or its values, never both, and it
+drops parts it does not model. So the values are written into the sheet XML
+directly: each formula cell's ``<v>`` (and ``t`` type) is replaced in place,
+the ``<f>`` formula, the styles, validations, protection, charts and every
+other part stay byte for byte. ``freeze`` removes the ``<f>`` elements too.
+Chart caches are refreshed from the same values, and the workbook no longer
+asks for a full recalculation on load (which, without the add-in, would turn
+every benchsheet function into ``#NAME?``). The new file is written next to
+the target and renamed over it, so a failure never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import posixpath
+import re
+import tempfile
+import zipfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from defusedxml import ElementTree
+
+from .compute import ErrorCode, col_letters, col_number
+
+Shown = float | int | bool | str
+Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
+
+MAX_UNCOMPRESSED = 512 * 1024 * 1024
+NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+CALC_CHAIN = "xl/calcChain.xml"
+
+_CELL = re.compile(
+    r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)c(?P<attrs>(?:\s[^>]*?)?)(?:/>|>(?P<body>.*?)</(?P=p)c>)",
+    re.DOTALL,
+)
+_ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
+_ATTR_T = re.compile(r'\st="[^"]*"')
+_FORMULA = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:/>|>.*?</(?:[A-Za-z_][\w.-]*:)?f>)", re.DOTALL)
+_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
+
+
+class XlsxError(Exception):
+    """A file that is no usable .xlsx workbook."""
+
+
+def read_package(path: Path) -> dict[str, bytes]:
+    """All parts of an .xlsx file, in their order; refuses non-zip files and zip bombs."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            if sum(i.file_size for i in infos) > MAX_UNCOMPRESSED:
+                raise XlsxError(f"{path}: too large once unpacked")
+            parts = {i.filename: zf.read(i) for i in infos}
+    except zipfile.BadZipFile:
+        raise XlsxError(f"{path} is not an .xlsx workbook (not a zip file)") from None
+    if "xl/workbook.xml" not in parts:
+        raise XlsxError(f"{path} is not an .xlsx workbook (no xl/workbook.xml)")
+    return parts
+
+
+def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
+    """Sheet name as written -> the part holding its XML (worksheets only)."""
+    workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
+    rels = ElementTree.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
+    targets = {
+        r.get("Id"): _resolve("xl/workbook.xml", r.get("Target", ""))
+        for r in rels.iter(f"{{{NS_PKG_REL}}}Relationship")
+    }
+    out: dict[str, str] = {}
+    for sheet in workbook.iter(f"{{{NS_MAIN}}}sheet"):
+        target = targets.get(sheet.get(f"{{{NS_REL}}}id"))
+        if target and target in parts and "worksheets/" in target:
+            out[sheet.get("name", "")] = target
+    return out
+
+
+def _resolve(base: str, target: str) -> str:
+    if target.startswith("/"):
+        return target.lstrip("/")
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
+
+
+def _text(value: str) -> str:
+    return escape(_BAD_XML_CHARS.sub("", value))
+
+
+def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
+    """(t attribute, element content) of a cached value."""
+    if isinstance(value, ErrorCode):
+        return "e", f"<v>{_text(str(value))}</v>"
+    if isinstance(value, bool):
+        return "b", f"<v>{int(value)}</v>"
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            return "e", "<v>#NUM!</v>"
+        return None, f"<v>{value!r}</v>"
+    if formula:
+        return "str", f"<v>{_text(value)}</v>"
+    return "inlineStr", f'<is><t xml:space="preserve">{_text(value)}</t></is>'
+
+
+def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = False) -> tuple[str, int]:
+    """Replace the cached value of each formula cell found in ``values`` (by "B5")."""
+    count = 0
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal count
+        body = m.group("body")
+        if not body:
+            return m.group(0)
+        formula = _FORMULA.search(body)
+        if formula is None:
+            return m.group(0)
+        attrs = m.group("attrs")
+        ref = _ATTR_R.search(attrs)
+        if ref is None or ref.group(1).upper() not in values:
+            if not strip_formulas:
+                return m.group(0)
+            # a cell of a shared or array formula's range without its own value: keep what it caches
+            return f"<{m.group('p')}c{attrs}>{_FORMULA.sub('', body)}</{m.group('p')}c>"
+        value = values[ref.group(1).upper()]
+        kind, content = _typed(value, formula=not strip_formulas)
+        attrs = _ATTR_T.sub("", attrs)
+        if kind:
+            attrs += f' t="{kind}"'
+        keep = "" if strip_formulas else formula.group(0)
+        count += 1
+        p = m.group("p")
+        if p:  # a prefixed sheet (x:c, x:v): keep its prefix on what we write
+            content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
+        return f"<{p}c{attrs}>{keep}{content}</{p}c>"
+
+    return _CELL.sub(one, xml), count
+
+
+_SERIES_REF = re.compile(
+    r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)(?P<kind>num|str)Ref>\s*<(?P=p)f>(?P<f>[^<]*)</(?P=p)f>"
+    r"(?P<cache>.*?)</(?P=p)(?P=kind)Ref>",
+    re.DOTALL,
+)
+_FORMAT_CODE = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?formatCode>[^<]*</(?:[A-Za-z_][\w.-]*:)?formatCode>")
+_RANGE = re.compile(r"^(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^!']+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$")
+
+
+def patch_chart(xml: str, lookup: Lookup) -> str:
+    """Refresh the cached series data of a chart from the computed cells."""
+
+    def one(m: re.Match[str]) -> str:
+        ref = _RANGE.match(m.group("f").strip().replace("&apos;", "'"))
+        if not ref:
+            return m.group(0)
+        sheet = ref.group("q").replace("''", "'") if ref.group("q") else ref.group("s")
+        c1, r1 = col_number(ref.group(3)), int(ref.group(4))
+        c2, r2 = (col_number(ref.group(5)), int(ref.group(6))) if ref.group(5) else (c1, r1)
+        cells = [f"{col_letters(c)}{r}" for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+        if len(cells) > 10_000:
+            return m.group(0)
+        p, kind = m.group("p"), m.group("kind")
+        points = []
+        for i, cell in enumerate(cells):
+            v = lookup(sheet, cell)
+            if kind == "num":
+                if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
+                    points.append(f'<{p}pt idx="{i}"><{p}v>{v!r}</{p}v></{p}pt>')
+            elif v is not None and v != "":
+                text = str(v) if not isinstance(v, float) else f"{v:g}"
+                points.append(f'<{p}pt idx="{i}"><{p}v>{_text(text)}</{p}v></{p}pt>')
+        fmt = _FORMAT_CODE.search(m.group("cache"))
+        head = (fmt.group(0) if fmt else f"<{p}formatCode>General</{p}formatCode>") if kind == "num" else ""
+        cache = f'<{p}{kind}Cache>{head}<{p}ptCount val="{len(cells)}"/>{"".join(points)}</{p}{kind}Cache>'
+        return f"<{p}{kind}Ref><{p}f>{m.group('f')}</{p}f>{cache}</{p}{kind}Ref>"
+
+    return _SERIES_REF.sub(one, xml)
+
+
+def rewrite(
+    src: Path,
+    out: Path,
+    values: Mapping[str, Mapping[str, Shown]],
+    strip_formulas: bool = False,
+) -> int:
+    """Write ``src`` with new cached values (by SHEET name in upper case, then "B5") to ``out``.
+
+    Returns how many cells were written. ``strip_formulas`` keeps only the values.
+    """
+    parts = read_package(src)
+    names = sheet_parts(parts)
+    by_upper = {name.upper(): name for name in names}
+    count = 0
+    new: dict[str, bytes] = {}
+    for name, part in names.items():
+        sheet_values = values.get(name.upper())
+        if not sheet_values and not strip_formulas:
+            continue
+        xml, n = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
+        new[part] = xml.encode("utf-8")
+        count += n
+
+    def lookup(sheet: str, cell: str) -> Shown | None:
+        return values.get(sheet.upper(), {}).get(cell) if sheet.upper() in by_upper else None
+
+    for part, data in parts.items():
+        if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
+            new[part] = patch_chart(data.decode("utf-8"), lookup).encode("utf-8")
+    new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
+    drop: set[str] = set()
+    if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"
+        drop.add(CALC_CHAIN)
+        new["[Content_Types].xml"] = re.sub(
+            rb'<Override[^>]*PartName="/xl/calcChain.xml"[^>]*/>', b"", parts["[Content_Types].xml"]
+        )
+        new["xl/_rels/workbook.xml.rels"] = re.sub(
+            rb'<Relationship[^>]*Target="[^"]*calcChain.xml"[^>]*/>', b"", parts["xl/_rels/workbook.xml.rels"]
+        )
+    write_package(out, {k: new.get(k, v) for k, v in parts.items() if k not in drop})
+    return count
+
+
+def write_package(out: Path, parts: Mapping[str, bytes]) -> None:
+    """Zip ``parts`` into a temporary file beside ``out``, then rename it over ``out``."""
+    out = Path(out)
+    folder = out.parent if str(out.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
+                for name, data in parts.items():
+                    zf.writestr(name, data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
