@@ -1,0 +1,543 @@
+#!/usr/bin/env python
+"""How fast benchsheet answers, against naive baselines measured in the same run.
+
+    python benchmarks/run.py [--json OUT.json] [--quick] [--shared PATH] [--strict]
+
+Every number comes from this one run, on this machine: the benchsheet path and the
+baseline it is compared with are measured side by side, so a slow or busy machine
+moves both. In-process timings call the functions of ``benchsheet.udfs.functions``
+(what Excel calls: on Linux xlwings' decorators leave them as plain functions, so
+each call is ``catalogue.call``). Start-up timings run fresh interpreters, taking
+turns (bare Python, ``import xlwings``, the UDF module) so that drift hits all of
+them alike. Nothing touches the user's cache: the run uses a temporary
+``BENCHSHEET_HOME`` and hands it to every subprocess. See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import importlib.metadata
+import json
+import math
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
+MIB = 1024 * 1024
+
+# key: (comparison, target), from the issue
+TARGETS: dict[str, tuple[str, float]] = {
+    "scalar_us": ("<=", 5.0),
+    "speedup": (">=", 100.0),
+    "vector_10k_ms": ("<=", 20.0),
+    "cold_start_added_ms": ("<=", 200.0),
+    "load_ms": ("<=", 150.0),
+    "table_mb": ("<=", 50.0),
+    "reimport_s": ("<=", 2.0),
+    "template_build_s": ("<=", 3.0),
+    "template_calc_s": ("<=", 5.0),
+    "peak_rss_mb": ("<=", 150.0),
+}
+
+# (key, unit, what) in the order the table prints them
+ROWS: tuple[tuple[str, str, str], ...] = (
+    ("scalar_us", "us", "one PERGPU through the UDF path (median)"),
+    ("naive_us", "us", "same look-up, pandas filter per call (median)"),
+    ("speedup", "x", "naive_us / scalar_us"),
+    ("dict_lookup_us", "us", "reference: d.get((entry, bench, scen))"),
+    ("vector_10k_ms", "ms", "one PERGPU call answering 10,000x1 entry IDs"),
+    ("vector_10k_errors_ms", "ms", "same, every entry ID in the table (mostly #N/A)"),
+    ("best_ms", "ms", "BEST + SPREAD for every family/benchmark/scenario"),
+    ("python_start_ms", "ms", "bare interpreter (wall, median)"),
+    ("xlwings_import_ms", "ms", "interpreter that imports xlwings (wall, median)"),
+    ("cold_start_ms", "ms", "import UDF module + first PERGPU (wall, median)"),
+    ("cold_start_added_ms", "ms", "cold_start_ms - xlwings_import_ms: benchsheet's share"),
+    ("peak_rss_mb", "MiB", "peak RSS of the cold-start process (median)"),
+    ("load_ms", "ms", "import benchsheet.store + get_table() (fresh process)"),
+    ("table_mb", "MiB", "memory the loaded table holds (tracemalloc)"),
+    ("reimport_s", "s", "three official files into a fresh cache (fresh process)"),
+    ("template_build_s", "s", "templates.builder.build (fresh process)"),
+    ("template_calc_s", "s", "templates.calc.calc (fresh process)"),
+)
+TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
+KEYS = tuple(k for k, _, _ in ROWS)
+
+
+@dataclass(frozen=True)
+class Reps:
+    """How many times each thing is measured."""
+
+    scalar_number: int
+    scalar_repeat: int
+    naive_number: int
+    naive_repeat: int
+    vector: int
+    sweep: int
+    start: int  # fresh interpreters of each kind
+    reimport: int
+    template: int
+
+
+FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3)
+QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def per_call_us(fn: Callable[[], object], number: int, repeat: int) -> float:
+    """Median over ``repeat`` batches of the time of one call, in microseconds (GC on)."""
+    fn()  # warm
+    times = timeit.Timer(fn, setup="gc.enable()", globals={"gc": gc}).repeat(repeat=repeat, number=number)
+    return statistics.median(times) / number * 1e6
+
+
+def median_ms(fn: Callable[[], object], times: int) -> float:
+    fn()  # warm
+    samples = []
+    for _ in range(times):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(samples)
+
+
+@dataclass(frozen=True)
+class Child:
+    wall_ms: float
+    maxrss_mib: float
+    stdout: str
+
+
+def run_child(code: str, env: dict[str, str], args: Sequence[str] = (), tmp: Path | None = None) -> Child:
+    """Run ``python -c code`` in a fresh interpreter: wall time and that process's own peak RSS."""
+    with tempfile.TemporaryFile(dir=tmp) as out, tempfile.TemporaryFile(dir=tmp) as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = (time.perf_counter() - t0) * 1e3
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    if proc.returncode != 0:
+        raise RuntimeError(f"subprocess failed ({proc.returncode}):\n{code}\n{stderr[-3000:]}")
+    return Child(wall, usage.ru_maxrss / 1024, stdout)  # ru_maxrss is in KiB on Linux
+
+
+def last_json(text: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(text.strip().splitlines()[-1])
+    return doc
+
+
+# ------------------------------------------------------------- in-process
+
+
+def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
+    import pandas as pd
+
+    from benchsheet import store
+    from benchsheet.table import COLUMNS
+
+    functions = importlib.import_module("benchsheet.udfs.functions")  # what Excel imports (UDF_MODULES)
+
+    store.set_table(None)
+    table = store.get_table()
+    pergpu: Callable[..., Any] = functions.PERGPU
+    answer = pergpu(ENTRY, BENCH, SCEN)
+    if not isinstance(answer, float):
+        raise RuntimeError(f"PERGPU({ENTRY}, {BENCH}, {SCEN}) answered {answer!r}, not a number")
+    out: dict[str, Any] = {"answer": answer, "rows": len(table.rows), "origin": table.origin}
+
+    out["scalar_us"] = per_call_us(lambda: pergpu(ENTRY, BENCH, SCEN), reps.scalar_number, reps.scalar_repeat)
+
+    # The reference: the cheapest possible answer, one dictionary access on a tuple key.
+    d = {(r.entry, r.benchmark, r.scenario): r for r in table.rows}
+    e, b, s = ENTRY, BENCH, SCEN
+    out["dict_lookup_us"] = per_call_us(lambda: d.get((e, b, s)), reps.scalar_number * 10, reps.scalar_repeat)
+
+    # The naive baseline: the table as a DataFrame, filtered per call as a pandas user would.
+    columns = list(COLUMNS)
+    df = pd.DataFrame([[getattr(r, c) for c in columns] for r in table.rows], columns=columns)
+
+    def naive(entry: str, benchmark: str, scenario: str) -> float:
+        m = df[(df.entry == entry) & (df.benchmark == benchmark) & (df.scenario == scenario)]
+        return float(m["result"].iloc[0]) / int(m["gpus"].iloc[0])
+
+    if not math.isclose(naive(ENTRY, BENCH, SCEN), answer):
+        raise RuntimeError("the naive baseline answers differently from PERGPU")
+    out["naive_us"] = per_call_us(lambda: naive(ENTRY, BENCH, SCEN), reps.naive_number, reps.naive_repeat)
+    out["speedup"] = out["naive_us"] / out["scalar_us"]
+
+    # Vector: a 10,000x1 range of real entry IDs that have the benchmark (a few of them are
+    # heterogeneous and answer #N/A, as in a real column), in a fixed shuffled order.
+    rng = random.Random(5)
+    ids = sorted({r.entry for r in table.rows if r.benchmark == BENCH and r.scenario == SCEN})
+    column = [[ids[i % len(ids)]] for i in range(10_000)]
+    rng.shuffle(column)
+    answers = pergpu(column, BENCH, SCEN)
+    numbers = sum(isinstance(a[0], float) for a in answers)
+    if len(answers) != 10_000 or any(len(a) != 1 for a in answers) or numbers < 9_000:
+        raise RuntimeError(f"the vector call answered {numbers} numbers, not a 10,000x1 column of them")
+    out["vector_10k_ms"] = median_ms(lambda: pergpu(column, BENCH, SCEN), reps.vector)
+    notes.append(f"vector: {len(ids)} distinct entry IDs, {numbers} of 10,000 cells answer a number")
+
+    every = sorted({r.entry for r in table.rows})
+    mixed = [[every[i % len(every)]] for i in range(10_000)]
+    rng.shuffle(mixed)
+    out["vector_10k_errors_ms"] = median_ms(lambda: pergpu(mixed, BENCH, SCEN), reps.vector)
+
+    # BEST and SPREAD over the whole table: every closed (family, benchmark, scenario) with a
+    # per-GPU value, and SPREAD for every system size it has.
+    combos: dict[tuple[str, str, str], set[int]] = {}
+    for r in table.rows:
+        if r.division == "closed" and r.throughput and not r.heterogeneous and r.family and r.gpus > 0:
+            combos.setdefault((r.family, r.benchmark, r.scenario), set()).add(r.gpus)
+    best: Callable[..., Any] = functions.BEST
+    spread: Callable[..., Any] = functions.SPREAD
+    calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+    for (fam, bench, scen), sizes in sorted(combos.items()):
+        calls.append((best, (fam, bench, scen, "any")))
+        calls.extend((spread, (fam, bench, scen, n, "any")) for n in sorted(sizes))
+
+    def sweep() -> list[Any]:
+        return [f(*a) for f, a in calls]
+
+    errors = sum(isinstance(v, str) for v in sweep())
+    out["best_ms"] = median_ms(sweep, reps.sweep)
+    notes.append(
+        f"best: {len(combos)} BEST and {len(calls) - len(combos)} SPREAD calls, {errors} answer an error "
+        f"(a size only in an older round); {out['best_ms'] * 1e3 / len(calls):.1f} us a call"
+    )
+    return out
+
+
+# -------------------------------------------------------------- processes
+
+COLD = f"from benchsheet.udfs import functions\nprint(repr(functions.PERGPU({ENTRY!r}, {BENCH!r}, {SCEN!r})))\n"
+LOAD = """
+import json, time
+t0 = time.perf_counter()
+from benchsheet.store import get_table
+table = get_table()
+ms = (time.perf_counter() - t0) * 1e3
+print(json.dumps({"ms": ms, "rows": len(table.rows), "origin": table.origin}))
+"""
+TABLE_MEMORY = """
+import gc, json, tracemalloc
+from benchsheet import store
+tracemalloc.start()
+table = store.get_table()
+gc.collect()
+held, peak = tracemalloc.get_traced_memory()
+print(json.dumps({"held": held, "peak": peak, "rows": len(table.rows)}))
+"""
+REIMPORT = """
+import json, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from benchsheet.refresh import Policy, refresh
+from benchsheet.snapshot import ROUND_FILES
+from benchsheet.store import user_cache
+table = refresh([str(Path(sys.argv[1]) / rel) for rel in ROUND_FILES], Policy())
+s = time.perf_counter() - t0
+print(json.dumps({"s": s, "rows": len(table.rows), "origin": table.origin, "cache": user_cache().is_file()}))
+"""
+BUILD = """
+import json, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from benchsheet.templates.builder import build
+build(Path(sys.argv[1]))
+print(json.dumps({"s": time.perf_counter() - t0}))
+"""
+CALC = """
+import json, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from benchsheet.templates.calc import calc
+calc(Path(sys.argv[1]), Path(sys.argv[2]))
+print(json.dumps({"s": time.perf_counter() - t0}))
+"""
+
+
+def start_env(base: dict[str, str], pycache: Path) -> dict[str, str]:
+    """Byte code cached as in an installed package (pip compiles it): in a folder of this run."""
+    env = dict(base)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def bench_processes(
+    reps: Reps, env: dict[str, str], tmp: Path, shared: Path, answer: float, notes: list[str], quick: bool = False
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    kinds = {"python_start_ms": "pass", "xlwings_import_ms": "import xlwings", "cold_start_ms": COLD}
+    if quick:  # no warm-up: the smoke test only checks that every number is there
+        senv = env
+    else:
+        senv = start_env(env, tmp / "pycache")
+        for code in (*kinds.values(), LOAD):  # warm: byte code written, files in the OS cache
+            run_child(code, senv, tmp=tmp)
+    walls: dict[str, list[float]] = {k: [] for k in kinds}
+    rss: list[float] = []
+    for _ in range(reps.start):  # taking turns, so that drift hits every kind alike
+        for key, code in kinds.items():
+            child = run_child(code, senv, tmp=tmp)
+            walls[key].append(child.wall_ms)
+            if key == "cold_start_ms":
+                if float(child.stdout.strip()) != answer:
+                    raise RuntimeError(f"cold start answered {child.stdout.strip()}, in-process {answer}")
+                rss.append(child.maxrss_mib)
+    out.update({k: statistics.median(v) for k, v in walls.items()})
+    out["cold_start_added_ms"] = out["cold_start_ms"] - out["xlwings_import_ms"]
+    out["peak_rss_mb"] = statistics.median(rss)
+
+    loads = [last_json(run_child(LOAD, senv, tmp=tmp).stdout) for _ in range(reps.start)]
+    out["load_ms"] = statistics.median(x["ms"] for x in loads)
+    mem = last_json(run_child(TABLE_MEMORY, senv, tmp=tmp).stdout)
+    out["table_mb"] = mem["held"] / MIB
+    notes.append(f"table: {mem['rows']} rows ({loads[0]['origin']}), load peak {mem['peak'] / MIB:.1f} MiB")
+
+    secs = []
+    for i in range(reps.reimport):
+        home = tmp / f"reimport-{i}"
+        home.mkdir()
+        got = last_json(run_child(REIMPORT, {**senv, "BENCHSHEET_HOME": str(home)}, [str(shared)], tmp).stdout)
+        if not got["cache"] or got["origin"] != "user":
+            raise RuntimeError(f"re-import did not write a user cache: {got}")
+        secs.append(got["s"])
+    out["reimport_s"] = statistics.median(secs)
+    return out
+
+
+def template_api() -> str | None:
+    """None when the template builder and calc can be imported, else why not."""
+    try:
+        builder = importlib.import_module("benchsheet.templates.builder")
+        calc = importlib.import_module("benchsheet.templates.calc")
+    except ImportError as exc:
+        return f"not importable yet ({exc})"
+    if not callable(getattr(builder, "build", None)) or not callable(getattr(calc, "calc", None)):
+        return "benchsheet.templates.builder.build / benchsheet.templates.calc.calc missing"
+    return None
+
+
+def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
+    why = template_api()
+    if why is not None:
+        notes.append(f"template: {why}; template_build_s and template_calc_s are null")
+        return {"template_available": False, "template_build_s": None, "template_calc_s": None}
+    build, calc = [], []
+    for i in range(reps.template):
+        src, dst = tmp / f"template-{i}.xlsx", tmp / f"template-{i}-calc.xlsx"
+        build.append(last_json(run_child(BUILD, env, [str(src)], tmp).stdout)["s"])
+        calc.append(last_json(run_child(CALC, env, [str(src), str(dst)], tmp).stdout)["s"])
+    notes.append("template: each step in a fresh process, timed from its import to its return")
+    return {
+        "template_available": True,
+        "template_build_s": statistics.median(build),
+        "template_calc_s": statistics.median(calc),
+    }
+
+
+# -------------------------------------------------------------- reporting
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")), cpu)
+    except OSError:
+        pass
+    mem = None
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as fh:
+            kib = next((int(ln.split()[1]) for ln in fh if ln.startswith("MemTotal:")), None)
+            mem = round(kib / MIB, 1) if kib else None
+    except OSError:
+        pass
+    versions: dict[str, str | None] = {}
+    for pkg in ("benchsheet", "xlwings", "pandas", "numpy"):
+        try:
+            versions[pkg] = importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            versions[pkg] = None
+    import benchsheet
+
+    where = Path(benchsheet.__file__).parent
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": mem,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "packages": versions,
+        "git": git_state(where),
+        "benchsheet_from": str(where),
+        "load_average": load_average(),
+    }
+
+
+def load_average() -> list[float] | None:
+    """1, 5 and 15 minute load averages: other work on the machine slows every number here."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def git_state(where: Path) -> str | None:
+    """The commit of the benchsheet that was measured, if it comes from a git work tree."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=where, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src", "udfs", "templates", "addin"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + (" + uncommitted changes in src/udfs/templates/addin" if dirty else "")
+
+
+def verdict(key: str, value: float | None) -> str:
+    if key not in TARGETS:
+        return ""
+    if value is None:
+        return "n/a"
+    op, target = TARGETS[key]
+    ok = value <= target if op == "<=" else value >= target
+    return "PASS" if ok else "MISS"
+
+
+def fmt(value: float | None) -> str:
+    if value is None:
+        return "null"
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.3g}" if value >= 0.01 else f"{value:.3f}"
+
+
+def table_text(result: dict[str, Any]) -> str:
+    lines = ["| metric | value | unit | target | status | what |", "|---|---:|---|---|---|---|"]
+    for key, unit, what in ROWS:
+        value = result[key]
+        target = f"{TARGETS[key][0]} {TARGETS[key][1]:g}" if key in TARGETS else ""
+        lines.append(f"| `{key}` | {fmt(value)} | {unit} | {target} | {verdict(key, value)} | {what} |")
+    return "\n".join(lines)
+
+
+def report(result: dict[str, Any]) -> str:
+    m = result["machine"]
+    parts = [
+        f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB; {m['python']}; {m['platform']}",
+        "packages: " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + f"; git {m['git']}",
+        f"benchsheet from {m['benchsheet_from']}; load average before/after {result['load_before']} / "
+        f"{m['load_average']}",
+        f"mode: {result['mode']}",
+        "",
+        table_text(result),
+        "",
+        "in the same run:",
+        f"  speedup vs naive pandas     {result['naive_us']:.1f} us / {result['scalar_us']:.2f} us"
+        f" = {result['speedup']:.0f}x",
+        f"  vs a dictionary look-up     {result['scalar_us']:.2f} us / {result['dict_lookup_us']:.3f} us"
+        f" = {result['scalar_us'] / result['dict_lookup_us']:.0f}x",
+        f"  per cell of the vector      {result['vector_10k_ms'] * 1e3 / 10_000:.2f} us"
+        f" ({result['vector_10k_ms'] * 1e3 / 10_000 / result['scalar_us']:.2f} x one scalar call)",
+        f"  cold start - xlwings import {result['cold_start_ms']:.0f} - {result['xlwings_import_ms']:.0f}"
+        f" = {result['cold_start_added_ms']:.0f} ms (benchsheet's share of Excel's first call)",
+        f"  xlwings import - bare start {result['xlwings_import_ms']:.0f} - {result['python_start_ms']:.0f}"
+        f" = {result['xlwings_import_ms'] - result['python_start_ms']:.0f} ms (paid by any xlwings add-in)",
+        "",
+        "notes:",
+        *(f"  - {n}" for n in result["notes"]),
+    ]
+    misses = [k for k in TARGETS if verdict(k, result[k]) == "MISS"]
+    parts.append("")
+    parts.append(
+        f"targets: {sum(verdict(k, result[k]) == 'PASS' for k in TARGETS)} PASS, {len(misses)} MISS"
+        + (f" ({', '.join(misses)})" if misses else "")
+    )
+    return "\n".join(parts)
+
+
+# ------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--json", type=Path, help="write every metric to this JSON file")
+    parser.add_argument("--quick", action="store_true", help="tiny repetition counts (smoke test), not for numbers")
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=Path(os.environ.get("BENCHSHEET_SHARED", ROOT.parent / "shared" / "mlperf")),
+        help="folder with the official files (default ../shared/mlperf)",
+    )
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args(argv)
+    reps = QUICK if args.quick else FULL
+    shared = args.shared.resolve()
+    if not (shared / "v6.1" / "summary.json").is_file():
+        parser.error(f"official files not found in {shared} (--shared or BENCHSHEET_SHARED)")
+
+    tmp = Path(tempfile.mkdtemp(prefix="benchsheet-bench-"))
+    try:
+        home = tmp / "home"
+        home.mkdir()
+        os.environ["BENCHSHEET_HOME"] = str(home)  # this process and every subprocess: never the user's cache
+        env = dict(os.environ)
+        notes: list[str] = []
+        result: dict[str, Any] = {"mode": "quick (smoke test: numbers not meaningful)" if args.quick else "full"}
+        result["load_before"] = load_average()
+        inproc = bench_in_process(reps, notes)
+        result.update({k: v for k, v in inproc.items() if k in KEYS})
+        result.update(bench_processes(reps, env, tmp, shared, inproc["answer"], notes, args.quick))
+        result.update(bench_templates(reps, env, tmp, notes))
+        notes.append(
+            f"scalar: {reps.scalar_repeat} batches of {reps.scalar_number:,} calls; start-up: {reps.start} "
+            f"fresh interpreters of each kind in turn, byte code cached as an installed package has it"
+        )
+        result["notes"] = notes
+        result["machine"] = machine()
+        result["targets"] = {
+            k: {"op": op, "target": t, "status": verdict(k, result[k])} for k, (op, t) in TARGETS.items()
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print(report(result))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    missed = any(v["status"] == "MISS" for v in result["targets"].values())
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

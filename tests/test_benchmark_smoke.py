@@ -1,0 +1,110 @@
+"""The benchmark runs: ``benchmarks/run.py --quick`` writes every metric, and judges targets right.
+
+CI does not run the real benchmark (benchmarks/README.md); this only checks that the
+script works end to end in a few seconds, that it leaves the user's cache alone, and
+that its PASS/MISS verdicts follow the targets.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "run.py"
+
+NUMBER_KEYS = (
+    "scalar_us",
+    "naive_us",
+    "speedup",
+    "dict_lookup_us",
+    "vector_10k_ms",
+    "vector_10k_errors_ms",
+    "best_ms",
+    "cold_start_ms",
+    "python_start_ms",
+    "xlwings_import_ms",
+    "cold_start_added_ms",
+    "reimport_s",
+    "peak_rss_mb",
+    "load_ms",
+    "table_mb",
+)
+TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
+
+
+def _bench_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchsheet_bench_run", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _template_importable() -> bool:
+    try:
+        return all(
+            importlib.util.find_spec(m) is not None
+            for m in ("benchsheet.templates.builder", "benchsheet.templates.calc")
+        )
+    except ImportError:
+        return False
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+
+
+def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: Path) -> None:
+    out = tmp_path / "bench.json"
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--json", str(out), "--shared", str(shared)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+
+    for key in NUMBER_KEYS:
+        assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
+    if _template_importable():
+        assert data["template_available"] is True
+        for key in TEMPLATE_KEYS:
+            assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
+    else:
+        assert data["template_available"] is False
+        assert all(data[key] is None for key in TEMPLATE_KEYS)
+
+    # the ratios are the ones measured in this run
+    assert data["speedup"] == pytest.approx(data["naive_us"] / data["scalar_us"])
+    assert data["cold_start_added_ms"] == pytest.approx(data["cold_start_ms"] - data["xlwings_import_ms"])
+    assert data["cold_start_ms"] > data["python_start_ms"]
+    assert data["machine"]["cores"] >= 1 and data["machine"]["python"]
+
+    # every target is printed with a verdict that agrees with the JSON
+    for key, target in data["targets"].items():
+        assert target["status"] in ("PASS", "MISS", "n/a")
+        line = next(ln for ln in proc.stdout.splitlines() if ln.startswith(f"| `{key}` |"))
+        assert f"| {target['status']} |" in line
+    # the run used a temporary home: the user's cache folder is untouched
+    assert list(user_home.iterdir()) == []
+
+
+def test_verdicts_follow_the_targets() -> None:
+    run = _bench_module()
+    assert run.verdict("scalar_us", 4.9) == "PASS"
+    assert run.verdict("scalar_us", 5.1) == "MISS"
+    assert run.verdict("speedup", 99.0) == "MISS"
+    assert run.verdict("speedup", 100.0) == "PASS"
+    assert run.verdict("template_build_s", None) == "n/a"
+    assert run.verdict("naive_us", 1e9) == ""  # a baseline has no target
+    assert set(run.TARGETS) <= set(run.KEYS)
