@@ -11,7 +11,7 @@ the add-in show real numbers, and the native charts have data.
 
 from __future__ import annotations
 
-import io
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,7 +27,7 @@ from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, ranke
 from benchsheet.store import get_table
 
 from .compute import Computed, compute
-from .xlsxfile import write_package
+from .xlsxfile import cached_values, rewrite
 
 DERIVED_NOTE = "Per-GPU values, ratios and costs are derived from MLPerf results and are not official MLPerf results."
 
@@ -1034,29 +1034,24 @@ def template_lists() -> Lists:
 
 
 def build(out: Path) -> BuildReport:
-    """Write the template to ``out`` with every formula computed and cached. Prints nothing."""
-    import tempfile
+    """Write the template to ``out`` with every formula computed and cached. Prints nothing.
 
+    A draft is written and computed by the formula engine; the workbook is then written again
+    with each value cached next to its formula and charts holding the data, and finally passed
+    through the same cached-value writer as ``template calc`` (which also types an empty text
+    answer as text, where XlsxWriter leaves it untyped), into ``out`` atomically.
+    """
     start = time.perf_counter()
     out = Path(out)
     lists = template_lists()
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     with tempfile.TemporaryDirectory(prefix="benchsheet-template-") as tmp:
-        draft = Path(tmp) / "template.xlsx"
+        draft, final = Path(tmp) / "draft.xlsx", Path(tmp) / "final.xlsx"
         _write(str(draft), lists, None, built)
         computed = compute(draft)
-    buffer = io.BytesIO()
-    count = _write(buffer, lists, computed, built)
-    _write_bytes(out, buffer.getvalue())
+        count = _write(str(final), lists, computed, built)
+        rewrite(final, out, cached_values(computed))
     return _report(out, computed, count, time.perf_counter() - start)
-
-
-def _write_bytes(out: Path, data: bytes) -> None:
-    import zipfile
-
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        parts = {i.filename: zf.read(i) for i in zf.infolist()}
-    write_package(out, parts)
 
 
 def _row(c: Computed, sheet: str, columns: dict[str, str], r: int) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compute import Computed, compute
-from .xlsxfile import Shown, XlsxError, read_package, rewrite
+from .xlsxfile import XlsxError, cached_values, read_package, rewrite
 
 
 class CalcError(Exception):
@@ -43,13 +43,6 @@ class CalcReport:
     @property
     def ok(self) -> bool:
         return not self.errors
-
-
-def _values(c: Computed) -> dict[str, dict[str, Shown]]:
-    out: dict[str, dict[str, Shown]] = {}
-    for (sheet, ref), value in c.shown.items():
-        out.setdefault(sheet, {})[ref] = value
-    return out
 
 
 def _errors(c: Computed, sheet_order: Mapping[str, int]) -> tuple[CellError, ...]:
@@ -82,7 +75,7 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         raise CalcError(f"{src}: cannot compute this workbook ({first[0] if first else type(exc).__name__})") from None
     order = {name: i for i, name in enumerate(computed.sheet_names)}
     try:
-        written = rewrite(src, out, _values(computed), strip_formulas=strip_formulas)
+        written = rewrite(src, out, cached_values(computed), strip_formulas=strip_formulas)
     except XlsxError as exc:
         raise CalcError(str(exc)) from None
     return CalcReport(

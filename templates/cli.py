@@ -48,7 +48,8 @@ def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
     return "\n".join(indent + "  ".join(cell(i, c) for i, c in enumerate(r)).rstrip() for r in rows)
 
 
-def _list_errors(errors: Sequence[Any], stream: Any = sys.stderr) -> None:
+def _list_errors(errors: Sequence[Any]) -> None:
+    stream = sys.stderr  # looked up at call time: tests and callers may swap it
     print(f"{len(errors)} cell(s) could not be computed:", file=stream)
     for e in errors[:MAX_LISTED]:
         print(f"  {e.where}: {e.text}", file=stream)

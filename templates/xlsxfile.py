@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape
 
 from defusedxml import ElementTree
 
-from .compute import ErrorCode, col_letters, col_number
+from .compute import Computed, ErrorCode, col_letters, col_number
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
@@ -127,6 +127,9 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
             # a cell of a shared or array formula's range without its own value: keep what it caches
             return f"<{m.group('p')}c{attrs}>{_FORMULA.sub('', body)}</{m.group('p')}c>"
         value = values[ref.group(1).upper()]
+        if strip_formulas and value == "" and not isinstance(value, ErrorCode):
+            count += 1  # an empty text answer: a blank cell, keeping its style
+            return f"<{m.group('p')}c{_ATTR_T.sub('', attrs)}/>"
         kind, content = _typed(value, formula=not strip_formulas)
         attrs = _ATTR_T.sub("", attrs)
         if kind:
@@ -179,6 +182,14 @@ def patch_chart(xml: str, lookup: Lookup) -> str:
         return f"<{p}{kind}Ref><{p}f>{m.group('f')}</{p}f>{cache}</{p}{kind}Ref>"
 
     return _SERIES_REF.sub(one, xml)
+
+
+def cached_values(c: Computed) -> dict[str, dict[str, Shown]]:
+    """The computed answers of formula cells as ``rewrite`` takes them: by SHEET, then "B5"."""
+    out: dict[str, dict[str, Shown]] = {}
+    for (sheet, ref), value in c.shown.items():
+        out.setdefault(sheet, {})[ref] = value
+    return out
 
 
 def rewrite(

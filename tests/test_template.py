@@ -1,0 +1,503 @@
+"""The cluster-sizing template: built, recomputed and frozen without Excel.
+
+Real .xlsx files, opened with openpyxl; every figure is checked against the
+catalogue functions' own answers, never against a number in product code.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from benchsheet import analysis as A
+from benchsheet import choices, store
+from benchsheet.catalogue import BY_NAME, call
+from benchsheet.cli import main
+from benchsheet.templates import builder as B
+from benchsheet.templates.calc import CalcError, calc, freeze
+from benchsheet.templates.compute import compute
+
+ROOT = Path(__file__).resolve().parents[1]
+RENDER = ROOT / "scripts" / "render_workbook.sh"
+
+
+def fn(name: str, *args: Any) -> Any:
+    """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
+    return call(BY_NAME[name], list(args), on_error=lambda e: e.text)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, B.BuildReport]]:
+    """One template for the module, built against the bundled data in an empty user folder."""
+    home = tmp_path_factory.mktemp("template-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BENCHSHEET_HOME", str(home))
+        store.set_table(None)
+        path = tmp_path_factory.mktemp("template") / "cluster-sizing.xlsx"
+        report = B.build(path)
+        store.set_table(None)
+        yield path, report
+
+
+@pytest.fixture
+def template(built: tuple[Path, B.BuildReport], tmp_path: Path) -> Path:
+    """A private copy of the built template to edit."""
+    copy = tmp_path / "edited.xlsx"
+    shutil.copy(built[0], copy)
+    return copy
+
+
+def values(path: Path) -> Any:
+    return openpyxl.load_workbook(path, data_only=True)
+
+
+def formulas(path: Path) -> Any:
+    return openpyxl.load_workbook(path)
+
+
+def edit(path: Path, changes: dict[tuple[str, str], Any]) -> None:
+    """Type new inputs, as a user (or a script) would, and save through openpyxl."""
+    wb = formulas(path)
+    for (sheet, ref), value in changes.items():
+        wb[sheet][ref] = value
+    wb.save(path)
+
+
+def sizing_row(i: int) -> dict[str, str]:
+    return {k: f"{c}{B.SIZING_FIRST + i}" for k, c in B.SIZING_COLUMNS.items()}
+
+
+def quote_row(i: int) -> dict[str, str]:
+    return {k: f"{c}{B.QUOTES_FIRST + i}" for k, c in B.QUOTE_COLUMNS.items()}
+
+
+# ------------------------------------------------------------------ build
+
+
+def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.BuildReport]) -> None:
+    path, report = built
+    wf, wv = formulas(path), values(path)
+    assert wf.sheetnames[: len(B.SHEETS)] == list(B.SHEETS)
+    assert wf[B.LISTS].sheet_state == "hidden"
+    count = blank = 0
+    for ws in wf.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    count += 1
+                    cached = wv[ws.title][cell.coordinate].value
+                    assert "#NAME?" not in str(cached)
+                    blank += cached is None  # an empty text answer ("" for an empty slot)
+    assert count == report.formulas > 300
+    assert blank < count / 3
+    with zipfile.ZipFile(path) as zf:  # every formula caches a value, typed
+        for name in zf.namelist():
+            if name.startswith("xl/worksheets/sheet"):
+                xml = zf.read(name).decode()
+                for cell in re.findall(r"<c [^>]*>(?:(?!</c>).)*<f>(?:(?!</c>).)*</c>", xml):
+                    assert "<v>" in cell, cell
+                    assert 't="str"' in cell or not cell.split("<v>")[1].startswith("</v>"), cell
+    assert report.errors == {}
+    # the numbers are formulas calling the catalogue, not pasted values
+    assert "BREAKEVEN($B$12,B20," in wf[B.QUOTES]["I20"].value
+    assert "GPUSNEEDED(" in wf[B.SIZING][sizing_row(0)["gpus"]].value
+    assert "COSTPERMTOK(" in wf[B.SENSITIVITY][f"B{B.SENS_FIRST}"].value
+    assert wf[B.COMPARE][f"B{B.COMPARE_FIRST}"].value.startswith('=IF(A11="","",BEST(')
+    assert wf[B.READ_ME]["B20"].value == '=DATAINFO("rounds")'
+    # no full recalculation on load: it would turn the functions into #NAME? without the add-in
+    with zipfile.ZipFile(path) as zf:
+        assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == 2
+
+
+def test_read_me_carries_the_notices_and_data_provenance(built: tuple[Path, B.BuildReport], table: Any) -> None:
+    ws = values(built[0])[B.READ_ME]
+    texts = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
+    assert B.DERIVED_NOTE in texts
+    assert A.NOT_VERIFIED in texts
+    assert A.TRADEMARK in texts
+    assert ws["B20"].value == ", ".join(table.rounds)
+    assert ws["B21"].value == len(table.rows)
+
+
+def test_key_outputs_equal_the_functions_answers(built: tuple[Path, B.BuildReport]) -> None:
+    path, report = built
+    wb = values(path)
+    sz, q = wb[B.SIZING], wb[B.QUOTES]
+    w = {k: sz[ref].value for k, ref in B.WORKLOAD.items()}
+    bench, scen, avail, maxg, util = w["benchmark"], w["scenario"], w["availability"], w["max_gpus"], w["utilization"]
+    assert (bench, scen) == ("gpt-oss-120b", "Server")
+
+    # the issue's example: B300 vs B200 on gpt-oss-120b Server breaks even at 1.260
+    row = quote_row(0)
+    assert q[row["accelerator"]].value == "B300" and q[B.BASELINE["accelerator"]].value == "B200"
+    breakeven = fn("BREAKEVEN", "B200", "B300", bench, scen, avail, maxg)
+    assert q[row["breakeven"]].value == pytest.approx(breakeven, rel=1e-12)
+    assert round(q[row["breakeven"]].value, 3) == 1.260
+    base_price = q[B.BASELINE["price"]].value
+    assert q[row["ceiling"]].value == pytest.approx(
+        fn("BREAKEVENPRICE", base_price, "B200", "B300", bench, scen, avail, maxg)
+    )
+    assert q[row["ratio"]].value == pytest.approx(q[row["price"]].value / base_price)
+
+    for i, line in enumerate(report.sizing):
+        r = {k: sz[ref].value for k, ref in sizing_row(i).items()}
+        per_gpu = fn("BEST", r["candidate"], bench, scen, avail, maxg)
+        assert r["entry"] == fn("BESTENTRY", r["candidate"], bench, scen, avail, maxg) == line.entry
+        assert r["per_gpu"] == pytest.approx(per_gpu)
+        target = w["target"] * (1 + w["headroom"])
+        assert r["gpus"] == fn("GPUSNEEDED", target, per_gpu, util, r["gpus_per_node"]) == line.gpus
+        assert r["nodes"] == r["gpus"] / r["gpus_per_node"]
+        assert r["cost_per_mtok"] == pytest.approx(fn("COSTPERMTOK", w["price"], per_gpu, util))
+        assert r["monthly_cost"] == pytest.approx(r["gpus"] * w["price"] * w["hours"])
+        assert r["availability"] == "available"
+
+    verdicts = [q[quote_row(i)["verdict"]].value for i in range(len(report.quotes))]
+    assert "within break-even" in verdicts
+    assert any(re.fullmatch(r"\d+\.\d% above break-even", str(v)) for v in verdicts)
+
+
+def test_sensitivity_grid_and_compare_follow_the_functions(built: tuple[Path, B.BuildReport]) -> None:
+    wb = values(built[0])
+    s, c = wb[B.SENSITIVITY], wb[B.COMPARE]
+    bench, scen, avail, maxg = (s[f"B{r}"].value for r in (5, 6, 7, 8))
+    per_gpu = fn("BEST", s[B.SENS["accelerator"]].value, bench, scen, avail, maxg)
+    assert s[B.SENS["per_gpu"]].value == pytest.approx(per_gpu)
+    price = s[B.SENS["price_from"]].value
+    for i in range(B.SENS_PRICES):
+        r = B.SENS_FIRST + i
+        assert s[f"A{r}"].value == pytest.approx(price + i * s[B.SENS["price_step"]].value)
+        for j in range(B.SENS_UTILS):
+            col = "BCDEFGHI"[j]
+            util = s[f"{col}{B.SENS_HEADER_ROW}"].value
+            assert s[f"{col}{r}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{r}"].value, per_gpu, util))
+
+    avail, maxg = c[B.COMPARE_FILTERS["availability"]].value, c[B.COMPARE_FILTERS["max_gpus"]].value
+    families = [c[f"A{B.COMPARE_FIRST + i}"].value for i in range(B.COMPARE_SLOTS)]
+    listed = [f for f in families if f]
+    assert listed == choices.ranked_families(store.get_table(), bench, scen, A.Filters(avail, maxg))
+    for i, family in enumerate(listed):
+        r = B.COMPARE_FIRST + i
+        assert c[f"B{r}"].value == pytest.approx(fn("BEST", family, bench, scen, avail, maxg))
+        assert c[f"C{r}"].value == fn("BESTENTRY", family, bench, scen, avail, maxg)
+        assert c[f"E{r}"].value == pytest.approx(fn("MEDIANPERGPU", family, bench, scen, avail, maxg))
+
+
+def test_sources_cite_every_entry_used(built: tuple[Path, B.BuildReport]) -> None:
+    wb = values(built[0])
+    src = wb[B.SOURCES]
+    bench, scen = src["B4"].value, src["B5"].value
+    cited = {}
+    for r in range(B.SOURCES_FIRST, src.max_row + 1):
+        entry, citation = src[f"C{r}"].value, src[f"D{r}"].value
+        if entry:
+            assert citation == fn("CITE", entry, bench, scen)
+            cited[entry] = citation
+    used = {wb[B.SIZING][sizing_row(i)["entry"]].value for i in range(B.SIZING_SLOTS)}
+    used |= {wb[B.QUOTES][quote_row(i)["entry"]].value for i in range(B.QUOTES_SLOTS)}
+    used |= {wb[B.QUOTES][B.BASELINE["entry"]].value, wb[B.SENSITIVITY][B.SENS["entry"]].value}
+    used |= {wb[B.COMPARE][f"C{B.COMPARE_FIRST + i}"].value for i in range(B.COMPARE_SLOTS)}
+    assert used - {None, ""} == set(cited)
+    assert all(A.TRADEMARK in text for text in cited.values())
+
+
+def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.BuildReport]) -> None:
+    wb = formulas(built[0])
+    sz = wb[B.SIZING]
+    assert sz.protection.sheet
+    fill = sz[B.WORKLOAD["benchmark"]].fill.fgColor.rgb
+    for ref in (*B.WORKLOAD.values(), sizing_row(0)["candidate"], sizing_row(0)["gpus_per_node"]):
+        cell = sz[ref]
+        if ref == B.WORKLOAD["target_with_headroom"] or "E" in ref[:1]:
+            continue
+        assert cell.protection.locked is False, ref
+        assert cell.fill.fgColor.rgb == fill, ref
+    assert sz[sizing_row(0)["gpus"]].protection.locked is True
+    assert sz[B.WORKLOAD["target_with_headroom"]].protection.locked is True
+    lists = {str(dv.sqref): dv.formula1 for dv in sz.data_validations.dataValidation if dv.type == "list"}
+    assert lists[B.WORKLOAD["benchmark"]].startswith(f"{B.LISTS}!$A$2")
+    assert lists[B.WORKLOAD["scenario"]].startswith(f"{B.LISTS}!$B$2")
+    assert lists[f"A{B.SIZING_FIRST}:A{B.SIZING_FIRST + B.SIZING_SLOTS - 1}"].startswith(f"{B.LISTS}!$C$2")
+    table = store.get_table()
+    lw = wb[B.LISTS]
+    col = [c.value for c in lw["A"][1:] if c.value]
+    assert col == choices.benchmarks(table) and "gpt-oss-120b" in col
+    assert [c.value for c in lw["C"][1:] if c.value] == choices.families(table)
+    for name in (B.QUOTES, B.SENSITIVITY, B.COMPARE, B.SOURCES, B.READ_ME):
+        assert wb[name].protection.sheet, name
+
+
+# ------------------------------------------------------------------- calc
+
+
+def test_calc_of_the_template_reproduces_the_build(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+    out = tmp_path / "calc.xlsx"
+    report = calc(built[0], out)
+    assert report.ok and report.formulas == report.written == built[1].formulas
+    before, after = values(built[0]), values(out)
+    for ws in formulas(out).worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    a, b = before[ws.title][cell.coordinate].value, after[ws.title][cell.coordinate].value
+                    assert a == (pytest.approx(b) if isinstance(b, float) else b), f"{ws.title}!{cell.coordinate}"
+    # everything else is kept: formulas, styles, validations, protection, charts
+    with zipfile.ZipFile(built[0]) as za, zipfile.ZipFile(out) as zb:
+        assert za.namelist() == zb.namelist()
+        assert za.read("xl/styles.xml") == zb.read("xl/styles.xml")
+    assert formulas(out)[B.SIZING].protection.sheet
+
+
+def test_changed_inputs_flow_to_every_dependent_output(template: Path) -> None:
+    bench, scen = "llama2-70b-99.9", "Server"
+    above = quote_row(0)
+    edit(
+        template,
+        {
+            (B.SIZING, B.WORKLOAD["benchmark"]): bench,
+            (B.SIZING, B.WORKLOAD["utilization"]): 0.45,
+            (B.QUOTES, above["price"]): 9.99,  # far above any break-even ceiling
+        },
+    )
+    report = calc(template, template)  # in place
+    assert report.ok, report.errors
+    wb = values(template)
+    sz, q, s, c, src = (wb[n] for n in (B.SIZING, B.QUOTES, B.SENSITIVITY, B.COMPARE, B.SOURCES))
+    avail, maxg = "available", 8
+    target = sz[B.WORKLOAD["target_with_headroom"]].value
+    price = sz[B.WORKLOAD["price"]].value
+    for i in range(len(B.DEFAULT_CANDIDATES)):
+        r = {k: sz[ref].value for k, ref in sizing_row(i).items()}
+        per_gpu = fn("BEST", r["candidate"], bench, scen, avail, maxg)
+        assert r["entry"] == fn("BESTENTRY", r["candidate"], bench, scen, avail, maxg)
+        assert r["per_gpu"] == pytest.approx(per_gpu)
+        assert r["gpus"] == fn("GPUSNEEDED", target, per_gpu, 0.45, r["gpus_per_node"])
+        assert r["cost_per_mtok"] == pytest.approx(fn("COSTPERMTOK", price, per_gpu, 0.45))
+    # Quotes, Sensitivity, Compare and Sources take the workload from Sizing
+    assert q["B5"].value == s["B5"].value == c["B5"].value == src["B4"].value == bench
+    assert q["B9"].value == 0.45
+    be = fn("BREAKEVEN", "B200", "B300", bench, scen, avail, maxg)
+    assert q[above["breakeven"]].value == pytest.approx(be)
+    ratio = 9.99 / q[B.BASELINE["price"]].value
+    assert q[above["ratio"]].value == pytest.approx(ratio)
+    assert q[above["verdict"]].value == f"{ratio / be - 1:.1%} above break-even"
+    assert q[above["cost_per_mtok"]].value == pytest.approx(
+        fn("COSTPERMTOK", 9.99, fn("BEST", "B300", bench, scen, avail, maxg), 0.45)
+    )
+    assert s[B.SENS["per_gpu"]].value == pytest.approx(fn("BEST", "B300", bench, scen, avail, maxg))
+    assert c[f"B{B.COMPARE_FIRST}"].value == pytest.approx(
+        fn("BEST", c[f"A{B.COMPARE_FIRST}"].value, bench, scen, avail, maxg)
+    )
+    first_cite = src[f"D{B.SOURCES_FIRST}"].value
+    assert first_cite == fn("CITE", sz[sizing_row(0)["entry"]].value, bench, scen)
+    assert bench in first_cite
+
+
+def test_a_different_utilization_grid_and_accelerator(template: Path) -> None:
+    edit(template, {(B.SENSITIVITY, B.SENS["accelerator"]): "6.1-0052", (B.SENSITIVITY, "C18"): 0.55})
+    assert calc(template, template).ok
+    s = values(template)[B.SENSITIVITY]
+    per_gpu = fn("PERGPU", "6.1-0052", "gpt-oss-120b", "Server")
+    assert s[B.SENS["entry"]].value == "6.1-0052"
+    assert s[B.SENS["per_gpu"]].value == pytest.approx(per_gpu)
+    assert s[f"C{B.SENS_FIRST}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{B.SENS_FIRST}"].value, per_gpu, 0.55))
+
+
+def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> None:
+    cand, quote, third = sizing_row(5), quote_row(1), sizing_row(0)
+    edit(
+        template,
+        {
+            (B.SIZING, cand["candidate"]): "B999",  # an unknown family in an empty slot
+            (B.SIZING, cand["gpus_per_node"]): 8,
+            (B.SIZING, B.WORKLOAD["headroom"]): "lots",  # text in a number cell
+            (B.QUOTES, quote["price"]): -2,  # a negative price
+            (B.SENSITIVITY, "D18"): "half",  # text in a utilization cell
+        },
+    )
+    report = calc(template, template)
+    errors = {e.where: e.text for e in report.errors}
+    wb = values(template)
+    sz, q = wb[B.SIZING], wb[B.QUOTES]
+
+    unknown = fn("BESTENTRY", "B999", "gpt-oss-120b", "Server", "available", 8)
+    assert unknown.startswith("#N/A ") and "B999" in unknown
+    for key in ("entry", "availability", "per_gpu", "gpus", "nodes", "cost_per_mtok", "monthly_cost"):
+        assert sz[cand[key]].value == unknown, key
+        assert errors[f"Sizing!{cand[key]}"] == unknown
+
+    headroom = sz[B.WORKLOAD["target_with_headroom"]].value
+    assert headroom.startswith("#VALUE! ") and "Sizing!B11" in headroom and "'lots'" in headroom
+    assert sz[third["gpus"]].value == headroom  # GPUs needed depend on the target with headroom
+    assert sz[third["cost_per_mtok"]].value == pytest.approx(  # the cost does not
+        fn(
+            "COSTPERMTOK",
+            sz[B.WORKLOAD["price"]].value,
+            sz[third["per_gpu"]].value,
+            sz[B.WORKLOAD["utilization"]].value,
+        )
+    )
+
+    negative = fn("COSTPERMTOK", -2, 1.0, 0.6)
+    assert negative.startswith("#VALUE! price_per_gpu_hour")
+    for key in ("cost_per_mtok", "ratio", "verdict"):
+        assert q[quote[key]].value == negative, key
+    assert f"Quotes!{quote['verdict']}" in errors
+
+    half = wb[B.SENSITIVITY][f"D{B.SENS_FIRST}"].value
+    assert half == fn("COSTPERMTOK", 2.0, 1.0, "half")
+    assert "Sensitivity!D19" in errors
+    assert "Sensitivity!C19" not in errors
+    assert all(not text.startswith("Traceback") for text in errors.values())
+    # the Sources row of the bad candidate carries the same reason
+    src = wb[B.SOURCES]
+    r = B.SOURCES_FIRST + 5
+    assert src[f"B{r}"].value == "B999" and src[f"D{r}"].value == unknown
+
+
+def test_engine_survives_unknown_functions_and_unreadable_formulas(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "odd.xlsx"
+    wb = xlsxwriter.Workbook(path)
+    ws = wb.add_worksheet("Odd sheet")
+    ws.write_formula("A1", "=NOSUCHFUNCTION(1)")
+    ws.write_formula("A2", "=A1+1")
+    ws.write_formula("A3", '=_xludf.PERGPU("6.1-0052","gpt-oss-120b","Server")')
+    ws.write_formula("A4", "=1+")
+    ws.write_formula("A5", "=1/0")
+    ws.write_number("B1", 2)
+    wb.close()
+    c = compute(path)
+    shown = {ref: c.shown_value("Odd sheet", ref) for ref in ("A1", "A2", "A3", "A4", "A5")}
+    assert shown["A1"] == "#NAME? unknown function NOSUCHFUNCTION"
+    assert shown["A2"] == shown["A1"]
+    assert shown["A3"] == pytest.approx(fn("PERGPU", "6.1-0052", "gpt-oss-120b", "Server"))
+    assert str(shown["A4"]).startswith("#VALUE! cannot read the formula")
+    assert shown["A5"] == "#DIV/0!"  # no reason to give: an Excel error value, cached as one
+    assert c.where(("ODD SHEET", "A1")) == "'Odd sheet'!A1"
+    out = tmp_path / "odd-calc.xlsx"
+    report = calc(path, out)
+    assert {e.where for e in report.errors} == {f"'Odd sheet'!A{i}" for i in (1, 2, 4, 5)}
+    assert values(out)["Odd sheet"]["A5"].value == "#DIV/0!"
+
+
+def test_calc_writes_nothing_when_it_cannot_read(tmp_path: Path, template: Path) -> None:
+    bogus = tmp_path / "bogus.xlsx"
+    bogus.write_text("not a workbook")
+    out = tmp_path / "out.xlsx"
+    out.write_bytes(b"keep me")
+    with pytest.raises(CalcError, match=r"not an \.xlsx workbook"):
+        calc(bogus, out)
+    assert out.read_bytes() == b"keep me"
+    with pytest.raises(CalcError, match="no such file"):
+        calc(tmp_path / "missing.xlsx", out)
+    with pytest.raises(CalcError, match="no such folder"):
+        calc(template, tmp_path / "nope" / "x.xlsx")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bogus.xlsx", "edited.xlsx", "out.xlsx"]
+
+
+def test_chart_caches_follow_the_values(template: Path) -> None:
+    edit(template, {(B.SENSITIVITY, B.SENS["price_from"]): 7.25})
+    calc(template, template)
+    with zipfile.ZipFile(template) as zf:
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    # openpyxl re-wrote the charts without the c: prefix; the caches are refreshed either way
+    assert any(re.search(r"<(c:)?pt idx=\"0\"><(c:)?v>7\.25</(c:)?v>", x) for x in charts)
+
+
+# ----------------------------------------------------------------- freeze
+
+
+def test_freeze_keeps_values_drops_formulas(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+    out = tmp_path / "frozen.xlsx"
+    freeze(built[0], out)
+    frozen, orig = formulas(out), values(built[0])
+    for ws in frozen.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", f"{ws.title}!{cell.coordinate} still has a formula"
+                want = orig[ws.title][cell.coordinate].value
+                assert cell.value == (pytest.approx(want) if isinstance(want, float) else want)
+    assert frozen[B.QUOTES][quote_row(0)["breakeven"]].value == pytest.approx(
+        fn("BREAKEVEN", "B200", "B300", "gpt-oss-120b", "Server", "available", 8)
+    )
+    with zipfile.ZipFile(out) as zf:
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == 2
+    with pytest.raises(CalcError, match="OUT must differ"):
+        freeze(out, out)
+
+
+# -------------------------------------------------------------------- CLI
+
+
+def test_cli_build_calc_freeze(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cs.xlsx"
+    assert main(["template", "build", "--out", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {path}" in out and "1.260" in out and "within break-even" in out and "above break-even" in out
+    assert "B200" in out and "GB300" in out
+
+    edit(path, {(B.SIZING, sizing_row(0)["candidate"]): "B999"})
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "c.xlsx")]) == 1
+    captured = capsys.readouterr()
+    assert f"Sizing!{sizing_row(0)['entry']}: #N/A" in captured.err and "B999" in captured.err
+
+    assert main(["freeze", str(path), str(tmp_path / "f.xlsx")]) == 1  # written, but with the error cells
+    assert (tmp_path / "f.xlsx").is_file()
+    capsys.readouterr()
+
+    (tmp_path / "bad.xlsx").write_text("nope")
+    assert main(["template", "calc", str(tmp_path / "bad.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "not an .xlsx workbook" in err and "nothing written" in err and "Traceback" not in err
+    assert main(["template", "calc", str(tmp_path / "missing.xlsx")]) == 2
+    assert main(["template", "build", "--out", str(tmp_path / "no" / "x.xlsx")]) == 2
+    assert main(["freeze", str(path), str(path)]) == 2
+    for args in (
+        ["template", "--help"],
+        ["template", "build", "--help"],
+        ["template", "calc", "--help"],
+        ["freeze", "--help"],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 0
+
+
+# ---------------------------------------------------------------- choices
+
+
+def test_choices_come_from_the_table(table: Any) -> None:
+    assert "gpt-oss-120b" in choices.benchmarks(table)
+    assert choices.scenarios(table, "gpt-oss-120b") == ["Server", "Offline", "Interactive"]
+    ranked = choices.ranked_families(table, "gpt-oss-120b", "Server", A.Filters("available", 8))
+    bests = [A.best(table, f, "gpt-oss-120b", "Server", A.Filters("available", 8)) for f in ranked]
+    assert bests == sorted(bests, reverse=True)
+    assert set(ranked) <= set(choices.families(table))
+
+
+# ----------------------------------------------------------------- render
+
+
+@pytest.mark.skipif(
+    shutil.which("soffice") is None or shutil.which("pdftoppm") is None,
+    reason="LibreOffice (soffice) and pdftoppm are needed to render the workbook",
+)
+def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+    done = subprocess.run([str(RENDER), str(built[0]), str(tmp_path)], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    pdf = tmp_path / "cluster-sizing.pdf"
+    assert pdf.is_file() and len(list(tmp_path.glob("cluster-sizing-*.png"))) >= len(B.SHEETS)
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+        assert "#NAME?" not in text and "Err:" not in text
+        assert "1.260" in text and "within break-even" in text and "Lists" not in text
