@@ -456,7 +456,19 @@ def call(
         rest = _Passed(on_error(err))
     except _Passed as passed:
         rest = passed
-    return [[_answer(fn, (cell,), rest, on_error, is_error) for cell in _row(line)] for line in args[0]]
+    memo: dict[tuple[type, Any], Any] = {}  # a column repeats its IDs: answer each once
+
+    def one(cell: Any) -> Any:
+        try:
+            key = (type(cell), cell)  # 1, 1.0 and TRUE are equal in Python but not as arguments
+            return memo[key]
+        except KeyError:
+            value = memo[key] = _answer(fn, (cell,), rest, on_error, is_error)
+            return value
+        except TypeError:  # an unhashable cell
+            return _answer(fn, (cell,), rest, on_error, is_error)
+
+    return [[one(cell) for cell in _row(line)] for line in args[0]]
 
 
 def _row(line: Any) -> Sequence[Any]:
