@@ -344,3 +344,8 @@ def test_error_cells_and_error_text_pass_through_unchanged() -> None:
     assert udf.COSTPERMTOK(5, failed) == failed
     assert udf.PERGPU("#N/A") == "#N/A"
     assert udf.COSTPERMTOK([[5], ["#DIV/0!"]], 1000)[1][0] == "#DIV/0!"
+
+
+def test_overflow_is_num_error_not_infinity() -> None:
+    # found by the property tests: 1.8e302 $/GPU-hour overflowed to inf
+    assert udf.COSTPERMTOK(1.797693134862316e302, 1).startswith("#NUM! the answer is too large")

@@ -493,13 +493,15 @@ def _answer(
             if is_error is not None and is_error(cell):
                 return cell
             converted = [convert(fn.args[0], cell), *rest]
-        table = _t()
-        if not table.has_invalid_runs:
-            return fn.impl(*converted)
-        with A.track_invalid() as invalid:
+        if not _t().has_invalid_runs:
             value = fn.impl(*converted)
-        if invalid and fn.flags_invalid and fn.returns != "table":
-            return f"INVALID run {', '.join(sorted(invalid))}: {value}"
+        else:
+            with A.track_invalid() as invalid:
+                value = fn.impl(*converted)
+            if invalid and fn.flags_invalid and fn.returns != "table":
+                return f"INVALID run {', '.join(sorted(invalid))}: {value}"
+        if type(value) is float and not math.isfinite(value):
+            raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
         return value
     except _Passed as passed:
         return passed.value
