@@ -44,6 +44,7 @@ READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, SOURCES, LISTS = (
     "Lists",
 )
 SHEETS = (READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, SOURCES)
+READ_ME_DATAINFO_ROW = 21  # =DATAINFO("rounds"), then rows, origin, sources, sha256, imported_at
 
 # Sizing: the shared workload block (column B) and the candidate table
 WORKLOAD = {
@@ -462,16 +463,25 @@ def _read_me(book: _Book, built: str) -> _Sheet:
             "recompute them, and  benchsheet freeze IN.xlsx OUT.xlsx  for a values-only copy to send.",
         ),
         (
+            "Compare",
+            "The family rows are inputs, filled when the workbook was built with the families that have results "
+            "for its workload. After choosing another benchmark or scenario, a family without results there says "
+            "so; pick others from the drop-down list.",
+        ),
+        (
             "Errors",
             "A cell that cannot be computed says why, e.g. '#N/A No closed B999 gpt-oss-120b Server rows "
             "with availability available, at most 8 GPUs'; cells that depend on it show the same reason.",
         ),
     )
-    for i, (label, text) in enumerate(how):
-        s.text(f"A{13 + i}", label, "label")
-        s.text(f"B{13 + i}", text, "wrap")
+    row = 13
+    for label, text in how:
+        s.text(f"A{row}", label, "label")
+        s.text(f"B{row}", text, "wrap")
+        row += 1
 
-    s.text("A19", "Where the data comes from (DATAINFO)", "section")
+    row += 1
+    s.text(f"A{row}", "Where the data comes from (DATAINFO)", "section")
     info = (
         ("Rounds", "rounds"),
         ("Result rows", "rows"),
@@ -480,17 +490,22 @@ def _read_me(book: _Book, built: str) -> _Sheet:
         ("SHA-256", "sha256"),
         ("Imported at (UTC)", "imported_at"),
     )
-    for i, (label, key) in enumerate(info):
-        s.text(f"A{20 + i}", label, "label")
-        s.formula(f"B{20 + i}", f'=DATAINFO("{key}")', "out_wrap" if key in ("sources", "sha256") else "out_left")
-    s.text("A26", "Built", "label")
-    s.text("B26", f"benchsheet {__version__}, {built}", "plain")
+    assert row + 1 == READ_ME_DATAINFO_ROW
+    for label, key in info:
+        row += 1
+        s.text(f"A{row}", label, "label")
+        s.formula(f"B{row}", f'=DATAINFO("{key}")', "out_wrap" if key in ("sources", "sha256") else "out_left")
+    row += 1
+    s.text(f"A{row}", "Built", "label")
+    s.text(f"B{row}", f"benchsheet {__version__}, {built}", "plain")
 
-    s.text("A28", "Notes", "section")
+    row += 2
+    s.text(f"A{row}", "Notes", "section")
     notes = (("Derived metrics", DERIVED_NOTE), ("Verification", NOT_VERIFIED), ("Trademark", TRADEMARK))
-    for i, (label, text) in enumerate(notes):
-        s.text(f"A{29 + i}", label, "label")
-        s.text(f"B{29 + i}", text, "wrap")
+    for label, text in notes:
+        row += 1
+        s.text(f"A{row}", label, "label")
+        s.text(f"B{row}", text, "wrap")
     s.finish(landscape=False, one_page=False)
     ws.set_portrait()
     return s
@@ -550,7 +565,7 @@ def _sizing(book: _Book, lists: Lists) -> _Sheet:
     s.text("A16", "Candidates: a family takes its best per-GPU entry under the workload's filters", "section")
     headers = (
         "Candidate (family or entry ID)",
-        "GPUs per node",
+        "GPUs per node (blank = 8)",
         "$/GPU-hour (blank = default)",
         "Entry used",
         "Availability",
@@ -587,7 +602,7 @@ def _sizing(book: _Book, lists: Lists) -> _Sheet:
         s.formula(f"E{r}", f"={blank}{_unless_error(entry, _field(entry, 'availability'))})")
         s.formula(per_gpu, f"={blank}{_unless_error(entry, f'PERGPU({entry},{bench},{scen})')})", "out_num")
         s.formula(gpus, "=" + _if_number(per_gpu, f"GPUSNEEDED({target},{per_gpu},{util},{gpn})"), "out_int")
-        s.formula(f"H{r}", "=" + _if_number(gpus, f"{gpus}/{gpn}"), "out_int")
+        s.formula(f"H{r}", "=" + _if_number(gpus, f'{gpus}/IF({gpn}="",8,{gpn})'), "out_int")
         s.formula(used_price, f'={blank}IF({override}="",{price},{override}))', "out_money")
         s.formula(cost, "=" + _if_number(per_gpu, f"COSTPERMTOK({used_price},{per_gpu},{util})"), "out_money3")
         s.formula(f"K{r}", "=" + _if_number(cost, _if_number(gpus, f"{gpus}*{used_price}*{hours}")), "out_money0")

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-MAX_LISTED = 20
+MAX_LISTED = 20  # reasons
+MAX_CELLS = 8  # cells per reason
 
 
 def _err(message: str) -> None:
@@ -49,12 +50,18 @@ def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
 
 
 def _list_errors(errors: Sequence[Any]) -> None:
+    """The cells that hold errors, grouped by reason: a bad input usually explains many cells."""
     stream = sys.stderr  # looked up at call time: tests and callers may swap it
-    print(f"{len(errors)} cell(s) could not be computed:", file=stream)
-    for e in errors[:MAX_LISTED]:
-        print(f"  {e.where}: {e.text}", file=stream)
-    if len(errors) > MAX_LISTED:
-        print(f"  ... and {len(errors) - MAX_LISTED} more", file=stream)
+    by_reason: dict[str, list[str]] = {}
+    for e in errors:
+        by_reason.setdefault(e.text, []).append(e.where)
+    print(f"{len(errors)} cell(s) could not be computed, for {len(by_reason)} reason(s):", file=stream)
+    for n, (reason, cells) in enumerate(by_reason.items()):
+        if n == MAX_LISTED:
+            print(f"  ... and {len(by_reason) - MAX_LISTED} more reasons", file=stream)
+            break
+        shown = ", ".join(cells[:MAX_CELLS]) + (f" and {len(cells) - MAX_CELLS} more" if len(cells) > MAX_CELLS else "")
+        print(f"  {reason}\n      in {shown}", file=stream)
 
 
 def cmd_build(args: argparse.Namespace) -> int:

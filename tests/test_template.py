@@ -111,7 +111,7 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     assert "GPUSNEEDED(" in wf[B.SIZING][sizing_row(0)["gpus"]].value
     assert "COSTPERMTOK(" in wf[B.SENSITIVITY][f"B{B.SENS_FIRST}"].value
     assert wf[B.COMPARE][f"B{B.COMPARE_FIRST}"].value.startswith('=IF(A11="","",BEST(')
-    assert wf[B.READ_ME]["B20"].value == '=DATAINFO("rounds")'
+    assert wf[B.READ_ME][f"B{B.READ_ME_DATAINFO_ROW}"].value == '=DATAINFO("rounds")'
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
         assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
@@ -124,8 +124,8 @@ def test_read_me_carries_the_notices_and_data_provenance(built: tuple[Path, B.Bu
     assert B.DERIVED_NOTE in texts
     assert A.NOT_VERIFIED in texts
     assert A.TRADEMARK in texts
-    assert ws["B20"].value == ", ".join(table.rounds)
-    assert ws["B21"].value == len(table.rows)
+    assert ws[f"B{B.READ_ME_DATAINFO_ROW}"].value == ", ".join(table.rounds)
+    assert ws[f"B{B.READ_ME_DATAINFO_ROW + 1}"].value == len(table.rows)
 
 
 def test_key_outputs_equal_the_functions_answers(built: tuple[Path, B.BuildReport]) -> None:
@@ -449,7 +449,8 @@ def test_cli_build_calc_freeze(tmp_path: Path, capsys: pytest.CaptureFixture[str
     edit(path, {(B.SIZING, sizing_row(0)["candidate"]): "B999"})
     assert main(["template", "calc", str(path), "--out", str(tmp_path / "c.xlsx")]) == 1
     captured = capsys.readouterr()
-    assert f"Sizing!{sizing_row(0)['entry']}: #N/A" in captured.err and "B999" in captured.err
+    reason = fn("BESTENTRY", "B999", "gpt-oss-120b", "Server", "available", 8)
+    assert f"{reason}\n      in Sizing!{sizing_row(0)['entry']}, " in captured.err
 
     assert main(["freeze", str(path), str(tmp_path / "f.xlsx")]) == 1  # written, but with the error cells
     assert (tmp_path / "f.xlsx").is_file()
