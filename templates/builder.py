@@ -470,7 +470,7 @@ def _read_me(book: _Book, built: str) -> _Sheet:
         ),
         (
             "Errors",
-            "A cell that cannot be computed says why, e.g. '#N/A No closed B999 gpt-oss-120b Server rows "
+            "A cell that cannot be computed says why, e.g. '#N/A No closed H100 gpt-oss-120b Server rows "
             "with availability available, at most 8 GPUs'; cells that depend on it show the same reason.",
         ),
     )

@@ -149,14 +149,15 @@ ERRORS = [
     (("BEST", "B200", "gpt-oss-120b", "Server", "available", 8.5), "#VALUE! max_gpus must be a whole number"),
     (("BEST", "B200", "no-such-model", "Server"), "#N/A Unknown benchmark 'no-such-model'"),
     (("BEST", "B200", "gpt-oss-120b", "Sometimes"), "#VALUE! Unknown scenario"),
-    (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A No closed TPU9 gpt-oss-120b Server rows"),
+    (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9': use one of "),
+    (("BEST", "H100", "gpt-oss-120b", "Server"), "#N/A No closed H100 gpt-oss-120b Server rows"),
     (
         ("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "7.3"),
         "#N/A No closed B200 gpt-oss-120b Server rows in round 7.3",
     ),
     (("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "six"), "#VALUE! round must look like"),
     (("BEST", "B200", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
-    (("BESTENTRY", "TPU9", "gpt-oss-120b", "Server"), "#N/A No closed TPU9"),
+    (("BESTENTRY", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9'"),
     (
         ("MEDIANPERGPU", "B200", "gpt-oss-120b", "Server", "available", None, None, "NoSuchStack"),
         "software containing 'NoSuchStack'",

@@ -214,6 +214,8 @@ def select(table: Table, benchmark: str, scenario: str, family: str | None, filt
     """
     filters = filters.check()
     _check_known(table, benchmark, scenario)
+    if family is not None and family_key(family) not in table.families:
+        raise not_available(f"Unknown family {family.strip()!r}: use one of {', '.join(sorted(table.families.values()))}")
     rows = _matching(table, benchmark, scenario, family, filters)
     what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
     if filters.round is not None:
@@ -309,8 +311,7 @@ def per_gpu_spec(table: Table, spec: str | float, benchmark: str, scenario: str,
         return float(spec)
     if table.entry_rows(spec) or ENTRY_ID.fullmatch(spec.strip()):
         return per_gpu_of(find_row(table, spec, benchmark, scenario))
-    fkey = family_key(spec)
-    if not fkey or not any(family_key(r.family) == fkey for r in table.rows):
+    if family_key(spec) not in table.families:
         raise not_available(f"Unknown entry or family {spec.strip()!r}")
     return best(table, spec, benchmark, scenario, filters)
 

@@ -131,6 +131,13 @@ class Table:
         return self._by_key.get((entry.strip().lower(), benchmark_key(benchmark), scenario_key(scenario)))
 
     @cached_property
+    def families(self) -> dict[str, str]:
+        """Family key -> family name, for every single-family accelerator in the table."""
+        from .names import family_key
+
+        return {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
+
+    @cached_property
     def has_invalid_runs(self) -> bool:
         return any(not r.valid for r in self.runs)
 
