@@ -15,8 +15,12 @@ from benchsheet.table import table_from_json
 
 def _refresh(home: Path, source: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "BENCHSHEET_HOME": str(home)}
-    return subprocess.Popen([sys.executable, "-m", "benchsheet.cli", "refresh", str(source)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "benchsheet.cli", "refresh", str(source)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def test_sigkill_during_refresh_never_corrupts_the_cache(shared: Path, user_home: Path) -> None:

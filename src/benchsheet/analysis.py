@@ -215,7 +215,8 @@ def select(table: Table, benchmark: str, scenario: str, family: str | None, filt
     filters = filters.check()
     _check_known(table, benchmark, scenario)
     if family is not None and family_key(family) not in table.families:
-        raise not_available(f"Unknown family {family.strip()!r}: use one of {', '.join(sorted(table.families.values()))}")
+        known = ", ".join(sorted(table.families.values()))
+        raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
     rows = _matching(table, benchmark, scenario, family, filters)
     what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
     if filters.round is not None:
