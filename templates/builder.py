@@ -24,6 +24,7 @@ import xlsxwriter
 from benchsheet import __version__
 from benchsheet.analysis import NOT_VERIFIED, TRADEMARK, Filters
 from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, ranked_families, scenarios
+from benchsheet.names import cell_text
 from benchsheet.store import get_table
 
 from .compute import Computed, compute
@@ -960,7 +961,7 @@ def _lists_sheet(book: _Book, lists: Lists) -> None:
     ):
         ws.write_string(0, col, title, book.formats["header"])
         for i, v in enumerate(values):
-            ws.write_string(1 + i, col, v)
+            ws.write_string(1 + i, col, cell_text(v))  # names from results files: never a formula
     ws.write_string(0, 5, "Drop-down lists taken from the loaded results when the workbook was built.")
     ws.protect("")
     ws.hide()

@@ -31,6 +31,9 @@ Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
 
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
+MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
+MAX_CELLS = 2_000_000  # cells a sheet may declare (dimension) or hold
+_DIMENSION = re.compile(rb'<(?:[A-Za-z_][\w.-]*:)?dimension\s+ref="([A-Z]{1,3})(\d+)(?::([A-Z]{1,3})(\d+))?"')
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -52,18 +55,51 @@ class XlsxError(Exception):
 
 
 def read_package(path: Path) -> dict[str, bytes]:
-    """All parts of an .xlsx file, in their order; refuses non-zip files and zip bombs."""
+    """All parts of an .xlsx file, in their order, after the checks that make it safe to load.
+
+    A workbook from outside is refused, with the file and the reason, when it is
+    no zip, unpacks to too much (in all, or one part far beyond its packed size),
+    declares XML entities (entity expansion: "billion laughs"), or declares or
+    holds more cells than a sheet of this kind needs. Macros are carried along
+    as bytes and never run.
+    """
+    import openpyxl
+
+    if not openpyxl.DEFUSEDXML:
+        raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
             if sum(i.file_size for i in infos) > MAX_UNCOMPRESSED:
-                raise XlsxError(f"{path}: too large once unpacked")
+                raise XlsxError(f"{path}: refused: more than {MAX_UNCOMPRESSED >> 20} MiB once unpacked")
+            for i in infos:
+                if i.file_size > 1 << 20 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
+                    raise XlsxError(
+                        f"{path}: refused: {i.filename} unpacks {i.file_size // max(i.compress_size, 1)}x "
+                        "its packed size (a zip bomb?)"
+                    )
             parts = {i.filename: zf.read(i) for i in infos}
     except zipfile.BadZipFile:
         raise XlsxError(f"{path} is not an .xlsx workbook (not a zip file)") from None
     if "xl/workbook.xml" not in parts:
         raise XlsxError(f"{path} is not an .xlsx workbook (no xl/workbook.xml)")
+    for name, data in parts.items():
+        if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
+            raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
+        if name.startswith("xl/worksheets/") and name.endswith(".xml"):
+            cells = _declared_cells(data)
+            if max(cells, data.count(b"<c ") + data.count(b"<c>")) > MAX_CELLS:
+                raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
+
+
+def _declared_cells(xml: bytes) -> int:
+    m = _DIMENSION.search(xml)
+    if not m or not m.group(3):
+        return 1
+    cols = col_number(m.group(3).decode()) - col_number(m.group(1).decode()) + 1
+    rows = int(m.group(4)) - int(m.group(2)) + 1
+    return max(cols, 1) * max(rows, 1)
 
 
 def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:

@@ -38,3 +38,12 @@ def user_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 def table() -> Table:
     """The bundled table, as the functions see it."""
     return store.get_table()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print what the robustness tests tried and what held (the README's table comes from it)."""
+    from tests import robustness
+
+    path = robustness.write(Path(__file__).resolve().parents[1])
+    if path is not None:
+        terminalreporter.write_line(f"robustness report: {path}")

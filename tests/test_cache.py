@@ -11,6 +11,7 @@ from benchsheet import store
 from benchsheet.errors import DataError
 from benchsheet.snapshot import BUNDLED_BOUNDS, bounds_from_csv, table_from_folder
 from benchsheet.table import COLUMNS, Table, table_from_json
+from tests import robustness
 
 
 def test_bundled_snapshot_equals_a_fresh_import(shared: Path) -> None:
@@ -57,11 +58,13 @@ def test_user_cache_overrides_bundled(user_home: Path, table: Table) -> None:
     [b"", b"\x00\xff junk", b'{"format": "benchsheet-results", "version": 99}', b'{"hello": 1}', b"[1, 2]"],
 )
 def test_unusable_user_cache_falls_back_to_bundled(user_home: Path, content: bytes) -> None:
+    robustness.tried("corrupt user caches (empty, junk, wrong schema, wrong version)")
     (user_home / "results.json").write_bytes(content)
     store.set_table(None)
     loaded = store.get_table()
     assert loaded.origin.startswith("bundled (user cache unusable")
     assert loaded.rounds == ("5.1", "6.0", "6.1")
+    robustness.held("corrupt user caches (empty, junk, wrong schema, wrong version)")
 
 
 def test_truncated_cache_is_refused_with_file_name(table: Table) -> None:

@@ -15,6 +15,7 @@ from benchsheet.catalogue import CATALOGUE, Function
 from benchsheet.engine import ReasonedError, evaluate, format_value
 from benchsheet.errors import ERROR_CODES
 from benchsheet.udfs import functions as udf
+from tests import robustness
 
 REAL = [
     "6.1-0052",
@@ -85,8 +86,10 @@ def _fuzz(fn: Function) -> Any:
         start = time.perf_counter()
         out = getattr(udf, fn.name)(*args)
         elapsed = time.perf_counter() - start
+        robustness.tried("calls of each function with generated arguments (hypothesis)")
         _check(fn, out, args)
         assert elapsed < 0.05 or isinstance(args[0] if args else None, list), (fn.name, args, elapsed)
+        robustness.held("calls of each function with generated arguments (hypothesis)")
 
     return run
 
@@ -134,8 +137,26 @@ def formulas_(draw: st.DrawFn) -> str:
 @SETTINGS
 @given(formulas_())
 def test_eval_always_answers(formula: str) -> None:
+    robustness.tried("random catalogue formulas through benchsheet eval")
     value = evaluate(formula)
     text = format_value(value)
     assert "Traceback" not in text
     if isinstance(value, ReasonedError):
         assert str(value) in ERROR_CODES and value.reason
+    robustness.held("random catalogue formulas through benchsheet eval")
+
+
+def test_functions_never_touch_the_network(monkeypatch: Any) -> None:
+    import socket
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a worksheet function opened a network connection")
+
+    store.get_table()
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    for fn in CATALOGUE:
+        robustness.tried("catalogue examples run with the network cut off")
+        value = evaluate(fn.example)
+        assert not isinstance(value, ReasonedError), (fn.example, value)
+        robustness.held("catalogue examples run with the network cut off")

@@ -11,6 +11,7 @@ from benchsheet.errors import DataError
 from benchsheet.importers import import_file
 from benchsheet.names import canonical_scenario, classify_accelerator
 from benchsheet.table import Table
+from tests import robustness
 
 
 def test_total_accelerators_is_per_node_times_nodes(table: Table, shared: Path) -> None:
@@ -128,11 +129,13 @@ def _one_row(shared: Path) -> dict[str, object]:
     ],
 )
 def test_bad_field_names_file_row_and_field(shared: Path, change: dict[str, object], field: str) -> None:
+    robustness.tried("malformed results files (bad fields, not JSON, empty, duplicates)")
     rows = [_one_row(shared), {**_one_row(shared), **change}]
     with pytest.raises(DataError) as exc:
         import_file(json.dumps(rows).encode(), "bad.json")
     assert (exc.value.file, exc.value.row, exc.value.field) == ("bad.json", "1", field)
     assert "bad.json, row 1, field" in str(exc.value)
+    robustness.held("malformed results files (bad fields, not JSON, empty, duplicates)")
 
 
 def test_missing_field_is_named(shared: Path) -> None:
@@ -154,8 +157,10 @@ def test_missing_field_is_named(shared: Path) -> None:
     ],
 )
 def test_malformed_files(data: bytes, reason: str) -> None:
+    robustness.tried("malformed results files (bad fields, not JSON, empty, duplicates)")
     with pytest.raises(DataError, match=reason):
         import_file(data, "broken.json")
+    robustness.held("malformed results files (bad fields, not JSON, empty, duplicates)")
 
 
 def test_duplicate_row_identity_is_refused(shared: Path) -> None:

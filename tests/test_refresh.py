@@ -15,6 +15,7 @@ import pytest
 from benchsheet import store
 from benchsheet.cli import main
 from benchsheet.refresh import Policy, RefreshError, fetch
+from tests import robustness
 
 Route = Callable[[BaseHTTPRequestHandler], None]
 
@@ -116,6 +117,7 @@ def test_every_failure_keeps_the_old_cache(
     else:
         routes["/bad"], reason = _broken_variants(shared)[variant]
     capsys.readouterr()
+    robustness.tried("broken downloads (truncated, HTML, 404, too slow, missing field, empty)")
     assert main(["refresh", "--timeout", "0.5", f"{base}/bad"]) == 2
     err = capsys.readouterr().err
     assert "previous cache is unchanged" in err and reason in err
@@ -123,6 +125,7 @@ def test_every_failure_keeps_the_old_cache(
     assert _cache(user_home) == before
     store.set_table(None)
     assert store.get_table().origin == "user"
+    robustness.held("broken downloads (truncated, HTML, 404, too slow, missing field, empty)")
 
 
 def test_refresh_from_local_file(shared: Path, user_home: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from benchsheet import store
 from benchsheet.cli import main
 from benchsheet.udfs import functions as udf
+from tests import robustness
 
 
 @pytest.fixture
@@ -142,12 +143,14 @@ def _copy_run(loadgen: Path, tmp_path: Path) -> Path:
 def test_malformed_logs_name_the_file_and_line(
     loadgen: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], mangle: object, reason: str, user_home: Path
 ) -> None:
+    robustness.tried("malformed loadgen logs (truncated, no tokens line, not a log, bad verdict)")
     log = _copy_run(loadgen, tmp_path)
     log.write_text(mangle(log.read_text()))  # type: ignore[operator]
     assert main(["import-run", str(log)]) == 2
     err = capsys.readouterr().err
     assert str(log) in err and reason in err and "Traceback" not in err
     assert not (user_home / "runs.json").exists()
+    robustness.held("malformed loadgen logs (truncated, no tokens line, not a log, bad verdict)")
 
 
 def test_benchmark_from_folder_or_flag(loadgen: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,126 @@
+"""Workbooks from outside: refused before loading when they could hurt, and no imported text becomes a formula."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+from defusedxml import EntitiesForbidden
+
+from benchsheet import store
+from benchsheet.cli import main
+from benchsheet.templates.builder import build
+from tests import robustness
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>
+<row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>"""
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("safety") / "cluster-sizing.xlsx"
+    build(path)
+    return path
+
+
+def _variant(src: Path, dst: Path, change: dict[str, bytes], compress: int = zipfile.ZIP_DEFLATED) -> Path:
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", compress) as zout:
+        for info in zin.infolist():
+            zout.writestr(info.filename, change.pop(info.filename, zin.read(info)))
+        for name, data in change.items():
+            zout.writestr(name, data)
+    return dst
+
+
+def _refused(path: Path, capsys: pytest.CaptureFixture[str], reason: str) -> None:
+    robustness.tried("hostile workbooks for calc and freeze (entities, zip bomb, huge sheet, not a zip)")
+    before = path.read_bytes()
+    for args in (["template", "calc", str(path)], ["freeze", str(path), str(path.with_name("frozen.xlsx"))]):
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and reason in err and "Traceback" not in err, err
+    assert path.read_bytes() == before and not path.with_name("frozen.xlsx").exists()
+    robustness.held("hostile workbooks for calc and freeze (entities, zip bomb, huge sheet, not a zip)")
+
+
+def test_billion_laughs_is_refused(template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _variant(template, tmp_path / "laughs.xlsx", {"xl/worksheets/sheet2.xml": BILLION_LAUGHS})
+    _refused(bad, capsys, "declares XML entities")
+    # and openpyxl itself parses through defusedxml
+    assert openpyxl.DEFUSEDXML
+    with pytest.raises(ValueError) as exc:
+        openpyxl.load_workbook(bad)
+    assert isinstance(exc.value.__cause__ or exc.value.__context__, EntitiesForbidden)
+
+
+def test_zip_bomb_is_refused(template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _variant(template, tmp_path / "bomb.xlsx", {"xl/media/padding.bin": bytes(20 << 20)})
+    _refused(bad, capsys, "its packed size")
+
+
+def test_absurd_dimensions_are_refused(template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with zipfile.ZipFile(template) as zf:
+        xml = zf.read("xl/worksheets/sheet2.xml")
+    huge = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:XFD1048576"', xml)
+    assert huge != xml
+    bad = _variant(template, tmp_path / "huge.xlsx", {"xl/worksheets/sheet2.xml": huge})
+    _refused(bad, capsys, "cells")
+
+
+def test_not_a_workbook_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "text.xlsx"
+    bad.write_text("hello")
+    _refused(bad, capsys, "not a zip file")
+
+
+def test_macros_are_carried_not_run(template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    payload = b"VBA project bytes that must come out unchanged"
+    xlsm = _variant(template, tmp_path / "with-macros.xlsm", {"xl/vbaProject.bin": payload})
+    assert main(["template", "calc", str(xlsm)]) == 0
+    with zipfile.ZipFile(xlsm) as zf:
+        assert zf.read("xl/vbaProject.bin") == payload
+
+
+def test_formula_like_names_never_become_formulas(shared: Path, tmp_path: Path) -> None:
+    rows = json.loads((shared / "v6.1/summary.json").read_bytes())
+    planted = '=HYPERLINK("http://evil.example","click")'
+    for row in rows.values():
+        if row["Platform"] == "HPE_XD690_B300_SXM_270GBx8_TRT":  # 6.1-0052, the B300 gpt-oss-120b leader
+            row["SystemName"] = planted
+            row["framework"] = "@SUM(1)"
+    source = tmp_path / "summary.json"
+    source.write_text(json.dumps(rows))
+    assert main(["refresh", str(source)]) == 0
+    store.set_table(None)
+    out = tmp_path / "planted.xlsx"
+    build(out)
+    book = openpyxl.load_workbook(out)  # formulas as written
+    values = openpyxl.load_workbook(out, data_only=True)  # the cached values beside them
+    seen = 0
+    for ws in book.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                cached = values[ws.title][cell.coordinate].value
+                if isinstance(cell.value, str) and "evil.example" in cell.value:
+                    pytest.fail(f"{ws.title}!{cell.coordinate} holds the planted text as a formula")
+                if isinstance(cached, str) and "evil.example" in cached:
+                    seen += 1
+                    assert not cached.startswith(("=", "+", "-", "@")), (ws.title, cell.coordinate, cached)
+    assert seen, "the planted system name should appear (Compare, Sources)"
+    robustness.tried("cells showing a planted formula-like system name", seen)
+    robustness.held("cells showing a planted formula-like system name", seen)
+    with zipfile.ZipFile(out) as zf:
+        for name in zf.namelist():
+            if name.startswith("xl/worksheets/"):
+                assert b"<f>HYPERLINK" not in zf.read(name)
