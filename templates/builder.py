@@ -22,8 +22,8 @@ from typing import Any
 import xlsxwriter
 
 from benchsheet import __version__
-from benchsheet.analysis import NOT_VERIFIED, TRADEMARK, Filters
-from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, ranked_families, scenarios
+from benchsheet.analysis import NOT_VERIFIED, TRADEMARK
+from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, scenarios
 from benchsheet.names import cell_text
 from benchsheet.store import get_table
 
@@ -199,7 +199,6 @@ class Lists:
     benchmarks: tuple[str, ...]
     scenarios: tuple[str, ...]
     families: tuple[str, ...]
-    compare_families: tuple[str, ...]  # families with rows for the default workload, best first
 
 
 class _Sheet:
@@ -465,9 +464,9 @@ def _read_me(book: _Book, built: str) -> _Sheet:
         ),
         (
             "Compare",
-            "The family rows are inputs, filled when the workbook was built with the families that have results "
-            "for its workload. After choosing another benchmark or scenario, a family without results there says "
-            "so; pick others from the drop-down list.",
+            "The family rows list the families with results for the workload, best first (FAMILIES), and follow "
+            "a change of benchmark, scenario or filters. Type a family over a row to pin it; clear the row to "
+            "see the ranking again after the next template calc (or rebuild).",
         ),
         (
             "Errors",
@@ -863,7 +862,8 @@ def _compare(book: _Book, lists: Lists) -> _Sheet:
     for i in range(COMPARE_SLOTS):
         r = COMPARE_FIRST + i
         fam, best, entry, median = f"A{r}", f"B{r}", f"C{r}", f"E{r}"
-        s.input(fam, lists.compare_families[i] if i < len(lists.compare_families) else "")
+        # the families ranked for the chosen workload; type a family over a cell to pin it
+        s.formula(fam, f'=IFERROR(INDEX(FAMILIES({bench},{scen},{avail},{maxg}),{i + 1}),"")', "in_text")
         blank = f'IF({fam}="","",'
         s.formula(best, f"={blank}BEST({fam},{bench},{scen},{avail},{maxg}))", "out_num")
         s.formula(entry, f"={blank}BESTENTRY({fam},{bench},{scen},{avail},{maxg}))")
@@ -1041,11 +1041,6 @@ def template_lists() -> Lists:
         benchmarks=tuple(benchmarks(table)),
         scenarios=tuple(scenarios(table)),
         families=tuple(families(table)),
-        compare_families=tuple(
-            ranked_families(
-                table, DEFAULT_BENCHMARK, DEFAULT_SCENARIO, Filters(DEFAULT_AVAILABILITY, DEFAULT_MAX_GPUS)
-            )[:COMPARE_SLOTS]
-        ),
     )
 
 

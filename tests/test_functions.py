@@ -184,6 +184,8 @@ ERRORS = [
     (("HEADLINE", "deepseek-r1", "Server", "5.1", "9.9"), "#N/A No closed deepseek-r1 Server rows in round 9.9"),
     (("RESULTS", "no-such-model", "Server"), "#N/A Unknown benchmark"),
     (("CITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+    (("FAMILIES", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
+    (("FAMILIES", "gpt-oss-120b", "Server", "available", None, "7.3"), "#N/A No closed gpt-oss-120b Server rows"),
     (("LATENCYBOUNDS", "resnet", "Offline"), "#N/A No latency bounds for resnet Offline"),
     (("DATAINFO", "colour"), "#VALUE! Unknown field 'colour'"),
 ]
@@ -350,3 +352,12 @@ def test_error_cells_and_error_text_pass_through_unchanged() -> None:
 def test_overflow_is_num_error_not_infinity() -> None:
     # found by the property tests: 1.8e302 $/GPU-hour overflowed to inf
     assert udf.COSTPERMTOK(1.797693134862316e302, 1).startswith("#NUM! the answer is too large")
+
+
+def test_families_ranks_by_best_per_gpu(table: Table) -> None:
+    ranked = [row[0] for row in udf.FAMILIES("gpt-oss-120b", "Server", "available", 8)]
+    bests = [udf.BEST(f, "gpt-oss-120b", "Server", "available", 8) for f in ranked]
+    assert bests == sorted(bests, reverse=True) and all(isinstance(b, float) for b in bests)
+    closed = {r.family for r in A.select(table, "gpt-oss-120b", "Server", None, A.Filters("available", 8, "6.1"))}
+    assert closed <= set(ranked)
+    assert "H200 + MI350X" not in ranked

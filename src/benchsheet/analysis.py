@@ -413,6 +413,38 @@ def headline(
     return top(new_round) / top(old_round)
 
 
+def ranked_families(table: Table, benchmark: str, scenario: str, filters: Filters) -> list[str]:
+    """Families with per-GPU values under the filters, best first (each family's latest round, as BEST picks)."""
+    filters = filters.check()
+    rnd = normalize_round(filters.round) if filters.round is not None else None
+    best: dict[str, tuple[str, float]] = {}  # family key -> (latest round, best per-GPU there)
+    names: dict[str, str] = {}
+    for r in _per_gpu_rows_all(table, benchmark, scenario, filters):
+        if not r.family or r.gpus <= 0 or (rnd is not None and r.round != rnd):
+            continue
+        key, value = family_key(r.family), r.result / r.gpus
+        names[key] = r.family
+        have = best.get(key)
+        if (
+            have is None
+            or round_sort_key(r.round) > round_sort_key(have[0])
+            or (r.round == have[0] and value > have[1])
+        ):
+            best[key] = (r.round, value)
+    if not best:
+        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{_filter_note(filters)}")
+    return [names[k] for k, _ in sorted(best.items(), key=lambda kv: (-kv[1][1], names[kv[0]].lower()))]
+
+
+def _per_gpu_rows_all(table: Table, benchmark: str, scenario: str, filters: Filters) -> list[Row]:
+    """Closed rows of every family and round under the filters, refusing a latency benchmark."""
+    _check_known(table, benchmark, scenario)
+    rows = table.bench_rows(benchmark, scenario)
+    if rows and not any(r.throughput for r in rows):
+        raise not_available(f"{rows[0].benchmark} {rows[0].scenario} is a latency in {rows[0].units}: no per-GPU value")
+    return _matching(table, benchmark, scenario, None, filters)
+
+
 RESULTS_HEADER = (
     "entry",
     "submitter",

@@ -324,6 +324,16 @@ CATALOGUE: tuple[Function, ...] = (
         returns="table",
     ),
     Function(
+        "FAMILIES",
+        (BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        "The accelerator families with a per-GPU value under the filters, best first: a column that spills.",
+        '=INDEX(FAMILIES("gpt-oss-120b","Server","available",8),1)',
+        lambda benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: [
+            [f] for f in A.ranked_families(_t(), benchmark, scenario, _filters(availability, max_gpus, round, software))
+        ],
+        returns="table",
+    ),
+    Function(
         "CITE",
         (ENTRY, BENCH, SCEN),
         "A citation per the MLPerf Results Messaging Guidelines: round, division, category, "
