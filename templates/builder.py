@@ -395,6 +395,24 @@ def _linked(sheet: _Sheet, row: int, label: str, source: str, style: str = "out_
         sheet.text(f"C{row}", note, "note")
 
 
+_WORKLOAD_LINKS = (
+    ("Benchmark", "benchmark", "out_text"),
+    ("Scenario", "scenario", "out_text"),
+    ("Availability", "availability", "out_text"),
+    ("Max GPUs per system", "max_gpus", "out_int"),
+    ("Utilization", "utilization", "out_pct"),
+)
+
+
+def _workload_links(sheet: _Sheet, with_utilization: bool) -> list[str]:
+    """The shared workload, linked from Sizing into rows 5.. of ``sheet``; their absolute refs."""
+    sheet.text("A4", "Workload (set on Sizing)", "section")
+    links = _WORKLOAD_LINKS if with_utilization else _WORKLOAD_LINKS[:-1]
+    for i, (label, key, style) in enumerate(links):
+        _linked(sheet, 5 + i, label, f"{SIZING}!{_abs(WORKLOAD[key])}", style)
+    return [f"$B${5 + i}" for i in range(len(links))]
+
+
 # ------------------------------------------------------------------ sheets
 
 
@@ -630,18 +648,7 @@ def _quotes(book: _Book, lists: Lists) -> _Sheet:
         "examples, not data.",
         "subtitle",
     )
-    s.text("A4", "Workload (set on Sizing)", "section")
-    w = WORKLOAD
-    links = (
-        ("Benchmark", "benchmark", "out_text"),
-        ("Scenario", "scenario", "out_text"),
-        ("Availability", "availability", "out_text"),
-        ("Max GPUs per system", "max_gpus", "out_int"),
-        ("Utilization", "utilization", "out_pct"),
-    )
-    for i, (label, key, style) in enumerate(links):
-        _linked(s, 5 + i, label, f"{SIZING}!{_abs(w[key])}", style)
-    bench, scen, avail, maxg, util = "$B$5", "$B$6", "$B$7", "$B$8", "$B$9"
+    bench, scen, avail, maxg, util = _workload_links(s, with_utilization=True)
 
     b = BASELINE
     s.text("A11", "Baseline", "section")
@@ -740,17 +747,7 @@ def _sensitivity(book: _Book, lists: Lists) -> _Sheet:
         "prices are examples, not data.",
         "subtitle",
     )
-    s.text("A4", "Workload (set on Sizing)", "section")
-    w = WORKLOAD
-    links = (
-        ("Benchmark", "benchmark", "out_text"),
-        ("Scenario", "scenario", "out_text"),
-        ("Availability", "availability", "out_text"),
-        ("Max GPUs per system", "max_gpus", "out_int"),
-    )
-    for i, (label, key, style) in enumerate(links):
-        _linked(s, 5 + i, label, f"{SIZING}!{_abs(w[key])}", style)
-    bench, scen, avail, maxg = "$B$5", "$B$6", "$B$7", "$B$8"
+    bench, scen, avail, maxg = _workload_links(s, with_utilization=False)
     s.text("A10", "Accelerator and price range", "section")
     s.label_rows(
         11,

@@ -13,17 +13,18 @@ the target and renamed over it, so a failure never leaves half a file.
 
 from __future__ import annotations
 
+import io
 import math
-import os
 import posixpath
 import re
-import tempfile
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 from defusedxml import ElementTree
+
+from benchsheet.store import write_atomic
 
 from .compute import Computed, ErrorCode, col_letters, col_number
 
@@ -272,18 +273,9 @@ def rewrite(
 
 
 def write_package(out: Path, parts: Mapping[str, bytes]) -> None:
-    """Zip ``parts`` into a temporary file beside ``out``, then rename it over ``out``."""
-    out = Path(out)
-    folder = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
-                for name, data in parts.items():
-                    zf.writestr(name, data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Zip ``parts`` and write the file atomically (a temporary file renamed over ``out``)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    write_atomic(Path(out), buffer.getvalue())

@@ -109,15 +109,10 @@ def mark_missing(formula: str) -> str:
     return "".join(out)
 
 
-def register() -> None:
-    functions()
-
-
 def evaluate(formula: str) -> Any:
     """Compute one formula; the answer is plain Python or a ReasonedError."""
     import formulas
 
-    register()
     text = formula.strip()
     if not text.startswith("="):
         text = "=" + text

@@ -27,7 +27,7 @@ from typing import Any
 from .errors import DataError
 from .names import (
     AVAILABILITIES,
-    canonical_benchmark,
+    benchmark_key,
     canonical_scenario,
     classify_accelerator,
     is_throughput,
@@ -231,7 +231,7 @@ def _make_row(
         heterogeneous=info.heterogeneous,
         gpus=gpus,
         nodes=nodes,
-        benchmark=canonical_benchmark(benchmark),
+        benchmark=benchmark_key(benchmark),
         scenario=scenario,
         result=result,
         units=units,
@@ -315,7 +315,7 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
         division == "open"
         and mlperf_model
         and " " not in mlperf_model
-        and canonical_benchmark(mlperf_model) in KNOWN_BENCHMARKS
+        and benchmark_key(mlperf_model) in KNOWN_BENCHMARKS
     ):
         benchmark = mlperf_model
     row = _make_row(
@@ -342,7 +342,7 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
 
 
 KNOWN_BENCHMARKS = frozenset(
-    canonical_benchmark(b)
+    benchmark_key(b)
     for b in (
         "3d-unet-99",
         "3d-unet-99.9",

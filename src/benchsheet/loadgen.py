@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import DataError
 from .importers import KNOWN_BENCHMARKS, sha256_hex
-from .names import benchmark_key, canonical_benchmark, classify_accelerator
+from .names import benchmark_key, classify_accelerator
 from .table import Row, RunInfo
 
 LOCAL_PREFIX = "local-"
@@ -134,7 +134,7 @@ def make_run(
 ) -> tuple[Row, RunInfo]:
     summary = parse_summary(summary_text, summary_name)
     system = parse_system(system_data, system_name)
-    bench = canonical_benchmark(benchmark)
+    bench = benchmark_key(benchmark)
     llm = any(k in bounds for k in (benchmark_key(bench), re.sub(r"-99(\.9)?$", "", benchmark_key(bench))))
     if llm:
         if summary.tokens_per_sec is None:

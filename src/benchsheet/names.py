@@ -38,11 +38,6 @@ def benchmark_key(name: str) -> str:
     return key
 
 
-def canonical_benchmark(name: str) -> str:
-    """The official spelling of a benchmark name as written in a results file."""
-    return benchmark_key(name)
-
-
 def scenario_key(name: str) -> str:
     key = _SCENARIO_KEYS.get(name)
     if key is None:
@@ -71,6 +66,7 @@ class Family:
 # Order matters only for readability: every pattern is anchored so that a name
 # never matches inside another (B300 never matches GB300, H200 never GH200).
 _NB = r"(?<![A-Za-z0-9])"  # not preceded by a letter or digit
+_ARC = r"Arc(?:\(TM\))?[ _-]?"  # "Arc", "Arc(TM)"
 FAMILIES: tuple[Family, ...] = (
     Family("GB300", "NVIDIA", _NB + r"GB300"),
     Family("GB200", "NVIDIA", _NB + r"GB200"),
@@ -96,13 +92,12 @@ FAMILIES: tuple[Family, ...] = (
     Family("MI325X", "AMD", _NB + r"MI325X"),
     Family("MI300X", "AMD", _NB + r"MI300X"),
     Family("Radeon 8060S", "AMD", r"Radeon[ _-]?8060S"),
-    Family("Arc Pro B60", "Intel", r"Arc[ _-]?Pro(?:\(R\))?[ _-]?B60"),
-    Family("Arc Pro B70", "Intel", r"Arc(?:\(TM\))?[ _-]?Pro(?:\(R\))?[ _-]?B70"),
-    Family("Arc Pro B50", "Intel", r"Arc(?:\(TM\))?[ _-]?Pro(?:\(R\))?[ _-]?B50"),
-    Family("Arc 140T", "Intel", r"Arc(?:\(TM\))?[ _-]?140T"),
+    Family("Arc Pro B60", "Intel", _ARC + r"Pro(?:\(R\))?[ _-]?B60"),
+    Family("Arc Pro B70", "Intel", _ARC + r"Pro(?:\(R\))?[ _-]?B70"),
+    Family("Arc Pro B50", "Intel", _ARC + r"Pro(?:\(R\))?[ _-]?B50"),
+    Family("Arc 140T", "Intel", _ARC + r"140T"),
 )
 _FAMILY_RES = tuple((f, re.compile(f.pattern, re.IGNORECASE)) for f in FAMILIES)
-_FAMILY_BY_KEY = {f.name.lower().replace(" ", ""): f for f in FAMILIES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +136,6 @@ def classify_accelerator(name: str | None) -> AcceleratorInfo:
 def family_key(name: str) -> str:
     """Key for matching a family name typed by a user ("rtx pro 6000", "b200")."""
     return name.strip().lower().replace(" ", "").replace("-", "")
-
-
-def known_family(name: str) -> Family | None:
-    return _FAMILY_BY_KEY.get(family_key(name))
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -121,13 +121,14 @@ def locked(path: Path, timeout: float = 60.0) -> Iterator[None]:
         yield
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file in the same folder, flush to disk, then rename."""
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write to a temporary file in the same folder, flush to disk, then rename: never half a file."""
+    path = Path(path).absolute()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
