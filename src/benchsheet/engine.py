@@ -90,22 +90,33 @@ def functions() -> dict[str, Any]:
 
 
 def mark_missing(formula: str) -> str:
-    """Make left-out arguments (``BEST("B200",x,y,,8)``) explicit.
+    """Make left-out arguments of benchsheet's functions (``BEST("B200",x,y,,8)``) explicit.
 
     The engine reads a left-out argument as 0, Excel passes a UDF "missing";
     a call of ``BENCHSHEET.MISSING()`` in its place keeps the difference.
+    Excel's own functions keep their own rule (``SUM(1,,2)`` is 3).
     """
+    names = {fn.name for fn in CATALOGUE}
     out: list[str] = []
+    calls: list[bool] = []  # for each open parenthesis: is it a call of a catalogue function?
+    word: list[str] = []
     in_string = False
     prev = ""
     for ch in formula:
         if ch == '"':
             in_string = not in_string
-        elif not in_string and ch in ",)" and prev in ("(", ",") and (ch, prev) != (")", "("):
-            out.append(MISSING_FN + "()")
+        elif not in_string:
+            if ch == "(":
+                calls.append("".join(word).upper().rsplit("!", 1)[-1].removeprefix("_XLUDF.") in names)
+            elif ch in ",)" and prev in ("(", ",") and (ch, prev) != (")", "(") and calls and calls[-1]:
+                out.append(MISSING_FN + "()")
+            if ch == ")" and calls:
+                calls.pop()
         out.append(ch)
-        if not in_string and not ch.isspace():
-            prev = ch if ch in "(," else "x"
+        if not in_string:
+            word = [*word, ch] if (ch.isalnum() or ch in "._!") else []
+            if not ch.isspace():
+                prev = ch if ch in "(," else "x"
     return "".join(out)
 
 
