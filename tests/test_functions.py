@@ -162,7 +162,14 @@ ERRORS = [
         ("MEDIANPERGPU", "B200", "gpt-oss-120b", "Server", "available", None, None, "NoSuchStack"),
         "software containing 'NoSuchStack'",
     ),
-    (("SPREAD", "B200", "gpt-oss-120b", "Server", 3), "#N/A No B200 gpt-oss-120b Server rows with exactly 3 GPUs"),
+    (
+        ("SPREAD", "B200", "gpt-oss-120b", "Server", 3),
+        "#N/A No closed B200 gpt-oss-120b Server systems with exactly 3 GPUs",
+    ),
+    (
+        ("SPREAD", "H200", "gpt-oss-120b", "Server", 8),
+        "#N/A Only one H200 gpt-oss-120b Server system with exactly 8 GPUs",
+    ),
     (("SPREAD", "B200", "gpt-oss-120b", "Server", 0), "#VALUE! gpus must be >= 1"),
     (("BREAKEVEN", "B200", "Nonesuch", "gpt-oss-120b", "Server"), "#N/A Unknown entry or family 'Nonesuch'"),
     (("BREAKEVEN", "B200", -5, "gpt-oss-120b", "Server"), "#VALUE! a measured per-GPU throughput must be a number > 0"),
@@ -361,3 +368,43 @@ def test_families_ranks_by_best_per_gpu(table: Table) -> None:
     closed = {r.family for r in A.select(table, "gpt-oss-120b", "Server", None, A.Filters("available", 8, "6.1"))}
     assert closed <= set(ranked)
     assert "H200 + MI350X" not in ranked
+
+
+def test_ratios_refuse_rows_in_different_units(table: Table) -> None:
+    # found in review: llama3.1-8b Interactive was Queries/s in v5.1 and Tokens/s later
+    units = {r.round: r.units for r in table.bench_rows("llama3.1-8b", "Interactive") if r.division == "closed"}
+    assert units["5.1"] == "Queries/s" and units["6.1"] == "Tokens/s"
+    assert udf.BREAKEVEN("H200", "B300", "llama3.1-8b", "Interactive", "any").startswith("#N/A units differ")
+    assert udf.HEADLINE("llama3.1-8b", "Interactive", "5.1", "6.1").startswith("#N/A units differ")
+    old = next(r.entry for r in table.bench_rows("llama3.1-8b", "Interactive") if r.round == "5.1" and r.gpus)
+    new = next(r.entry for r in table.bench_rows("llama3.1-8b", "Interactive") if r.round == "6.1" and r.gpus)
+    assert udf.GAIN(old, new, "llama3.1-8b", "Interactive").startswith("#N/A units differ")
+    ranked = [row[0] for row in udf.FAMILIES("llama3.1-8b", "Interactive", "any")]
+    assert "H200" not in ranked and ranked  # H200's latest rows are Queries/s: not on the Tokens/s scale
+
+
+def test_spread_uses_the_latest_round_with_systems_of_that_size(table: Table) -> None:
+    sizes = {
+        (r.round, r.entry)
+        for r in table.bench_rows("gpt-oss-120b", "Server")
+        if r.family == "B200" and r.gpus == 8 and r.division == "closed" and r.availability == "available"
+    }
+    assert {rnd for rnd, _ in sizes} >= {"6.0", "6.1"}
+    assert isinstance(udf.SPREAD("B200", "gpt-oss-120b", "Server", 8, "available", "6.0"), float)
+
+
+def test_an_accelerator_without_a_count_is_not_cpu_only(table: Table) -> None:
+    row = table.entry_rows("5.1-0387")[0]
+    assert row.accelerator and row.gpus == 0
+    assert udf.GPUS("5.1-0387").startswith("#N/A 5.1-0387 does not give its accelerator count")
+    throughput = next(r for r in table.entry_rows("5.1-0387") if r.throughput)
+    assert "does not give its accelerator count" in udf.PERGPU("5.1-0387", throughput.benchmark, throughput.scenario)
+
+
+def test_results_lists_heterogeneous_systems_without_a_per_gpu_value() -> None:
+    out = udf.RESULTS("gpt-oss-120b", "Server", None, "any")
+    hetero = [r for r in out if r[0] == "6.1-0016"]
+    assert hetero and hetero[0][6] == ""
+    blanks = [i for i, r in enumerate(out[1:]) if r[6] == ""]
+    assert blanks == list(range(len(out) - 1 - len(blanks), len(out) - 1))  # rows without a per-GPU value last
+    assert not any(r[0] == "6.1-0016" for r in udf.RESULTS("gpt-oss-120b", "Server", "H200", "any"))

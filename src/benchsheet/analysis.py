@@ -96,15 +96,31 @@ def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
     raise not_available(f"{rows[0].entry} has no {benchmark.strip()} {scen} result (it has: {have})")
 
 
+def per_gpu_value(row: Row) -> float | None:
+    """The row's result per accelerator; None where it has no meaning. The one place that divides."""
+    if row.heterogeneous or not row.throughput or row.gpus <= 0:
+        return None
+    return row.result / row.gpus
+
+
 def per_gpu_of(row: Row) -> float:
     """The row's result per accelerator, or the reason it has none."""
+    value = per_gpu_value(row)
+    if value is not None:
+        return value
     if row.heterogeneous:
         raise not_available(f"{row.entry} is heterogeneous ({row.family}): no per-GPU value")
     if not row.throughput:
         raise not_available(f"{row.entry} {row.benchmark} {row.scenario} is a latency in {row.units}: no per-GPU value")
-    if row.gpus <= 0:
-        raise not_available(f"{row.entry} has no accelerators (CPU-only): no per-GPU value")
-    return row.result / row.gpus
+    if row.accelerator:
+        raise not_available(f"{row.entry} does not give its accelerator count ({row.accelerator}): no per-GPU value")
+    raise not_available(f"{row.entry} has no accelerators (CPU-only): no per-GPU value")
+
+
+def _same_units(a: Row, b: Row) -> None:
+    """A ratio of two rows is only meaningful in one unit (llama3.1-8b Interactive was Queries/s in v5.1)."""
+    if a.units != b.units:
+        raise not_available(f"units differ: {a.entry} is in {a.units}, {b.entry} in {b.units}; no ratio")
 
 
 def pergpu(table: Table, entry: str, benchmark: str | None = None, scenario: str | None = None) -> float:
@@ -138,7 +154,10 @@ def result(table: Table, entry: str, benchmark: str, scenario: str) -> float:
 
 
 def gpus(table: Table, entry: str) -> int:
-    return entry_rows(table, entry)[0].gpus
+    row = entry_rows(table, entry)[0]
+    if row.gpus == 0 and row.accelerator:
+        raise not_available(f"{row.entry} does not give its accelerator count ({row.accelerator})")
+    return row.gpus
 
 
 def entry_field(table: Table, entry: str, field: str) -> str | int | float | bool:
@@ -189,8 +208,10 @@ def normalize_round(value: str) -> str:
     return f"{int(parts[0])}.{int(parts[1])}"
 
 
-def _matching(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
-    """Closed-division rows passing every filter but the round."""
+def _matching(
+    table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters, heterogeneous: bool = False
+) -> list[Row]:
+    """Closed-division rows passing every filter but the round (heterogeneous systems only when asked)."""
     fkey = family_key(family) if family else None
     soft = filters.software.strip().lower() if filters.software else None
     av = filters.availability
@@ -198,7 +219,7 @@ def _matching(table: Table, benchmark: str, scenario: str, family: str | None, f
         r
         for r in table.bench_rows(benchmark, scenario)
         if r.division == "closed"
-        and not r.heterogeneous
+        and (heterogeneous or not r.heterogeneous)
         and (fkey is None or family_key(r.family) == fkey)
         and (av == "any" or r.availability == av)
         and (filters.max_gpus is None or r.gpus <= filters.max_gpus)
@@ -206,30 +227,42 @@ def _matching(table: Table, benchmark: str, scenario: str, family: str | None, f
     ]
 
 
-def select(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
+def select(
+    table: Table,
+    benchmark: str,
+    scenario: str,
+    family: str | None,
+    filters: Filters,
+    heterogeneous: bool = False,
+    gpus: int | None = None,
+) -> list[Row]:
     """Rows for a family (or all families) under the filters, of one round.
 
     The round is ``filters.round`` or else the latest round that has matching
-    rows. An empty selection is an error that says which filter emptied it.
+    rows (with exactly ``gpus`` accelerators, when given). An empty selection
+    is an error that says which filter emptied it.
     """
     filters = filters.check()
     _check_known(table, benchmark, scenario)
     if family is not None and family_key(family) not in table.families:
         known = ", ".join(sorted(table.families.values()))
         raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
-    rows = _matching(table, benchmark, scenario, family, filters)
-    what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
+    rows = _matching(table, benchmark, scenario, family, filters, heterogeneous)
+    what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()} rows"
+    if gpus is not None:
+        rows = [r for r in rows if r.gpus == gpus]
+        what = what.removesuffix(" rows") + f" systems with exactly {gpus} GPUs"
     if filters.round is not None:
         rnd = normalize_round(filters.round)
         in_round = [r for r in rows if r.round == rnd]
         if not in_round:
             have = ", ".join(sorted({r.round for r in rows}, key=round_sort_key))
             raise not_available(
-                f"No closed {what} rows in round {rnd}" + (f" (rounds with rows: {have})" if have else "")
+                f"No closed {what} in round {rnd}" + (f" (rounds with rows: {have})" if have else "")
             )
         return in_round
     if not rows:
-        raise not_available(f"No closed {what} rows{_filter_note(filters)}")
+        raise not_available(f"No closed {what}{_filter_note(filters)}")
     latest = max((r.round for r in rows), key=round_sort_key)
     return [r for r in rows if r.round == latest]
 
@@ -254,22 +287,24 @@ def _check_known(table: Table, benchmark: str, scenario: str) -> None:
 
 
 def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
-    if rows and not rows[0].throughput:
-        r = rows[0]
-        raise not_available(f"{r.benchmark} {r.scenario} is a latency in {r.units}: no per-GPU value")
+    """Rows with a per-GPU value, best first (rows of a latency benchmark were refused before)."""
     out = [(per_gpu_of(r), r) for r in rows if r.gpus > 0]
     if not out:
-        raise not_available("No rows with accelerators under these filters")
+        raise not_available("No rows with an accelerator count under these filters")
     out.sort(key=lambda p: (-p[0], p[1].entry))
     return out
 
 
-def _per_gpu_rows(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
-    """``select`` for a per-GPU answer: a latency benchmark is refused before any filter."""
+def _refuse_latency(table: Table, benchmark: str, scenario: str) -> None:
     rows = table.bench_rows(benchmark, scenario)
     if rows and not any(r.throughput for r in rows):
         r = rows[0]
         raise not_available(f"{r.benchmark} {r.scenario} is a latency in {r.units}: no per-GPU value")
+
+
+def _per_gpu_rows(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
+    """``select`` for a per-GPU answer: a latency benchmark is refused before any filter."""
+    _refuse_latency(table, benchmark, scenario)
     return select(table, benchmark, scenario, family, filters)
 
 
@@ -291,12 +326,19 @@ def median_per_gpu(table: Table, family: str, benchmark: str, scenario: str, fil
 
 
 def spread(table: Table, family: str, benchmark: str, scenario: str, n_gpus: int, filters: Filters) -> float:
-    """(max - min) / min of per-GPU values among rows with exactly ``n_gpus``."""
+    """(max - min) / min of per-GPU values among systems with exactly ``n_gpus``.
+
+    The round is ``filters.round`` or the latest round with such systems; a spread needs two.
+    """
     if n_gpus < 1:
         raise bad_value("gpus must be >= 1")
-    rows = [r for r in _per_gpu_rows(table, benchmark, scenario, family, filters) if r.gpus == n_gpus]
-    if not rows:
-        raise not_available(f"No {family} {benchmark} {scenario} rows with exactly {n_gpus} GPUs")
+    _refuse_latency(table, benchmark, scenario)
+    rows = select(table, benchmark, scenario, family, filters, gpus=n_gpus)
+    if len(rows) < 2:
+        raise not_available(
+            f"Only one {family} {benchmark} {scenario} system with exactly {n_gpus} GPUs in round {rows[0].round} "
+            f"({rows[0].entry}): a spread needs two"
+        )
     values = [v for v, _ in _ranked(rows)]
     return (max(values) - min(values)) / min(values)
 
@@ -304,17 +346,21 @@ def spread(table: Table, family: str, benchmark: str, scenario: str, n_gpus: int
 # ------------------------------------------------------- money and sizing
 
 
-def per_gpu_spec(table: Table, spec: str | float, benchmark: str, scenario: str, filters: Filters) -> float:
-    """Per-GPU throughput of an entry ID, a family's best row, or a number."""
+def per_gpu_spec(
+    table: Table, spec: str | float, benchmark: str, scenario: str, filters: Filters
+) -> tuple[float, Row | None]:
+    """Per-GPU throughput of an entry ID, a family's best row, or a number, with the row behind it."""
     if isinstance(spec, float | int):
         if not math.isfinite(spec) or spec <= 0:
             raise bad_value("a measured per-GPU throughput must be a number > 0")
-        return float(spec)
+        return float(spec), None
     if table.entry_rows(spec) or ENTRY_ID.fullmatch(spec.strip()):
-        return per_gpu_of(find_row(table, spec, benchmark, scenario))
+        row = find_row(table, spec, benchmark, scenario)
+        return per_gpu_of(row), row
     if family_key(spec) not in table.families:
         raise not_available(f"Unknown entry or family {spec.strip()!r}")
-    return best(table, spec, benchmark, scenario, filters)
+    value, row = best_row(table, spec, benchmark, scenario, filters)
+    return value, row
 
 
 def breakeven(
@@ -325,8 +371,10 @@ def breakeven(
     scenario: str,
     filters: Filters,
 ) -> float:
-    base = per_gpu_spec(table, baseline, benchmark, scenario, filters)
-    cand = per_gpu_spec(table, candidate, benchmark, scenario, filters)
+    base, base_row = per_gpu_spec(table, baseline, benchmark, scenario, filters)
+    cand, cand_row = per_gpu_spec(table, candidate, benchmark, scenario, filters)
+    if base_row is not None and cand_row is not None:
+        _same_units(base_row, cand_row)
     return cand / base
 
 
@@ -385,15 +433,15 @@ def gpus_needed(
 
 
 def gain(table: Table, old_entry: str, new_entry: str, benchmark: str, scenario: str) -> float:
-    old = per_gpu_of(find_row(table, old_entry, benchmark, scenario))
-    new = per_gpu_of(find_row(table, new_entry, benchmark, scenario))
-    return new / old - 1
+    old, new = find_row(table, old_entry, benchmark, scenario), find_row(table, new_entry, benchmark, scenario)
+    _same_units(old, new)
+    return per_gpu_of(new) / per_gpu_of(old) - 1
 
 
 def scaling(table: Table, small_entry: str, large_entry: str, benchmark: str, scenario: str) -> float:
-    small = per_gpu_of(find_row(table, small_entry, benchmark, scenario))
-    large = per_gpu_of(find_row(table, large_entry, benchmark, scenario))
-    return large / small
+    small, large = find_row(table, small_entry, benchmark, scenario), find_row(table, large_entry, benchmark, scenario)
+    _same_units(small, large)
+    return per_gpu_of(large) / per_gpu_of(small)
 
 
 def headline(
@@ -406,43 +454,39 @@ def headline(
 ) -> float:
     """Best per-GPU of new_round / best per-GPU of old_round, closed division."""
 
-    def top(rnd: str) -> float:
+    def top(rnd: str) -> tuple[float, Row]:
         f = Filters(availability=availability, round=rnd)
-        return _ranked(_per_gpu_rows(table, benchmark, scenario, None, f))[0][0]
+        return _ranked(_per_gpu_rows(table, benchmark, scenario, None, f))[0]
 
-    return top(new_round) / top(old_round)
+    (new, new_row), (old, old_row) = top(new_round), top(old_round)
+    _same_units(old_row, new_row)
+    return new / old
 
 
 def ranked_families(table: Table, benchmark: str, scenario: str, filters: Filters) -> list[str]:
-    """Families with per-GPU values under the filters, best first (each family's latest round, as BEST picks)."""
+    """Families with per-GPU values under the filters, best first (each family's latest round, as BEST picks).
+
+    Only families whose best row is in the units of the most recent one are ranked: a benchmark
+    measured in Queries/s in one round and Tokens/s in another has no common scale.
+    """
     filters = filters.check()
-    rnd = normalize_round(filters.round) if filters.round is not None else None
-    best: dict[str, tuple[str, float]] = {}  # family key -> (latest round, best per-GPU there)
-    names: dict[str, str] = {}
-    for r in _per_gpu_rows_all(table, benchmark, scenario, filters):
-        if not r.family or r.gpus <= 0 or (rnd is not None and r.round != rnd):
-            continue
-        key, value = family_key(r.family), r.result / r.gpus
-        names[key] = r.family
-        have = best.get(key)
-        if (
-            have is None
-            or round_sort_key(r.round) > round_sort_key(have[0])
-            or (r.round == have[0] and value > have[1])
-        ):
-            best[key] = (r.round, value)
-    if not best:
-        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{_filter_note(filters)}")
-    return [names[k] for k, _ in sorted(best.items(), key=lambda kv: (-kv[1][1], names[kv[0]].lower()))]
-
-
-def _per_gpu_rows_all(table: Table, benchmark: str, scenario: str, filters: Filters) -> list[Row]:
-    """Closed rows of every family and round under the filters, refusing a latency benchmark."""
     _check_known(table, benchmark, scenario)
-    rows = table.bench_rows(benchmark, scenario)
-    if rows and not any(r.throughput for r in rows):
-        raise not_available(f"{rows[0].benchmark} {rows[0].scenario} is a latency in {rows[0].units}: no per-GPU value")
-    return _matching(table, benchmark, scenario, None, filters)
+    _refuse_latency(table, benchmark, scenario)
+    rnd = normalize_round(filters.round) if filters.round is not None else None
+    tops: dict[str, tuple[tuple[int, ...], float, Row]] = {}  # family key -> (round, best per-GPU, row)
+    for r in _matching(table, benchmark, scenario, None, filters):
+        value = per_gpu_value(r)
+        if not r.family or value is None or (rnd is not None and r.round != rnd):
+            continue
+        key = family_key(r.family)
+        have = tops.get(key)
+        if have is None or (round_sort_key(r.round), value) > have[:2]:
+            tops[key] = (round_sort_key(r.round), value, r)
+    if not tops:
+        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{_filter_note(filters)}")
+    units = max(tops.values(), key=lambda t: t[0])[2].units
+    ranked = sorted((t for t in tops.values() if t[2].units == units), key=lambda t: (-t[1], t[2].family.lower()))
+    return [t[2].family for t in ranked]
 
 
 RESULTS_HEADER = (
@@ -462,22 +506,21 @@ def results(
     table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters
 ) -> list[list[str | float | int]]:
     """The selected rows as a table with a header, best per-GPU first; your own runs beside them."""
-    rows = select(table, benchmark, scenario, family, filters)
+    rows = select(table, benchmark, scenario, family, filters, heterogeneous=family is None)
     fkey = family_key(family) if family else None
     rows += [
         r
         for r in table.bench_rows(benchmark, scenario)
         if r.id_source == "local" and (fkey is None or family_key(r.family) == fkey)
     ]
-    if rows[0].throughput:
-        keyed = sorted(
-            rows, key=lambda r: (r.heterogeneous or r.gpus <= 0, -(r.result / r.gpus if r.gpus > 0 else 0), r.entry)
-        )
+    if rows[0].throughput:  # best per-GPU first; rows without one (heterogeneous, no count) last
+        keyed = sorted(rows, key=lambda r: (per_gpu_value(r) is None, -(per_gpu_value(r) or 0.0), r.entry))
     else:  # latency: lower is better, and there is no per-GPU value
         keyed = sorted(rows, key=lambda r: (r.result, r.entry))
     out: list[list[str | float | int]] = [list(RESULTS_HEADER)]
     for r in keyed:
-        pg: str | float = r.result / r.gpus if r.throughput and r.gpus > 0 and not r.heterogeneous else ""
+        value = per_gpu_value(r)
+        pg: str | float = "" if value is None else value
         availability = r.availability
         run = table.run(r.entry) if r.id_source == "local" else None
         if run is not None and not run.valid:

@@ -53,13 +53,6 @@ class Row:
     source: str  # file name the row was read from
     sha256: str  # SHA-256 of that file
 
-    @property
-    def per_gpu(self) -> float | None:
-        """Result per accelerator; None where it has no meaning."""
-        if not self.throughput or self.heterogeneous or self.gpus <= 0:
-            return None
-        return self.result / self.gpus
-
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
 _TYPES: dict[str, type] = {
