@@ -30,7 +30,7 @@ import formulas.excel as fexcel
 import schedula as sh
 from formulas.tokens.operand import XlError
 
-from benchsheet.engine import ReasonedError, functions, plain
+from benchsheet.engine import ReasonedError, functions, mark_missing, plain
 
 CellKey = tuple[str, str]  # (sheet name in upper case, "B5")
 
@@ -167,8 +167,8 @@ class _Model(formulas.ExcelModel):  # type: ignore[misc]
     def _compile_cell(self, crd: str, val: Any, context: Any, check_formula: bool, references: Any) -> Any:
         if check_formula and isinstance(val, str) and val.startswith("="):
             val = normalize_formula(val)
-            try:
-                cell = formulas.ExcelModel._compile_cell(crd, val, context, check_formula, references)
+            try:  # left-out arguments of benchsheet's functions are "missing", as in benchsheet eval
+                cell = formulas.ExcelModel._compile_cell(crd, mark_missing(val), context, check_formula, references)
             except Exception as exc:
                 unknown = unknown_functions(val)
                 if unknown:

@@ -21,6 +21,7 @@ from benchsheet import analysis as A
 from benchsheet import choices, store
 from benchsheet.catalogue import BY_NAME, call
 from benchsheet.cli import main
+from benchsheet.engine import evaluate, format_value
 from benchsheet.templates import builder as B
 from benchsheet.templates.calc import CalcError, calc, freeze
 from benchsheet.templates.compute import compute
@@ -388,6 +389,38 @@ def test_engine_survives_unknown_functions_and_unreadable_formulas(tmp_path: Pat
     report = calc(path, out)
     assert {e.where for e in report.errors} == {f"'Odd sheet'!A{i}" for i in (1, 2, 4, 5)}
     assert values(out)["Odd sheet"]["A5"].value == "#DIV/0!"
+
+
+def test_left_out_arguments_compute_as_in_eval(tmp_path: Path) -> None:
+    """A left-out argument of a benchsheet function is "missing" (its default), as in Excel and
+    ``benchsheet eval``; Excel's own functions keep their rule (SUM(1,,2) is 3)."""
+    import xlsxwriter
+
+    texts = {
+        "A1": '=BEST("B200","gpt-oss-120b","Server",,8)',
+        "A2": "=SUM(1,,2)",
+        "A3": '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server",,8),)',
+        "A4": '=_xludf.BEST("B200","gpt-oss-120b","Server", ,8)',
+    }
+    path = tmp_path / "missing.xlsx"
+    wb = xlsxwriter.Workbook(path)
+    ws = wb.add_worksheet("S")
+    for ref, text in texts.items():
+        ws.write_formula(ref, text)
+    wb.close()
+    c = compute(path)
+    for ref, text in texts.items():
+        want = evaluate(text.replace("_xludf.", ""))
+        assert not isinstance(want, str) or not want.startswith("#"), want
+        assert format_value(c.values[("S", ref)]) == format_value(want), ref
+    assert c.shown_value("S", "A1") == pytest.approx(fn("BEST", "B200", "gpt-oss-120b", "Server", None, 8))
+    assert c.shown_value("S", "A2") == 3
+    assert c.formulas[("S", "A1")] == texts["A1"]  # reports and rewrites keep the text as written
+    out = tmp_path / "missing-calc.xlsx"
+    assert calc(path, out).ok
+    with zipfile.ZipFile(out) as zf:
+        assert "MISSING" not in zf.read("xl/worksheets/sheet1.xml").decode()
+    assert values(out)["S"]["A1"].value == pytest.approx(c.shown_value("S", "A1"))
 
 
 def test_calc_writes_nothing_when_it_cannot_read(tmp_path: Path, template: Path) -> None:
