@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
+from benchsheet import analysis, store
 from benchsheet.cli import main
 from benchsheet.refresh import Policy, RefreshError, fetch
 from tests import robustness
@@ -131,6 +131,11 @@ def test_every_failure_keeps_the_old_cache(
 def test_refresh_from_local_file(shared: Path, user_home: Path) -> None:
     assert main(["refresh", str(shared / "v5.1/summary_results.json")]) == 0
     assert _cache(user_home) is not None
+    store.set_table(None)
+    source = next(s for s in store.get_table().sources if s.round == "5.1")
+    assert (source.file, source.url) == ("summary_results.json", "")  # a local file is not claimed to be official
+    cite = analysis.cite(store.get_table(), "5.1-0072", "deepseek-r1", "Server")
+    assert "Source: summary_results.json (SHA-256" in cite and "githubusercontent" not in cite
 
 
 def test_a_much_smaller_round_is_refused(

@@ -40,7 +40,8 @@ def test_b200_deepseek_server_matches_its_official_row(loadgen: Path, capsys: py
     assert udf.ENTRY(entry, "ttft_p99_ms") == pytest.approx(1695.862246)
     assert udf.ENTRY(entry, "tpot_limit_ms") == pytest.approx(80.0)
     cite = udf.CITE(entry, "deepseek-r1", "Server")
-    assert "internal measurement, not an mlperf result" in cite.lower()
+    assert "internal measurement, unverified, not an mlperf result" in cite.lower()
+    assert "Result not verified by MLCommons Association." in cite
     table = udf.RESULTS("deepseek-r1", "Server", "B200", "any", 8, "5.1")
     assert [entry, "local"] == [next(r for r in table if r[0] == entry)[i] for i in (0, 7)]
     assert any(r[0] == "5.1-0069" for r in table)

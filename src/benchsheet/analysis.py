@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from .errors import BenchError, bad_value, not_available
+from .errors import bad_value, not_available
 from .names import (
     AVAILABILITIES,
     benchmark_key,
@@ -257,9 +257,7 @@ def select(
         in_round = [r for r in rows if r.round == rnd]
         if not in_round:
             have = ", ".join(sorted({r.round for r in rows}, key=round_sort_key))
-            raise not_available(
-                f"No closed {what} in round {rnd}" + (f" (rounds with rows: {have})" if have else "")
-            )
+            raise not_available(f"No closed {what} in round {rnd}" + (f" (rounds with rows: {have})" if have else ""))
         return in_round
     if not rows:
         raise not_available(f"No closed {what}{_filter_note(filters)}")
@@ -539,7 +537,12 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     if r.id_source == "local":
         return _cite_run(table, r)
     src = next((s for s in table.sources if s.round == r.round and s.sha256 == r.sha256), None)
-    where = src.url or src.file if src else r.source
+    if src is None:
+        where = r.source
+    elif src.url and src.url != src.file:
+        where = f"{src.file}, a copy of {src.url}"  # the SHA-256 is the copy's
+    else:
+        where = src.file
     retrieved = src.imported_at[:10] if src else "unknown"
     id_note = (
         " (entry ID derived by benchsheet from MLCommons' numbering; the source file carries none)"
@@ -553,17 +556,14 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
         f"{_fmt(r.result)} {r.units} on {r.gpus} x {r.accelerator or 'CPU'} "
         f"({r.submitter}, {r.system}).",
     ]
-    try:
-        pg = per_gpu_of(r)
+    parts.append(f"Source: {where} (SHA-256 {r.sha256}), retrieved {retrieved}.")
+    pg = per_gpu_value(r)
+    if pg is not None:  # the derived figure is not verified by MLCommons; the official result is
         unit = r.units.removesuffix("/s").lower()
         parts.append(
             f"Per-GPU value {_fmt(pg)} {unit}/s per accelerator is derived by benchsheet "
-            f"(result / {r.gpus}) and is not an official MLPerf result."
+            f"(result / {r.gpus}) and is not an official MLPerf result. {NOT_VERIFIED}"
         )
-    except BenchError:
-        pass
-    parts.append(f"Source: {where} (SHA-256 {r.sha256}), retrieved {retrieved}.")
-    parts.append(NOT_VERIFIED)
     parts.append(TRADEMARK)
     return " ".join(parts)
 
@@ -575,7 +575,7 @@ def _cite_run(table: Table, r: Row) -> str:
     return (
         f"{r.entry} ({r.system}): {r.benchmark} {r.scenario}, {_fmt(r.result)} {r.units} on {r.gpus} x "
         f"{r.accelerator}, from {r.source} (SHA-256 {r.sha256}), imported {when}. Internal measurement, "
-        f"not an MLPerf result.{verdict}"
+        f"unverified, not an MLPerf result. {NOT_VERIFIED}{verdict}"
     )
 
 

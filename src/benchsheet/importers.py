@@ -55,10 +55,16 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def import_file(data: bytes, name: str, url: str = "", imported_at: str | None = None) -> Imported:
+def import_file(
+    data: bytes, name: str, url: str = "", imported_at: str | None = None, official_copy: bool = False
+) -> Imported:
     """Parse one official summary file (either format) into rows.
 
-    Raises DataError naming ``name``, the row and the field on any defect.
+    ``url`` is where the bytes were fetched from; ``official_copy`` says that a
+    local file is a kept copy of the round's published file (the bundled
+    snapshot's sources), so that its source names the publication. A file of
+    unknown origin names only itself. Raises DataError naming ``name``, the row
+    and the field on any defect.
     """
     try:
         doc = json.loads(data)
@@ -91,7 +97,8 @@ def import_file(data: bytes, name: str, url: str = "", imported_at: str | None =
         rows.append(replace(p.row, entry=entry, id_source=id_source, source=name, sha256=sha))
     _check_unique(name, rows)
     when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    src = Source(rnd, name, url or OFFICIAL_URLS.get(rnd, ""), sha, len(rows), when)
+    origin = url or (OFFICIAL_URLS.get(rnd, "") if official_copy else "")
+    src = Source(rnd, name, origin, sha, len(rows), when)
     return Imported(src, tuple(rows))
 
 

@@ -26,7 +26,10 @@ BUNDLED_BOUNDS = Path(__file__).with_name("data") / "latency_bounds.json"
 
 
 def import_folder(folder: Path, imported_at: str | None = None) -> list[Imported]:
-    return [import_file((folder / rel).read_bytes(), rel, imported_at=imported_at) for rel in ROUND_FILES]
+    return [
+        import_file((folder / rel).read_bytes(), rel, imported_at=imported_at, official_copy=True)
+        for rel in ROUND_FILES
+    ]
 
 
 def table_from_folder(folder: Path, imported_at: str | None = None) -> Table:

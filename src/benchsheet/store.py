@@ -9,8 +9,10 @@ falls back to the bundled snapshot, and the table's ``origin`` says why.
 
 from __future__ import annotations
 
+import glob
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -122,11 +124,25 @@ def locked(path: Path, timeout: float = 60.0) -> Iterator[None]:
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file in the same folder, flush to disk, then rename: never half a file."""
+    """Write to a temporary file in the same folder, flush to disk, then rename: never half a file.
+
+    The file keeps the mode of the one it replaces (a new one gets the usual 0o666 less the umask),
+    and temporary files left by a writer that was killed are removed.
+    """
     path = Path(path).absolute()
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    for stale in path.parent.glob(glob.escape(path.name) + ".*.tmp"):
+        if time.time() - stale.stat().st_mtime > 3600:  # an hour old: its writer is gone
+            stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
