@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import math
 import re
 import types
@@ -39,6 +40,9 @@ MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched f
 
 _KEY = re.compile(r"^'?\[(?P<book>[^\]]*)\](?P<sheet>.*?)'?!(?P<ref>\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$")
 _CELL = re.compile(r"^\$?([A-Z]{1,3})\$?(\d+)$")
+_BOOK = re.compile(r"^'?(?P<dir>[^\[!]*)\[(?P<book>[^\]]*)\]")  # '../[other.xlsx]SHEET1'!A1
+EXTERNAL = "external workbook references are not followed"
+_EXTERNAL_KEY: CellKey = ("", "[external workbook]")  # the precedent every external reference stands for
 # A function called through an add-in or marked as user-defined by the program
 # that saved the file: _xludf.BEST(...), [1]!BEST(...), 'benchsheet.xlam'!BEST(...)
 _UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
@@ -98,6 +102,12 @@ def normalize_formula(text: str) -> str:
     return '"'.join(parts)
 
 
+def book_of(name: str) -> str | None:
+    """``'../[other.xlsx]SHEET1'!A1`` -> "../OTHER.XLSX"; None for a name with no book (a defined name)."""
+    m = _BOOK.match(name)
+    return (m.group("dir") + m.group("book")).replace("''", "'").upper() if m else None
+
+
 def split_key(name: str) -> tuple[str, str] | None:
     """``'[book.xlsx]SIZING'!B5`` -> ("SIZING", "B5"); None for names that are no cell or range."""
     m = _KEY.match(name)
@@ -151,12 +161,30 @@ def to_shown(value: Any) -> float | int | bool | str:
 
 
 class _Model(formulas.ExcelModel):  # type: ignore[misc]
-    """formulas' ExcelModel that records formula texts and survives formulas it cannot parse."""
+    """formulas' ExcelModel that records formula texts, survives formulas it cannot parse, reads
+    left-out arguments of benchsheet's functions as ``benchsheet eval`` does, and loads no book but
+    the one it was given."""
 
     def __init__(self) -> None:
         super().__init__()
         self.texts: dict[str, str] = {}
         self.broken: dict[str, ReasonedError] = {}
+        self.home = ""  # the loaded book, as formulas names it ("CLUSTER-SIZING.XLSX")
+
+    def add_book(self, book: Any = None, context: Any = None, data_only: bool = False) -> Any:
+        """Load the input; refuse every other book (``'../[other.xlsx]Sheet1'!A1``, a defined name
+        pointing elsewhere): formulas then makes the cell ``#REF!`` and nothing is read."""
+        if self.home:
+            if not isinstance(book, str) or fexcel._encode_path(book).upper() != self.home:
+                raise LookupError(f"{book}: {EXTERNAL}")
+            return super().add_book(book, context, data_only)
+        loaded, ctx = super().add_book(book, context, data_only)
+        self.home = ctx["excel"]
+        return loaded, ctx
+
+    def is_external(self, name: str) -> bool:
+        book = book_of(name)
+        return book is not None and book != self.home
 
     def compile_cell(self, cell: Any, context: Any, references: Any, formula_references: Any) -> Any:
         try:
@@ -174,6 +202,8 @@ class _Model(formulas.ExcelModel):  # type: ignore[misc]
                 if unknown:
                     return self._broken(crd, context, f"unknown function {', '.join(unknown)}", "#NAME?", val)
                 return self._broken(crd, context, f"cannot read the formula {val[:80]!r} ({_short(exc)})", text=val)
+            if any(self.is_external(str(name)) for name in cell.inputs or ()):
+                return self._broken(crd, context, EXTERNAL, "#REF!", val)
             self.texts[cell.output] = val
             return cell
         return formulas.ExcelModel._compile_cell(crd, val, context, check_formula, references)
@@ -192,19 +222,25 @@ def _short(exc: BaseException) -> str:
 
 @contextlib.contextmanager
 def _engine_settings() -> Iterator[None]:
-    """While a workbook computes: no tqdm progress bar on stderr, and formulas compiled as plain
-    sub-dispatchers. formulas' default (a ``DispatchPipe``) pre-plans each formula for repeated calls;
-    here each formula runs once, and planning it cost more than running it (a third of build time)."""
+    """While a workbook computes: nothing on stderr (no tqdm progress bar, no log lines from formulas:
+    what it would log, a missing sheet or a refused external book, is the cell's reason), and formulas
+    compiled as plain sub-dispatchers. formulas' default (a ``DispatchPipe``) pre-plans each formula for
+    repeated calls; here each formula runs once, and planning it cost more than running it (a third of
+    build time)."""
     import formulas.builder as fbuilder
     import tqdm  # type: ignore[import-untyped,unused-ignore]
 
     saved = fexcel.tqdm, fbuilder.AstBuilder.compile_class
+    log = logging.getLogger("formulas")
+    level = log.level
     fexcel.tqdm = types.SimpleNamespace(tqdm=functools.partial(tqdm.tqdm, disable=True))
     fbuilder.AstBuilder.compile_class = sh.SubDispatchFunction
+    log.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
         fexcel.tqdm, fbuilder.AstBuilder.compile_class = saved
+        log.setLevel(level)
 
 
 def compute(path: Path) -> Computed:
@@ -219,7 +255,7 @@ def compute(path: Path) -> Computed:
         for title in getattr(book, "sheetnames", ()):
             out.sheet_names[title.upper()] = title
     for name, value in solution.items():
-        if isinstance(name, sh.Token):
+        if isinstance(name, sh.Token) or model.is_external(str(name)):
             continue
         key = split_key(str(name))
         if key and ":" not in key[1]:
@@ -250,18 +286,26 @@ def compute(path: Path) -> Computed:
 
 
 def _precedents(model: _Model) -> dict[CellKey, list[CellKey]]:
+    """The cells each formula cell reads, through defined names; another book is ``_EXTERNAL_KEY``."""
+
+    def cells_of(names: Any, seen: set[str]) -> Iterator[CellKey]:
+        for inp in map(str, names or ()):
+            k = split_key(inp)
+            if model.is_external(inp):
+                yield _EXTERNAL_KEY
+            elif k:
+                yield from ((k[0], ref) for ref in expand(k[1]))
+            elif inp in model.cells and inp not in seen:  # a defined name: what it refers to
+                seen.add(inp)
+                yield from cells_of(getattr(model.cells[inp], "inputs", None), seen)
+
     out: dict[CellKey, list[CellKey]] = {}
     for name, cell in model.cells.items():
         key = split_key(str(name))
         inputs = getattr(cell, "inputs", None)
-        if key is None or not inputs:
+        if key is None or model.is_external(str(name)) or not inputs:
             continue
-        cells: list[CellKey] = []
-        for inp in inputs:
-            k = split_key(str(inp))
-            if k:
-                cells.extend((k[0], ref) for ref in expand(k[1]))
-        out[key] = cells
+        out[key] = list(cells_of(inputs, set()))
     return out
 
 
@@ -277,6 +321,10 @@ def _explain(
         if unknown:
             return f"unknown function {', '.join(unknown)}"
     for p in precedents.get(key, []):
+        if p == _EXTERNAL_KEY:
+            return EXTERNAL
+        if code == "#REF!" and p[0] not in out.sheet_names:
+            return f"there is no sheet {p[0]}"  # formulas would have logged it; the reason is the cell's
         value = out.values.get(p)
         if isinstance(value, ReasonedError):
             return value.reason

@@ -375,19 +375,21 @@ def test_engine_survives_unknown_functions_and_unreadable_formulas(tmp_path: Pat
     ws.write_formula("A3", '=_xludf.PERGPU("6.1-0052","gpt-oss-120b","Server")')
     ws.write_formula("A4", "=1+")
     ws.write_formula("A5", "=1/0")
+    ws.write_formula("A6", "=Nosuch!A1+1")
     ws.write_number("B1", 2)
     wb.close()
     c = compute(path)
-    shown = {ref: c.shown_value("Odd sheet", ref) for ref in ("A1", "A2", "A3", "A4", "A5")}
+    shown = {ref: c.shown_value("Odd sheet", ref) for ref in ("A1", "A2", "A3", "A4", "A5", "A6")}
     assert shown["A1"] == "#NAME? unknown function NOSUCHFUNCTION"
     assert shown["A2"] == shown["A1"]
     assert shown["A3"] == pytest.approx(fn("PERGPU", "6.1-0052", "gpt-oss-120b", "Server"))
     assert str(shown["A4"]).startswith("#VALUE! cannot read the formula")
     assert shown["A5"] == "#DIV/0!"  # no reason to give: an Excel error value, cached as one
+    assert shown["A6"] == "#REF! there is no sheet NOSUCH"
     assert c.where(("ODD SHEET", "A1")) == "'Odd sheet'!A1"
     out = tmp_path / "odd-calc.xlsx"
     report = calc(path, out)
-    assert {e.where for e in report.errors} == {f"'Odd sheet'!A{i}" for i in (1, 2, 4, 5)}
+    assert {e.where for e in report.errors} == {f"'Odd sheet'!A{i}" for i in (1, 2, 4, 5, 6)}
     assert values(out)["Odd sheet"]["A5"].value == "#DIV/0!"
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -124,3 +127,108 @@ def test_formula_like_names_never_become_formulas(shared: Path, tmp_path: Path) 
         for name in zf.namelist():
             if name.startswith("xl/worksheets/"):
                 assert b"<f>HYPERLINK" not in zf.read(name)
+
+
+SECRET = "TOP-SECRET-payroll-7731"
+EXTERNAL_LINK = b"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+ xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><externalBook r:id="rId1">
+<sheetNames><sheetName val="Sheet1"/></sheetNames></externalBook></externalLink>"""
+EXTERNAL_LINK_RELS = b"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1"
+ Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLinkPath"
+ Target="secret.xlsx" TargetMode="External"/></Relationships>"""
+
+
+def _linking_workbook(folder: Path) -> tuple[Path, dict[str, str]]:
+    """A workbook whose cells reach for secret.xlsx beside it and one folder up, by path, through an
+    Excel external link ([1]) and through a defined name; and the formulas, by cell."""
+    from openpyxl.workbook.defined_name import DefinedName
+
+    for where in (folder, folder.parent):
+        secret = openpyxl.Workbook()
+        secret.active.title = "Sheet1"
+        secret.active["A1"] = SECRET
+        secret.save(where / "secret.xlsx")
+    cells = {
+        "B1": "='[secret.xlsx]Sheet1'!A1",
+        "B2": "='../[secret.xlsx]Sheet1'!A1",
+        "B3": "=[1]Sheet1!A1",
+        "B4": "=LEAK",
+        "B5": '=B1&" and more"',
+    }
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sheet1"
+    ws["A1"] = "mine"
+    for ref, text in cells.items():
+        ws[ref] = text
+    ws["C1"] = '=A1&"!"'  # an ordinary formula still computes
+    wb.defined_names["LEAK"] = DefinedName("LEAK", attr_text="'[secret.xlsx]Sheet1'!$A$1")
+    plain = folder / "plain.xlsx"
+    wb.save(plain)
+    with zipfile.ZipFile(plain) as zf:
+        book = zf.read("xl/workbook.xml").replace(
+            b"</sheets>", b'</sheets><externalReferences><externalReference r:id="rIdLink"/></externalReferences>'
+        )
+        rels = zf.read("xl/_rels/workbook.xml.rels").replace(
+            b"</Relationships>",
+            b'<Relationship Id="rIdLink" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+            b'relationships/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>',
+        )
+        types = zf.read("[Content_Types].xml").replace(
+            b"</Types>",
+            b'<Override PartName="/xl/externalLinks/externalLink1.xml" ContentType="application/'
+            b'vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>',
+        )
+    assert b"xmlns:r=" in book
+    path = _variant(
+        plain,
+        folder / "linking.xlsx",
+        {
+            "xl/workbook.xml": book,
+            "xl/_rels/workbook.xml.rels": rels,
+            "[Content_Types].xml": types,
+            "xl/externalLinks/externalLink1.xml": EXTERNAL_LINK,
+            "xl/externalLinks/_rels/externalLink1.xml.rels": EXTERNAL_LINK_RELS,
+        },
+    )
+    plain.unlink()
+    return path, cells
+
+
+def test_external_workbook_links_are_not_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    kind = "workbooks reaching other local files (path, ../path, [1] link, defined name)"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    path, cells = _linking_workbook(folder)
+    out, frozen = folder / "out.xlsx", folder / "frozen.xlsx"
+    reason = "#REF! external workbook references are not followed"
+    robustness.tried(kind, len(cells))
+    # a real process, so that anything formulas logs would reach stderr (pytest captures logging in-process)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchsheet.cli", "template", "calc", str(path), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert SECRET not in done.stdout + done.stderr
+    assert "loading" not in done.stderr.lower() and "Traceback" not in done.stderr, done.stderr
+    assert f"{reason}\n      in Sheet1!B1, Sheet1!B2, Sheet1!B3, Sheet1!B4, Sheet1!B5\n" in done.stderr
+    with caplog.at_level(logging.DEBUG):
+        assert main(["freeze", str(path), str(frozen)]) == 1
+    assert SECRET not in "".join(capsys.readouterr())
+    assert not [r for r in caplog.records if r.name.startswith("formulas")], caplog.text
+    for written in (out, frozen):
+        with zipfile.ZipFile(written) as zf:
+            for name in zf.namelist():
+                assert SECRET.encode() not in zf.read(name), f"{written.name}: {name}"
+        shown = openpyxl.load_workbook(written, data_only=True)["Sheet1"]
+        assert shown["C1"].value == "mine!"
+        for ref in cells:
+            assert shown[ref].value == reason, ref
+    assert openpyxl.load_workbook(out)["Sheet1"]["B2"].value == cells["B2"]  # the formula stays as written
+    robustness.held(kind, len(cells))
