@@ -483,8 +483,8 @@ def _read_me(book: _Book, built: str) -> _Sheet:
         (
             "Compare",
             "The family rows list the families with results for the workload, best first (FAMILIES), and follow "
-            "a change of benchmark, scenario or filters. Type a family over a row to pin it; clear the row to "
-            "see the ranking again after the next template calc (or rebuild).",
+            "a change of benchmark, scenario or filters. Type a family over a row to pin it; to unpin it, copy "
+            "the family cell of an unpinned row back over it.",
         ),
         (
             "Errors",
@@ -859,8 +859,10 @@ def _compare(book: _Book, lists: Lists) -> _Sheet:
     for i in range(COMPARE_SLOTS):
         r = COMPARE_FIRST + i
         fam, best, entry, median = f"A{r}", f"B{r}", f"C{r}", f"E{r}"
-        # the families ranked for the chosen workload; type a family over a cell to pin it
-        s.formula(fam, f'=IFERROR(INDEX(FAMILIES({bench},{scen},{avail},{maxg}),{i + 1}),"")', "in_text")
+        # the families ranked for the chosen workload; a family typed over a cell pins it, and the formula
+        # copied back from any other row ranks it again (the rank is the cell's own row)
+        rank = f"ROW()-{COMPARE_FIRST - 1}"
+        s.formula(fam, f'=IFERROR(INDEX(FAMILIES({bench},{scen},{avail},{maxg}),{rank}),"")', "in_text")
         blank = f'IF({fam}="","",'
         s.formula(best, f"={blank}BEST({fam},{bench},{scen},{avail},{maxg}))", "out_num")
         s.formula(entry, f"={blank}BESTENTRY({fam},{bench},{scen},{avail},{maxg}))")

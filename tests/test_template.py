@@ -192,6 +192,26 @@ def test_sensitivity_grid_and_compare_follow_the_functions(built: tuple[Path, B.
         assert c[f"E{r}"].value == pytest.approx(fn("MEDIANPERGPU", family, bench, scen, avail, maxg))
 
 
+def test_a_pinned_compare_row_is_unpinned_by_copying_another_row(template: Path) -> None:
+    """Read me's promise: type a family over a Compare row to pin it; copy the family cell of an
+    unpinned row back over it to see the ranking there again."""
+    first, second = f"A{B.COMPARE_FIRST}", f"A{B.COMPARE_FIRST + 1}"
+    readme = " ".join(str(c.value) for row in values(template)[B.READ_ME].iter_rows() for c in row if c.value)
+    assert "Type a family over a row to pin it; to unpin it, copy the family cell of an unpinned row" in readme
+    c = values(template)[B.COMPARE]
+    workload = [c[ref].value for ref in ("B5", "B6", B.COMPARE_FILTERS["availability"], B.COMPARE_FILTERS["max_gpus"])]
+    ranked = [c[f"A{B.COMPARE_FIRST + i}"].value for i in range(3)]
+    pinned = ranked[2]
+    edit(template, {(B.COMPARE, first): pinned})
+    assert calc(template, template).ok
+    c = values(template)[B.COMPARE]
+    assert c[first].value == pinned != ranked[0] and c[second].value == ranked[1]
+    assert c[f"B{B.COMPARE_FIRST}"].value == pytest.approx(fn("BEST", pinned, *workload))
+    edit(template, {(B.COMPARE, first): formulas(template)[B.COMPARE][second].value})  # the same text, copied
+    assert calc(template, template).ok
+    assert [values(template)[B.COMPARE][f"A{B.COMPARE_FIRST + i}"].value for i in range(3)] == ranked
+
+
 def test_sources_cite_every_entry_used(built: tuple[Path, B.BuildReport]) -> None:
     wb = values(built[0])
     src = wb[B.SOURCES]
