@@ -64,7 +64,7 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
     if not out.parent.exists():
         raise CalcError(f"{out.parent}: no such folder")
     if src.suffix.lower() not in (".xlsx", ".xlsm"):
-        raise CalcError(f"{src}: only .xlsx workbooks can be computed")
+        raise CalcError(f"{src}: only .xlsx or .xlsm workbooks can be computed")
     try:
         read_package(src)  # a clear message for a file that is no workbook, before the engine reads it
         computed = compute(src)

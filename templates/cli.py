@@ -193,7 +193,7 @@ def add_commands(sub: Any) -> None:
         "charts are kept. Without --out, IN is replaced (atomically). Cells that cannot be computed "
         "get the reason as their value and are listed; exit status 1 then.",
     )
-    s.add_argument("input", metavar="IN", help="an .xlsx workbook, e.g. cluster-sizing.xlsx")
+    s.add_argument("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx")
     s.add_argument("--out", metavar="OUT", help="write here instead of replacing IN")
     s.set_defaults(func=cmd_calc)
 
@@ -203,7 +203,7 @@ def add_commands(sub: Any) -> None:
         description="Recompute IN and write OUT with every formula replaced by its value; styles, "
         "layout and charts are kept. OUT must differ from IN.",
     )
-    s.add_argument("input", metavar="IN", help="an .xlsx workbook")
+    s.add_argument("input", metavar="IN", help="an .xlsx or .xlsm workbook")
     s.add_argument("output", metavar="OUT", help="the values-only copy to write")
     s.set_defaults(func=cmd_freeze)
 

@@ -457,7 +457,12 @@ def test_calc_writes_nothing_when_it_cannot_read(tmp_path: Path, template: Path)
         calc(tmp_path / "missing.xlsx", out)
     with pytest.raises(CalcError, match="no such folder"):
         calc(template, tmp_path / "nope" / "x.xlsx")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bogus.xlsx", "edited.xlsx", "out.xlsx"]
+    csv = tmp_path / "table.csv"
+    csv.write_text("a,b\n")
+    with pytest.raises(CalcError, match=r"only \.xlsx or \.xlsm workbooks"):
+        calc(csv, out)
+    assert out.read_bytes() == b"keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bogus.xlsx", "edited.xlsx", "out.xlsx", "table.csv"]
 
 
 def test_chart_caches_follow_the_values(template: Path) -> None:
