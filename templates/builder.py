@@ -27,7 +27,7 @@ from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, scena
 from benchsheet.names import cell_text
 from benchsheet.store import get_table
 
-from .compute import Computed, compute
+from .compute import Computed, col_letters, col_number, compute
 from .xlsxfile import cached_values, rewrite
 
 DERIVED_NOTE = "Per-GPU values, ratios and costs are derived from MLPerf results and are not official MLPerf results."
@@ -137,38 +137,41 @@ DEFAULT_UTILIZATIONS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 # ------------------------------------------------------------------ report
 
 
+Value = float | int | bool | str | None  # a computed cell: a number, text, an error's text; None if empty
+
+
 @dataclass(frozen=True, slots=True)
 class SizingLine:
     """One candidate row of Sizing, as computed (numbers, text, or an error's text)."""
 
-    candidate: Any
-    gpus_per_node: Any
-    price_override: Any
-    entry: Any
-    availability: Any
-    per_gpu: Any
-    gpus: Any
-    nodes: Any
-    price: Any
-    cost_per_mtok: Any
-    monthly_cost: Any
+    candidate: Value
+    gpus_per_node: Value
+    price_override: Value
+    entry: Value
+    availability: Value
+    per_gpu: Value
+    gpus: Value
+    nodes: Value
+    price: Value
+    cost_per_mtok: Value
+    monthly_cost: Value
 
 
 @dataclass(frozen=True, slots=True)
 class QuoteLine:
     """One vendor quote row of Quotes, as computed."""
 
-    vendor: Any
-    accelerator: Any
-    price: Any
-    term: Any
-    entry: Any
-    per_gpu: Any
-    cost_per_mtok: Any
-    ratio: Any
-    breakeven: Any
-    ceiling: Any
-    verdict: Any
+    vendor: Value
+    accelerator: Value
+    price: Value
+    term: Value
+    entry: Value
+    per_gpu: Value
+    cost_per_mtok: Value
+    ratio: Value
+    breakeven: Value
+    ceiling: Value
+    verdict: Value
 
 
 @dataclass(frozen=True)
@@ -178,10 +181,10 @@ class BuildReport:
     path: Path
     benchmark: str
     scenario: str
-    utilization: Any
-    target: Any
+    utilization: Value
+    target: Value
     baseline: str
-    baseline_price: Any
+    baseline_price: Value
     sizing: tuple[SizingLine, ...]
     quotes: tuple[QuoteLine, ...]
     formulas: int
@@ -217,8 +220,8 @@ class _Sheet:
 
     def columns(self, first: str, last: str, width: float) -> None:
         self.ws.set_column(f"{first}:{last}", width)
-        for i in range(_col_index(first), _col_index(last) + 1):
-            self.widths[_col(i)] = width
+        for i in range(col_number(first), col_number(last) + 1):
+            self.widths[col_letters(i)] = width
 
     def height(self, row: int, points: float) -> None:
         self.heights[row] = max(points, self.heights.get(row, 0.0))
@@ -777,8 +780,8 @@ def _sensitivity(book: _Book, lists: Lists) -> _Sheet:
     h = SENS_HEADER_ROW
     s.text(f"A{h}", "$/GPU-hour \\ utilization", "header")
     for j in range(SENS_UTILS):
-        s.input(f"{_col(1 + j)}{h}", DEFAULT_UTILIZATIONS[j], "in_pct")
-    s.validate_number(f"B{h}:{_col(SENS_UTILS)}{h}", 0.0001, 1)
+        s.input(f"{col_letters(2 + j)}{h}", DEFAULT_UTILIZATIONS[j], "in_pct")
+    s.validate_number(f"B{h}:{col_letters(1 + SENS_UTILS)}{h}", 0.0001, 1)
     for i in range(SENS_PRICES):
         r = SENS_FIRST + i
         if i == 0:
@@ -786,13 +789,12 @@ def _sensitivity(book: _Book, lists: Lists) -> _Sheet:
         else:
             s.formula(f"A{r}", f"=A{r - 1}+{_abs(SENS['price_step'])}", "out_money")
         for j in range(SENS_UTILS):
-            c = _col(1 + j)
+            c = col_letters(2 + j)
             s.formula(f"{c}{r}", "=" + _if_number(per_gpu, f"COSTPERMTOK($A{r},{per_gpu},{c}${h})"), "out_money3")
 
     last = SENS_FIRST + SENS_PRICES - 1
     chart = book.wb.add_chart({"type": "line"})
     for j in range(SENS_UTILS):
-        c = _col(1 + j)
         chart.add_series(
             {
                 "name": [SENSITIVITY, h - 1, 1 + j],
@@ -801,7 +803,6 @@ def _sensitivity(book: _Book, lists: Lists) -> _Sheet:
                 "marker": {"type": "circle", "size": 4},
             }
         )
-        del c
     chart.set_title({"name": [SENSITIVITY, 16, 0], "name_font": {"size": 11}})
     chart.set_x_axis({"name": "$/GPU-hour", "num_format": "$0.00"})
     chart.set_y_axis({"name": "$ per million tokens", "num_format": "$0.00", "major_gridlines": {"visible": True}})
@@ -986,26 +987,9 @@ def _wrapped_lines(text: str, per_line: float) -> int:
     return lines
 
 
-def _col_index(letters: str) -> int:
-    """A -> 0"""
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n - 1
-
-
-def _col(index: int) -> str:
-    """0 -> A"""
-    out = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        out = chr(65 + rem) + out
-    return out
-
-
 def _list_ref(col: int, n: int) -> str:
-    c = _col(col)
+    """The range of the Lists sheet's column ``col`` (0 = A) holding ``n`` choices."""
+    c = col_letters(col + 1)
     return f"={LISTS}!${c}$2:${c}${max(n, 1) + 1}"
 
 
@@ -1064,7 +1048,7 @@ def build(out: Path) -> BuildReport:
     return _report(out, computed, count, time.perf_counter() - start)
 
 
-def _row(c: Computed, sheet: str, columns: dict[str, str], r: int) -> dict[str, Any]:
+def _row(c: Computed, sheet: str, columns: dict[str, str], r: int) -> dict[str, Value]:
     return {key: c.shown_value(sheet, f"{col}{r}") for key, col in columns.items()}
 
 

@@ -35,7 +35,6 @@ from benchsheet.engine import ReasonedError, functions, mark_missing, plain
 
 CellKey = tuple[str, str]  # (sheet name in upper case, "B5")
 
-ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 
 _KEY = re.compile(r"^'?\[(?P<book>[^\]]*)\](?P<sheet>.*?)'?!(?P<ref>\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$")
