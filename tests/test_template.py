@@ -6,6 +6,7 @@ catalogue functions' own answers, never against a number in product code.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -532,6 +533,34 @@ def test_cli_build_calc_freeze(tmp_path: Path, capsys: pytest.CaptureFixture[str
         with pytest.raises(SystemExit) as exc:
             main(args)
         assert exc.value.code == 0
+
+
+@pytest.fixture
+def umask_022() -> Iterator[int]:
+    """A known umask, so that a new file's mode (0o644) differs from a private temporary file's (0o600)."""
+    saved = os.umask(0o022)
+    try:
+        yield 0o022
+    finally:
+        os.umask(saved)
+
+
+def test_written_workbooks_have_ordinary_permissions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], umask_022: int
+) -> None:
+    """A built workbook gets a new file's usual mode; calc in place keeps the mode the file had."""
+    path = tmp_path / "cs.xlsx"
+    assert main(["template", "build", "--out", str(path)]) == 0
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask_022 == 0o644
+    path.chmod(0o640)
+    assert main(["template", "calc", str(path)]) == 0
+    assert path.stat().st_mode & 0o777 == 0o640
+    out = tmp_path / "copy.xlsx"
+    out.write_bytes(b"")
+    out.chmod(0o604)
+    assert main(["template", "calc", str(path), "--out", str(out)]) == 0
+    assert out.stat().st_mode & 0o777 == 0o604
+    capsys.readouterr()
 
 
 # ---------------------------------------------------------------- choices
