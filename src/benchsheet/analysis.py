@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from .errors import bad_value, not_available
+from .errors import BenchError, bad_value, not_available
 from .names import (
     AVAILABILITIES,
     benchmark_key,
@@ -425,6 +425,8 @@ def gpus_needed(
     if gpus_per_node < 1:
         raise bad_value("gpus_per_node must be a whole number >= 1")
     raw = target_tokens_per_sec / (tokens_per_sec_per_gpu * utilization)
+    if not math.isfinite(raw) or raw > 1e15:
+        raise BenchError("#NUM!", "the answer is too large to be a number of GPUs; check the inputs' units")
     # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17
     gpus_exact = math.ceil(raw - 1e-9)
     return math.ceil(gpus_exact / gpus_per_node) * gpus_per_node

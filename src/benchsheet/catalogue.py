@@ -20,6 +20,7 @@ from . import analysis as A
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
 from .store import get_table
+from .table import Table
 
 CATEGORY = "benchsheet"
 
@@ -82,7 +83,7 @@ def _filters(
     return A.Filters(availability or "available", max_gpus, round, software)
 
 
-def _t() -> Any:
+def _t() -> Table:
     return get_table()
 
 
@@ -414,6 +415,10 @@ def _number(arg: Arg, value: Any) -> float:
     if isinstance(value, int | float):
         return float(value)
     if isinstance(value, str):
+        if value.startswith("INVALID run "):  # an answer from a run whose loadgen log says INVALID
+            raise bad_value(
+                f"{arg.name} comes from an INVALID run ({value.split(':')[0].removeprefix('INVALID run ')})"
+            )
         try:
             number = float(value.replace(",", ""))
         except ValueError:

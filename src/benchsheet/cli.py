@@ -109,11 +109,11 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
     log, system, benchmark = find_run_files(Path(args.path), args.system and Path(args.system), args.benchmark)
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    text, system_data = log.read_text(encoding="utf-8", errors="replace"), system.read_bytes()
+    log_data, system_data = log.read_bytes(), system.read_bytes()
 
     def make(entry: str) -> Any:
         row, run = make_run(
-            entry, text, str(log), system_data, str(system), benchmark, latency_bounds(), when, args.name
+            entry, log_data, str(log), system_data, str(system), benchmark, latency_bounds(), when, args.name
         )
         if not run.valid and not args.allow_invalid:
             raise RunRefused(
@@ -285,6 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except BrokenPipeError:  # e.g. `benchsheet eval ... | head`: the reader has gone, nothing to say
+        sys.stderr.close()
+        return 0
     except Exception as exc:  # the CLI never shows a bare traceback
         from .errors import DataError
 

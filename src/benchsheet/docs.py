@@ -6,7 +6,6 @@ reference; a test checks that the README holds exactly this text.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from .catalogue import CATALOGUE
@@ -22,12 +21,19 @@ def function_reference() -> str:
     lines.append("")
     lines.append("Arguments:")
     lines.append("")
-    helps: dict[str, Counter[str]] = {}
+    helps: dict[str, dict[str, list[str]]] = {}  # argument -> help text -> functions that use it
     for fn in CATALOGUE:
         for a in fn.args:
-            helps.setdefault(a.name, Counter())[a.help] += 1
-    for name, counter in helps.items():
-        lines.append(f"- `{name}`: {counter.most_common(1)[0][0]}")
+            helps.setdefault(a.name, {}).setdefault(a.help, []).append(fn.name)
+    for name, texts in helps.items():
+        if len(texts) == 1:
+            lines.append(f"- `{name}`: {next(iter(texts))}")
+            continue
+        usual = max(texts, key=lambda t: len(texts[t]))
+        lines.append(f"- `{name}`: {usual}")
+        for text, users in texts.items():
+            if text != usual:
+                lines.append(f"  - in {', '.join(users)}: {text}")
     lines.append("")
     lines.append(END)
     return "\n".join(lines)

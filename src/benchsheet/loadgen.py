@@ -49,14 +49,13 @@ def _fields(text: str) -> dict[str, str]:
     return out
 
 
-def _number(fields: Mapping[str, str], keys: tuple[str, ...], name: str, what: str) -> float | None:
+def _number(fields: Mapping[str, str], keys: tuple[str, ...], name: str) -> float | None:
     for key in keys:
         if key in fields:
             try:
                 return float(fields[key])
             except ValueError:
                 raise DataError(name, None, key, f"{fields[key]!r} is not a number") from None
-    del what
     return None
 
 
@@ -75,14 +74,14 @@ def parse_summary(text: str, name: str) -> Summary:
     ns = 1e-6
 
     def ms(key: str) -> float | None:
-        v = _number(f, (key,), name, key)
+        v = _number(f, (key,), name)
         return None if v is None else v * ns
 
     return Summary(
         scenario=f["scenario"].strip(),
         valid=verdict == "VALID",
-        tokens_per_sec=_number(f, ("completed tokens per second", "tokens per second"), name, "tokens"),
-        samples_per_sec=_number(f, ("completed samples per second", "samples per second"), name, "samples"),
+        tokens_per_sec=_number(f, ("completed tokens per second", "tokens per second"), name),
+        samples_per_sec=_number(f, ("completed samples per second", "samples per second"), name),
         ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
         tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
         ttft_limit_ms=ms("ttft_latency (ns)"),
@@ -123,7 +122,7 @@ def parse_system(data: bytes, name: str) -> dict[str, Any]:
 
 def make_run(
     entry: str,
-    summary_text: str,
+    summary_data: bytes,
     summary_name: str,
     system_data: bytes,
     system_name: str,
@@ -132,7 +131,7 @@ def make_run(
     imported_at: str,
     name: str = "",
 ) -> tuple[Row, RunInfo]:
-    summary = parse_summary(summary_text, summary_name)
+    summary = parse_summary(summary_data.decode("utf-8", errors="replace"), summary_name)
     system = parse_system(system_data, system_name)
     bench = benchmark_key(benchmark)
     llm = any(k in bounds for k in (benchmark_key(bench), re.sub(r"-99(\.9)?$", "", benchmark_key(bench))))
@@ -153,7 +152,7 @@ def make_run(
     info = classify_accelerator(accelerator)
     nodes = int(system["number_of_nodes"])
     gpus = int(system["accelerators_per_node"]) * nodes
-    sha = sha256_hex(summary_text.encode("utf-8"))
+    sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
     label = name or str(system.get("system_name") or "").strip() or accelerator
     row = Row(
         round="local",

@@ -1,8 +1,8 @@
 """Names: benchmark and scenario spellings, accelerator families and vendors.
 
-Pure functions, no I/O. Official spellings are kept for display; look-ups go
-through ``benchmark_key`` / ``scenario_key`` so that aliases such as
-``llama3_1-8b`` (= ``llama3.1-8b``) and ``offline`` (= ``Offline``) match.
+Pure functions, no I/O. Rows store the official MLPerf names (``llama3.1-8b``,
+``Offline``); look-ups go through ``benchmark_key`` / ``scenario_key`` so that
+the spellings files also use (``llama3_1-8b``, ``offline``) match.
 """
 
 from __future__ import annotations

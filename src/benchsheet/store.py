@@ -176,6 +176,16 @@ def update_runs(change: RunsChange) -> Table:
     """Replace the private runs with ``change(current table)``, atomically, under the cache lock."""
     with locked(user_cache()):
         set_table(None)
+        try:
+            load_runs()  # a file that cannot be read is never overwritten: it may hold runs and the ID count
+        except DataError as exc:
+            raise DataError(
+                str(user_runs()),
+                None,
+                None,
+                f"cannot read your private runs ({exc.reason}); fix it or move it "
+                "aside to start afresh; nothing was written",
+            ) from None
         rows, runs, issued = change(load_table())
         text = runs_to_json(rows, runs, issued)
         runs_from_json(text, "new runs file")  # the file we write must load

@@ -40,8 +40,8 @@ class Row:
     heterogeneous: bool
     gpus: int  # total accelerators in the system
     nodes: int
-    benchmark: str  # official spelling
-    scenario: str  # official spelling
+    benchmark: str  # official MLPerf name (llama3.1-8b even where a file says llama3_1-8b)
+    scenario: str  # Server, Offline, Interactive, SingleStream, MultiStream
     result: float
     units: str
     throughput: bool  # units are a rate (Tokens/s, Samples/s, ...)
@@ -186,6 +186,10 @@ def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Ta
         sources = tuple(Source(**s) for s in doc["sources"])
     except (TypeError, KeyError) as exc:
         raise DataError(name, None, "sources", f"bad source record ({exc})") from None
+    for i, src in enumerate(sources):
+        for f in fields(Source):
+            if not isinstance(getattr(src, f.name), int if f.name == "rows" else str):
+                raise DataError(name, f"source {i}", f.name, f"unexpected {getattr(src, f.name)!r}")
     rows = []
     raw_rows = doc.get("rows")
     if not isinstance(raw_rows, list):
