@@ -84,3 +84,15 @@ def test_wrong_schema_names_row_and_field(table: Table) -> None:
 
 def test_cache_is_not_pickle() -> None:
     assert store.BUNDLED.read_bytes().lstrip().startswith(b"{")
+
+
+def test_wrong_typed_source_records_fall_back_to_bundled(user_home: Path, table: Table) -> None:
+    import json
+
+    doc = json.loads(table.to_json())
+    doc["sources"][2]["round"] = 6.1
+    doc["sources"][2]["imported_at"] = None
+    (user_home / "results.json").write_text(json.dumps(doc))
+    store.set_table(None)
+    loaded = store.get_table()
+    assert loaded.origin.startswith("bundled (user cache unusable") and "source 2" in loaded.origin

@@ -163,3 +163,21 @@ def test_benchmark_from_folder_or_flag(loadgen: Path, tmp_path: Path, capsys: py
     assert "give --benchmark" in capsys.readouterr().err
     entry = _import(capsys, str(flat), "--system", str(tmp_path / "system.json"), "--benchmark", "deepseek-r1")
     assert udf.GPUS(entry) == 8
+
+
+def test_an_unreadable_runs_file_is_never_overwritten(
+    loadgen: Path, capsys: pytest.CaptureFixture[str], user_home: Path
+) -> None:
+    _import(capsys, str(loadgen / "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"))
+    runs = user_home / "runs.json"
+    runs.write_bytes(runs.read_bytes()[:500])
+    damaged = runs.read_bytes()
+    for args in (
+        ["import-run", str(loadgen / "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Offline")],
+        ["forget", "local-0001"],
+    ):
+        assert main(args) == 2
+        assert "cannot read your private runs" in capsys.readouterr().err
+        assert runs.read_bytes() == damaged
+    store.set_table(None)
+    assert "private runs unusable" in store.get_table().origin
