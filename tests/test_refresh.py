@@ -188,3 +188,16 @@ def test_two_refreshes_serialize(server: tuple[str, dict[str, Route]], user_home
     table = store.get_table()
     urls = {s.url for s in table.sources}
     assert {f"{base}/v6.0/summary_results.json", f"{base}/v6.1/summary.json"} <= urls
+
+
+def test_default_sources_are_the_official_summary_files(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchsheet.importers import OFFICIAL_URLS
+    from benchsheet.refresh import sources_for
+
+    assert sources_for(None) == list(OFFICIAL_URLS.values())
+    assert sources_for(["6.1"]) == [
+        "https://raw.githubusercontent.com/mlcommons/inference_results_v6.1/main/summary.json"
+    ]
+    assert all(Policy().check_url(u) is None for u in OFFICIAL_URLS.values())
+    assert main(["refresh", "--round", "9.9"]) == 2
+    assert "unknown round(s) 9.9" in capsys.readouterr().err
