@@ -504,10 +504,7 @@ def _answer(
         if rest is None:
             converted = _convert_all(fn.args, args, is_error)
         else:  # one cell of a range in the first argument
-            cell = args[0]
-            if is_error is not None and is_error(cell):
-                return cell
-            converted = [convert(fn.args[0], cell), *rest]
+            converted = [*_convert_all(fn.args[:1], args, is_error), *rest]
         if not _t().has_invalid_runs:
             value = fn.impl(*converted)
         else:
