@@ -218,6 +218,14 @@ class _Sheet:
     def fmt(self, style: str) -> Any:
         return self.book.formats[style]
 
+    def header(self, title: str, subtitle: str, widths: Sequence[tuple[str, float]]) -> None:
+        """Column widths ("A" or "B:C"), then the sheet's title in A1 and what it is for in A2."""
+        for cols, width in widths:
+            first, _, last = cols.partition(":")
+            self.columns(first, last or first, width)
+        self.text("A1", title, "title")
+        self.text("A2", subtitle, "subtitle")
+
     def columns(self, first: str, last: str, width: float) -> None:
         self.ws.set_column(f"{first}:{last}", width)
         for i in range(col_number(first), col_number(last) + 1):
@@ -422,14 +430,11 @@ def _workload_links(sheet: _Sheet, with_utilization: bool) -> list[str]:
 def _read_me(book: _Book, built: str) -> _Sheet:
     s = book.sheet(READ_ME)
     ws = s.ws
-    s.columns("A", "A", 24)
-    s.columns("B", "B", 120)
-    s.text("A1", "benchsheet cluster-sizing workbook", "title")
-    s.text(
-        "A2",
+    s.header(
+        "benchsheet cluster-sizing workbook",
         "Cluster sizing, vendor quotes and price sensitivity from MLPerf Inference results, "
         "computed by benchsheet's worksheet functions.",
-        "subtitle",
+        (("A", 24), ("B", 120)),
     )
     s.text("A4", "What it answers", "section")
     answers = (
@@ -535,16 +540,10 @@ def _read_me(book: _Book, built: str) -> _Sheet:
 def _sizing(book: _Book, lists: Lists) -> _Sheet:
     s = book.sheet(SIZING)
     ws = s.ws
-    s.columns("A", "A", 30)
-    s.columns("B", "C", 14)
-    s.columns("D", "D", 11)
-    s.columns("E", "E", 11)
-    s.columns("F", "K", 13)
-    s.text("A1", "Cluster sizing (architects)", "title")
-    s.text(
-        "A2",
+    s.header(
+        "Cluster sizing (architects)",
         "Yellow cells are inputs. The workload block is shared by every sheet. Prices are examples, not data.",
-        "subtitle",
+        (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:K", 13)),
     )
     s.text("A4", "Workload (shared by all sheets)", "section")
     w = WORKLOAD
@@ -639,17 +638,11 @@ def _sizing(book: _Book, lists: Lists) -> _Sheet:
 def _quotes(book: _Book, lists: Lists) -> _Sheet:
     s = book.sheet(QUOTES)
     ws = s.ws
-    s.columns("A", "A", 30)
-    s.columns("B", "C", 14)
-    s.columns("D", "E", 11)
-    s.columns("F", "J", 13)
-    s.columns("K", "K", 22)
-    s.text("A1", "Vendor quotes (procurement)", "title")
-    s.text(
-        "A2",
+    s.header(
+        "Vendor quotes (procurement)",
         "Is each quote worth it against the baseline? Yellow cells are inputs; the sample quotes and prices are "
         "examples, not data.",
-        "subtitle",
+        (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
     )
     bench, scen, avail, maxg, util = _workload_links(s, with_utilization=True)
 
@@ -741,14 +734,11 @@ def _quotes(book: _Book, lists: Lists) -> _Sheet:
 def _sensitivity(book: _Book, lists: Lists) -> _Sheet:
     s = book.sheet(SENSITIVITY)
     ws = s.ws
-    s.columns("A", "A", 30)
-    s.columns("B", "I", 11)
-    s.text("A1", "Price sensitivity (finance)", "title")
-    s.text(
-        "A2",
+    s.header(
+        "Price sensitivity (finance)",
         "Cost per million tokens for one accelerator over $/GPU-hour x utilization. Yellow cells are inputs; "
         "prices are examples, not data.",
-        "subtitle",
+        (("A", 30), ("B:I", 11)),
     )
     bench, scen, avail, maxg = _workload_links(s, with_utilization=False)
     s.text("A10", "Accelerator and price range", "section")
@@ -817,17 +807,11 @@ def _sensitivity(book: _Book, lists: Lists) -> _Sheet:
 def _compare(book: _Book, lists: Lists) -> _Sheet:
     s = book.sheet(COMPARE)
     ws = s.ws
-    s.columns("A", "A", 24)
-    s.columns("B", "B", 13)
-    s.columns("C", "C", 11)
-    s.columns("D", "D", 52)
-    s.columns("E", "F", 13)
-    s.text("A1", "Compare accelerator families", "title")
-    s.text(
-        "A2",
+    s.header(
+        "Compare accelerator families",
         "Best and median per-GPU value of each family (closed division, latest round with rows) and the entry "
         "behind each best value. Yellow cells are inputs.",
-        "subtitle",
+        (("A", 24), ("B", 13), ("C", 11), ("D", 52), ("E:F", 13)),
     )
     s.text("A4", "Workload", "section")
     w = WORKLOAD
@@ -904,16 +888,11 @@ def _compare(book: _Book, lists: Lists) -> _Sheet:
 def _sources(book: _Book) -> _Sheet:
     s = book.sheet(SOURCES)
     ws = s.ws
-    s.columns("A", "A", 18)
-    s.columns("B", "B", 18)
-    s.columns("C", "C", 10)
-    s.columns("D", "D", 130)
-    s.text("A1", "Sources: every MLPerf entry this workbook uses", "title")
-    s.text(
-        "A2",
+    s.header(
+        "Sources: every MLPerf entry this workbook uses",
         "One row per use, cited as the MLPerf Results Messaging Guidelines ask (CITE): round, division, category, "
         "entry, source file and SHA-256.",
-        "subtitle",
+        (("A", 18), ("B", 18), ("C", 10), ("D", 130)),
     )
     w = WORKLOAD
     _linked(s, 4, "Benchmark", f"{SIZING}!{_abs(w['benchmark'])}", note="set on Sizing")

@@ -13,6 +13,7 @@ from benchsheet.cli import main
 from benchsheet.engine import ReasonedError, evaluate
 from benchsheet.table import Table
 from benchsheet.udfs import functions as udf
+from tests.excel import literal
 
 
 def _row(table: Table, entry: str, bench: str, scen: str) -> Any:
@@ -214,20 +215,10 @@ def test_error_values_in_the_engine_carry_the_same_reason() -> None:
     for call, _ in ERRORS[:6]:
         name, *args = call
         cell = getattr(udf, name)(*args)
-        formula = "=" + name + "(" + ",".join(_excel_literal(a) for a in args) + ")"
+        formula = "=" + name + "(" + ",".join(literal(a) for a in args) + ")"
         value = evaluate(formula)
         assert isinstance(value, ReasonedError), formula
         assert value.text == cell
-
-
-def _excel_literal(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
-    if isinstance(v, str):
-        return '"' + v.replace('"', '""') + '"'
-    return repr(v)
 
 
 # ------------------------------------------------------------ money maths

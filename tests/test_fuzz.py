@@ -16,6 +16,7 @@ from benchsheet.engine import ReasonedError, evaluate, format_value
 from benchsheet.errors import ERROR_CODES
 from benchsheet.udfs import functions as udf
 from tests import robustness
+from tests.excel import literal
 
 REAL = [
     "6.1-0052",
@@ -99,22 +100,10 @@ for _fn in CATALOGUE:
     globals()[f"test_fuzz_{_fn.name.lower()}"] = _fuzz(_fn)
 
 
-def _literal(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
-    if isinstance(v, str):
-        return '"' + v.replace('"', '""') + '"'
-    if isinstance(v, float) and not math.isfinite(v):
-        return "1/0"
-    return repr(v)
-
-
 formula_args = st.one_of(
-    st.sampled_from(REAL).map(_literal),
+    st.sampled_from(REAL).map(literal),
     st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6).map(repr),
-    st.text(max_size=12).map(_literal),
+    st.text(max_size=12).map(literal),
     st.sampled_from(["", "TRUE", "#N/A", "1/0", "A1", "{1,2;3,4}", "(", ")", ",", '"']),
 )
 
