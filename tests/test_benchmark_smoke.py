@@ -31,7 +31,6 @@ NUMBER_KEYS = (
     "cold_start_ms",
     "python_start_ms",
     "xlwings_import_ms",
-    "cold_start_added_ms",
     "reimport_s",
     "peak_rss_mb",
     "load_ms",
@@ -76,6 +75,8 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
 
     for key in NUMBER_KEYS:
         assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
+    # a difference of two single samples: in --quick mode it may come out below zero
+    assert math.isfinite(data["cold_start_added_ms"])
     if _template_importable():
         assert data["template_available"] is True
         for key in TEMPLATE_KEYS:
