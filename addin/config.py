@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 import sys
-import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 UDF_MODULE = "benchsheet.udfs.functions"
 UDF_KEY = "UDF MODULES"
@@ -32,7 +32,7 @@ class ConfigError(Exception):
     """The configuration file cannot be read or rewritten; the message says which and why."""
 
 
-def xlwings_module() -> types.ModuleType:
+def xlwings_module() -> Any:
     """``import xlwings``, which reads the user configuration as UTF-8 text and fails on anything else."""
     try:
         import xlwings
