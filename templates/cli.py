@@ -65,14 +65,18 @@ def _list_errors(errors: Sequence[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from benchsheet.files import WriteRefused, writable_target
+
     from .builder import build
 
     out = Path(args.out)
     if out.is_dir():
         _err(f"{out} is a folder: give a file name such as {out / 'cluster-sizing.xlsx'}")
         return 2
-    if not out.parent.exists():
-        _err(f"{out.parent}: no such folder")
+    try:
+        writable_target(out, replace=args.force)  # an edited workbook is never replaced unasked
+    except WriteRefused as exc:
+        _err(str(exc))
         return 2
     r = build(out)
     print(f"wrote {r.path}: {r.formulas} formulas computed and cached in {r.seconds:.1f} s")
@@ -140,12 +144,18 @@ def cmd_calc(args: argparse.Namespace) -> int:
     except CalcError as exc:
         _err(f"{exc} (nothing written)")
         return 2
-    where = "in place" if out.resolve() == src.resolve() else f"to {out}"
+    where = _where(src, out, r.path)
     print(f"computed {r.formulas} formulas of {src} and wrote their values {where} in {r.seconds:.1f} s")
     if r.errors:
         _list_errors(r.errors)
         return 1
     return 0
+
+
+def _where(src: Path, out: Path, written: Path) -> str:
+    """Where the values went, as the user should read it: in place, to a file, through a link."""
+    link = f" (through the link {out})" if out.is_symlink() else ""
+    return ("in place" if written == src.resolve() else f"to {written}") + link
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
@@ -160,6 +170,8 @@ def cmd_freeze(args: argparse.Namespace) -> int:
         _err(f"{exc} (nothing written)")
         return 2
     print(f"wrote {r.path}: {r.written} formulas of {src} replaced by their values")
+    if r.note:
+        print(r.note)
     if r.errors:
         _list_errors(r.errors)
         return 1
@@ -183,6 +195,7 @@ def add_commands(sub: Any) -> None:
         "cached (so it shows numbers without the add-in), then print the key outputs.",
     )
     s.add_argument("--out", default="cluster-sizing.xlsx", help="where to write (default: %(default)s)")
+    s.add_argument("--force", action="store_true", help="replace OUT if it exists (an edited workbook is lost)")
     s.set_defaults(func=cmd_build)
 
     s = tsub.add_parser(
