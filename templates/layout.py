@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
-from xlsxwriter.utility import quote_sheetname, xl_range_abs, xl_rowcol_to_cell
+from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
 
 Style = str  # a format name of the writer: "in_money", "out_ratio", ...
 Scalar = str | float | int | None
@@ -323,6 +323,22 @@ class Block:
         return iter(())
 
 
+class Headed(Block):
+    """A block under its header row, with an optional section title (text or formula) in the row above."""
+
+    sheet: str
+    header_row: int
+    title: str | Expr | None
+
+    @property
+    def title_cell(self) -> Cell:
+        return Cell(self.sheet, self.header_row - 1, 0)
+
+    def title_puts(self) -> Iterator[Put]:
+        if self.title is not None:
+            yield section(self.sheet, self.header_row - 1, self.title)
+
+
 def section(sheet: str, row: int, title: str | Expr) -> Put:
     """A section title in column A: text, or a formula that names what follows."""
     content: Content = Text(title, "section") if isinstance(title, str) else Formula(title, "section")
@@ -408,7 +424,8 @@ class Fields(Block):
 class Column:
     """One column of a table: its header and what each row holds.
 
-    ``values`` gives a row-by-row value to an Input or Text column (rows past it are empty).
+    ``values`` gives a row-by-row value to an Input or Text column (rows past it are empty);
+    ``short``, a heading for text reports (``template build`` prints the columns that have one).
     """
 
     key: str
@@ -416,10 +433,11 @@ class Column:
     content: Content
     check: Rule | None = None
     values: Sequence[Scalar] = ()
+    short: str = ""
 
 
 @dataclass(frozen=True)
-class Table(Block):
+class Table(Headed):
     """A header row and ``slots`` rows under it, one column per ``Column`` from column A."""
 
     sheet: str
@@ -438,10 +456,6 @@ class Table(Block):
     def end(self) -> int:  # type: ignore[override]
         return self.header_row + self.slots
 
-    @property
-    def title_cell(self) -> Cell:
-        return Cell(self.sheet, self.header_row - 1, 0)
-
     def col(self, key: str) -> int:
         return [c.key for c in self.columns].index(key)
 
@@ -455,8 +469,7 @@ class Table(Block):
         return Span(Cell(self.sheet, self.first, j), Cell(self.sheet, self.end, j))
 
     def puts(self) -> Iterator[Put]:
-        if self.title is not None:
-            yield section(self.sheet, self.header_row - 1, self.title)
+        yield from self.title_puts()
         for j, c in enumerate(self.columns):
             yield Put(Cell(self.sheet, self.header_row, j), Text(c.header, "header", fit=False))
         for i in range(self.slots):
@@ -492,7 +505,7 @@ def _slot(c: Column, i: int, row: Row) -> Content:
 
 
 @dataclass(frozen=True)
-class Grid(Block):
+class Grid(Headed):
     """A two-way table: input values across the header row, a series down column A, and a
     formula of (row value, column value) in every other cell."""
 
@@ -514,10 +527,6 @@ class Grid(Block):
     def end(self) -> int:  # type: ignore[override]
         return self.header_row + self.down
 
-    @property
-    def title_cell(self) -> Cell:
-        return Cell(self.sheet, self.header_row - 1, 0)
-
     def across_cell(self, j: int) -> Cell:
         return Cell(self.sheet, self.header_row, 1 + j)
 
@@ -528,8 +537,7 @@ class Grid(Block):
         return Span(Cell(self.sheet, self.header_row + 1, 1 + j), Cell(self.sheet, self.end, 1 + j))
 
     def puts(self) -> Iterator[Put]:
-        if self.title is not None:
-            yield section(self.sheet, self.header_row - 1, self.title)
+        yield from self.title_puts()
         yield Put(Cell(self.sheet, self.header_row, 0), Text(self.corner, "header"))
         for j, value in enumerate(self.across):
             yield Put(self.across_cell(j), Input(value, self.across_style))
@@ -558,7 +566,6 @@ class Series:
 class Chart(Block):
     """A native chart anchored in column A of ``top``; ``end`` is the last row it covers."""
 
-    sheet: str
     top: int
     kind: str
     series: tuple[Series, ...]
@@ -609,7 +616,8 @@ class ListsSheet:
     def span(self, source: str, count: int) -> str:
         """The formula of the range holding ``count`` choices of list ``source``."""
         j = [name for _, name in self.columns].index(source)
-        return f"={quote_sheetname(self.name)}!{xl_range_abs(1, j, max(count, 1), j)}"
+        first, last = (xl_rowcol_to_cell(row, j, True, True) for row in (1, max(count, 1)))
+        return f"={quote_sheetname(self.name)}!{first}:{last}"  # A2:A2 for one choice, not A2
 
 
 def columns_of(widths: Sequence[tuple[str, float]]) -> Iterator[tuple[str, float]]:

@@ -99,26 +99,6 @@ def make_report(out: Path, c: Computed, count: int, seconds: float) -> BuildRepo
 
 # ------------------------------------------------------------------ printing
 
-# (heading, field, how the value is shown): the columns ``template build`` prints
-SIZING_PRINTED = (
-    ("candidate", "candidate", "str"),
-    ("entry", "entry", "text"),
-    ("per-GPU", "per_gpu", "num"),
-    ("GPUs", "gpus", "int"),
-    ("nodes", "nodes", "int"),
-    ("$/GPU-h", "price", "money"),
-    ("$/M tokens", "cost_per_mtok", "money3"),
-    ("monthly", "monthly_cost", "money0"),
-)
-QUOTES_PRINTED = (
-    ("vendor", "vendor", "str"),
-    ("accelerator", "accelerator", "str"),
-    ("quote", "price", "money"),
-    ("ratio", "ratio", "ratio"),
-    ("break-even", "breakeven", "ratio"),
-    ("ceiling", "ceiling", "money"),
-    ("verdict", "verdict", "text"),
-)
 _NUMBER_FORMATS = {
     "money": "${:,.2f}",
     "money3": "${:,.3f}",
@@ -131,8 +111,6 @@ _NUMBER_FORMATS = {
 
 def fmt(value: Any, kind: str = "") -> str:
     """A cached value as a short text: numbers in the given style, errors and text as they are."""
-    if kind == "str":
-        return str(value)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return "" if value is None else str(value)
     return _NUMBER_FORMATS.get(kind, "{:,.1f}").format(value)
@@ -148,9 +126,11 @@ def text_table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
     return "\n".join(indent + "  ".join(cell(i, c) for i, c in enumerate(r)).rstrip() for r in rows)
 
 
-def _lines_table(lines: Sequence[Any], columns: Sequence[tuple[str, str, str]]) -> str:
+def _lines_table(lines: Sequence[Any], table: Table) -> str:
+    """The lines under the table's short headings, each value shown as its column's format."""
+    columns = [(c.short, c.key, c.content.style.partition("_")[2]) for c in table.columns if c.short]
     rows = [[heading for heading, _, _ in columns]]
-    rows += [[fmt(getattr(line, name), kind) for _, name, kind in columns] for line in lines]
+    rows += [[fmt(getattr(line, key), kind) for _, key, kind in columns] for line in lines]
     return text_table(rows)
 
 
@@ -162,7 +142,7 @@ def print_report(r: BuildReport) -> None:
         f"utilization {fmt(r.utilization, 'pct')} (inputs on the Sizing sheet; prices are examples)"
     )
     print("sizing:")
-    print(_lines_table(r.sizing, SIZING_PRINTED))
+    print(_lines_table(r.sizing, SIZING_TABLE))
     print(f"quotes vs baseline {r.baseline} at {fmt(r.baseline_price, 'money')}/GPU-hour:")
-    print(_lines_table(r.quotes, QUOTES_PRINTED))
+    print(_lines_table(r.quotes, QUOTES_TABLE))
     print("Per-GPU values, ratios and costs are derived from MLPerf results, not official MLPerf results.")

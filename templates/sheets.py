@@ -11,10 +11,15 @@ Sample inputs (prices, quotes) are examples and say so in the sheets.
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+from typing import Any
+
 from benchsheet.analysis import NOT_VERIFIED, TRADEMARK
 from benchsheet.choices import AVAILABILITY_CHOICES
 
 from .layout import (
+    Block,
     Cell,
     Chart,
     Cite,
@@ -52,13 +57,27 @@ READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, SOURCES = (
     "Compare",
     "Sources",
 )
-DERIVED_NOTE = "Per-GPU values, ratios and costs are derived from MLPerf results and are not official MLPerf results."
+TEXTS: dict[str, Any] = tomllib.loads(Path(__file__).with_name("texts.toml").read_text(encoding="utf-8"))
+NOTICES = {"derived": str(TEXTS["notices"]["derived"]), "not_verified": NOT_VERIFIED, "trademark": TRADEMARK}
+DERIVED_NOTE = NOTICES["derived"]
+BOOK_PROPERTIES = {**TEXTS["book"], "comments": " ".join(NOTICES.values())}
 
-BOOK_PROPERTIES = {
-    "title": "benchsheet cluster-sizing workbook",
-    "subject": "Cluster sizing, vendor quotes and price sensitivity from MLPerf Inference results",
-    "comments": DERIVED_NOTE + " " + NOT_VERIFIED + " " + TRADEMARK,
-}
+
+def prose(text: str) -> str:
+    """A text of texts.toml with the notices filled in."""
+    return text.format(**NOTICES)
+
+
+def sheet(name: str, widths: tuple[tuple[str, float], ...], blocks: tuple[Block, ...], **page: bool) -> Sheet:
+    """A sheet with its title, subtitle and purpose from texts.toml."""
+    t = TEXTS["sheets"][name]
+    return Sheet(name, t["title"], t["subtitle"], widths, blocks, t.get("purpose", ""), **page)
+
+
+def notes(name: str, top: int) -> Lines:
+    """The sheet's notes (texts.toml) down column A from ``top``."""
+    return Lines(name, top, tuple(prose(line) for line in TEXTS["sheets"][name]["notes"]))
+
 
 LISTS = ListsSheet(
     "Lists",
@@ -68,14 +87,9 @@ LISTS = ListsSheet(
         ("Families", "families"),
         ("Availability", "availability"),
     ),
-    "Drop-down lists taken from the loaded results when the workbook was built.",
+    TEXTS["lists"]["note"],
 )
-FAMILY_RULE = ListRule(
-    "families",
-    title="Not a listed family",
-    message="Not one of the families in the data: benchsheet reads it as an entry ID (e.g. 6.1-0052) and shows "
-    "the reason if it cannot.",
-)
+FAMILY_RULE = ListRule("families", title=TEXTS["families"]["title"], message=TEXTS["families"]["message"])
 
 # ------------------------------------------------------------ formula pieces
 
@@ -188,84 +202,95 @@ def _monthly(r: Row) -> Expr:
     return if_number(r["cost_per_mtok"], if_number(r["gpus"], r["gpus"] * r["price"] * WORKLOAD["hours"]))
 
 
+SIZING_COLUMNS = (
+    Column(
+        "candidate",
+        "Candidate (family or entry ID)",
+        Input(),
+        FAMILY_RULE,
+        [c for c, _ in CANDIDATES],
+        short="candidate",
+    ),
+    Column(
+        "gpus_per_node",
+        "GPUs per node (blank = 8)",
+        Input(style="in_int"),
+        NumberRule(1, whole=True),
+        [n for _, n in CANDIDATES],
+    ),
+    Column("price_override", "$/GPU-hour (blank = default)", Input(style="in_money"), NumberRule(0)),
+    Column(
+        "entry",
+        "Entry used",
+        Formula(lambda r: unless_blank(r["candidate"], entry_used(r["candidate"], WORKLOAD))),
+        short="entry",
+    ),
+    Column(
+        "availability",
+        "Availability",
+        Formula(
+            lambda r: unless_blank(
+                r["candidate"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("availability")))
+            )
+        ),
+    ),
+    Column(
+        "per_gpu",
+        "Per-GPU throughput",
+        Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
+        short="per-GPU",
+    ),
+    Column(
+        "gpus",
+        "GPUs needed",
+        Formula(
+            lambda r: if_number(
+                r["per_gpu"],
+                call(
+                    "GPUSNEEDED",
+                    WORKLOAD["target_with_headroom"],
+                    r["per_gpu"],
+                    WORKLOAD["utilization"],
+                    r["gpus_per_node"],
+                ),
+            ),
+            "out_int",
+        ),
+        short="GPUs",
+    ),
+    Column("nodes", "Nodes needed", Formula(_nodes, "out_int"), short="nodes"),
+    Column(
+        "price",
+        "$/GPU-hour used",
+        Formula(
+            lambda r: unless_blank(
+                r["candidate"], if_(eq(r["price_override"], lit("")), WORKLOAD["price"], r["price_override"])
+            ),
+            "out_money",
+        ),
+        short="$/GPU-h",
+    ),
+    Column(
+        "cost_per_mtok",
+        "Cost per million tokens",
+        Formula(lambda r: _cost(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
+        short="$/M tokens",
+    ),
+    Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
+)
 SIZING_TABLE = Table(
     SIZING,
-    header_row=under(WORKLOAD),
-    slots=8,
-    title="Candidates: a family takes its best per-GPU entry under the workload's filters",
+    under(WORKLOAD),
+    8,
+    SIZING_COLUMNS,
+    "Candidates: a family takes its best per-GPU entry under the workload's filters",
     header_height=45,
     cite=Cite("candidate", "entry"),
-    columns=(
-        Column("candidate", "Candidate (family or entry ID)", Input(), FAMILY_RULE, [c for c, _ in CANDIDATES]),
-        Column(
-            "gpus_per_node",
-            "GPUs per node (blank = 8)",
-            Input(style="in_int"),
-            NumberRule(1, whole=True),
-            [n for _, n in CANDIDATES],
-        ),
-        Column("price_override", "$/GPU-hour (blank = default)", Input(style="in_money"), NumberRule(0)),
-        Column(
-            "entry", "Entry used", Formula(lambda r: unless_blank(r["candidate"], entry_used(r["candidate"], WORKLOAD)))
-        ),
-        Column(
-            "availability",
-            "Availability",
-            Formula(
-                lambda r: unless_blank(
-                    r["candidate"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("availability")))
-                )
-            ),
-        ),
-        Column(
-            "per_gpu",
-            "Per-GPU throughput",
-            Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
-        ),
-        Column(
-            "gpus",
-            "GPUs needed",
-            Formula(
-                lambda r: if_number(
-                    r["per_gpu"],
-                    call(
-                        "GPUSNEEDED",
-                        WORKLOAD["target_with_headroom"],
-                        r["per_gpu"],
-                        WORKLOAD["utilization"],
-                        r["gpus_per_node"],
-                    ),
-                ),
-                "out_int",
-            ),
-        ),
-        Column("nodes", "Nodes needed", Formula(_nodes, "out_int")),
-        Column(
-            "price",
-            "$/GPU-hour used",
-            Formula(
-                lambda r: unless_blank(
-                    r["candidate"], if_(eq(r["price_override"], lit("")), WORKLOAD["price"], r["price_override"])
-                ),
-                "out_money",
-            ),
-        ),
-        Column(
-            "cost_per_mtok",
-            "Cost per million tokens",
-            Formula(lambda r: _cost(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
-        ),
-        Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0")),
-    ),
 )
-SIZING_SHEET = Sheet(
+SIZING_SHEET = sheet(
     SIZING,
-    "Cluster sizing (architects)",
-    "Yellow cells are inputs. The workload block is shared by every sheet. Prices are examples, not data.",
     (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:K", 13)),
-    (WORKLOAD, SIZING_TABLE, Lines(SIZING, under(SIZING_TABLE, titled=False), (DERIVED_NOTE, NOT_VERIFIED))),
-    purpose="Architects: how many GPUs and nodes each candidate accelerator needs for a target throughput, "
-    "the entry behind each per-GPU value, the cost per million tokens and per month.",
+    (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )
 
 # --------------------------------------------------- the workload, linked from Sizing
@@ -346,67 +371,57 @@ def _breakeven(r: Row, *price: Cell) -> Expr:
     return unless_blank(r["accelerator"], call(name, *args))
 
 
-QUOTES_TABLE = Table(
-    QUOTES,
-    header_row=under(BASELINE),
-    slots=8,
-    title="Vendor quotes",
-    header_height=45,
-    cite=Cite("accelerator", "entry"),
-    columns=(
-        Column("vendor", "Vendor", Input(), values=[q[0] for q in SAMPLE_QUOTES]),
-        Column("accelerator", "Accelerator (family or entry ID)", Input(), FAMILY_RULE, [q[1] for q in SAMPLE_QUOTES]),
-        Column("price", "Quoted $/GPU-hour", Input(style="in_money"), NumberRule(0), [q[2] for q in SAMPLE_QUOTES]),
-        Column("term", "Term", Input(), values=[q[3] for q in SAMPLE_QUOTES]),
-        Column(
-            "entry",
-            "Entry used",
-            Formula(lambda r: unless_blank(r["accelerator"], entry_used(r["accelerator"], QUOTES_WORKLOAD))),
-        ),
-        Column(
-            "per_gpu",
-            "Per-GPU throughput",
-            Formula(lambda r: unless_blank(r["accelerator"], per_gpu(r["entry"], QUOTES_WORKLOAD)), "out_num"),
-        ),
-        Column(
-            "cost_per_mtok",
-            "Cost per million tokens",
-            Formula(lambda r: _cost(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
-        ),
-        Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio")),
-        Column("breakeven", "Break-even ratio", Formula(_breakeven, "out_ratio")),
-        Column(
-            "ceiling",
-            "Break-even price ceiling ($/GPU-hour)",
-            Formula(lambda r: _breakeven(r, BASELINE["price"]), "out_money"),
-        ),
-        Column("verdict", "Verdict", Formula(_verdict)),
+QUOTES_COLUMNS = (
+    Column("vendor", "Vendor", Input(), values=[q[0] for q in SAMPLE_QUOTES], short="vendor"),
+    Column(
+        "accelerator",
+        "Accelerator (family or entry ID)",
+        Input(),
+        FAMILY_RULE,
+        [q[1] for q in SAMPLE_QUOTES],
+        short="accelerator",
     ),
+    Column(
+        "price",
+        "Quoted $/GPU-hour",
+        Input(style="in_money"),
+        NumberRule(0),
+        [q[2] for q in SAMPLE_QUOTES],
+        short="quote",
+    ),
+    Column("term", "Term", Input(), values=[q[3] for q in SAMPLE_QUOTES]),
+    Column(
+        "entry",
+        "Entry used",
+        Formula(lambda r: unless_blank(r["accelerator"], entry_used(r["accelerator"], QUOTES_WORKLOAD))),
+    ),
+    Column(
+        "per_gpu",
+        "Per-GPU throughput",
+        Formula(lambda r: unless_blank(r["accelerator"], per_gpu(r["entry"], QUOTES_WORKLOAD)), "out_num"),
+    ),
+    Column(
+        "cost_per_mtok",
+        "Cost per million tokens",
+        Formula(lambda r: _cost(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
+    ),
+    Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio"), short="ratio"),
+    Column("breakeven", "Break-even ratio", Formula(_breakeven, "out_ratio"), short="break-even"),
+    Column(
+        "ceiling",
+        "Break-even price ceiling ($/GPU-hour)",
+        Formula(lambda r: _breakeven(r, BASELINE["price"]), "out_money"),
+        short="ceiling",
+    ),
+    Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
 )
-QUOTES_SHEET = Sheet(
+QUOTES_TABLE = Table(
+    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("accelerator", "entry")
+)
+QUOTES_SHEET = sheet(
     QUOTES,
-    "Vendor quotes (procurement)",
-    "Is each quote worth it against the baseline? Yellow cells are inputs; the sample quotes and prices are "
-    "examples, not data.",
     (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
-    (
-        QUOTES_WORKLOAD,
-        BASELINE,
-        QUOTES_TABLE,
-        Lines(
-            QUOTES,
-            under(QUOTES_TABLE, titled=False),
-            (
-                "Quote ratio = quoted price / baseline price.",
-                "Break-even ratio = per-GPU throughput of the quoted accelerator / the baseline's (BREAKEVEN).",
-                "Break-even price ceiling = baseline price x break-even ratio (BREAKEVENPRICE): the most worth paying.",
-                DERIVED_NOTE,
-                NOT_VERIFIED,
-            ),
-        ),
-    ),
-    purpose="Procurement: each vendor quote against a baseline accelerator: quote ratio, break-even ratio, "
-    "break-even price ceiling and a verdict.",
+    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False))),
 )
 
 # --------------------------------------------------------------- Sensitivity
@@ -453,7 +468,6 @@ SENS_GRID = Grid(
     body_style="out_money3",
 )
 SENS_CHART = Chart(
-    SENSITIVITY,
     top=under(SENS_GRID, gap=2, titled=False),
     kind="line",
     series=tuple(
@@ -472,24 +486,10 @@ SENS_CHART = Chart(
     width=860,
     height=400,
 )
-SENSITIVITY_SHEET = Sheet(
+SENSITIVITY_SHEET = sheet(
     SENSITIVITY,
-    "Price sensitivity (finance)",
-    "Cost per million tokens for one accelerator over $/GPU-hour x utilization. Yellow cells are inputs; "
-    "prices are examples, not data.",
     (("A", 30), ("B:I", 11)),
-    (
-        SENS_WORKLOAD,
-        SENS,
-        SENS_GRID,
-        SENS_CHART,
-        Lines(
-            SENSITIVITY,
-            under(SENS_CHART, gap=0, titled=False),
-            ("One line per utilization.", DERIVED_NOTE, NOT_VERIFIED),
-        ),
-    ),
-    purpose="Finance: cost per million tokens over a grid of $/GPU-hour x utilization, with a chart.",
+    (SENS_WORKLOAD, SENS, SENS_GRID, SENS_CHART, notes(SENSITIVITY, under(SENS_CHART, gap=0, titled=False))),
 )
 
 # ------------------------------------------------------------------- Compare
@@ -551,7 +551,6 @@ COMPARE_TABLE = Table(
     ),
 )
 COMPARE_CHART = Chart(
-    COMPARE,
     top=under(COMPARE_TABLE, gap=2, titled=False),
     kind="bar",
     series=tuple(
@@ -565,19 +564,10 @@ COMPARE_CHART = Chart(
     width=860,
     height=460,
 )
-COMPARE_SHEET = Sheet(
+COMPARE_SHEET = sheet(
     COMPARE,
-    "Compare accelerator families",
-    "Best and median per-GPU value of each family (closed division, latest round with rows) and the entry "
-    "behind each best value. Yellow cells are inputs.",
     (("A", 24), ("B", 13), ("C", 11), ("D", 52), ("E:F", 13)),
-    (
-        COMPARE_FILTERS,
-        COMPARE_TABLE,
-        COMPARE_CHART,
-        Lines(COMPARE, under(COMPARE_CHART, gap=0, titled=False), (DERIVED_NOTE, NOT_VERIFIED)),
-    ),
-    purpose="Best and median per-GPU value of each accelerator family, the entry behind each best value, with a chart.",
+    (COMPARE_FILTERS, COMPARE_TABLE, COMPARE_CHART, notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False))),
 )
 
 # --------------------------------------------------- the registry, Sources and Read me
@@ -610,15 +600,8 @@ SOURCES_TABLE = Table(
         Column("citation", "Citation (CITE)", Formula(_citation, "cite")),
     ),
 )
-SOURCES_SHEET = Sheet(
-    SOURCES,
-    "Sources: every MLPerf entry this workbook uses",
-    "One row per use, cited as the MLPerf Results Messaging Guidelines ask (CITE): round, division, category, "
-    "entry, source file and SHA-256.",
-    (("A", 18), ("B", 18), ("C", 10), ("D", 130)),
-    (SOURCES_WORKLOAD, SOURCES_TABLE),
-    purpose="Every MLPerf entry the workbook uses, with its citation (CITE).",
-    one_page=False,
+SOURCES_SHEET = sheet(
+    SOURCES, (("A", 18), ("B", 18), ("C", 10), ("D", 130)), (SOURCES_WORKLOAD, SOURCES_TABLE), one_page=False
 )
 
 ANSWERS = Fields(
@@ -631,72 +614,9 @@ HOW_TO = Fields(
     READ_ME,
     top=under(ANSWERS),
     title="How to use it",
-    fields=(
-        Field(
-            "input",
-            "Input",
-            Text(
-                "Yellow cells like this one are inputs: type over them. Every other value is a formula calling "
-                "benchsheet's functions (BEST, BESTENTRY, PERGPU, BREAKEVEN, BREAKEVENPRICE, COSTPERMTOK, "
-                "GPUSNEEDED, CITE, DATAINFO, ...); the sheets are protected against accidental edits (Review > "
-                "Unprotect Sheet, no password).",
-                "wrap",
-            ),
-            label_style="in_text",
-        ),
-        Field(
-            "workload",
-            "Shared workload",
-            Text(
-                "Benchmark, scenario, availability, max GPUs and utilization are set once, on Sizing, "
-                "and used by Quotes, Sensitivity and Sources; Compare has its own availability and max GPUs.",
-                "wrap",
-            ),
-        ),
-        Field(
-            "lists",
-            "Drop-down lists",
-            Text(
-                "Benchmark, scenario and family cells list the benchmarks, scenarios and accelerator "
-                "families of the loaded results. A family cell also takes an entry ID such as 6.1-0052.",
-                "wrap",
-            ),
-        ),
-        Field(
-            "prices",
-            "Example prices",
-            Text("Every $/GPU-hour in this workbook is an example, not data: replace it with your own.", "wrap"),
-        ),
-        Field(
-            "recomputing",
-            "Recomputing",
-            Text(
-                "In Excel with the benchsheet add-in, cells recompute when you change an input "
-                "(Ctrl+Alt+F9 recomputes everything). Without it (LibreOffice, Excel on Mac, file viewers) the "
-                "values stored in the file are shown: after editing inputs run  benchsheet template calc FILE.xlsx  "
-                "to recompute them, and  benchsheet freeze IN.xlsx OUT.xlsx  for a values-only copy to send.",
-                "wrap",
-            ),
-        ),
-        Field(
-            "compare",
-            "Compare",
-            Text(
-                "The family rows list the families with results for the workload, best first (FAMILIES), and "
-                "follow a change of benchmark, scenario or filters. Type a family over a row to pin it; to unpin "
-                "it, copy the family cell of an unpinned row back over it.",
-                "wrap",
-            ),
-        ),
-        Field(
-            "errors",
-            "Errors",
-            Text(
-                "A cell that cannot be computed says why, e.g. '#N/A No closed H100 gpt-oss-120b Server rows "
-                "with availability available, at most 8 GPUs'; cells that depend on it show the same reason.",
-                "wrap",
-            ),
-        ),
+    fields=tuple(
+        Field(label, label, Text(prose(text), "wrap"), label_style="label" if i else "in_text")  # a yellow sample
+        for i, (label, text) in enumerate(TEXTS["read_me"]["how"].items())
     ),
 )
 _DATAINFO = (
@@ -720,21 +640,8 @@ NOTES = Fields(
     READ_ME,
     top=under(DATA),
     title="Notes",
-    fields=(
-        Field("derived", "Derived metrics", Text(DERIVED_NOTE, "wrap")),
-        Field("verification", "Verification", Text(NOT_VERIFIED, "wrap")),
-        Field("trademark", "Trademark", Text(TRADEMARK, "wrap")),
-    ),
+    fields=tuple(Field(label, label, Text(prose(text), "wrap")) for label, text in TEXTS["read_me"]["notes"].items()),
 )
-READ_ME_SHEET = Sheet(
-    READ_ME,
-    "benchsheet cluster-sizing workbook",
-    "Cluster sizing, vendor quotes and price sensitivity from MLPerf Inference results, "
-    "computed by benchsheet's worksheet functions.",
-    (("A", 24), ("B", 120)),
-    (ANSWERS, HOW_TO, DATA, NOTES),
-    landscape=False,
-    one_page=False,
-)
+READ_ME_SHEET = sheet(READ_ME, (("A", 24), ("B", 120)), (ANSWERS, HOW_TO, DATA, NOTES), landscape=False, one_page=False)
 
 SHEETS = (READ_ME_SHEET, *ANSWERING, SOURCES_SHEET)  # in workbook order; the Lists sheet follows, hidden
