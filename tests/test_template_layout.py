@@ -38,8 +38,9 @@ def test_references_name_their_sheet_only_from_another_sheet() -> None:
 def test_a_cell_described_twice_is_refused() -> None:
     fields = Fields("S", top=5, fields=(Field("x", "X", Input(1)), Field("y", "Y", Formula(lambda f: f["x"] + 1))))
     overlapping = Sheet("S", "title", "subtitle", (("A", 10),), (fields, Lines("S", 6, ("a note over Y's label",))))
+    no_choices = {name: () for _, name in S.LISTS.columns}
     with pytest.raises(ValueError, match=r"S!A6 is described twice"):
-        write_workbook(io.BytesIO(), [overlapping], S.LISTS, {}, None, "now", {})
+        write_workbook(io.BytesIO(), [overlapping], S.LISTS, no_choices, None, "now", {})
 
 
 def test_build_takes_its_drop_down_lists_from_the_table_given(table: Table, tmp_path: Path) -> None:
