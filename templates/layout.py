@@ -19,6 +19,7 @@ from openpyxl.utils.cell import column_index_from_string, get_column_letter
 from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
 
 Style = str  # a format name of the writer: "in_money", "out_ratio", ...
+ROW_PX = 17  # the default row height in pixels, which places what follows a chart
 Scalar = str | float | int | None
 
 # ------------------------------------------------------------------ cells
@@ -578,8 +579,8 @@ class Chart(Block):
 
     @property
     def end(self) -> int:  # type: ignore[override]
-        """Rows of default height (17 px) the chart covers, plus one."""
-        return self.top + -(-self.height // 17)
+        """Rows of default height the chart covers, plus one."""
+        return self.top + -(-self.height // ROW_PX)
 
 
 def under(block: Block, gap: int = 1, titled: bool = True) -> int:
@@ -600,6 +601,11 @@ class Sheet:
     landscape: bool = True
     one_page: bool = True
 
+    def heading(self) -> Iterator[Put]:
+        """The title in A1 and what the sheet is for in A2."""
+        yield Put(Cell(self.name, 1, 0), Text(self.title, "title"))
+        yield Put(Cell(self.name, 2, 0), Text(self.subtitle, "subtitle"))
+
     def uses(self) -> Iterator[Use]:
         for b in self.blocks:
             yield from b.uses()
@@ -607,16 +613,18 @@ class Sheet:
 
 @dataclass(frozen=True)
 class ListsSheet:
-    """The hidden sheet of drop-down choices: one column per named list."""
+    """The hidden sheet of drop-down choices: one column per named list, its header in row 1."""
 
     name: str
     columns: tuple[tuple[str, str], ...]  # (header, list name)
     note: str
+    first: int = 2  # the Excel row of each list's first choice
 
     def span(self, source: str, count: int) -> str:
         """The formula of the range holding ``count`` choices of list ``source``."""
         j = [name for _, name in self.columns].index(source)
-        first, last = (xl_rowcol_to_cell(row, j, True, True) for row in (1, max(count, 1)))
+        rows = (self.first - 1, self.first - 2 + max(count, 1))
+        first, last = (xl_rowcol_to_cell(row, j, True, True) for row in rows)
         return f"={quote_sheetname(self.name)}!{first}:{last}"  # A2:A2 for one choice, not A2
 
 

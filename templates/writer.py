@@ -18,6 +18,7 @@ from benchsheet.names import cell_text
 
 from .compute import Computed
 from .layout import (
+    ROW_PX,
     Cell,
     Chart,
     Check,
@@ -37,7 +38,6 @@ Choices = Mapping[str, Sequence[str]]  # list name -> drop-down choices
 
 FONT, FONT_SIZE = "Arial", 10
 DEFAULT_WIDTH = 8.43  # characters, a column XlsxWriter leaves alone
-DEFAULT_ROW_PX = 17
 RED_TEXT_SPAN = xl_range(0, 0, 199, 25)  # cells whose text starts with "#" (an error's) show red
 A4 = 9
 _INPUT = {"bg_color": "#FFF2CC", "border": 1, "border_color": "#BF9000", "locked": False, "valign": "top"}
@@ -81,7 +81,7 @@ class Book:
                 "strings_to_formulas": False,
                 # Arial: Liberation Sans, its metric twin, ships with LibreOffice, so layouts match
                 "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
-                "default_row_height": DEFAULT_ROW_PX,
+                "default_row_height": ROW_PX,
             },
         )
         self.choices, self.computed, self.built = choices, computed, built
@@ -110,9 +110,8 @@ class SheetWriter:
         """Write everything the description holds; returns the number of formulas."""
         for cols, width in self.sheet.widths:
             self.ws.set_column(cols if ":" in cols else f"{cols}:{cols}", width)
-        title_cell, subtitle_cell = Cell(self.sheet.name, 1, 0), Cell(self.sheet.name, 2, 0)
-        self.put(title_cell, Text(self.sheet.title, "title"))
-        self.put(subtitle_cell, Text(self.sheet.subtitle, "subtitle"))
+        for p in self.sheet.heading():
+            self.put(p.cell, p.content)
         for block in self.sheet.blocks:
             for p in block.puts():
                 self.put(p.cell, p.content)
@@ -259,10 +258,10 @@ def write_lists(book: Book, lists: ListsSheet) -> None:
     """The hidden sheet the drop-down lists point at."""
     ws = book.wb.add_worksheet(lists.name)
     for col, (title, name) in enumerate(lists.columns):
-        ws.write_string(0, col, title, book.formats["header"])
+        ws.write_string(lists.first - 2, col, title, book.formats["header"])
         for i, v in enumerate(book.choices[name]):
-            ws.write_string(1 + i, col, cell_text(v))  # names from results files: never a formula
-    ws.write_string(0, len(lists.columns) + 1, lists.note)
+            ws.write_string(lists.first - 1 + i, col, cell_text(v))  # names from results files: never a formula
+    ws.write_string(lists.first - 2, len(lists.columns) + 1, lists.note)
     ws.protect("")
     ws.hide()
 
