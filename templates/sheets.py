@@ -516,19 +516,17 @@ def _of_family(name: str) -> Formula:
     return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), style)
 
 
-_b, _s, _a, _m = _FAMILY_FILTERS
+def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
+    """What the table (and its chart) show, under which filters."""
+    size = if_(eq(maxg, lit("")), lit("any system size"), lit("at most ") & maxg & lit(" GPUs"))
+    return lit("Per-GPU throughput by family: ") & bench & lit(" ") & scen & lit(", ") & avail & lit(", ") & size
+
+
 COMPARE_TABLE = Table(
     COMPARE,
     header_row=under(COMPARE_FILTERS, gap=0),
     slots=16,
-    title=lit("Per-GPU throughput by family: ")
-    & _b
-    & lit(" ")
-    & _s
-    & lit(", ")
-    & _a
-    & lit(", ")
-    & if_(eq(_m, lit("")), lit("any system size"), lit("at most ") & _m & lit(" GPUs")),
+    title=_caption(*_FAMILY_FILTERS),
     header_height=30,
     cite=Cite("family", "entry"),
     columns=(
