@@ -20,7 +20,6 @@ from .names import (
     AVAILABILITIES,
     benchmark_key,
     canonical_scenario,
-    cell_text,
     family_key,
 )
 from .table import Row, Table, round_sort_key
@@ -167,7 +166,7 @@ def entry_field(table: Table, entry: str, field: str) -> str | int | float | boo
     row = entry_rows(table, entry)[0]
     if name in ENTRY_FIELDS:
         value: str | int = getattr(row, name)
-        return cell_text(value) if isinstance(value, str) else value
+        return value
     run = table.run(row.entry)
     if run is None:
         raise not_available(f"{name} is known only for your own runs (benchsheet import-run), not {row.entry}")
@@ -525,8 +524,7 @@ def results(
         run = table.run(r.entry) if r.id_source == "local" else None
         if run is not None and not run.valid:
             availability += " (INVALID run)"
-        texts = [cell_text(t) for t in (r.entry, r.submitter, r.system, r.accelerator)]
-        out.append([*texts, r.gpus, r.result, pg, availability, cell_text(r.software)])
+        out.append([r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software])
     return out
 
 
