@@ -30,15 +30,9 @@ from typing import Any
 
 from . import __version__
 from .catalogue import CATALOGUE, Function, call
-from .errors import ERROR_CODES, BenchError
+from .errors import ALL_ERROR_CODES, BenchError
 
 Report = Callable[[str], None]
-
-EXCEL_ERRORS = (
-    *ERROR_CODES,
-    *("#SPILL!", "#CALC!", "#BUSY!", "#GETTING_DATA", "#BLOCKED!", "#CONNECT!", "#FIELD!", "#UNKNOWN!", "#PYTHON!"),
-)
-"""The texts xlwings gives for an error cell among the arguments (``err_to_str``)."""
 
 MAX_REASONS = 20
 """At most this many reason lines per call: a spilled column of 10,000 unknown IDs prints 20 and a count."""
@@ -61,8 +55,8 @@ def _failure(err: BenchError) -> Failure:
 
 
 def is_error_value(value: Any) -> bool:
-    """An error cell among the arguments, as xlwings Lite passes it with ``err_to_str``."""
-    return isinstance(value, str) and value in EXCEL_ERRORS
+    """An error cell among the arguments, as xlwings Lite passes it with ``err_to_str`` (its text)."""
+    return isinstance(value, str) and value in ALL_ERROR_CODES
 
 
 def answer(fn: Function, args: Sequence[Any], report: Report) -> Any:
