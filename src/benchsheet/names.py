@@ -70,13 +70,23 @@ def entry_key(entry: str) -> str:
 
 
 def submitter_key(name: str) -> str:
-    """Key under which two rounds' submitter names are the same submitter.
-
-    The rule: case is ignored, and a joint submission written ``A_B`` counts as
-    its first-named submitter ``A`` (v6.0's ``Lambda_SIT`` is Lambda,
-    ``Dell_AMD`` is Dell, ``ORACLE`` is Oracle).
-    """
+    """A submitter's first-named part, case ignored: ``Lambda_SIT`` -> ``lambda``, ``Dell_AMD`` -> ``dell``."""
     return name.strip().split("_")[0].casefold()
+
+
+def same_submitter(old: str, new: str, old_names: set[str], new_names: set[str]) -> bool:
+    """Whether two rounds' submitter names are one submitter (GAINS' pairing rule).
+
+    Names equal but for case are one submitter (``ORACLE``, ``Oracle``). A joint
+    submission ``A_B`` counts as its first-named submitter ``A`` only when one of
+    the two names does not appear in the other round at all (``*_names`` hold
+    each round's names, case-folded): v6.0's ``Lambda_SIT`` is v6.1's ``Lambda``,
+    but ``Dell_MangoBoost`` and ``Dell``, which both submit in both rounds, stay apart.
+    """
+    o, n = old.strip().casefold(), new.strip().casefold()
+    if o == n:
+        return True
+    return submitter_key(old) == submitter_key(new) and (o not in new_names or n not in old_names)
 
 
 _MULTI_GPU_CARD = re.compile(r"(?<![A-Za-z0-9])(dual|quad)(?![A-Za-z0-9])", re.IGNORECASE)
