@@ -20,7 +20,6 @@ from .names import (
     AVAILABILITIES,
     benchmark_key,
     canonical_scenario,
-    cell_text,
     family_key,
     gpus_per_card,
     is_pipeline,
@@ -184,10 +183,10 @@ def entry_field(table: Table, entry: str, field: str) -> str | int | float | boo
     rows = entry_rows(table, entry)
     row = rows[0]
     if name == "model":  # an open entry is one (system, model run); a closed entry runs its benchmarks' models
-        return cell_text(", ".join(dict.fromkeys(model_run(r) for r in rows)))
+        return ", ".join(dict.fromkeys(model_run(r) for r in rows))
     if name in ENTRY_FIELDS:
         value: str | int = getattr(row, name)
-        return cell_text(value) if isinstance(value, str) else value
+        return value
     run = table.run(row.entry)
     if run is None:
         raise not_available(f"{name} is known only for your own runs (benchsheet import-run), not {row.entry}")
@@ -549,9 +548,10 @@ def results(
         run = table.run(r.entry) if r.id_source == "local" else None
         if run is not None and not run.valid:
             availability += " (INVALID run)"
-        texts = [cell_text(t) for t in (r.entry, r.submitter, r.system, r.accelerator)]
-        note = cell_text("; ".join(row_notes(table, r)))
-        out.append([*texts, r.gpus, r.result, pg, availability, cell_text(r.software), note])
+        note = "; ".join(row_notes(table, r))
+        out.append(
+            [r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software, note]
+        )
     return out
 
 

@@ -11,9 +11,11 @@ every failure into an error value made by the shell's ``on_error``.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from . import analysis as A
@@ -25,7 +27,8 @@ from .table import Table
 
 CATEGORY = "benchsheet"
 
-Value = str | float | int | bool | None
+Value = str | float | int | bool | Decimal | dt.date | dt.time | None
+"""A cell value as a shell hands it over (Excel's currency cells are Decimal, date cells datetime)."""
 ArgKind = str  # "text", "number", "int", "round", "spec", "bool"
 
 
@@ -443,7 +446,11 @@ BY_NAME = {f.name: f for f in CATALOGUE}
 
 
 def convert(arg: Arg, value: Value) -> Any:
-    """A raw cell value as the argument's kind, or a #VALUE! error saying why."""
+    """A raw cell value as the argument's kind, or a #VALUE! error saying why.
+
+    Values arrive as Excel hands them over (tests/excel.py has the model): a number is a float, a
+    currency cell a ``Decimal``, a date or time cell a ``datetime``, an empty cell None.
+    """
     if type(value) is str and arg.kind == "text":  # the common case, first
         value = value.strip()
         if value and len(value) <= 200:
@@ -460,6 +467,10 @@ def convert(arg: Arg, value: Value) -> Any:
         return _flag(arg, value)
     if isinstance(value, bool):
         raise bad_value(f"{arg.name} must not be TRUE/FALSE")
+    if isinstance(value, dt.date | dt.time):
+        raise bad_value(_date_reason(arg, value))
+    if isinstance(value, Decimal):  # a currency or accounting cell
+        value = float(value)
     if isinstance(value, int | float) and not math.isfinite(value):
         raise bad_value(f"{arg.name} must be a finite number")
     kind = arg.kind
@@ -470,7 +481,7 @@ def convert(arg: Arg, value: Value) -> Any:
             raise bad_value(f"{arg.name} is too long ({len(value)} characters)")
         return value
     if kind == "round":
-        return f"{value:g}" if isinstance(value, int | float) else value
+        return round_text(value) if isinstance(value, int | float) else value
     if kind == "spec":
         return float(value) if isinstance(value, int | float) else value
     number = _number(arg, value)
@@ -479,6 +490,21 @@ def convert(arg: Arg, value: Value) -> Any:
             raise bad_value(f"{arg.name} must be a whole number, not {number:g}")
         return int(number)
     return number
+
+
+def round_text(number: float) -> str:
+    """A round typed as a number: 6 -> "6.0", 5.1 -> "5.1"; binary noise (6.1000000001) is dropped."""
+    text = f"{number:.4f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def _date_reason(arg: Arg, value: dt.date | dt.time) -> str:
+    shown = value.strftime("%H:%M" if isinstance(value, dt.time) else "%Y-%m-%d")
+    if arg.kind == "round":
+        return f'{arg.name} is a date ({shown}); type the round as text, e.g. "6.1"'
+    if arg.kind in ("text", "spec"):
+        return f"{arg.name} is a date ({shown}); type it as text"
+    return f"{arg.name} is a date ({shown}), not a number; format the cell as a number"
 
 
 def _number(arg: Arg, value: Any) -> float:
@@ -502,7 +528,7 @@ def _flag(arg: Arg, value: Any) -> bool:
     """TRUE/FALSE, 1/0 or the text "TRUE"/"FALSE", as Excel reads a logical argument."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, int | float) and value in (0, 1):
+    if isinstance(value, int | float | Decimal) and value in (0, 1):  # 1/0, also from a currency cell
         return bool(value)
     if isinstance(value, str) and value.upper() in ("TRUE", "FALSE"):
         return value.upper() == "TRUE"

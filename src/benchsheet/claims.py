@@ -23,7 +23,7 @@ from .analysis import (
     per_gpu_value,
 )
 from .errors import bad_value, not_available
-from .names import cell_text, family_key, same_submitter, scenario_key, submitter_key
+from .names import family_key, same_submitter, scenario_key, submitter_key
 from .table import Row, Table, round_sort_key
 
 Cell = str | float | int
@@ -265,15 +265,15 @@ def gains(
             out.append(
                 [
                     n.family,
-                    cell_text(n.submitter),
+                    n.submitter,
                     n.gpus,
                     o.entry,
                     n.entry,
                     per_gpu_value(o) or 0.0,
                     per_gpu_value(n) or 0.0,
                     gain,
-                    cell_text(o.software),
-                    cell_text(n.software),
+                    o.software,
+                    n.software,
                     match,
                 ]
             )
@@ -287,7 +287,7 @@ def _gain(old: Row, new: Row) -> float:
 def _match(old: Row, new: Row, label: str) -> str:
     if old.submitter != new.submitter:
         label += f" (submitter {old.submitter} in {old.round}, {new.submitter} in {new.round})"
-    return cell_text(label)
+    return label
 
 
 # ----------------------------------------------------------------- HISTORY

@@ -9,6 +9,39 @@ value in the formula engine, a message and exit status 1 in the CLI.
 from __future__ import annotations
 
 ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
+"""The seven classic Excel errors: the codes benchsheet answers with."""
+
+EXCEL_ERRORS: dict[str, int] = {
+    "#NULL!": 2000,
+    "#DIV/0!": 2007,
+    "#VALUE!": 2015,
+    "#REF!": 2023,
+    "#NAME?": 2029,
+    "#NUM!": 2036,
+    "#N/A": 2042,
+    "#GETTING_DATA": 2043,
+    "#SPILL!": 2045,
+    "#CONNECT!": 2046,
+    "#BLOCKED!": 2047,
+    "#UNKNOWN!": 2048,
+    "#FIELD!": 2049,
+    "#CALC!": 2050,
+    "#BUSY!": 2051,
+}
+"""Every error value a cell can hold, with its Excel error number (``XlCVError``: xlErrNull = 2000 ...
+xlErrSpill = 2045; the newer ones continue the sequence, #BUSY! assumed next). Through COM a cell error
+is a VT_ERROR whose code is 0x800A0000 + this number; see ``vt_error``."""
+
+ALL_ERROR_CODES = tuple(EXCEL_ERRORS)
+
+
+def vt_error(code: str) -> int:
+    """The signed 32-bit integer pywin32 gives for a cell holding the error ``code`` (#SPILL!: -2146826243)."""
+    return 0x800A0000 + EXCEL_ERRORS[code] - (1 << 32)
+
+
+VT_ERRORS: dict[int, str] = {vt_error(code): code for code in EXCEL_ERRORS}
+"""VT_ERROR integer -> error code, as a classic xlwings UDF receives a cell error it does not name itself."""
 
 
 class BenchError(Exception):
