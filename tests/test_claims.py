@@ -90,6 +90,7 @@ def test_ratios_leaves_out_pairs_in_different_units() -> None:
     [
         (("TPU9", "GB300"), "#N/A Unknown entry or family 'TPU9' (candidate)"),
         (("B200", "6.1-9999"), "#N/A Unknown entry 6.1-9999"),
+        (("5.1-0378", "H200"), "#N/A 5.1-0378 is an open-division entry (model run: llama3_1-70b-fp8_dyn)"),
         (("B200", "GB300", "soon"), "#VALUE! availability must be one of"),
         (("B200", "GB300", "any", None, None, "maybe"), "#VALUE! same_gpus must be TRUE or FALSE"),
     ],

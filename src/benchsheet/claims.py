@@ -19,6 +19,7 @@ from .analysis import (
     _filter_note,
     _matching,
     _refuse_latency,
+    model_run,
     normalize_round,
     per_gpu_value,
 )
@@ -48,6 +49,11 @@ RATIOS_HEADER = (
 def _side(table: Table, spec: str, role: str) -> tuple[str, str]:
     """("entry", ID) or ("family", name) for a RATIOS argument."""
     rows = table.entry_rows(spec)
+    if rows and rows[0].division == "open":  # an open row ran its own model: never a claim about the benchmark
+        raise not_available(
+            f"{rows[0].entry} is an open-division entry (model run: {model_run(rows[0])}): "
+            "its rows are not the benchmarks' models, so no ratio"
+        )
     if rows:
         return "entry", rows[0].entry
     if ENTRY_ID.fullmatch(spec.strip()):
