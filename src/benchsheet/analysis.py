@@ -21,6 +21,8 @@ from .names import (
     benchmark_key,
     canonical_scenario,
     family_key,
+    gpus_per_card,
+    is_pipeline,
 )
 from .table import Row, Table, round_sort_key
 
@@ -38,6 +40,7 @@ ENTRY_FIELDS = (
     "suite",
     "round",
     "software",
+    "model",
 )
 RUN_FIELDS = ("ttft_p99_ms", "tpot_p99_ms", "ttft_limit_ms", "tpot_limit_ms", "valid")
 """ENTRY fields that only private entries (your own loadgen runs) have."""
@@ -48,7 +51,7 @@ TRADEMARK = (
     "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."
 )
 NOT_VERIFIED = "Result not verified by MLCommons Association."
-ENTRY_ID = re.compile(r"\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
+ENTRY_ID = re.compile(r"v?\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
 CATEGORY_NAMES = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
 
 
@@ -97,7 +100,7 @@ def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
 
 def per_gpu_value(row: Row) -> float | None:
     """The row's result per accelerator; None where it has no meaning. The one place that divides."""
-    if row.heterogeneous or not row.throughput or row.gpus <= 0:
+    if row.heterogeneous or not row.throughput or row.gpus <= 0 or is_pipeline(row.benchmark):
         return None
     return row.result / row.gpus
 
@@ -111,9 +114,23 @@ def per_gpu_of(row: Row) -> float:
         raise not_available(f"{row.entry} is heterogeneous ({row.family}): no per-GPU value")
     if not row.throughput:
         raise not_available(f"{row.entry} {row.benchmark} {row.scenario} is a latency in {row.units}: no per-GPU value")
+    if is_pipeline(row.benchmark):
+        raise not_available(_pipeline_reason(row.benchmark))
     if row.accelerator:
         raise not_available(f"{row.entry} does not give its accelerator count ({row.accelerator}): no per-GPU value")
     raise not_available(f"{row.entry} has no accelerators (CPU-only): no per-GPU value")
+
+
+def _pipeline_reason(benchmark: str) -> str:
+    return (
+        f"{benchmark_key(benchmark)} times a whole pipeline with CPU stages (retrieval, database): "
+        "no per-accelerator value"
+    )
+
+
+def model_run(row: Row) -> str:
+    """The model the row ran: the file's UsedModel in the open division; the benchmark's own in the closed."""
+    return row.used_model if row.division == "open" and row.used_model else row.benchmark
 
 
 def _same_units(a: Row, b: Row) -> None:
@@ -163,7 +180,10 @@ def entry_field(table: Table, entry: str, field: str) -> str | int | float | boo
     name = field.strip().lower()
     if name not in ENTRY_FIELDS + RUN_FIELDS:
         raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS + RUN_FIELDS)}")
-    row = entry_rows(table, entry)[0]
+    rows = entry_rows(table, entry)
+    row = rows[0]
+    if name == "model":  # an open entry is one (system, model run); a closed entry runs its benchmarks' models
+        return ", ".join(dict.fromkeys(model_run(r) for r in rows))
     if name in ENTRY_FIELDS:
         value: str | int = getattr(row, name)
         return value
@@ -293,6 +313,9 @@ def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
 
 
 def _refuse_latency(table: Table, benchmark: str, scenario: str) -> None:
+    """Refuse a per-GPU answer for a latency or a pipeline benchmark, before any filter."""
+    if is_pipeline(benchmark) and table.has_benchmark(benchmark):
+        raise not_available(_pipeline_reason(benchmark))
     rows = table.bench_rows(benchmark, scenario)
     if rows and not any(r.throughput for r in rows):
         r = rows[0]
@@ -499,6 +522,7 @@ RESULTS_HEADER = (
     "per-GPU",
     "availability",
     "software",
+    "note",
 )
 
 
@@ -525,8 +549,42 @@ def results(
         run = table.run(r.entry) if r.id_source == "local" else None
         if run is not None and not run.valid:
             availability += " (INVALID run)"
-        out.append([r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software])
+        note = "; ".join(row_notes(table, r))
+        out.append(
+            [r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software, note]
+        )
     return out
+
+
+def row_notes(table: Table, r: Row) -> list[str]:
+    """What a reader must know to use the row's figures (shown in CITE and RESULTS)."""
+    notes = []
+    if r.division == "open":
+        notes.append(f"model run: {model_run(r)} (open division: not the {r.benchmark} benchmark model)")
+    per_card = gpus_per_card(r.accelerator)
+    if per_card > 1 and r.gpus_in_file:
+        notes.append(
+            f"{r.gpus} GPUs: the official file counts {r.gpus_in_file} cards of {r.accelerator}, "
+            f"{per_card} GPUs per card"
+        )
+    elif r.gpus_in_file:
+        per_node = (
+            f" (a# x Nodes) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
+            if r.nodes > 1 and r.gpus_in_file % r.nodes == 0
+            else " is "
+        )
+        notes.append(
+            f"{r.gpus} accelerators as the accelerator name states; "
+            f"the official file's accelerator count{per_node}{r.gpus_in_file}"
+        )
+    other = {x.round: x.units for x in table.bench_rows(r.benchmark, r.scenario) if x.throughput and x.round != r.round}
+    if r.throughput and r.units != "Tokens/s" and other and set(other.values()) == {"Tokens/s"}:
+        rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
+        notes.append(
+            f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
+            f"(Tokens/s in {rounds}); label kept as published, not comparable with other rounds"
+        )
+    return notes
 
 
 # --------------------------------------------------------------- citations
@@ -550,13 +608,20 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
         if r.id_source == "derived"
         else ""
     )
+    filed = f"filed under {r.benchmark} {r.scenario}" if r.division == "open" else f"{r.benchmark} {r.scenario}"
+    per_card = gpus_per_card(r.accelerator)
+    on = (
+        f"{r.gpus_in_file} x {r.accelerator} ({r.gpus} GPUs)"
+        if per_card > 1 and r.gpus_in_file
+        else f"{r.gpus} x {r.accelerator or 'CPU'}"
+    )
     parts = [
         f"MLPerf® Inference v{r.round}, {r.division.capitalize()} division, "
         f"{CATEGORY_NAMES.get(r.availability, r.availability)} category, "
-        f"{r.benchmark} {r.scenario}, entry {r.entry}{id_note}: "
-        f"{_fmt(r.result)} {r.units} on {r.gpus} x {r.accelerator or 'CPU'} "
-        f"({r.submitter}, {r.system}).",
+        f"{filed}, entry {r.entry}{id_note}: "
+        f"{_fmt(r.result)} {r.units} on {on} ({r.submitter}, {r.system}).",
     ]
+    parts += [f"Note: {n[:1].upper()}{n[1:]}." for n in row_notes(table, r)]
     parts.append(f"Source: {where} (SHA-256 {r.sha256}), retrieved {retrieved}.")
     pg = per_gpu_value(r)
     if pg is not None:  # the derived figure is not verified by MLCommons; the official result is

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from . import analysis as A
+from . import claims as C
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
 from .store import get_table
@@ -28,7 +29,7 @@ CATEGORY = "benchsheet"
 
 Value = str | float | int | bool | Decimal | dt.date | dt.time | None
 """A cell value as a shell hands it over (Excel's currency cells are Decimal, date cells datetime)."""
-ArgKind = str  # "text", "number", "int", "round", "spec"
+ArgKind = str  # "text", "number", "int", "round", "spec", "bool"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,20 @@ def _filters(
 
 def _t() -> Table:
     return get_table()
+
+
+def _gains(
+    benchmark: str,
+    scenario: str,
+    old_round: str | None = None,
+    new_round: str | None = None,
+    family: str | None = None,
+    availability: str | None = None,
+    include_resized: bool | None = None,
+) -> list[list[str | float | int]]:
+    return C.gains(
+        _t(), benchmark, scenario, old_round, new_round, family, availability or "available", bool(include_resized)
+    )
 
 
 CATALOGUE: tuple[Function, ...] = (
@@ -320,7 +335,7 @@ CATALOGUE: tuple[Function, ...] = (
             SOFT,
         ),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software. Spills.",
+        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
         lambda benchmark, scenario, family=None, availability=None, max_gpus=None, round=None, software=None: A.results(
             _t(), benchmark, scenario, family, _filters(availability, max_gpus, round, software)
@@ -369,6 +384,59 @@ CATALOGUE: tuple[Function, ...] = (
         lambda field=None: A.datainfo(_t(), field),
         returns="table",
     ),
+    Function(
+        "RATIOS",
+        (
+            Arg("candidate", "text", 'Candidate: a family, e.g. "Vera Rubin" (its best row), or an entry ID'),
+            Arg("baseline", "text", 'Baseline: a family, e.g. "GB300" (its best row), or an entry ID'),
+            Arg("availability", "text", '"any" (default) or "available", "preview", "rdi": applies to both', True),
+            ROUND,
+            MAXG,
+            Arg("same_gpus", "bool", "TRUE: pair only rows with the same accelerator count (default FALSE)", True),
+        ),
+        "Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest "
+        "first: benchmark, scenario, ratio, both entries, per-GPU values, GPUs and availability. The first row is "
+        'where an "up to Nx" comes from. Spills.',
+        '=RATIOS("Vera Rubin","GB300")',
+        lambda candidate, baseline, availability=None, round=None, max_gpus=None, same_gpus=None: C.ratios(
+            _t(), candidate, baseline, _filters(availability or "any", max_gpus, round), bool(same_gpus)
+        ),
+        returns="table",
+    ),
+    Function(
+        "GAINS",
+        (
+            BENCH,
+            SCEN,
+            Arg("old_round", "round", 'Earlier round, e.g. "6.0"; default: the second latest with rows', True),
+            Arg("new_round", "round", 'Later round, e.g. "6.1"; default: the latest with rows', True),
+            Arg("family", "text", FAMILY.help + "; default: all", True),
+            AVAIL,
+            Arg(
+                "include_resized",
+                "bool",
+                "TRUE: also pair systems of different size, marked as not a software gain (default FALSE)",
+                True,
+            ),
+        ),
+        "Like-for-like systems across two rounds (same submitter, family and GPU count), biggest per-GPU gain "
+        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, and how strong the "
+        "match is. Spills.",
+        '=GAINS("gpt-oss-120b","Server","6.0","6.1")',
+        _gains,
+        returns="table",
+    ),
+    Function(
+        "HISTORY",
+        (FAMILY, BENCH, SCEN, AVAIL, MAXG),
+        "One row per round with the family's closed rows, oldest first: round, best per-GPU, its entry and "
+        "GPUs, median per-GPU, number of rows, units. Spills.",
+        '=HISTORY("GB300","deepseek-r1","Server")',
+        lambda family, benchmark, scenario, availability=None, max_gpus=None: C.history(
+            _t(), family, benchmark, scenario, _filters(availability, max_gpus)
+        ),
+        returns="table",
+    ),
 )
 
 BY_NAME = {f.name: f for f in CATALOGUE}
@@ -395,6 +463,8 @@ def convert(arg: Arg, value: Value) -> Any:
         if arg.optional:
             return None
         raise bad_value(f"{arg.name} is required")
+    if arg.kind == "bool":
+        return _flag(arg, value)
     if isinstance(value, bool):
         raise bad_value(f"{arg.name} must not be TRUE/FALSE")
     if isinstance(value, dt.date | dt.time):
@@ -452,6 +522,17 @@ def _number(arg: Arg, value: Any) -> float:
         if math.isfinite(number):
             return number
     raise bad_value(f"{arg.name} must be a number")
+
+
+def _flag(arg: Arg, value: Any) -> bool:
+    """TRUE/FALSE, 1/0 or the text "TRUE"/"FALSE", as Excel reads a logical argument."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float | Decimal) and value in (0, 1):  # 1/0, also from a currency cell
+        return bool(value)
+    if isinstance(value, str) and value.upper() in ("TRUE", "FALSE"):
+        return value.upper() == "TRUE"
+    raise bad_value(f"{arg.name} must be TRUE or FALSE")
 
 
 class _Passed(Exception):

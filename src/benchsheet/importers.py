@@ -30,6 +30,7 @@ from .names import (
     benchmark_key,
     canonical_scenario,
     classify_accelerator,
+    gpus_per_card,
     is_throughput,
 )
 from .table import Row, Source
@@ -158,15 +159,22 @@ class _Fields:
         return v
 
     def count(self, field: str, blank_ok: bool = False) -> int:
+        """A whole number >= 0; older official files write ``8.0`` or ``"8"`` for 8."""
         if field not in self.raw:
             raise self.fail(field, "missing")
         v = self.raw[field]
-        if blank_ok and v in ("", None):
+        bad = self.fail(field, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}, got {_short(v)}")
+        if isinstance(v, str):
+            try:
+                v = float(v) if v.strip() else None
+            except ValueError:
+                raise bad from None
+        if blank_ok and (v is None or (isinstance(v, float) and math.isnan(v))):
             return 0
-        if isinstance(v, str) and v.strip().isdigit():
+        if isinstance(v, float) and math.isfinite(v) and v == int(v):
             v = int(v)
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_ACCELERATORS:
-            raise self.fail(field, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}, got {_short(v)}")
+            raise bad
         return v
 
     def result(self, field: str) -> float:
@@ -210,7 +218,7 @@ def _make_row(
     system: str,
     platform: str,
     accelerator: str,
-    gpus: int,
+    file_gpus: int,
     nodes: int,
     benchmark: str,
     scenario: str,
@@ -223,6 +231,7 @@ def _make_row(
     if not units:
         raise f.fail("units", "missing")
     info = classify_accelerator(accelerator)
+    gpus = accelerator_count(accelerator, file_gpus)
     return Row(
         round=rnd,
         entry="",
@@ -251,7 +260,23 @@ def _make_row(
         used_model=used_model,
         source="",
         sha256="",
+        gpus_in_file=file_gpus if accelerator and file_gpus != gpus else 0,
     )
+
+
+def accelerator_count(accelerator: str, file_count: int) -> int:
+    """Accelerators of a system, from the file's count and what the accelerator name states.
+
+    A name with one explicit total ("MI355X 288GB HBM3e (x87)") is the submitter's
+    own count and wins; a name that states a multi-GPU card ("B60 Dual") multiplies
+    the file's count of cards into GPUs; a row without an accelerator has none.
+    """
+    if not accelerator:
+        return 0
+    explicit = _EXPLICIT_COUNT.findall(accelerator)
+    if len(explicit) == 1:
+        return int(explicit[0])
+    return file_count * gpus_per_card(accelerator)
 
 
 def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
@@ -263,17 +288,12 @@ def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Pars
     submitter, suite, platform = f.text("Submitter"), f.text("Suite").lower(), f.text("Platform")
     accelerator = f.text("Accelerator")
     per_node, nodes = f.count("a#", blank_ok=True), f.count("Nodes")
-    gpus = per_node * nodes
-    explicit = _EXPLICIT_COUNT.findall(accelerator)
-    if len(explicit) == 1:  # "MI355X 288GB HBM3e (x87)": the submitter's own total
-        gpus = int(explicit[0])
-    if not accelerator:
-        gpus = 0
     model = f.text("Model")
     used_model = f.text("UsedModel", required=False) or model
     official_id = f.text("ID", required=False)  # when absent, the numbering rule gives it
-    if official_id and not re.fullmatch(rf"{re.escape(rnd)}-\d{{4}}", official_id):
+    if official_id and not re.fullmatch(rf"[vV]?{re.escape(rnd)}-\d{{4}}", official_id):
         raise f.fail("ID", f"expected an entry ID such as {rnd}-0001, got {official_id!r}")
+    official_id = official_id.lstrip("vV")  # older rounds write v4.1-0046: the ID is 4.1-0046
     row = _make_row(
         f,
         rnd,
@@ -284,7 +304,7 @@ def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Pars
         system=f.text("System"),
         platform=platform,
         accelerator=accelerator,
-        gpus=gpus,
+        file_gpus=per_node * nodes,
         nodes=nodes,
         benchmark=model,
         scenario=f.scenario("Scenario"),
@@ -336,7 +356,7 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
         system=f.text("SystemName"),
         platform=platform,
         accelerator=accelerator,
-        gpus=gpus if accelerator else 0,
+        file_gpus=gpus,
         nodes=nodes,
         benchmark=benchmark,
         scenario=f.scenario("Scenario"),

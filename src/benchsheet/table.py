@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from .errors import DataError
-from .names import benchmark_key, scenario_key
+from .names import benchmark_key, entry_key, scenario_key
 
 CACHE_FORMAT = "benchsheet-results"
 CACHE_VERSION = 1
@@ -52,6 +52,7 @@ class Row:
     used_model: str
     source: str  # file name the row was read from
     sha256: str  # SHA-256 of that file
+    gpus_in_file: int = 0  # the file's own count (a# x Nodes, or total_accelerators) where gpus differs; else 0
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
@@ -62,7 +63,10 @@ _TYPES: dict[str, type] = {
     "gpus": int,
     "nodes": int,
     "result": float,
+    "gpus_in_file": int,
 }
+_ADDED_COLUMNS: dict[int, dict[str, Any]] = {len(COLUMNS) - 1: {"gpus_in_file": 0}}
+"""Files written before a column was added still load: column count -> the added columns' defaults."""
 _STR_COLUMNS = tuple(c for c in COLUMNS if c not in _TYPES)
 
 
@@ -110,18 +114,18 @@ class Table:
         by_entry: dict[str, list[Row]] = {}
         by_bench: dict[tuple[str, str], list[Row]] = {}
         for r in self.rows:
-            key = (r.entry.lower(), benchmark_key(r.benchmark), scenario_key(r.scenario))
+            key = (entry_key(r.entry), benchmark_key(r.benchmark), scenario_key(r.scenario))
             if key in self._by_key:
                 raise DataError(r.source, None, "entry", f"duplicate row {r.entry} {r.benchmark} {r.scenario}")
             self._by_key[key] = r
-            by_entry.setdefault(r.entry.lower(), []).append(r)
+            by_entry.setdefault(key[0], []).append(r)
             by_bench.setdefault(key[1:], []).append(r)
             self._benchmarks.add(key[1])
         self._by_entry.update({k: tuple(v) for k, v in by_entry.items()})
         self._by_bench.update({k: tuple(v) for k, v in by_bench.items()})
 
     def get(self, entry: str, benchmark: str, scenario: str) -> Row | None:
-        return self._by_key.get((entry.strip().lower(), benchmark_key(benchmark), scenario_key(scenario)))
+        return self._by_key.get((entry_key(entry), benchmark_key(benchmark), scenario_key(scenario)))
 
     @cached_property
     def families(self) -> dict[str, str]:
@@ -139,7 +143,7 @@ class Table:
         return next((r for r in self.runs if r.entry == key), None)
 
     def entry_rows(self, entry: str) -> tuple[Row, ...]:
-        return self._by_entry.get(entry.strip().lower(), ())
+        return self._by_entry.get(entry_key(entry), ())
 
     def bench_rows(self, benchmark: str, scenario: str) -> tuple[Row, ...]:
         return self._by_bench.get((benchmark_key(benchmark), scenario_key(scenario)), ())
@@ -180,7 +184,11 @@ def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Ta
         raise DataError(name, None, "format", "not a benchsheet cache file")
     if doc.get("version") != CACHE_VERSION:
         raise DataError(name, None, "version", f"cache version {doc.get('version')!r}, expected {CACHE_VERSION}")
-    if doc.get("columns") != list(COLUMNS):
+    columns = doc.get("columns")
+    if not isinstance(columns, list):
+        raise DataError(name, None, "columns", "cache columns do not match this benchsheet")
+    added = _ADDED_COLUMNS.get(len(columns))
+    if columns != list(COLUMNS) and (added is None or columns != list(COLUMNS[: len(columns)])):
         raise DataError(name, None, "columns", "cache columns do not match this benchsheet")
     try:
         sources = tuple(Source(**s) for s in doc["sources"])
@@ -195,9 +203,9 @@ def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Ta
     if not isinstance(raw_rows, list):
         raise DataError(name, None, "rows", "missing row list")
     for i, raw in enumerate(raw_rows):
-        if not isinstance(raw, list) or len(raw) != len(COLUMNS):
+        if not isinstance(raw, list) or len(raw) != len(columns):
             raise DataError(name, i, None, "row has the wrong number of fields")
-        values: dict[str, Any] = dict(zip(COLUMNS, raw, strict=True))
+        values: dict[str, Any] = dict(zip(columns, raw, strict=True)) | (added or {})
         for col, typ in _TYPES.items():
             v = values[col]
             if typ is float and isinstance(v, int) and not isinstance(v, bool):
