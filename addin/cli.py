@@ -10,12 +10,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-NEXT_STEPS = (
-    "Next, in Excel: File > Options > Trust Center > Trust Center Settings > Macro Settings: tick "
-    '"Trust access to the VBA project object model"; restart Excel; in a macro-enabled workbook (.xlsm) '
-    'click xlwings > Import Functions; then type =PERGPU("5.1-0072","deepseek-r1","Server").'
-)
-
 
 def _err(message: str) -> None:
     from rich.console import Console
@@ -47,7 +41,8 @@ def cmd_install(args: argparse.Namespace) -> int:
         return 2
     print("\n".join(done))
     if manage.is_windows(platform):
-        print(NEXT_STEPS)
+        print("Next, in Excel:")
+        print("\n".join(f"  {i}. {step}" for i, step in enumerate(manage.EXCEL_STEPS, start=1)))
     return 0
 
 

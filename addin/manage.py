@@ -23,6 +23,7 @@ from .config import (
     add_module,
     read_settings,
     remove_module,
+    set_setting,
     udf_lines,
     udf_modules,
 )
@@ -33,6 +34,19 @@ ALTERNATIVE = (
     "on macOS or Excel on the web, use `benchsheet template build` and `benchsheet template calc` "
     "for a workbook with computed values"
 )
+
+
+INTERPRETER_KEY = "INTERPRETER_WIN"
+
+EXCEL_STEPS = (
+    "File > Options > Trust Center > Trust Center Settings > Macro Settings: tick "
+    '"Trust access to the VBA project object model". Restart Excel.',
+    "In the workbook that should have the functions, saved as a macro-enabled .xlsm: press Alt+F11, "
+    "choose Tools > References and tick xlwings; close the editor.",
+    "On the xlwings tab, click Import Functions (once per workbook, and again after upgrading benchsheet).",
+    'Type a formula: =PERGPU("5.1-0072","deepseek-r1","Server")',
+)
+"""What the user does in Excel after ``benchsheet addin install``: printed by it, and in the README."""
 
 
 class AddinError(Exception):
@@ -71,20 +85,30 @@ def install(
     """Install the xlwings add-in (unless ``config_only``), then add the UDF module; what was done."""
     done = []
     if not config_only:
-        if not is_windows(platform):
-            raise _needs_windows(platform, "install")
-        code = run(["addin", "install"])
-        if code != 0:
-            raise AddinError(f"`xlwings addin install` failed (exit status {code}); the configuration is unchanged")
-        done.append("xlwings add-in: installed with `xlwings addin install`")
-        where = addin_file(os.environ if environ is None else environ)
-        if where is not None and not where.is_file():  # xlwings reports some failures with exit status 0
-            done.append(f"warning: {where} is missing; if xlwings reported an error above, fix it and run this again")
+        done.append(_install_addin(platform, run, os.environ if environ is None else environ))
     changed = add_module(config)
     done.append(f"{config}: {UDF_KEY} {'now includes' if changed else 'already includes'} {UDF_MODULE}")
+    if is_windows(platform) and not read_settings(config).get(INTERPRETER_KEY.lower()):
+        set_setting(config, INTERPRETER_KEY, sys.executable)  # xlwings writes it only into a new file
+        done.append(f"{config}: {INTERPRETER_KEY} set to this Python, {sys.executable}")
     if not is_windows(platform):
         done.append(f"note: the worksheet functions need Excel on Windows; {ALTERNATIVE}")
     return done
+
+
+def _install_addin(platform: str, run: Runner, environ: Mapping[str, str]) -> str:
+    if not is_windows(platform):
+        raise _needs_windows(platform, "install")
+    code = run(["addin", "install"])
+    if code != 0:
+        raise AddinError(f"`xlwings addin install` failed (exit status {code}); the configuration is unchanged")
+    where = addin_file(environ)
+    if where is not None and not where.is_file():  # xlwings reports some failures with exit status 0
+        raise AddinError(
+            f"`xlwings addin install` did not install the add-in ({where} is missing; its message above says "
+            "why, e.g. Excel was running); the configuration is unchanged"
+        )
+    return "xlwings add-in: installed with `xlwings addin install`"
 
 
 def uninstall(config: Path, *, config_only: bool, platform: str, run: Runner) -> list[str]:
