@@ -115,8 +115,9 @@ class Book:
         """The cell as calc's engine holds it: a number (a date is its serial number), text, a Boolean,
         None, an error (``ReasonedError`` when benchsheet gave the reason)."""
         value = self.computed.values.get((sheet.upper(), ref))
-        if value is None and (sheet.upper(), ref) not in self.computed.values:
-            value = self.shown[sheet][ref].value  # an input no formula reads: as written
+        if value is None and (sheet.upper(), ref) not in self.computed.values:  # an input no formula reads
+            written = self.shown[sheet][ref]
+            value = XlError(written.value) if written.data_type == "e" else written.value
         return value
 
     def cell(self, sheet: str, ref: str) -> Cell:
