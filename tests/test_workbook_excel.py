@@ -45,7 +45,6 @@ from benchsheet import store
 from benchsheet.catalogue import BY_NAME
 from benchsheet.engine import ReasonedError, evaluate, functions, plain
 from benchsheet.errors import vt_error
-from benchsheet.names import cell_text
 from benchsheet.templates import builder as B
 from benchsheet.templates.calc import calc
 from benchsheet.templates.compute import Computed, compute
@@ -369,10 +368,6 @@ def legit_difference(book: Book, call: Call, excel: Any, engine: Any) -> str | N
         assert isinstance(excel, str) and excel.startswith(f"#VALUE! {name} is a date ({day:%Y-%m-%d})"), excel
         assert excel != engine
         return "date"
-    if isinstance(excel, str) and isinstance(engine, str) and engine == cell_text(excel) != excel:
-        # Text that would read as a formula: calc writes it into a file, so the engine neutralizes it
-        # with an apostrophe; a value returned into an Excel cell is shown as text and keeps none.
-        return "apostrophe"
     return None
 
 
