@@ -368,6 +368,7 @@ def breakeven(
     scenario: str,
     filters: Filters,
 ) -> float:
+    _check_known(table, benchmark, scenario)  # even when both sides are numbers: a ratio is for a workload
     base, base_row = per_gpu_spec(table, baseline, benchmark, scenario, filters)
     cand, cand_row = per_gpu_spec(table, candidate, benchmark, scenario, filters)
     if base_row is not None and cand_row is not None:
@@ -426,8 +427,8 @@ def gpus_needed(
     raw = target_tokens_per_sec / (tokens_per_sec_per_gpu * utilization)
     if not math.isfinite(raw) or raw > 1e15:
         raise BenchError("#NUM!", "the answer is too large to be a number of GPUs; check the inputs' units")
-    # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17
-    gpus_exact = math.ceil(raw - 1e-9)
+    # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17; a positive target needs one GPU
+    gpus_exact = max(math.ceil(raw - 1e-9), 1 if target_tokens_per_sec > 0 else 0)
     return math.ceil(gpus_exact / gpus_per_node) * gpus_per_node
 
 

@@ -69,14 +69,26 @@ def bad_value(reason: str) -> BenchError:
 class DataError(Exception):
     """A results or cache file that cannot be used: names the file, row and field."""
 
-    def __init__(self, file: str, row: int | str | None, field: str | None, reason: str) -> None:
+    def __init__(
+        self, file: str, row: int | str | None, field: str | None, reason: str, *, line: int | None = None
+    ) -> None:
         where = file
         if row is not None:
             where += f", row {row}"
+        if line is not None:
+            where += f", line {line}"
         if field:
             where += f", field {field!r}"
         super().__init__(f"{where}: {reason}")
         self.file = file
         self.row = row
+        self.line = line
         self.field = field
         self.reason = reason
+
+
+MAX_RESULT = 1e12
+"""No MLPerf result comes near this (the largest official one is a few million per second): a
+value above it in a file is a defect, not a measurement, and would overflow the ratios built on it."""
+MAX_ACCELERATORS = 1_000_000
+"""More accelerators than any system holds: a count above it is a defect."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import DataError
+from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
 from .names import (
     AVAILABILITIES,
     benchmark_key,
@@ -165,16 +165,17 @@ class _Fields:
             return 0
         if isinstance(v, str) and v.strip().isdigit():
             v = int(v)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise self.fail(field, f"expected a whole number >= 0, got {v!r}")
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_ACCELERATORS:
+            raise self.fail(field, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}, got {_short(v)}")
         return v
 
-    def number(self, field: str) -> float:
+    def result(self, field: str) -> float:
+        """A result: a rate or a latency, finite and > 0 (a zero or an absurd value is no measurement)."""
         if field not in self.raw:
             raise self.fail(field, "missing")
         v = self.raw[field]
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-            raise self.fail(field, f"expected a finite number >= 0, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= MAX_RESULT or not math.isfinite(v):
+            raise self.fail(field, f"expected a number > 0 and at most {MAX_RESULT:g}, got {_short(v)}")
         return float(v)
 
     def flag(self, field: str) -> bool:
@@ -287,7 +288,7 @@ def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Pars
         nodes=nodes,
         benchmark=model,
         scenario=f.scenario("Scenario"),
-        result=f.number("Performance_Result"),
+        result=f.result("Performance_Result"),
         units=f.text("Performance_Units"),
         software=f.text("Software"),
         used_model=used_model,
@@ -339,7 +340,7 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
         nodes=nodes,
         benchmark=benchmark,
         scenario=f.scenario("Scenario"),
-        result=f.number("Result"),
+        result=f.result("Result"),
         units=f.text("Units"),
         software=f.text("framework", required=False),
         used_model=model,
@@ -381,6 +382,12 @@ KNOWN_BENCHMARKS = frozenset(
     )
 )
 """Benchmark names of the MLPerf Inference suite (closed-division spellings)."""
+
+
+def _short(value: Any) -> str:
+    """A value for a message: a 400-digit number is not printed whole."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:20] + f"... ({len(text)} characters)"
 
 
 def _check_unique(name: str, rows: Sequence[Row]) -> None:

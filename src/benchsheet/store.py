@@ -9,15 +9,12 @@ falls back to the bundled snapshot, and the table's ``origin`` says why.
 
 from __future__ import annotations
 
-import glob
 import os
-import tempfile
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import DataError
+from .files import locked, write_atomic
 from .importers import Imported
 from .table import Row, RunInfo, Table, build_table, round_sort_key, runs_from_json, runs_to_json, table_from_json
 
@@ -111,46 +108,6 @@ def merge(current: Table, imported: Sequence[Imported], origin: str) -> Table:
         sources.append(imp.source)
     sources.sort(key=lambda s: round_sort_key(s.round))
     return build_table(rows, sources, origin)
-
-
-@contextmanager
-def locked(path: Path, timeout: float = 60.0) -> Iterator[None]:
-    """Serialize writers of ``path`` across processes."""
-    from filelock import FileLock
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock", timeout=timeout):
-        yield
-
-
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file in the same folder, flush to disk, then rename: never half a file.
-
-    The file keeps the mode of the one it replaces (a new one gets the usual 0o666 less the umask),
-    and temporary files left by a writer that was killed are removed.
-    """
-    path = Path(path).absolute()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    for stale in path.parent.glob(glob.escape(path.name) + ".*.tmp"):
-        if time.time() - stale.stat().st_mtime > 3600:  # an hour old: its writer is gone
-            stale.unlink(missing_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def update_user_cache(change: Callable[[Table], Table]) -> Table:

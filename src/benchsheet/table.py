@@ -159,7 +159,7 @@ class Table:
             "sources": [asdict(s) for s in self.sources],
             "rows": [[getattr(r, c) for c in COLUMNS] for r in self.rows],
         }
-        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def round_sort_key(rnd: str) -> tuple[int, ...]:
@@ -224,7 +224,7 @@ def runs_to_json(rows: Sequence[Row], runs: Sequence[RunInfo], issued: int) -> s
         "rows": [[getattr(r, c) for c in COLUMNS] for r in rows],
         "runs": [asdict(r) for r in runs],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1)
+    return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False)
 
 
 def runs_from_json(text: str | bytes, name: str) -> tuple[tuple[Row, ...], tuple[RunInfo, ...], int]:
