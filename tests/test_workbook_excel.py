@@ -46,9 +46,10 @@ from benchsheet.catalogue import BY_NAME
 from benchsheet.engine import ReasonedError, evaluate, functions, plain
 from benchsheet.errors import vt_error
 from benchsheet.templates import builder as B
+from benchsheet.templates import sheets as S
 from benchsheet.templates.calc import calc
 from benchsheet.templates.compute import Computed, compute
-from tests.excel import ACCOUNTING_FORMAT, DATE_FORMAT, PERCENT_FORMAT, Cell, com_value, literal
+from tests.excel import ACCOUNTING_FORMAT, CURRENCY_FORMAT, DATE_FORMAT, PERCENT_FORMAT, Cell, com_value, literal
 from tests.xlwings_windows import MISSING, ComRange, Windows, windows
 
 __all__ = ["windows"]  # the fixture, used by name
@@ -56,38 +57,52 @@ __all__ = ["windows"]  # the fixture, used by name
 CHECKS = "Checks"  # a sheet the edits add: calls with a round argument (the template has none)
 DAY = 46028.0  # 6 January 2026: "6.1" typed where the locale's short date is d.m
 
+
+def sizing(i: int, key: str) -> str:
+    """A cell of the i-th candidate row of Sizing, found through the sheet's description."""
+    return str(S.SIZING_TABLE.row(i)[key].a1)
+
+
+def quote(i: int, key: str) -> str:
+    return str(S.QUOTES_TABLE.row(i)[key].a1)
+
+
+BENCH, SCEN = (S.WORKLOAD[k].ref(CHECKS) for k in ("benchmark", "scenario"))  # Sizing!$B$5, Sizing!$B$6
+UTIL = S.WORKLOAD["utilization"].ref(CHECKS)
+ERRING_PRICE = S.QUOTES_TABLE.row(1)["price"].ref(CHECKS)
+
 # The user's edits: (sheet, cell) -> (value, number format or None to keep the cell's own)
 EDITS: dict[tuple[str, str], tuple[Any, str | None]] = {
     # prices in currency cells (the template's own "$#,##0.00") and one in an Accounting cell
-    (B.SIZING, "B12"): (3.65, None),
-    (B.SIZING, "C19"): (4.25, None),  # a price override
-    (B.QUOTES, "B13"): (2.95, None),
-    (B.QUOTES, "C20"): (3.6, None),
-    (B.QUOTES, "C22"): (3.4, ACCOUNTING_FORMAT),
+    (S.SIZING, S.WORKLOAD["price"].a1): (3.65, None),
+    (S.SIZING, sizing(1, "price_override")): (4.25, None),
+    (S.QUOTES, S.BASELINE["price"].a1): (2.95, None),
+    (S.QUOTES, quote(0, "price")): (3.6, None),
+    (S.QUOTES, quote(2, "price")): (3.4, ACCOUNTING_FORMAT),
     # utilization typed as 60% (Excel stores 0.6 and formats it as a percentage)
-    (B.SIZING, "B9"): (0.6, PERCENT_FORMAT),
-    # an error upstream: a cell holding #N/A, and a price that is a formula that errs
-    (B.SIZING, "A21"): ("#N/A", None),
-    (B.QUOTES, "C21"): ("=1/0", None),
-    # text in number cells: gpus per node and a quoted price
-    (B.SIZING, "B18"): ("eight", None),
-    (B.QUOTES, "C23"): ("call vendor", None),
-    (B.QUOTES, "B23"): ("MI355X", None),
+    (S.SIZING, S.WORKLOAD["utilization"].a1): (0.6, PERCENT_FORMAT),
+    # an error upstream: a candidate cell holding #N/A, and a quoted price that is a formula that errs
+    (S.SIZING, sizing(3, "candidate")): ("#N/A", None),
+    (S.QUOTES, quote(1, "price")): ("=1/0", None),
+    # text in number cells: accelerators per node, and a quoted price
+    (S.SIZING, sizing(0, "gpus_per_node")): ("eight", None),
+    (S.QUOTES, quote(3, "accelerator")): ("MI355X", None),
+    (S.QUOTES, quote(3, "price")): ("call vendor", None),
     # the round checks, on a sheet of their own
     (CHECKS, "A1"): (6.0, "General"),  # a round typed as the number 6.0: Excel stores 6
     (CHECKS, "A2"): (DAY, DATE_FORMAT),  # a locale date in a round cell
     (CHECKS, "A3"): (5.1, "0.0"),  # another round typed as a number
     (CHECKS, "A4"): ("#N/A", None),  # an error cell
     (CHECKS, "A5"): ("lots", "#,##0"),  # text in a number cell
-    (CHECKS, "A6"): (3.6, "$#,##0.00"),  # a price
-    (CHECKS, "B1"): ('=BEST("B200",Sizing!$B$5,Sizing!$B$6,"available",8,A1)', None),
+    (CHECKS, "A6"): (3.6, CURRENCY_FORMAT),  # a price
+    (CHECKS, "B1"): (f'=BEST("B200",{BENCH},{SCEN},"available",8,A1)', None),
     (CHECKS, "B2"): ('=BEST("B200","gpt-oss-120b","Server","available",8,A2)', None),
     (CHECKS, "B3"): ('=HEADLINE("deepseek-r1","Server",A3,A1)', None),
     (CHECKS, "B4"): ('=HEADLINE("deepseek-r1","Server",5.1,6.0)', None),
-    (CHECKS, "B5"): ('=COSTPERMTOK(A6,BEST("B200",Sizing!B5,Sizing!B6,"available",8,A1),Sizing!B9)', None),
+    (CHECKS, "B5"): (f'=COSTPERMTOK(A6,BEST("B200",{BENCH},{SCEN},"available",8,A1),{UTIL})', None),
     (CHECKS, "B6"): ('=GPUSNEEDED(A5,BEST("B200","gpt-oss-120b","Server"),0.6)', None),
     (CHECKS, "B7"): ('=PERGPU(A4,"gpt-oss-120b","Server")', None),
-    (CHECKS, "B8"): ("=COSTPERMTOK(Quotes!C21,1000)", None),
+    (CHECKS, "B8"): (f"=COSTPERMTOK({ERRING_PRICE},1000)", None),
     (CHECKS, "B9"): ("=COSTPERMTOK(A6*1,B1,60%)", None),
     (CHECKS, "B10"): ('=BREAKEVEN("B200",A2,"gpt-oss-120b","Server")', None),
     (CHECKS, "B11"): ('=MEDIANPERGPU("B300","gpt-oss-120b","Server",,,A1)', None),
@@ -489,13 +504,13 @@ def test_the_edits_reach_functions_as_excel_types_them(windows: Windows, workboo
     def answer(sheet: str, ref: str, name: str) -> Any:
         return shown(excel_answer(windows, book, by_cell[(sheet, ref, name)]))
 
-    assert isinstance(com_value(book.cell(B.SIZING, "B12")), Decimal)  # a price in a currency cell
-    assert isinstance(com_value(book.cell(B.QUOTES, "C22")), Decimal)  # ... and in an Accounting cell
-    assert com_value(book.cell(B.SIZING, "B9")) == 0.6  # 60%
-    for ref in ("J18", "J19", "J20"):  # cost per million tokens from currency prices: numbers
-        assert isinstance(answer(B.SIZING, ref, "COSTPERMTOK"), float)
-    assert isinstance(answer(B.QUOTES, "G22", "COSTPERMTOK"), float)
-    assert isinstance(answer(B.QUOTES, "J20", "BREAKEVENPRICE"), float)
+    assert isinstance(com_value(book.cell(S.SIZING, S.WORKLOAD["price"].a1)), Decimal)  # a currency cell
+    assert isinstance(com_value(book.cell(S.QUOTES, quote(2, "price"))), Decimal)  # an Accounting cell
+    assert com_value(book.cell(S.SIZING, S.WORKLOAD["utilization"].a1)) == 0.6  # 60%
+    for i in range(3):  # cost per million tokens from currency prices: numbers
+        assert isinstance(answer(S.SIZING, sizing(i, "cost_per_mtok"), "COSTPERMTOK"), float)
+    assert isinstance(answer(S.QUOTES, quote(2, "cost_per_mtok"), "COSTPERMTOK"), float)
+    assert isinstance(answer(S.QUOTES, quote(0, "ceiling"), "BREAKEVENPRICE"), float)
     assert isinstance(answer(CHECKS, "B1", "BEST"), float)  # round 6.0 typed as a number
     assert isinstance(answer(CHECKS, "B3", "HEADLINE"), float)
     assert answer(CHECKS, "B3", "HEADLINE") == answer(CHECKS, "B4", "HEADLINE")
@@ -504,6 +519,8 @@ def test_the_edits_reach_functions_as_excel_types_them(windows: Windows, workboo
     assert answer(CHECKS, "B6", "GPUSNEEDED") == "#VALUE! target_tokens_per_sec must be a number, not 'lots'"
     assert answer(CHECKS, "B7", "PERGPU") == "#N/A"  # an error upstream is passed on
     assert answer(CHECKS, "B8", "COSTPERMTOK") == "#DIV/0!"
-    assert answer(B.SIZING, "D21", "GPUS") == "#N/A"
-    assert answer(B.SIZING, "G18", "GPUSNEEDED") == "#VALUE! gpus_per_node must be a number, not 'eight'"
-    assert answer(B.QUOTES, "G23", "COSTPERMTOK") == "#VALUE! price_per_gpu_hour must be a number, not 'call vendor'"
+    assert answer(S.SIZING, sizing(3, "entry"), "GPUS") == "#N/A"
+    assert answer(S.SIZING, sizing(0, "gpus"), "GPUSNEEDED") == "#VALUE! gpus_per_node must be a number, not 'eight'"
+    assert answer(S.QUOTES, quote(3, "cost_per_mtok"), "COSTPERMTOK") == (
+        "#VALUE! price_per_gpu_hour must be a number, not 'call vendor'"
+    )
