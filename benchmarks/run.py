@@ -57,6 +57,7 @@ TARGETS: dict[str, tuple[str, float]] = {
 # (key, unit, what) in the order the table prints them
 ROWS: tuple[tuple[str, str, str], ...] = (
     ("scalar_us", "us", "one PERGPU through the UDF path (median)"),
+    ("pyodide_scalar_us", "us", "one PERGPU of benchsheet.lite inside Pyodide under Node (median)"),
     ("naive_us", "us", "same look-up, pandas filter per call (median)"),
     ("speedup", "x", "naive_us / scalar_us"),
     ("dict_lookup_us", "us", "reference: d.get((entry, bench, scen))"),
@@ -69,6 +70,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("xlwings_import_ms", "ms", "interpreter that imports xlwings (wall, median)"),
     ("cold_start_ms", "ms", "import UDF module + first PERGPU (wall, median)"),
     ("cold_start_added_ms", "ms", "cold_start_ms - xlwings_import_ms: benchsheet's share"),
+    ("pyodide_load_ms", "ms", "start Pyodide + import benchsheet.lite + first PERGPU (median)"),
     ("peak_rss_mb", "MiB", "peak RSS of the cold-start process (median)"),
     ("load_ms", "ms", "import benchsheet.store + get_table() (fresh process)"),
     ("table_mb", "MiB", "memory the loaded table holds (tracemalloc)"),
@@ -93,10 +95,11 @@ class Reps:
     start: int  # fresh interpreters of each kind
     reimport: int
     template: int
+    pyodide: int  # fresh Pyodide runtimes (each times its own scalar calls too)
 
 
-FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3)
-QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1)
+FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3)
+QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1, 1)
 
 
 # ------------------------------------------------------------------ helpers
@@ -393,6 +396,32 @@ def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]
     }
 
 
+def bench_pyodide(reps: Reps, tmp: Path, notes: list[str]) -> dict[str, Any]:
+    """The xlwings Lite module in the real Pyodide runtime under Node (tests/pyodide), offline."""
+    sys.path.insert(0, str(ROOT))
+    from tests import pyodide_harness
+
+    why = pyodide_harness.missing()
+    if why is not None:
+        notes.append(f"pyodide: {why}; pyodide_load_ms and pyodide_scalar_us are null")
+        return {"pyodide_load_ms": None, "pyodide_scalar_us": None}
+    wheel = pyodide_harness.build_wheel(tmp / "pyodide")
+    job = {"cases": ['=GPUS("6.1-0052")'], "scalar_repeat": reps.scalar_repeat}
+    runs = [pyodide_harness.run(wheel, tmp / "pyodide", job) for _ in range(reps.pyodide)]
+    loads = [r["pyodide_start_ms"] + r["import_and_first_ms"] for r in runs]
+    first = runs[0]
+    notes.append(
+        f"pyodide: {first['pyodide_version']} (Python {first['python']}) under Node; {reps.pyodide} fresh runtimes; "
+        f"start {statistics.median(r['pyodide_start_ms'] for r in runs):.0f} ms + import benchsheet.lite and first "
+        f"PERGPU {statistics.median(r['import_and_first_ms'] for r in runs):.0f} ms; scalar: {reps.scalar_repeat} "
+        "batches of 100 calls in each runtime, the wheel of this checkout"
+    )
+    return {
+        "pyodide_load_ms": statistics.median(loads),
+        "pyodide_scalar_us": statistics.median(r["scalar_us"] for r in runs),
+    }
+
+
 # -------------------------------------------------------------- reporting
 
 
@@ -499,6 +528,18 @@ def udf_lines(result: dict[str, Any]) -> list[str]:
     ]
 
 
+def pyodide_lines(result: dict[str, Any]) -> list[str]:
+    """The Pyodide figures beside the CPython ones of the same run."""
+    if result.get("pyodide_scalar_us") is None or result.get("pyodide_load_ms") is None:
+        return ["  Pyodide                     not measured (see notes)"]
+    return [
+        f"  Pyodide / CPython scalar    {result['pyodide_scalar_us']:.2f} us / {result['scalar_us']:.2f} us"
+        f" = {result['pyodide_scalar_us'] / result['scalar_us']:.1f}x",
+        f"  Pyodide / CPython start     {result['pyodide_load_ms']:.0f} ms / {result['cold_start_ms']:.0f} ms"
+        f" = {result['pyodide_load_ms'] / result['cold_start_ms']:.1f}x (Lite starts Pyodide once per workbook)",
+    ]
+
+
 def report(result: dict[str, Any]) -> str:
     m = result["machine"]
     parts = [
@@ -522,6 +563,7 @@ def report(result: dict[str, Any]) -> str:
         f" = {result['cold_start_added_ms']:.0f} ms (benchsheet's share of Excel's first call)",
         f"  xlwings import - bare start {result['xlwings_import_ms']:.0f} - {result['python_start_ms']:.0f}"
         f" = {result['xlwings_import_ms'] - result['python_start_ms']:.0f} ms (paid by any xlwings add-in)",
+        *pyodide_lines(result),
         "",
         "notes:",
         *(f"  - {n}" for n in result["notes"]),
@@ -569,6 +611,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result.update(bench_udf(reps, inproc["column"], inproc["answer"], notes))
         result.update(bench_processes(reps, env, tmp, shared, inproc["answer"], notes, args.quick))
         result.update(bench_templates(reps, env, tmp, notes))
+        result.update(bench_pyodide(reps, tmp, notes))
         notes.append(
             f"scalar: {reps.scalar_repeat} batches of {reps.scalar_number:,} calls; start-up: {reps.start} "
             f"fresh interpreters of each kind in turn, byte code cached as an installed package has it"

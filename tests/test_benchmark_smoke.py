@@ -17,6 +17,8 @@ from types import ModuleType
 
 import pytest
 
+from tests import pyodide_harness
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "run.py"
 
@@ -86,6 +88,14 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
     else:
         assert data["template_available"] is False
         assert all(data[key] is None for key in TEMPLATE_KEYS)
+
+    # the xlwings Lite module in Pyodide, beside CPython's figures (null only where Node/pyodide are absent)
+    pyodide_keys = ("pyodide_load_ms", "pyodide_scalar_us")
+    if pyodide_harness.missing() is None:
+        assert all(_is_number(data[key]) for key in pyodide_keys), {k: data[k] for k in pyodide_keys}
+        assert "Pyodide / CPython scalar" in proc.stdout and "Pyodide / CPython start" in proc.stdout
+    else:
+        assert all(data[key] is None for key in pyodide_keys)
 
     # the ratios are the ones measured in this run
     assert data["speedup"] == pytest.approx(data["naive_us"] / data["scalar_us"])

@@ -170,6 +170,28 @@ def cmd_functions(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lite(args: argparse.Namespace) -> int:
+    from .lite import main_py, requirements_txt
+
+    url = args.wheel_url
+    if url is not None and not url.startswith("https://"):
+        _err(f"--wheel-url must be an https:// address (Excel fetches it from the add-in), not {url!r}")
+        return 2
+    if url is not None and not url.split("?")[0].endswith(".whl"):
+        _err(f"--wheel-url must point at benchsheet's wheel (a .whl file), not {url!r}")
+        return 2
+    if args.file == "main.py":
+        print(main_py(), end="")
+    elif args.file == "requirements.txt":
+        print(requirements_txt(url), end="")
+    else:
+        print("# ---- main.py: paste into the main.py tab of the xlwings Lite editor ----")
+        print(main_py())
+        print("# ---- requirements.txt: add below the xlwings line of the requirements.txt tab ----")
+        print(requirements_txt(url), end="")
+    return 0
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -265,6 +287,21 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("functions", help="print the function reference (Markdown)")
     s.add_argument("--update", metavar="README", help="rewrite the reference between its markers in README")
     s.set_defaults(func=cmd_functions)
+
+    s = sub.add_parser(
+        "lite",
+        help="print the main.py and requirements.txt of xlwings Lite (Excel on Mac and the web)",
+        description="Print what to paste into the xlwings Lite editor so that benchsheet's functions "
+        "work in Excel on Windows, Mac and the web: main.py and the line for requirements.txt.",
+    )
+    s.add_argument("file", nargs="?", choices=("main.py", "requirements.txt"), help="print only this file")
+    s.add_argument(
+        "--wheel-url",
+        metavar="URL",
+        help="install benchsheet from this https address of its wheel (`pip wheel --no-deps .`) "
+        "instead of the package index",
+    )
+    s.set_defaults(func=cmd_lite)
 
     # benchsheet.addin and benchsheet.templates live in the top-level addin/ and
     # templates/ folders (pyproject's package-dir); mypy checks them there.

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from .errors import DataError
@@ -65,6 +66,6 @@ def write_snapshot(folder: Path, out_dir: Path, imported_at: str | None = None) 
 
 @lru_cache(maxsize=1)
 def latency_bounds() -> dict[str, dict[str, list[float]]]:
-    doc = json.loads(BUNDLED_BOUNDS.read_text(encoding="utf-8"))
+    doc = json.loads((resources.files("benchsheet") / "data" / BUNDLED_BOUNDS.name).read_text(encoding="utf-8"))
     bounds: dict[str, dict[str, list[float]]] = doc["bounds"]
     return bounds

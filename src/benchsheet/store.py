@@ -10,7 +10,9 @@ falls back to the bundled snapshot, and the table's ``origin`` says why.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Sequence
+from importlib import resources
 from pathlib import Path
 
 from .errors import DataError
@@ -53,6 +55,8 @@ def load_runs() -> tuple[tuple[Row, ...], tuple[RunInfo, ...], int]:
 
 def load_table() -> Table:
     """The official table (user cache, else bundled) with the private runs beside it."""
+    if sys.platform == "emscripten":  # Pyodide (xlwings Lite): no user folder persists, so no cache or runs
+        return load_bundled()
     official = load_official()
     try:
         rows, runs, issued = load_runs()
@@ -78,10 +82,16 @@ def load_official() -> Table:
             return table_from_json(data, str(cache), origin="user")
         except DataError as exc:
             note = f"user cache unusable: {exc}"
-    table = table_from_json(BUNDLED.read_bytes(), str(BUNDLED), origin="bundled")
+    table = load_bundled()
     if note:
         table = Table(table.rows, table.sources, origin=f"bundled ({note})")
     return table
+
+
+def load_bundled() -> Table:
+    """The snapshot shipped in the package, read as package data (works from a wheel or a zip)."""
+    data = (resources.files("benchsheet") / "data" / CACHE_NAME).read_bytes()
+    return table_from_json(data, str(BUNDLED), origin="bundled")
 
 
 def get_table() -> Table:
