@@ -61,6 +61,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("naive_us", "us", "same look-up, pandas filter per call (median)"),
     ("speedup", "x", "naive_us / scalar_us"),
     ("dict_lookup_us", "us", "reference: d.get((entry, bench, scen))"),
+    ("udf_call_us", "us", "one PERGPU through xlwings' call_udf, COM stand-ins (median)"),
+    ("udf_column_10k_ms", "ms", "same path, one call answering a 10,000x1 range"),
     ("vector_10k_ms", "ms", "one PERGPU call answering 10,000x1 entry IDs"),
     ("vector_10k_errors_ms", "ms", "same, every entry ID in the table (mostly #N/A)"),
     ("best_ms", "ms", "BEST + SPREAD for every family/benchmark/scenario"),
@@ -198,6 +200,7 @@ def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     if len(answers) != 10_000 or any(len(a) != 1 for a in answers) or numbers < 9_000:
         raise RuntimeError(f"the vector call answered {numbers} numbers, not a 10,000x1 column of them")
     out["vector_10k_ms"] = median_ms(lambda: pergpu(column, BENCH, SCEN), reps.vector)
+    out["column"] = column  # for bench_udf: the same cells
     notes.append(f"vector: {len(ids)} distinct entry IDs, {numbers} of 10,000 cells answer a number")
 
     every = sorted({r.entry for r in table.rows})
@@ -226,6 +229,39 @@ def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     notes.append(
         f"best: {len(combos)} BEST and {len(calls) - len(combos)} SPREAD calls, {errors} answer an error "
         f"(a size only in an older round); {out['best_ms'] * 1e3 / len(calls):.1f} us a call"
+    )
+    return out
+
+
+def bench_udf(reps: Reps, column: list[list[str]], answer: float, notes: list[str]) -> dict[str, Any]:
+    """PERGPU as Excel on Windows calls it, minus Excel: xlwings' own ``call_udf`` and ``_xlwindows``
+    (reading the range argument, cleaning its values, converting the answer back) under the stand-ins
+    for pywin32 that the tests use (tests/xlwings_windows.py). The VBA wrapper, COM marshalling and
+    the add-in's configuration reads are not in it."""
+    try:
+        import pytest
+
+        sys.path.insert(0, str(ROOT))
+        from tests.xlwings_windows import cell, windows_xlwings
+        from tests.xlwings_windows import column as com_column
+    except ImportError as exc:  # the harness needs the test extras
+        notes.append(f"udf: xlwings' Windows call path not available ({exc}); udf_* are null")
+        return {"udf_call_us": None, "udf_column_10k_ms": None}
+    out: dict[str, Any] = {}
+    want = importlib.import_module("benchsheet.udfs.functions").PERGPU(column, BENCH, SCEN)  # as on Linux
+    with pytest.MonkeyPatch.context() as mp, windows_xlwings(mp) as win:
+        entry, cells = cell(ENTRY), com_column([c[0] for c in column])
+        got = win.call("PERGPU", entry, BENCH, SCEN)
+        if got != [[answer]]:
+            raise RuntimeError(f"PERGPU through call_udf answered {got!r}, not [[{answer!r}]]")
+        if win.call("PERGPU", cells, BENCH, SCEN) != want:
+            raise RuntimeError("the 10,000x1 range answers differently through call_udf")
+        number = max(reps.scalar_number // 20, 10)
+        out["udf_call_us"] = per_call_us(lambda: win.call("PERGPU", entry, BENCH, SCEN), number, reps.scalar_repeat)
+        out["udf_column_10k_ms"] = median_ms(lambda: win.call("PERGPU", cells, BENCH, SCEN), reps.vector)
+    notes.append(
+        f"udf: {reps.scalar_repeat} batches of {number:,} calls; the entry ID a worksheet cell, benchmark and "
+        "scenario constants, as VBA passes them; Excel's own cost per call comes on top (README)"
     )
     return out
 
@@ -480,6 +516,18 @@ def table_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def udf_lines(result: dict[str, Any]) -> list[str]:
+    """xlwings' call path beside the bare function of the same run."""
+    if result.get("udf_call_us") is None or result.get("udf_column_10k_ms") is None:
+        return ["  through xlwings' call_udf   not measured (see notes)"]
+    return [
+        f"  call_udf / function         {result['udf_call_us']:.1f} us / {result['scalar_us']:.2f} us"
+        f" = {result['udf_call_us'] / result['scalar_us']:.0f}x (xlwings' share, without Excel)",
+        f"  10,000x1 range, call_udf    {result['udf_column_10k_ms']:.1f} ms vs {result['vector_10k_ms']:.1f} ms"
+        f" bare = {result['udf_column_10k_ms'] * 1e3 / 10_000:.2f} us a cell (one call pays the overhead once)",
+    ]
+
+
 def pyodide_lines(result: dict[str, Any]) -> list[str]:
     """The Pyodide figures beside the CPython ones of the same run."""
     if result.get("pyodide_scalar_us") is None or result.get("pyodide_load_ms") is None:
@@ -510,6 +558,7 @@ def report(result: dict[str, Any]) -> str:
         f" = {result['scalar_us'] / result['dict_lookup_us']:.0f}x",
         f"  per cell of the vector      {result['vector_10k_ms'] * 1e3 / 10_000:.2f} us"
         f" ({result['vector_10k_ms'] * 1e3 / 10_000 / result['scalar_us']:.2f} x one scalar call)",
+        *udf_lines(result),
         f"  cold start - xlwings import {result['cold_start_ms']:.0f} - {result['xlwings_import_ms']:.0f}"
         f" = {result['cold_start_added_ms']:.0f} ms (benchsheet's share of Excel's first call)",
         f"  xlwings import - bare start {result['xlwings_import_ms']:.0f} - {result['python_start_ms']:.0f}"
@@ -559,6 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["load_before"] = load_average()
         inproc = bench_in_process(reps, notes)
         result.update({k: v for k, v in inproc.items() if k in KEYS})
+        result.update(bench_udf(reps, inproc["column"], inproc["answer"], notes))
         result.update(bench_processes(reps, env, tmp, shared, inproc["answer"], notes, args.quick))
         result.update(bench_templates(reps, env, tmp, notes))
         result.update(bench_pyodide(reps, tmp, notes))

@@ -30,6 +30,8 @@ NUMBER_KEYS = (
     "vector_10k_ms",
     "vector_10k_errors_ms",
     "best_ms",
+    "udf_call_us",
+    "udf_column_10k_ms",
     "cold_start_ms",
     "python_start_ms",
     "xlwings_import_ms",
@@ -100,6 +102,9 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
     assert data["cold_start_added_ms"] == pytest.approx(data["cold_start_ms"] - data["xlwings_import_ms"])
     assert data["cold_start_ms"] > data["python_start_ms"]
     assert data["machine"]["cores"] >= 1 and data["machine"]["python"]
+    # xlwings' call path is printed beside the bare function of the same run
+    assert f"call_udf / function         {data['udf_call_us']:.1f} us / {data['scalar_us']:.2f} us" in proc.stdout
+    assert f"10,000x1 range, call_udf    {data['udf_column_10k_ms']:.1f} ms" in proc.stdout
 
     # every target is printed with a verdict that agrees with the JSON
     for key, target in data["targets"].items():

@@ -605,11 +605,12 @@ def _answer(
     is_error: Callable[[Any], bool] | None,
 ) -> Any:
     """One answer; ``rest`` holds the already converted arguments after the first."""
-    if isinstance(rest, _Passed):
-        return rest.value
     try:
         if rest is None:
             converted = _convert_all(fn.args, args, is_error)
+        elif isinstance(rest, _Passed):  # the cell's own argument is judged first, as in a one-cell call
+            _convert_all(fn.args[:1], args, is_error)
+            return rest.value
         else:  # one cell of a range in the first argument
             converted = [*_convert_all(fn.args[:1], args, is_error), *rest]
         if not _t().has_invalid_runs:
