@@ -295,15 +295,38 @@ class Use:
     where: str
     asked: Cell
     entry: Cell
+    benchmark: Cell | None = None  # where the entry is cited for, if not the shared workload's
+    scenario: Cell | None = None
 
 
 @dataclass(frozen=True)
 class Cite:
-    """Which keys of a block hold what was asked and the entry used, for the Sources sheet."""
+    """Which keys of a block hold what was asked and the entry used, for the Sources sheet.
 
-    asked: str
+    ``asked`` may be a cell of another block; ``benchmark``/``scenario``, keys of the block
+    holding the workload the entry is cited for (default: the shared workload).
+    """
+
+    asked: str | Cell
     entry: str
     label: str = ""
+    benchmark: str = ""
+    scenario: str = ""
+
+
+Cites = Cite | tuple[Cite, ...] | None
+
+
+def _cites(cites: Cites) -> tuple[Cite, ...]:
+    return (cites,) if isinstance(cites, Cite) else cites or ()
+
+
+def _use(where: str, cite: Cite, cells: Mapping[str, Cell]) -> Use:
+    """The use a cite describes, its cells taken from ``cells`` (a block's or a row's)."""
+    asked = cite.asked if isinstance(cite.asked, Cell) else cells[cite.asked].abs
+    where = f"{where} {cite.label}".strip()
+    bench, scen = (cells[k].abs if k else None for k in (cite.benchmark, cite.scenario))
+    return Use(where, asked, cells[cite.entry].abs, bench, scen)
 
 
 class Block:
@@ -384,7 +407,7 @@ class Fields(Block):
     top: int
     fields: tuple[Field, ...]
     title: str | Expr | None = None  # a section title in the row above
-    cite: Cite | None = None
+    cite: Cites = None
 
     @property
     def end(self) -> int:  # type: ignore[override]
@@ -416,9 +439,8 @@ class Fields(Block):
                 yield Check(Span(self[f.key], self[f.key]), f.check)
 
     def uses(self) -> Iterator[Use]:
-        if self.cite is not None:
-            where = f"{self.sheet} {self.cite.label}".strip()
-            yield Use(where, self[self.cite.asked], self[self.cite.entry])
+        for cite in _cites(self.cite):
+            yield _use(self.sheet, cite, self.cells())
 
 
 @dataclass(frozen=True)
@@ -447,7 +469,7 @@ class Table(Headed):
     columns: tuple[Column, ...]
     title: str | Expr | None = None  # a section title in the row above the header
     header_height: float | None = None
-    cite: Cite | None = None
+    cite: Cites = None
 
     @property
     def first(self) -> int:
@@ -488,10 +510,10 @@ class Table(Headed):
             yield self.header_row, self.header_height
 
     def uses(self) -> Iterator[Use]:
-        if self.cite is not None:
-            for i in range(self.slots):
-                row = self.row(i)
-                yield Use(f"{self.sheet} row {row.first + i}", row[self.cite.asked].abs, row[self.cite.entry].abs)
+        for i in range(self.slots):
+            row = self.row(i)
+            for cite in _cites(self.cite):
+                yield _use(f"{self.sheet} row {row.first + i}", cite, row)
 
 
 def _slot(c: Column, i: int, row: Row) -> Content:

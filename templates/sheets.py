@@ -12,11 +12,13 @@ Sample inputs (prices, quotes) are examples and say so in the sheets.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from benchsheet.analysis import NOT_VERIFIED, TRADEMARK
 from benchsheet.choices import AVAILABILITY_CHOICES
+from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
 
 from .layout import (
     Block,
@@ -49,12 +51,13 @@ from .layout import (
     under,
 )
 
-READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, SOURCES = (
+READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, CLAIMS, SOURCES = (
     "Read me",
     "Sizing",
     "Quotes",
     "Sensitivity",
     "Compare",
+    "Claims",
     "Sources",
 )
 TEXTS: dict[str, Any] = tomllib.loads(Path(__file__).with_name("texts.toml").read_text(encoding="utf-8"))
@@ -305,8 +308,8 @@ def linked(key: str, note: str = "") -> Field:
     return Field(key, label, Formula(unless_blank(source, source), _LINK_STYLES.get(key, "out_text")), note)
 
 
-def workload_links(sheet: str, *keys: str) -> Fields:
-    return Fields(sheet, top=5, title="Workload (set on Sizing)", fields=tuple(linked(k) for k in keys))
+def workload_links(sheet: str, *keys: str, top: int = 5, title: str = "Workload (set on Sizing)") -> Fields:
+    return Fields(sheet, top=top, title=title, fields=tuple(linked(k) for k in keys))
 
 
 _FILTERS = ("benchmark", "scenario", "availability", "max_gpus")
@@ -568,9 +571,258 @@ COMPARE_SHEET = sheet(
     (COMPARE_FILTERS, COMPARE_TABLE, COMPARE_CHART, notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False))),
 )
 
+# -------------------------------------------------------------------- Claims
+
+CLAIM = Fields(
+    CLAIMS,
+    top=5,
+    title='The claim (yellow: the sample is v6.1\'s news, "Vera Rubin is up to 3.7x GB300")',
+    fields=(
+        Field(
+            "candidate",
+            "Candidate (family or entry ID)",
+            Input("Vera Rubin"),
+            "the side said to be faster",
+            FAMILY_RULE,
+        ),
+        Field("baseline", "Baseline (family or entry ID)", Input("GB300"), "the side it is compared with", FAMILY_RULE),
+        Field("claimed", "Claimed ratio", Input(3.7, "in_ratio"), 'the N of "up to Nx"', NumberRule(0)),
+        Field(
+            "benchmark",
+            "Benchmark (optional)",
+            Input(),
+            'blank: an "up to" claim, checked where the ratio is highest',
+            ListRule("benchmarks", "benchmark"),
+        ),
+        Field("scenario", "Scenario (optional)", Input(), "with the benchmark", ListRule("scenarios", "scenario")),
+    ),
+)
+_ANSWER = (  # the fields of each answer block: key, label, style, RATIOS' columns
+    ("benchmark", "Benchmark", "out_text", ("benchmark",)),
+    ("scenario", "Scenario", "out_text", ("scenario",)),
+    ("ratio", "Ratio (candidate / baseline per-GPU)", "out_ratio", ("ratio",)),
+    ("candidate_entry", "Candidate entry", "out_text", ("candidate entry",)),
+    ("baseline_entry", "Baseline entry", "out_text", ("baseline entry",)),
+    (
+        "availability",
+        "Availability (candidate / baseline)",
+        "out_text",
+        ("candidate availability", "baseline availability"),
+    ),
+)
+_RATIO_COLUMNS = {key: columns for key, _, _, columns in _ANSWER}
+
+
+def _ratios(availability: str) -> Expr:
+    return call("RATIOS", CLAIM["candidate"], CLAIM["baseline"], lit(availability))
+
+
+def _ratios_at(availability: str, row: int, column: str) -> Expr:
+    return call("INDEX", _ratios(availability), row, RATIOS_HEADER.index(column) + 1)
+
+
+def _first_row(availability: str, key: str, otherwise: Term) -> Expr:
+    """The answer block's ``key`` from RATIOS' first row, or ``otherwise`` when RATIOS has none."""
+    parts = [_ratios_at(availability, 2, column) for column in _RATIO_COLUMNS[key]]
+    joined = parts[0] if len(parts) == 1 else parts[0] & lit(" / ") & parts[1]
+    return call("IFERROR", joined, otherwise)
+
+
+def _entry_at(spec: Cell, availability: str) -> Expr:
+    """The entry a side of the claim uses at the claim's benchmark: itself, or its family's best."""
+    where = (CLAIM["benchmark"], CLAIM["scenario"], lit(availability))
+    return if_(call("ISNUMBER", call("GPUS", spec)), spec, call("BESTENTRY", spec, *where))
+
+
+def _at_claimed(key: str, f: Row, availability: str) -> Expr:
+    """The answer block's ``key`` at the benchmark and scenario the claim names (BREAKEVEN's ratio)."""
+    cand, base, bench, scen = CLAIM["candidate"], CLAIM["baseline"], CLAIM["benchmark"], CLAIM["scenario"]
+    ce, be = f["candidate_entry"], f["baseline_entry"]
+    sides = call("ENTRY", ce, lit("availability")) & lit(" / ") & call("ENTRY", be, lit("availability"))
+    return {
+        "benchmark": Expr.of(bench),
+        "scenario": Expr.of(scen),
+        "ratio": call("BREAKEVEN", base, cand, bench, scen, lit(availability)),
+        "candidate_entry": _entry_at(cand, availability),
+        "baseline_entry": _entry_at(base, availability),
+        "availability": unless_error(ce, unless_error(be, sides)),
+    }[key]
+
+
+def _claimed(key: str) -> Callable[[Row], Expr]:
+    """Where the claim is made: its benchmark and scenario, or (none named) where the ratio is highest."""
+    return lambda f: if_(eq(CLAIM["benchmark"], lit("")), BEST_RATIO[key], _at_claimed(key, f, "any"))
+
+
+def _best(key: str) -> Callable[[Row], Expr]:
+    return lambda f: _first_row("any", key, _ratios("any"))
+
+
+def _available(key: str) -> Callable[[Row], Expr]:
+    """Available hardware only; where no pair has any, the ratio says so and the rest stay empty."""
+
+    def value(f: Row) -> Expr:
+        none = lit("none: ") & CLAIM["candidate"] & lit(" and ") & CLAIM["baseline"]
+        none = none & lit(" share no benchmark and scenario with closed Available results")
+        otherwise = if_(
+            call("ISNUMBER", BEST_RATIO["ratio"]), none if key == "ratio" else lit(""), _ratios("available")
+        )
+        anywhere = _first_row("available", key, otherwise)
+        return if_(eq(CLAIM["benchmark"], lit("")), anywhere, _at_claimed(key, f, "available"))
+
+    return value
+
+
+def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[Row], Expr]]) -> Fields:
+    """An answer block: benchmark, scenario, ratio, both entries and their availability."""
+    cites = tuple(
+        Cite(CLAIM[side], f"{side}_entry", f"({label}, {side})", "benchmark", "scenario")
+        for side in ("candidate", "baseline")
+    )
+    fields = tuple(Field(key, name, Formula(value(key), style)) for key, name, style, _ in _ANSWER)
+    return Fields(CLAIMS, top=top, title=title, fields=fields, cite=cites)
+
+
+def _verdict_of_claim(_: Row) -> Expr:
+    """holds / holds only for <benchmark scenario> / holds only with Preview hardware / does not hold."""
+    claimed, at, available = CLAIM["claimed"], CLAIMED_AT["ratio"], AVAILABLE["ratio"]
+    preview = call("ISNUMBER", call("SEARCH", lit("preview"), CLAIMED_AT["availability"]))
+    only_with = lit("holds only with ") & if_(preview, lit("Preview"), lit("RDI")) & lit(" hardware")
+    second = call("IFERROR", _ratios_at("available", 3, "ratio"), 0)  # RATIOS' rows run highest first
+    only_for = lit("holds only for ") & AVAILABLE["benchmark"] & lit(" ") & AVAILABLE["scenario"]
+    anywhere = if_(le(claimed, second), lit("holds"), only_for)
+    with_available = if_(eq(CLAIM["benchmark"], lit("")), anywhere, lit("holds"))
+    holds = if_(call("ISNUMBER", available), if_(le(claimed, available), with_available, only_with), only_with)
+    return unless_blank(claimed, if_number(at, if_(le(claimed, at), holds, lit("does not hold"))))
+
+
+VERDICT = Fields(
+    CLAIMS,
+    top=under(CLAIM),
+    title="Verdict",
+    fields=(
+        Field(
+            "verdict",
+            "Does the claim hold?",
+            Formula(_verdict_of_claim, "out_verdict"),
+        ),
+    ),
+)
+CLAIMED_AT = answer(under(VERDICT), "Where the claim is made (any availability)", "claim", lambda key: _claimed(key))
+BEST_RATIO = answer(under(CLAIMED_AT), "Best ratio anywhere (RATIOS' first row, any availability)", "best", _best)
+AVAILABLE = answer(
+    under(BEST_RATIO),
+    "Available hardware only (where the claim is made, availability available)",
+    "available",
+    _available,
+)
+
+# ---------------------------------------------------------- Claims: software gains
+
+GAINS_WORKLOAD = workload_links(
+    CLAIMS,
+    "benchmark",
+    "scenario",
+    "availability",
+    top=under(AVAILABLE),
+    title="Software gains: the workload set on Sizing",
+)
+
+
+def _gains() -> Expr:
+    """GAINS of the workload, rounds and family left to their defaults.
+
+    Given as "" rather than left out: the formula engine does not compute a formula that has both a
+    cell reference and a left-out argument."""
+    w, default = GAINS_WORKLOAD, lit("")
+    return call("GAINS", w["benchmark"], w["scenario"], default, default, default, w["availability"])
+
+
+def _gains_column(*columns: str, style: str = "out_text", reason: bool = False) -> Formula:
+    """GAINS' columns in the row's slot (joined: "HPE 8x MI355X"); empty past its last row.
+
+    With ``reason``, the first slot shows why GAINS has no rows for the workload.
+    """
+
+    def value(r: Row) -> Expr:
+        parts = [call("INDEX", _gains(), r.index + 2, GAINS_HEADER.index(c) + 1) for c in columns]
+        joined = parts[0] if len(parts) == 1 else parts[0] & lit(" ") & parts[1] & lit("x ") & parts[2]
+        return call("IFERROR", joined, _gains() if reason and r.index == 0 else lit(""))
+
+    return Formula(value, style)
+
+
+def _gains_title(w: Fields) -> Expr:
+    what = w["benchmark"] & lit(" ") & w["scenario"] & lit(", ") & w["availability"]
+    return lit("Software gains (GAINS): like-for-like systems in the two latest rounds, ") & what
+
+
+GAINS_TABLE = Table(
+    CLAIMS,
+    header_row=under(GAINS_WORKLOAD, gap=0),
+    slots=16,
+    title=_gains_title(GAINS_WORKLOAD),
+    cite=(Cite("system", "old_entry", "(old)"), Cite("system", "new_entry", "(new)")),
+    columns=(
+        Column(
+            "system", "System (submitter, GPUs x family)", _gains_column("submitter", "GPUs", "family", reason=True)
+        ),
+        Column("old_entry", "Old entry", _gains_column("old entry")),
+        Column("new_entry", "New entry", _gains_column("new entry")),
+        Column("old_per_gpu", "Old per-GPU", _gains_column("old per-GPU", style="out_num")),
+        Column("new_per_gpu", "New per-GPU", _gains_column("new per-GPU", style="out_num")),
+        Column("gain", "Gain per GPU", _gains_column("gain", style="out_pct1")),
+        Column(
+            "match",
+            "Pairing (same platform, system, or submitter, family and size)",
+            _gains_column("match", style="out_wrap"),
+        ),
+    ),
+)
+GAINS_CHART = Chart(
+    top=under(GAINS_TABLE, gap=2, titled=False),
+    kind="bar",
+    series=(
+        Series(
+            "Gain per GPU",
+            GAINS_TABLE.column("system"),
+            GAINS_TABLE.column("gain"),
+            {"fill": {"color": "#2F5597"}, "gap": 60},
+        ),
+    ),
+    title=GAINS_TABLE.title_cell,
+    x_axis={"name": "per-GPU gain over the older round (same submitter, family and GPU count)", "num_format": "0%"},
+    y_axis={"reverse": True},
+    legend="none",
+    width=860,
+    height=460,
+)
+CLAIMS_SHEET = sheet(
+    CLAIMS,
+    (("A", 34), ("B", 16), ("C:F", 12), ("G", 56)),
+    (
+        CLAIM,
+        VERDICT,
+        CLAIMED_AT,
+        BEST_RATIO,
+        AVAILABLE,
+        GAINS_WORKLOAD,
+        GAINS_TABLE,
+        GAINS_CHART,
+        notes(CLAIMS, under(GAINS_CHART, gap=0, titled=False)),
+    ),
+    landscape=False,
+)
+
 # --------------------------------------------------- the registry, Sources and Read me
 
-ANSWERING = (SIZING_SHEET, QUOTES_SHEET, SENSITIVITY_SHEET, COMPARE_SHEET)  # a new sheet: describe it, add it here
+ANSWERING = (
+    SIZING_SHEET,
+    QUOTES_SHEET,
+    SENSITIVITY_SHEET,
+    COMPARE_SHEET,
+    CLAIMS_SHEET,
+)  # a new sheet: describe it, add it here
 
 USES = tuple(use for sheet in ANSWERING for use in sheet.uses())
 SOURCES_WORKLOAD = Fields(
@@ -579,8 +831,10 @@ SOURCES_WORKLOAD = Fields(
 
 
 def _citation(r: Row) -> Expr:
-    entry, workload = r["entry"], SOURCES_WORKLOAD
-    return unless_blank(entry, unless_error(entry, call("CITE", entry, workload["benchmark"], workload["scenario"])))
+    """CITE of the row's entry for the workload it is used on (the shared one unless the use names its own)."""
+    entry, use = r["entry"], USES[r.index]
+    bench, scen = use.benchmark or SOURCES_WORKLOAD["benchmark"], use.scenario or SOURCES_WORKLOAD["scenario"]
+    return unless_blank(entry, unless_error(entry, call("CITE", entry, bench, scen)))
 
 
 SOURCES_TABLE = Table(
