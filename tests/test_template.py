@@ -21,13 +21,14 @@ import pytest
 from benchsheet import analysis as A
 from benchsheet import choices, store
 from benchsheet.catalogue import BY_NAME, call
+from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
 from benchsheet.cli import main
 from benchsheet.engine import evaluate, format_value
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.calc import CalcError, calc, freeze
 from benchsheet.templates.compute import compute
-from benchsheet.templates.layout import Cell
+from benchsheet.templates.layout import Cell, Chart
 
 ROOT = Path(__file__).resolve().parents[1]
 RENDER = ROOT / "scripts" / "render_workbook.sh"
@@ -93,6 +94,9 @@ COMPARE_FILTERS = addresses(S.COMPARE_FILTERS.cells())
 SENS_HEADER_ROW, SENS_FIRST = S.SENS_GRID.header_row, S.SENS_GRID.header_row + 1
 SENS_PRICES, SENS_UTILS = S.SENS_GRID.down, len(S.SENS_GRID.across)
 COMPARE_FIRST, COMPARE_SLOTS = S.COMPARE_TABLE.first, S.COMPARE_TABLE.slots
+CHARTS = sum(isinstance(block, Chart) for sheet in S.SHEETS for block in sheet.blocks)
+CLAIM, GAINS_WORKLOAD = addresses(S.CLAIM.cells()), addresses(S.GAINS_WORKLOAD.cells())
+ANSWERS = {"claim": S.CLAIMED_AT, "best": S.BEST_RATIO, "available": S.AVAILABLE}
 
 
 # ------------------------------------------------------------------ build
@@ -131,7 +135,7 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
         assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
-        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == 2
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 3
 
 
 def test_read_me_carries_the_notices_and_data_provenance(built: tuple[Path, B.BuildReport], table: Any) -> None:
@@ -231,16 +235,31 @@ def test_sources_cite_every_entry_used(built: tuple[Path, B.BuildReport]) -> Non
     wb = values(built[0])
     src = wb[S.SOURCES]
     bench, scen = src["B4"].value, src["B5"].value
+    assert len(S.USES) == S.SOURCES_TABLE.slots
     cited = {}
-    for r in range(S.SOURCES_TABLE.first, src.max_row + 1):
+    for use, r in zip(S.USES, range(S.SOURCES_TABLE.first, src.max_row + 1), strict=False):
         entry, citation = src[f"C{r}"].value, src[f"D{r}"].value
+        assert entry == wb[use.entry.sheet][use.entry.a1].value
         if entry:
-            assert citation == fn("CITE", entry, bench, scen)
+            # a claim's entries are cited for the benchmark and scenario of the claim, the rest for Sizing's
+            b, s = (
+                wb[c.sheet][c.a1].value if c else default
+                for c, default in ((use.benchmark, bench), (use.scenario, scen))
+            )
+            assert citation == fn("CITE", entry, b, s)
             cited[entry] = citation
     used = {wb[S.SIZING][sizing_row(i)["entry"]].value for i in range(S.SIZING_TABLE.slots)}
     used |= {wb[S.QUOTES][quote_row(i)["entry"]].value for i in range(S.QUOTES_TABLE.slots)}
     used |= {wb[S.QUOTES][BASELINE["entry"]].value, wb[S.SENSITIVITY][SENS["entry"]].value}
     used |= {wb[S.COMPARE][f"C{COMPARE_FIRST + i}"].value for i in range(COMPARE_SLOTS)}
+    claims = wb[S.CLAIMS]
+    named = {
+        claims[block[f"{side}_entry"].a1].value for block in ANSWERS.values() for side in ("candidate", "baseline")
+    }
+    assert {"6.1-0106", "6.1-0074"} <= named  # the sample claim's best pair: Vera Rubin NVL72 over GB300 NVL72
+    used |= named
+    for i in range(S.GAINS_TABLE.slots):
+        used |= {claims[ref].value for k, ref in addresses(S.GAINS_TABLE.row(i)).items() if k.endswith("_entry")}
     assert used - {None, ""} == set(cited)
     assert all(A.TRADEMARK in text for text in cited.values())
 
@@ -269,6 +288,166 @@ def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.Buil
     assert [c.value for c in lw["C"][1:] if c.value] == choices.families(table)
     for name in (S.QUOTES, S.SENSITIVITY, S.COMPARE, S.SOURCES, S.READ_ME):
         assert wb[name].protection.sheet, name
+
+
+# ----------------------------------------------------------------- Claims
+
+
+def claim_answers(path: Path) -> dict[str, Any]:
+    """The Claims sheet's answer blocks (by name, then key) and its verdict, as computed."""
+    ws = values(path)[S.CLAIMS]
+    out: dict[str, Any] = {name: {k: ws[c.a1].value for k, c in b.cells().items()} for name, b in ANSWERS.items()}
+    out["verdict"] = ws[S.VERDICT["verdict"].a1].value
+    return out
+
+
+def ratios_answer(table: list[list[Any]], i: int = 1) -> dict[str, Any]:
+    """Row ``i`` of RATIOS' answer as an answer block shows it."""
+    r = dict(zip(RATIOS_HEADER, table[i], strict=True))
+    return {
+        "benchmark": r["benchmark"],
+        "scenario": r["scenario"],
+        "ratio": pytest.approx(r["ratio"], rel=1e-12),
+        "candidate_entry": r["candidate entry"],
+        "baseline_entry": r["baseline entry"],
+        "availability": f"{r['candidate availability']} / {r['baseline availability']}",
+    }
+
+
+def empty(block: Mapping[str, Any], *but: str) -> bool:
+    return all(v in (None, "") for k, v in block.items() if k not in but)
+
+
+def test_claims_checks_the_sample_claim_with_the_functions(built: tuple[Path, B.BuildReport]) -> None:
+    """v6.1's news, "Vera Rubin is up to 3.7x GB300": true on one benchmark, with Preview hardware only."""
+    ws = values(built[0])[S.CLAIMS]
+    cand, base, claimed = (ws[CLAIM[k]].value for k in ("candidate", "baseline", "claimed"))
+    assert (cand, base, claimed) == ("Vera Rubin", "GB300", 3.7) and ws[CLAIM["benchmark"]].value is None
+    a = claim_answers(built[0])
+    anywhere = fn("RATIOS", cand, base, "any")
+    assert a["best"] == ratios_answer(anywhere) and a["best"]["ratio"] > 3.5
+    assert a["claim"] == a["best"]  # a claim without a benchmark is checked where the ratio is highest
+    assert a["best"]["availability"] == "preview / available"
+    # every Vera Rubin row is Preview: RATIOS refuses, and the sheet says so without an error cell
+    refused = fn("RATIOS", cand, base, "available")
+    assert refused.startswith("#N/A No benchmark and scenario where both Vera Rubin and GB300")
+    none = "none: Vera Rubin and GB300 share no benchmark and scenario with closed Available results"
+    assert a["available"]["ratio"] == none and empty(a["available"], "ratio")
+    assert a["verdict"] == "holds only with Preview hardware"
+    assert built[1].errors == {}
+
+
+def test_claims_software_gains_are_gains_answer(built: tuple[Path, B.BuildReport]) -> None:
+    ws = values(built[0])[S.CLAIMS]
+    w = {k: ws[ref].value for k, ref in GAINS_WORKLOAD.items()}
+    assert w == {"benchmark": "gpt-oss-120b", "scenario": "Server", "availability": "available"}  # Sizing's
+    want = [
+        dict(zip(GAINS_HEADER, row, strict=True))
+        for row in fn("GAINS", w["benchmark"], w["scenario"], None, None, None, w["availability"])[1:]
+    ]
+    assert 0 < len(want) <= S.GAINS_TABLE.slots
+    for i in range(S.GAINS_TABLE.slots):
+        got = {k: ws[ref].value for k, ref in addresses(S.GAINS_TABLE.row(i)).items()}
+        if i >= len(want):
+            assert empty(got), i
+            continue
+        g = want[i]
+        assert got == {
+            "system": f"{g['submitter']} {g['GPUs']}x {g['family']}",
+            "old_entry": g["old entry"],
+            "new_entry": g["new entry"],
+            "old_per_gpu": pytest.approx(g["old per-GPU"], rel=1e-12),
+            "new_per_gpu": pytest.approx(g["new per-GPU"], rel=1e-12),
+            "gain": pytest.approx(g["gain"], rel=1e-12),
+            "match": g["match"],
+        }, i
+    pairs = {
+        (ws[S.GAINS_TABLE.row(i)["old_entry"].a1].value, ws[S.GAINS_TABLE.row(i)["new_entry"].a1].value)
+        for i in range(len(want))
+    }
+    assert ("6.0-0002", "6.1-0003") in pairs  # AMD's 8x MI355X, the issue's example
+    with zipfile.ZipFile(built[0]) as zf:  # the bar chart draws the gains column against the systems
+        xml = " ".join(zf.read(n).decode() for n in zf.namelist() if n.startswith("xl/charts/chart"))
+    for key in ("system", "gain"):
+        span = S.GAINS_TABLE.column(key)
+        assert f"{S.CLAIMS}!${span.first.a1[0]}${span.first.row}:${span.last.a1[0]}${span.last.row}" in xml
+
+
+def _available_ratios(cand: str, base: str) -> list[float]:
+    table = fn("RATIOS", cand, base, "available")
+    return [row[RATIOS_HEADER.index("ratio")] for row in table[1:]]
+
+
+@pytest.mark.parametrize(
+    ("cand", "base", "claimed", "verdict"),
+    [
+        ("Vera Rubin", "GB300", lambda r: 10, lambda t: "does not hold"),
+        ("B300", "B200", lambda r: (r[0] + r[1]) / 2, lambda t: f"holds only for {t[1][0]} {t[1][1]}"),
+        ("B300", "B200", lambda r: r[2], lambda t: "holds"),  # reached on three benchmarks and scenarios
+    ],
+    ids=["does-not-hold", "holds-only-for-one", "holds"],
+)
+def test_claims_verdict_of_an_up_to_claim(template: Path, cand: str, base: str, claimed: Any, verdict: Any) -> None:
+    ratio = claimed(_available_ratios(cand, base) if cand == "B300" else [])
+    edit(
+        template,
+        {
+            (S.CLAIMS, CLAIM["candidate"]): cand,
+            (S.CLAIMS, CLAIM["baseline"]): base,
+            (S.CLAIMS, CLAIM["claimed"]): ratio,
+        },
+    )
+    assert calc(template, template).ok
+    a = claim_answers(template)
+    assert a["best"] == a["claim"] == ratios_answer(fn("RATIOS", cand, base, "any"))
+    available = fn("RATIOS", cand, base, "available")
+    if isinstance(available, list):
+        assert a["available"] == ratios_answer(available)
+    assert a["verdict"] == verdict(available)
+
+
+def test_claims_verdict_of_a_claim_on_one_benchmark(template: Path) -> None:
+    """A claim that names its benchmark is checked there (BREAKEVEN); where the Available-only ratio cannot
+    be had, its cells give the function's reason and the verdict still stands."""
+    cand, base, bench, scen = "Vera Rubin", "GB300", "deepseek-r1", "Interactive"
+    at = fn("BREAKEVEN", base, cand, bench, scen, "any")
+    edit(
+        template,
+        {
+            (S.CLAIMS, CLAIM["candidate"]): cand,
+            (S.CLAIMS, CLAIM["baseline"]): base,
+            (S.CLAIMS, CLAIM["claimed"]): 2.5,  # "up to 2.5x on DeepSeek-R1"
+            (S.CLAIMS, CLAIM["benchmark"]): bench,
+            (S.CLAIMS, CLAIM["scenario"]): scen,
+        },
+    )
+    report = calc(template, template)
+    a = claim_answers(template)
+    entries = {
+        side: fn("BESTENTRY", spec, bench, scen, "any") for side, spec in (("candidate", cand), ("baseline", base))
+    }
+    assert a["claim"] == {
+        "benchmark": bench,
+        "scenario": scen,
+        "ratio": pytest.approx(at, rel=1e-12),
+        "candidate_entry": entries["candidate"],
+        "baseline_entry": entries["baseline"],
+        "availability": " / ".join(fn("ENTRY", e, "availability") for e in entries.values()),
+    }
+    assert 2.5 <= at < a["best"]["ratio"]
+    refused = fn("BREAKEVEN", base, cand, bench, scen, "available")
+    assert refused.startswith("#N/A ") and "Vera Rubin" in refused
+    assert a["available"]["ratio"] == refused
+    assert a["available"]["candidate_entry"] == fn("BESTENTRY", cand, bench, scen, "available")
+    assert a["verdict"] == "holds only with Preview hardware"
+    # the reason shows in the Available-only block and in the Sources rows citing its entries, nowhere else
+    block = set(S.AVAILABLE.cells().values())
+    rows = [S.SOURCES_TABLE.row(i) for i, use in enumerate(S.USES) if use.entry in block]
+    where = {f"{S.CLAIMS}!{c.a1}" for c in block} | {
+        f"{S.SOURCES}!{r[k].a1}" for r in rows for k in ("entry", "citation")
+    }
+    assert rows and {e.where for e in report.errors} <= where
+    assert all(e.text.startswith("#N/A ") for e in report.errors)
 
 
 # ------------------------------------------------------------------- calc
@@ -506,7 +685,7 @@ def test_freeze_keeps_values_drops_formulas(built: tuple[Path, B.BuildReport], t
         fn("BREAKEVEN", "B200", "B300", "gpt-oss-120b", "Server", "available", 8)
     )
     with zipfile.ZipFile(out) as zf:
-        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == 2
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 3
     with pytest.raises(CalcError, match="OUT must differ"):
         freeze(out, out)
 
