@@ -19,7 +19,7 @@ from typing import Any
 from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
 from .importers import KNOWN_BENCHMARKS, sha256_hex
 from .names import benchmark_key, canonical_scenario, classify_accelerator
-from .table import Row, RunInfo
+from .table import IdSource, Latencies, Row, RunInfo
 
 LOCAL_PREFIX = "local-"
 MAX_NAME = 200  # characters: longer than any real system name
@@ -34,10 +34,7 @@ class Summary:
     valid: bool
     tokens_per_sec: float | None
     samples_per_sec: float | None
-    ttft_p99_ms: float | None
-    tpot_p99_ms: float | None
-    ttft_limit_ms: float | None
-    tpot_limit_ms: float | None
+    latencies: Latencies
 
 
 _LINE = re.compile(r"^\s*(?P<key>[^:]+?)\s*:\s*(?P<value>.*?)\s*$")
@@ -109,21 +106,24 @@ def parse_summary(text: str, name: str) -> Summary:
         valid=verdict == "VALID",
         tokens_per_sec=log.number(("completed tokens per second", "tokens per second")),
         samples_per_sec=log.number(("completed samples per second", "samples per second")),
-        ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
-        tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
-        ttft_limit_ms=ms("ttft_latency (ns)"),
-        tpot_limit_ms=ms("tpot_latency (ns)"),
+        latencies=Latencies(
+            ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
+            tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
+            ttft_limit_ms=ms("ttft_latency (ns)"),
+            tpot_limit_ms=ms("tpot_latency (ns)"),
+        ),
     )
 
 
 def classify_scenario(summary: Summary, benchmark: str, bounds: Mapping[str, Mapping[str, list[float]]]) -> str:
     """Interactive runs are loadgen Server runs held to the tighter TTFT/TPOT limits."""
-    if summary.scenario.lower() != "server" or summary.ttft_limit_ms is None or summary.tpot_limit_ms is None:
+    limits = (summary.latencies.ttft_limit_ms, summary.latencies.tpot_limit_ms)
+    if summary.scenario.lower() != "server" or None in limits:
         return summary.scenario
     key = benchmark_key(benchmark)
     for k in (key, re.sub(r"-99(\.9)?$", "", key)):
         interactive = bounds.get(k, {}).get("Interactive")
-        if interactive and (summary.ttft_limit_ms, summary.tpot_limit_ms) == (interactive[0], interactive[1]):
+        if interactive and limits == (interactive[0], interactive[1]):
             return "Interactive"
     return "Server"
 
@@ -188,7 +188,7 @@ def make_run(
     row = Row(
         round="local",
         entry=entry,
-        id_source="local",
+        id_source=IdSource.LOCAL,
         division="local",
         availability="local",
         suite=str(system.get("system_type") or ""),
@@ -218,10 +218,7 @@ def make_run(
         entry,
         label,
         summary.valid,
-        summary.ttft_p99_ms,
-        summary.tpot_p99_ms,
-        summary.ttft_limit_ms,
-        summary.tpot_limit_ms,
+        summary.latencies,
         summary_name,
         sha,
         imported_at,
