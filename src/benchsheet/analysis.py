@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from .errors import BenchError, bad_value, not_available
 from .names import (
     AVAILABILITIES,
+    SCENARIOS,
     benchmark_key,
+    benchmark_keys,
     canonical_scenario,
     family_key,
     gpus_per_card,
@@ -272,7 +274,7 @@ def _filter_note(f: Filters) -> str:
 
 def _check_known(table: Table, benchmark: str, scenario: str) -> None:
     if canonical_scenario(scenario) is None:
-        raise bad_value(f"Unknown scenario {scenario!r}: use Server, Offline, Interactive, SingleStream or MultiStream")
+        raise bad_value(f"Unknown scenario {scenario!r}: use {', '.join(SCENARIOS[:-1])} or {SCENARIOS[-1]}")
     if not table.has_benchmark(benchmark):
         known = sorted({r.benchmark for r in table.rows if r.division == "closed"})
         raise not_available(f"Unknown benchmark {benchmark!r}: use one of {', '.join(known)}")
@@ -657,9 +659,8 @@ def datainfo(table: Table, field: str | None = None) -> list[list[str | int]] | 
 
 def latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
     """TTFT and TPOT limits (ms) as a 1x2 array; llama2-70b covers its -99 and -99.9."""
-    bkey = benchmark_key(benchmark)
     scen = canonical_scenario(scenario)
-    for key in (bkey, re.sub(r"-99(\.9)?$", "", bkey)):
+    for key in benchmark_keys(benchmark):
         if key in bounds and scen in bounds[key]:
             ttft, tpot = bounds[key][scen]
             return [[ttft, tpot]]

@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
 from .importers import KNOWN_BENCHMARKS, sha256_hex
-from .names import benchmark_key, canonical_scenario, classify_accelerator
+from .names import benchmark_key, benchmark_keys, canonical_scenario, classify_accelerator
 from .table import IdSource, Latencies, Row, RunInfo
 
 LOCAL_PREFIX = "local-"
@@ -121,7 +121,7 @@ def classify_scenario(summary: Summary, benchmark: str, bounds: Mapping[str, Map
     if summary.scenario.lower() != "server" or None in limits:
         return summary.scenario
     key = benchmark_key(benchmark)
-    for k in (key, re.sub(r"-99(\.9)?$", "", key)):
+    for k in benchmark_keys(key):
         interactive = bounds.get(k, {}).get("Interactive")
         if interactive and limits == (interactive[0], interactive[1]):
             return "Interactive"
@@ -163,7 +163,7 @@ def make_run(
     summary = parse_summary(summary_data.decode("utf-8", errors="replace"), summary_name)
     system = parse_system(system_data, system_name)
     bench = benchmark_key(benchmark)
-    llm = any(k in bounds for k in (benchmark_key(bench), re.sub(r"-99(\.9)?$", "", benchmark_key(bench))))
+    llm = any(k in bounds for k in benchmark_keys(bench))
     if llm:
         if summary.tokens_per_sec is None:
             raise DataError(
@@ -250,7 +250,7 @@ def find_run_files(path: Path, system: Path | None, benchmark: str | None) -> tu
         known = set(latency_bounds()) | KNOWN_BENCHMARKS
         for d in folders:
             key = benchmark_key(d.name)
-            if key in known or re.sub(r"-99(\.9)?$", "", key) in known:
+            if any(k in known for k in benchmark_keys(key)):
                 benchmark = d.name
                 break
         else:
