@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import xlwings
 
+from benchsheet import store
 from benchsheet import udfs as udfs_package
 from benchsheet.catalogue import BY_NAME, CATALOGUE, Function, call
 from benchsheet.errors import vt_error
@@ -294,7 +295,7 @@ def _udf(windows: Windows, name: str, *args: Any) -> Any:
 def _direct(name: str, *args: Any) -> Any:
     from benchsheet.udfs.functions import error_text
 
-    return call(BY_NAME[name], args, error_text)
+    return call(BY_NAME[name], store.get_table(), args, error_text)
 
 
 def test_a_column_of_entries_answers_a_column(windows: Windows) -> None:
