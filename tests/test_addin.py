@@ -58,7 +58,7 @@ def _xlwings_reads(path: Path) -> dict[str, str]:
     saved = xlwings.USER_CONFIG_FILE
     xlwings.USER_CONFIG_FILE = str(path)
     try:
-        settings: dict[str, str] = read_user_config()
+        settings: dict[str, str] = read_user_config()  # type: ignore[no-untyped-call]  # xlwings has no annotations
         return settings
     finally:
         xlwings.USER_CONFIG_FILE = saved
@@ -288,7 +288,7 @@ def test_the_xlwings_step_is_xlwings_own_command_line(monkeypatch: pytest.Monkey
         seen.append(argv)
         return subprocess.CompletedProcess(argv, 7)
 
-    monkeypatch.setattr(manage.subprocess, "run", fake_run)
+    monkeypatch.setattr(subprocess, "run", fake_run)
     assert manage.run_xlwings(["addin", "install"]) == 7
     assert seen == [[sys.executable, "-m", "xlwings.cli", "addin", "install"]]
 

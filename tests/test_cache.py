@@ -18,7 +18,10 @@ def test_bundled_snapshot_equals_a_fresh_import(shared: Path) -> None:
     bundled = table_from_json(store.BUNDLED.read_bytes(), "bundled")
     fresh = table_from_folder(shared)
     assert bundled.rows == fresh.rows
-    strip = lambda t: [{k: v for k, v in asdict(s).items() if k != "imported_at"} for s in t.sources]  # noqa: E731
+
+    def strip(t: Table) -> list[dict[str, object]]:
+        return [{k: v for k, v in asdict(s).items() if k != "imported_at"} for s in t.sources]
+
     assert strip(bundled) == strip(fresh)
 
 

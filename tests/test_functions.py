@@ -220,6 +220,7 @@ def test_every_function_has_error_tests() -> None:
 def test_error_values_in_the_engine_carry_the_same_reason() -> None:
     for call, _ in ERRORS[:6]:
         name, *args = call
+        assert isinstance(name, str)
         cell = getattr(udf, name)(*args)
         formula = "=" + name + "(" + ",".join(literal(a) for a in args) + ")"
         value = evaluate(formula)

@@ -118,7 +118,8 @@ formula_args = st.one_of(
 @st.composite
 def formulas_(draw: st.DrawFn) -> str:
     def call(depth: int) -> str:
-        fn = draw(st.sampled_from([*CATALOGUE, "ROUND", "IF", "MIN", "IFERROR"]))
+        choices: list[Function | str] = [*CATALOGUE, "ROUND", "IF", "MIN", "IFERROR"]
+        fn = draw(st.sampled_from(choices))
         name = fn if isinstance(fn, str) else fn.name
         n = draw(st.integers(min_value=0, max_value=(len(fn.args) if not isinstance(fn, str) else 3) + 1))
         args = [

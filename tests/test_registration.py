@@ -363,7 +363,7 @@ def test_the_stand_ins_leave_no_trace() -> None:
         assert win.functions is not before
         assert sys.modules["pywintypes"].com_error is ComError
         assert hasattr(win.functions.PERGPU, "__xlfunc__")
-        assert win.xlwindows.__file__.endswith("_xlwindows.py")  # xlwings' own Windows module
+        assert str(win.xlwindows.__file__).endswith("_xlwindows.py")  # xlwings' own Windows module
     assert ctypes.PyDLL is pydll and not hasattr(ctypes, "windll")
     assert {name: sys.modules.get(name) for name in names} == modules
     assert {name: getattr(xlwings, name, None) for name in attrs} == attrs

@@ -187,7 +187,7 @@ def windows_xlwings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Windows]:
             m.setattr(ctypes, "oledll", _Anything(), raising=False)
             m.setattr(ctypes, "PyDLL", lambda *a, **k: _Anything())
             xlwindows = importlib.import_module("xlwings._xlwindows")
-        xlwindows.BOOK_CALLER = None
+        xlwindows.BOOK_CALLER = None  # type: ignore[attr-defined]  # set by xlwings' own UDF server at run time
         udfs = importlib.import_module("xlwings.udfs")
         monkeypatch.setattr(xlwings, "func", udfs.xlfunc)
         monkeypatch.setattr(xlwings, "arg", udfs.xlarg)
