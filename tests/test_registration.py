@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import xlwings
 
-from benchsheet import udfs as udfs_package
+import benchsheet.udfs as udfs_package
 from benchsheet.catalogue import BY_NAME, CATALOGUE, Function, call
 from benchsheet.errors import vt_error
 from tests.xlwings_windows import MISSING, MODULE, ComError, ComRange, Windows, windows, windows_xlwings

@@ -30,7 +30,7 @@ import pytest
 import xlwings
 from xlwings.main import Engine
 
-from benchsheet import udfs as udfs_package
+import benchsheet.udfs as udfs_package
 
 MODULE = "benchsheet.udfs.functions"
 EXCEL_RANGE_IID = "{00020846-0000-0000-C000-000000000046}"
