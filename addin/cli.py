@@ -11,12 +11,6 @@ from pathlib import Path
 from typing import Any
 
 
-def _err(message: str) -> None:
-    from rich.console import Console
-
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {message}", markup=True)
-
-
 def _config_file(args: argparse.Namespace) -> Path:
     from .config import default_config_file
 
@@ -25,20 +19,15 @@ def _config_file(args: argparse.Namespace) -> Path:
 
 def cmd_install(args: argparse.Namespace) -> int:
     from . import manage
-    from .config import ConfigError
 
     platform = manage.this_platform()
-    try:
-        done = manage.install(
-            _config_file(args),
-            config_only=args.config_only,
-            platform=platform,
-            run=manage.run_xlwings,
-            environ=manage.environment(),
-        )
-    except (manage.AddinError, ConfigError) as exc:
-        _err(str(exc))
-        return 2
+    done = manage.install(
+        _config_file(args),
+        config_only=args.config_only,
+        platform=platform,
+        run=manage.run_xlwings,
+        environ=manage.environment(),
+    )
     print("\n".join(done))
     if manage.is_windows(platform):
         print("Next, in Excel:")
@@ -48,28 +37,18 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
     from . import manage
-    from .config import ConfigError
 
-    try:
-        done = manage.uninstall(
-            _config_file(args), config_only=args.config_only, platform=manage.this_platform(), run=manage.run_xlwings
-        )
-    except (manage.AddinError, ConfigError) as exc:
-        _err(str(exc))
-        return 2
+    done = manage.uninstall(
+        _config_file(args), config_only=args.config_only, platform=manage.this_platform(), run=manage.run_xlwings
+    )
     print("\n".join(done))
     return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     from . import manage
-    from .config import ConfigError
 
-    try:
-        found = manage.status(_config_file(args), platform=manage.this_platform(), environ=manage.environment())
-    except ConfigError as exc:
-        _err(str(exc))
-        return 2
+    found = manage.status(_config_file(args), platform=manage.this_platform(), environ=manage.environment())
     print("\n".join(manage.render(found)))
     return 0
 

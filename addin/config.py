@@ -22,13 +22,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchsheet.errors import SetupError
+
 UDF_MODULE = "benchsheet.udfs.functions"
 UDF_KEY = "UDF MODULES"
 MISSPELT_KEY = "udf_modules"
 _QUOTED = re.compile(r'"[^"]*"')  # xlwings.utils.read_user_config's pattern for one field
 
 
-class ConfigError(Exception):
+class ConfigError(SetupError):
     """The configuration file cannot be read or rewritten; the message says which and why."""
 
 

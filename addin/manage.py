@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchsheet.errors import SetupError
+from benchsheet.table import Origin
+
 from .config import (
     MISSPELT_KEY,
     UDF_KEY,
@@ -49,7 +52,7 @@ EXCEL_STEPS = (
 """What the user does in Excel after ``benchsheet addin install``: printed by it, and in the README."""
 
 
-class AddinError(Exception):
+class AddinError(SetupError):
     """A step that cannot be done; the message is one line for the user."""
 
 
@@ -137,7 +140,7 @@ class Status:
     config_exists: bool
     udf_modules: list[str]  # as the add-in will read them
     python: str  # the Python the add-in starts, as the add-in works it out
-    data_origin: str  # the table's origin: "bundled", "user" or why the bundled one is used
+    data_origin: Origin  # the bundled snapshot or the user cache, and why
     data_rounds: tuple[str, ...]
     data_rows: int
     user_cache: Path
@@ -208,12 +211,9 @@ def render(s: Status) -> list[str]:
         if s.configured
         else f"{UDF_MODULE} is not configured ({UDF_KEY} = {listed}); run `benchsheet addin install`"
     )
-    data, note = s.data_origin, ""
-    for prefix, what in (("user", f"the user cache {s.user_cache}"), ("bundled", "the bundled snapshot")):
-        if s.data_origin.startswith(prefix):
-            data, note = what, s.data_origin.removeprefix(prefix).strip(" ;()")
-    if note:
-        data += f" ({note})"
+    data = f"the user cache {s.user_cache}" if s.data_origin.kind == "user" else "the bundled snapshot"
+    if s.data_origin.notes:
+        data += f" ({'; '.join(s.data_origin.notes)})"
     lines = [
         f"xlwings add-in: {addin}",
         f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}",

@@ -167,7 +167,7 @@ def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     answer = pergpu(ENTRY, BENCH, SCEN)
     if not isinstance(answer, float):
         raise RuntimeError(f"PERGPU({ENTRY}, {BENCH}, {SCEN}) answered {answer!r}, not a number")
-    out: dict[str, Any] = {"answer": answer, "rows": len(table.rows), "origin": table.origin}
+    out: dict[str, Any] = {"answer": answer, "rows": len(table.rows), "origin": str(table.origin)}
 
     out["scalar_us"] = per_call_us(lambda: pergpu(ENTRY, BENCH, SCEN), reps.scalar_number, reps.scalar_repeat)
 
@@ -275,7 +275,7 @@ t0 = time.perf_counter()
 from benchsheet.store import get_table
 table = get_table()
 ms = (time.perf_counter() - t0) * 1e3
-print(json.dumps({"ms": ms, "rows": len(table.rows), "origin": table.origin}))
+print(json.dumps({"ms": ms, "rows": len(table.rows), "origin": str(table.origin)}))
 """
 TABLE_MEMORY = """
 import gc, json, tracemalloc
@@ -295,7 +295,7 @@ from benchsheet.snapshot import ROUND_FILES
 from benchsheet.store import user_cache
 table = refresh([str(Path(sys.argv[1]) / rel) for rel in ROUND_FILES], Policy())
 s = time.perf_counter() - t0
-print(json.dumps({"s": s, "rows": len(table.rows), "origin": table.origin, "cache": user_cache().is_file()}))
+print(json.dumps({"s": s, "rows": len(table.rows), "origin": str(table.origin), "cache": user_cache().is_file()}))
 """
 BUILD = """
 import json, sys, time

@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchsheet.errors import WorkbookError
 from benchsheet.files import WriteRefused, writable_target
 
 from .compute import Computed, compute
 from .xlsxfile import XlsxError, cached_values, has_macros, read_package, rewrite
 
 
-class CalcError(Exception):
+class CalcError(WorkbookError):
     """The workbook could not be computed or written; nothing was written."""
 
 

@@ -17,7 +17,9 @@ MAX_CELLS = 8  # cells per reason
 
 
 def _err(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    from benchsheet.console import print_error
+
+    print_error(message)
 
 
 def _list_errors(errors: Sequence[Any]) -> None:

@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape
 
 from defusedxml import ElementTree
 
+from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
 from .compute import Computed, ErrorCode, col_letters, col_number
@@ -51,7 +52,7 @@ _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
 
 
-class XlsxError(Exception):
+class XlsxError(WorkbookError):
     """A file that is no usable .xlsx workbook."""
 
 

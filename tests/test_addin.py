@@ -329,7 +329,7 @@ def test_status_reports_the_add_in_the_module_python_and_the_data(tmp_path: Path
     assert found.addin_installed and found.configured and found.config_exists
     assert found.udf_modules == ["mymod", "other.mod", UDF_MODULE]
     assert found.python == "C:\\Users\\me\\venv\\Scripts\\pythonw.exe"
-    assert found.data_origin == "bundled" and found.data_rows > 0
+    assert str(found.data_origin) == "bundled" and found.data_rows > 0
     assert found.user_cache == user_home / "results.json" and not found.user_cache_exists
     assert found.warnings == []
     lines = render(found)
@@ -360,7 +360,7 @@ def test_status_says_when_the_user_cache_answers(conf: Path, user_home: Path) ->
     shutil.copyfile(store.BUNDLED, user_home / "results.json")
     store.set_table(None)
     found = status(conf, platform="win32", environ={})
-    assert found.data_origin.startswith("user") and found.user_cache_exists
+    assert found.data_origin.kind == "user" and found.user_cache_exists
     assert any(
         line.startswith(f"data: the functions answer from the user cache {user_home / 'results.json'}")
         for line in render(found)

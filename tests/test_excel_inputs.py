@@ -30,7 +30,7 @@ NEWER_ERRORS = [code for code in ALL_ERROR_CODES if code not in ERROR_CODES]
 
 def typed(name: str, *args: Any) -> Any:
     """The catalogue's answer to plain, clean arguments (as the add-in shows it: error text)."""
-    return call(BY_NAME[name], list(args), on_error=lambda e: e.text)
+    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
 
 
 def excel(windows: Windows, name: str, *cells: Cell | Any) -> Any:

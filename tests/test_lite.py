@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from benchsheet import lite
+from benchsheet import lite, store
 from benchsheet.catalogue import BY_NAME, CATALOGUE, call
 from benchsheet.cli import main
 from benchsheet.engine import evaluate
@@ -108,7 +108,7 @@ def test_each_failure_keeps_its_code_and_its_reason(formula: str, sheet: Sheet) 
     parsed = _literal_call(formula)
     assert parsed is not None
     name, args = parsed
-    expected = call(BY_NAME[name], args, lambda err: err.text)
+    expected = call(BY_NAME[name], store.get_table(), args, lambda err: err.text)
     got = sheet.evaluate(formula)
     if isinstance(expected, str) and expected.startswith("#VALUE! "):
         assert got == {"formula": formula, "value": {"error": f"{name}: {expected[8:]}"}, "output": []}
@@ -123,7 +123,9 @@ def test_each_failure_keeps_its_code_and_its_reason(formula: str, sheet: Sheet) 
 
 def test_ranges_and_error_inputs(sheet: Sheet) -> None:
     column = sheet.evaluate('=PERGPU([["6.1-0052"],["6.1-9999"],[None],[5]],"gpt-oss-120b","Server")')
-    expected = call(BY_NAME["PERGPU"], [[["6.1-0052"], ["6.1-9999"], [None], [5]], "gpt-oss-120b", "Server"], str)
+    expected = call(
+        BY_NAME["PERGPU"], store.get_table(), [[["6.1-0052"], ["6.1-9999"], [None], [5]], "gpt-oss-120b", "Server"], str
+    )
     assert _cells(column["value"]) == [[expected[0][0]], ["#N/A"], ["#VALUE!"], ["#VALUE!"]]
     assert column["output"] == [f"PERGPU: {row[0]}" for row in expected[1:]]  # every reason, once, in order
 

@@ -23,6 +23,7 @@ import pytest
 import xlwings
 
 import benchsheet.udfs as udfs_package
+from benchsheet import store
 from benchsheet.catalogue import BY_NAME, CATALOGUE, Function, call
 from benchsheet.errors import vt_error
 from tests.xlwings_windows import MISSING, MODULE, ComError, ComRange, Windows, windows, windows_xlwings
@@ -308,7 +309,7 @@ def _udf(windows: Windows, name: str, *args: Any) -> Any:
 def _direct(name: str, *args: Any) -> Any:
     from benchsheet.udfs.functions import error_text
 
-    return call(BY_NAME[name], args, error_text)
+    return call(BY_NAME[name], store.get_table(), args, error_text)
 
 
 def test_a_column_of_entries_answers_a_column(windows: Windows) -> None:

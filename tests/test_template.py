@@ -35,7 +35,7 @@ RENDER = ROOT / "scripts" / "render_workbook.sh"
 
 def fn(name: str, *args: Any) -> Any:
     """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
-    return call(BY_NAME[name], list(args), on_error=lambda e: e.text)
+    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
 
 
 @pytest.fixture(scope="module")

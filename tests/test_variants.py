@@ -87,7 +87,7 @@ def test_refresh_accepts_an_older_style_file_and_v_prefixed_lookups(shared: Path
     assert main(["refresh", str(path)]) == 0
     store.set_table(None)
     table = store.get_table()
-    assert table.origin == "user" and table.get("6.0-0060", "gpt-oss-120b", "Server") is not None
+    assert table.origin.kind == "user" and table.get("6.0-0060", "gpt-oss-120b", "Server") is not None
     expected = udf.PERGPU("6.0-0002", "gpt-oss-120b", "Server")
     assert isinstance(expected, float)
     assert udf.PERGPU("v6.0-0002", "gpt-oss-120b", "Server") == expected

@@ -18,6 +18,7 @@ import xlwings as xw
 
 from benchsheet.catalogue import CATALOGUE, Function, call
 from benchsheet.errors import ALL_ERROR_CODES, VT_ERRORS, BenchError
+from benchsheet.store import get_table
 
 __all__ = [f.name for f in CATALOGUE]
 
@@ -43,7 +44,7 @@ def named_errors(value: Any) -> Any:
 
 def _udf(fn: Function) -> Callable[..., Any]:
     def udf(*args: Any) -> Any:
-        return call(fn, [named_errors(a) for a in args], error_text, is_error_text)
+        return call(fn, get_table(), [named_errors(a) for a in args], error_text, is_error_text)
 
     udf.__name__ = udf.__qualname__ = fn.name
     udf.__doc__ = fn.help

@@ -20,6 +20,7 @@ from formulas.tokens.operand import XlError
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
 from .names import cell_text
+from .store import get_table
 
 
 class ReasonedError(XlError):  # type: ignore[misc]
@@ -72,7 +73,7 @@ def _safe(value: Any) -> Any:
 
 def _engine_function(fn: Function) -> Any:
     def run(*args: Any) -> Any:
-        out = call(fn, [plain(a) for a in args], to_error, is_error=lambda v: isinstance(v, XlError))
+        out = call(fn, get_table(), [plain(a) for a in args], to_error, is_error=lambda v: isinstance(v, XlError))
         if isinstance(out, list):
             return np.asarray([[_safe(v) for v in row] for row in out], dtype=object).view(Array)
         return _safe(out)

@@ -1,9 +1,17 @@
-"""Errors as values.
+"""Every error benchsheet raises on purpose, and the Excel error values.
 
-``BenchError`` carries an Excel error code and a reason a person can act on.
-The analysis layer raises it; each shell turns it into what its runtime shows:
-text such as ``#N/A Unknown entry 6.1-9999`` in an xlwings cell, a real error
-value in the formula engine, a message and exit status 1 in the CLI.
+``BenchsheetError`` is the one base: its message is one line a person can act on, and
+``exit_status`` is what the CLI exits with after printing it (``console.print_error``). The
+library raises; only the CLI prints. The groups:
+
+* ``BenchError``: a cell's answer that is an error value (``#N/A Unknown entry 6.1-9999``); each
+  shell turns it into what its runtime shows (text in an xlwings cell, a real error value in the
+  formula engine and xlwings Lite). Exit status 1, as for any error answer of ``benchsheet eval``.
+* ``DataError``: a file that cannot be used (results, cache, runs, loadgen log): names the file,
+  the row or line, and the field. ``WriteRefused``: a file benchsheet will not write.
+* ``RefreshError``: a download that did not replace the cache.
+* ``SetupError``: the Excel add-in set-up (``benchsheet addin``).
+* ``WorkbookError``: a workbook ``template calc`` or ``freeze`` cannot compute or write.
 """
 
 from __future__ import annotations
@@ -44,8 +52,16 @@ VT_ERRORS: dict[int, str] = {vt_error(code): code for code in EXCEL_ERRORS}
 """VT_ERROR integer -> error code, as a classic xlwings UDF receives a cell error it does not name itself."""
 
 
-class BenchError(Exception):
+class BenchsheetError(Exception):
+    """Base of the errors benchsheet raises on purpose: a one-line message, and the CLI's exit status."""
+
+    exit_status = 2
+
+
+class BenchError(BenchsheetError):
     """A look-up or argument that cannot give a value, and why."""
+
+    exit_status = 1
 
     def __init__(self, code: str, reason: str) -> None:
         assert code in ERROR_CODES, code
@@ -66,7 +82,7 @@ def bad_value(reason: str) -> BenchError:
     return BenchError("#VALUE!", reason)
 
 
-class DataError(Exception):
+class DataError(BenchsheetError):
     """A results or cache file that cannot be used: names the file, row and field."""
 
     def __init__(
@@ -85,6 +101,25 @@ class DataError(Exception):
         self.line = line
         self.field = field
         self.reason = reason
+
+
+class WriteRefused(DataError):
+    """A file benchsheet will not write; the message says which and why. Nothing was written."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(str(path), None, None, reason)
+
+
+class RefreshError(BenchsheetError):
+    """Why a refresh did not replace the cache."""
+
+
+class SetupError(BenchsheetError):
+    """A step of the Excel add-in set-up that cannot be done."""
+
+
+class WorkbookError(BenchsheetError):
+    """A workbook that cannot be computed or written; nothing was written."""
 
 
 MAX_RESULT = 1e12

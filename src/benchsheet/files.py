@@ -18,14 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import DataError
+from .errors import WriteRefused
 
-
-class WriteRefused(DataError):
-    """A file benchsheet will not write; the message says which and why. Nothing was written."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(str(path), None, None, reason)
+__all__ = ["WriteRefused", "locked", "writable_target", "write_atomic"]
 
 
 def writable_target(path: Path, *, replace: bool = True) -> Path:

@@ -33,7 +33,7 @@ from .names import (
     gpus_per_card,
     is_throughput,
 )
-from .table import Row, Source
+from .table import IdSource, Row, Source
 
 OFFICIAL_URLS = {
     "5.1": "https://raw.githubusercontent.com/mlcommons/inference_results_v5.1/main/summary_results.json",
@@ -94,7 +94,7 @@ def import_file(
     sha = sha256_hex(data)
     rows = []
     for p, did in zip(parsed, derived, strict=True):
-        entry, id_source = (p.official_id, "official") if p.official_id else (did, "derived")
+        entry, id_source = (p.official_id, IdSource.OFFICIAL) if p.official_id else (did, IdSource.DERIVED)
         rows.append(replace(p.row, entry=entry, id_source=id_source, source=name, sha256=sha))
     _check_unique(name, rows)
     when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -235,7 +235,7 @@ def _make_row(
     return Row(
         round=rnd,
         entry="",
-        id_source="",
+        id_source=IdSource.DERIVED,  # until the file's IDs are known (import_file)
         division=division,
         availability=availability,
         suite=suite,

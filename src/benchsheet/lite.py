@@ -30,7 +30,8 @@ from typing import Any
 
 from . import __version__
 from .catalogue import CATALOGUE, Function, call
-from .errors import ALL_ERROR_CODES, BenchError
+from .errors import ALL_ERROR_CODES, BenchError, BenchsheetError
+from .store import get_table
 
 Report = Callable[[str], None]
 
@@ -61,7 +62,7 @@ def is_error_value(value: Any) -> bool:
 
 def answer(fn: Function, args: Sequence[Any], report: Report) -> Any:
     """One call of ``fn`` as xlwings Lite should return it (see the module's docstring)."""
-    value = call(fn, args, _failure, is_error_value)
+    value = call(fn, get_table(), args, _failure, is_error_value)
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list) and len(value[0]) == 1:
         value = value[0][0]  # one cell in, one cell out
     if isinstance(value, Failure):
@@ -146,4 +147,8 @@ def main_py() -> str:
 
 def requirements_txt(wheel_url: str | None = None) -> str:
     """The line to add to the add-in's ``requirements.txt`` (below its xlwings line)."""
+    if wheel_url is not None and not wheel_url.startswith("https://"):
+        raise BenchsheetError(f"--wheel-url must be an https:// address (Excel fetches it), not {wheel_url!r}")
+    if wheel_url is not None and not wheel_url.split("?")[0].endswith(".whl"):
+        raise BenchsheetError(f"--wheel-url must point at benchsheet's wheel (a .whl file), not {wheel_url!r}")
     return (wheel_url or f"benchsheet=={__version__}") + "\n"

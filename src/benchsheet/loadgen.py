@@ -18,8 +18,8 @@ from typing import Any
 
 from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
 from .importers import KNOWN_BENCHMARKS, sha256_hex
-from .names import benchmark_key, canonical_scenario, classify_accelerator
-from .table import Row, RunInfo
+from .names import benchmark_key, benchmark_keys, canonical_scenario, classify_accelerator
+from .table import IdSource, Latencies, Row, RunInfo
 
 LOCAL_PREFIX = "local-"
 MAX_NAME = 200  # characters: longer than any real system name
@@ -34,10 +34,7 @@ class Summary:
     valid: bool
     tokens_per_sec: float | None
     samples_per_sec: float | None
-    ttft_p99_ms: float | None
-    tpot_p99_ms: float | None
-    ttft_limit_ms: float | None
-    tpot_limit_ms: float | None
+    latencies: Latencies
 
 
 _LINE = re.compile(r"^\s*(?P<key>[^:]+?)\s*:\s*(?P<value>.*?)\s*$")
@@ -109,21 +106,24 @@ def parse_summary(text: str, name: str) -> Summary:
         valid=verdict == "VALID",
         tokens_per_sec=log.number(("completed tokens per second", "tokens per second")),
         samples_per_sec=log.number(("completed samples per second", "samples per second")),
-        ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
-        tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
-        ttft_limit_ms=ms("ttft_latency (ns)"),
-        tpot_limit_ms=ms("tpot_latency (ns)"),
+        latencies=Latencies(
+            ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
+            tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
+            ttft_limit_ms=ms("ttft_latency (ns)"),
+            tpot_limit_ms=ms("tpot_latency (ns)"),
+        ),
     )
 
 
 def classify_scenario(summary: Summary, benchmark: str, bounds: Mapping[str, Mapping[str, list[float]]]) -> str:
     """Interactive runs are loadgen Server runs held to the tighter TTFT/TPOT limits."""
-    if summary.scenario.lower() != "server" or summary.ttft_limit_ms is None or summary.tpot_limit_ms is None:
+    limits = (summary.latencies.ttft_limit_ms, summary.latencies.tpot_limit_ms)
+    if summary.scenario.lower() != "server" or None in limits:
         return summary.scenario
     key = benchmark_key(benchmark)
-    for k in (key, re.sub(r"-99(\.9)?$", "", key)):
+    for k in benchmark_keys(key):
         interactive = bounds.get(k, {}).get("Interactive")
-        if interactive and (summary.ttft_limit_ms, summary.tpot_limit_ms) == (interactive[0], interactive[1]):
+        if interactive and limits == (interactive[0], interactive[1]):
             return "Interactive"
     return "Server"
 
@@ -163,7 +163,7 @@ def make_run(
     summary = parse_summary(summary_data.decode("utf-8", errors="replace"), summary_name)
     system = parse_system(system_data, system_name)
     bench = benchmark_key(benchmark)
-    llm = any(k in bounds for k in (benchmark_key(bench), re.sub(r"-99(\.9)?$", "", benchmark_key(bench))))
+    llm = any(k in bounds for k in benchmark_keys(bench))
     if llm:
         if summary.tokens_per_sec is None:
             raise DataError(
@@ -188,7 +188,7 @@ def make_run(
     row = Row(
         round="local",
         entry=entry,
-        id_source="local",
+        id_source=IdSource.LOCAL,
         division="local",
         availability="local",
         suite=str(system.get("system_type") or ""),
@@ -218,10 +218,7 @@ def make_run(
         entry,
         label,
         summary.valid,
-        summary.ttft_p99_ms,
-        summary.tpot_p99_ms,
-        summary.ttft_limit_ms,
-        summary.tpot_limit_ms,
+        summary.latencies,
         summary_name,
         sha,
         imported_at,
@@ -253,7 +250,7 @@ def find_run_files(path: Path, system: Path | None, benchmark: str | None) -> tu
         known = set(latency_bounds()) | KNOWN_BENCHMARKS
         for d in folders:
             key = benchmark_key(d.name)
-            if key in known or re.sub(r"-99(\.9)?$", "", key) in known:
+            if any(k in known for k in benchmark_keys(key)):
                 benchmark = d.name
                 break
         else:

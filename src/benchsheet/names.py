@@ -102,6 +102,16 @@ def gpus_per_card(accelerator: str) -> int:
     return _GPUS_PER_CARD[m.group(1).lower()] if m else 1
 
 
+_ACCURACY_SUFFIX = re.compile(r"-99(\.9)?$")
+
+
+def benchmark_keys(name: str) -> tuple[str, str]:
+    """The benchmark's key, and the key without its accuracy target (llama2-70b-99.9 -> llama2-70b):
+    where a rule is set per model, not per accuracy target (latency bounds)."""
+    key = benchmark_key(name)
+    return key, _ACCURACY_SUFFIX.sub("", key)
+
+
 def scenario_key(name: str) -> str:
     key = _SCENARIO_KEYS.get(name)
     if key is None:

@@ -22,19 +22,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import DataError
+from .errors import DataError, RefreshError
+from .files import locked, write_atomic
 from .importers import OFFICIAL_URLS, Imported, import_file
-from .store import merge, update_user_cache
-from .table import Table
+from .store import load_official, load_table, user_cache
+from .table import USER_ORIGIN, Table, build_table, round_sort_key, table_from_json
 
 DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubusercontent.com")
 MAX_BYTES = 64 * 1024 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _UNSAFE_URL = re.compile(r"[\\\x00-\x20\x7f]|%[01][0-9a-f]|%7f", re.IGNORECASE)
-
-
-class RefreshError(Exception):
-    """Why a refresh did not replace the cache."""
 
 
 @dataclass(frozen=True)
@@ -152,12 +149,28 @@ def check_against(current: Table, imported: Sequence[Imported]) -> None:
             )
 
 
+def merge(current: Table, imported: Sequence[Imported]) -> Table:
+    """``current`` with the imported rounds replaced by the new rows: what the user cache will hold."""
+    new_rounds = {i.source.round for i in imported}
+    rows = [r for r in current.rows if r.round not in new_rounds]
+    sources = [s for s in current.sources if s.round not in new_rounds]
+    for imp in imported:
+        rows.extend(imp.rows)
+        sources.append(imp.source)
+    sources.sort(key=lambda s: round_sort_key(s.round))
+    return build_table(rows, sources, USER_ORIGIN)
+
+
 def refresh(
     sources: Sequence[str],
     policy: Policy,
     progress: Callable[[str, int, int | None], None] | None = None,
 ) -> Table:
-    """Fetch and import every source, then replace the user cache in one step."""
+    """Fetch and import every source, then replace the user cache in one step; the table now loaded.
+
+    The new cache is built, serialized and parsed back before anything is replaced, under the
+    cache's lock; on any failure the previous cache stays as it was.
+    """
     imported = []
     for src in sources:
         report = None
@@ -169,9 +182,11 @@ def refresh(
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
             raise RefreshError(str(exc)) from None
-
-    def change(current: Table) -> Table:
+    cache = user_cache()
+    with locked(cache):
+        current = load_official()
         check_against(current, imported)
-        return merge(current, imported, origin="user")
-
-    return update_user_cache(change)
+        text = merge(current, imported).to_json()
+        table_from_json(text, "new cache")  # the file we write must load
+        write_atomic(cache, text)
+    return load_table()

@@ -36,7 +36,7 @@ def import_folder(folder: Path, imported_at: str | None = None) -> list[Imported
 def table_from_folder(folder: Path, imported_at: str | None = None) -> Table:
     imported = import_folder(folder, imported_at)
     rows = [r for imp in imported for r in imp.rows]
-    return build_table(rows, [imp.source for imp in imported], origin="bundled")
+    return build_table(rows, [imp.source for imp in imported])
 
 
 def bounds_from_csv(data: bytes, name: str) -> dict[str, object]:
