@@ -14,7 +14,8 @@ import pytest
 
 from benchsheet import analysis, store
 from benchsheet.cli import main
-from benchsheet.refresh import Policy, RefreshError, fetch
+from benchsheet.errors import RefreshError
+from benchsheet.refresh import Policy, fetch
 from tests import robustness
 
 Route = Callable[[BaseHTTPRequestHandler], None]
