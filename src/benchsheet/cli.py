@@ -134,7 +134,7 @@ def cmd_functions(args: argparse.Namespace) -> int:
 
     if args.update:
         update_readme(Path(args.update))
-        print(f"updated the function reference in {args.update}")
+        print(f"updated the function and command references in {args.update}")
     else:
         print(function_reference())
     return 0
@@ -221,7 +221,7 @@ COMMANDS = (
     Command("forget", "remove a private entry", cmd_forget, options=(opt("entry", help="e.g. local-0001"),)),
     Command(
         "functions",
-        "print the function reference (Markdown)",
+        "print the function reference (Markdown); --update also rewrites the command reference",
         cmd_functions,
         options=(opt("--update", metavar="README", help="rewrite the reference between its markers in README"),),
     ),
