@@ -1,50 +1,74 @@
 """Compute every formula of an .xlsx file with benchsheet's functions, without Excel.
 
-The workbook is loaded into the ``formulas`` package's ``ExcelModel`` with the
-catalogue registered (``benchsheet.engine``), so the functions answer exactly
-as ``benchsheet eval`` does. On top of that this module
+One engine with ``benchsheet eval`` (``benchsheet.engine``): each formula is
+prepared there (its references replaced by placeholders) and parsed once per
+shape, so a filled-down column of 5,000 formulas is parsed once and run 5,000
+times. This module reads the cells that exist (never the declared sheet size),
+resolves each reference relative to its cell, orders the formula cells by their
+dependencies (no recursion: a 100,000-long chain computes) and runs them over a
+plain value map. On top of that it
 
 * never lets one bad formula stop the whole workbook: a formula that cannot be
   parsed answers ``#VALUE!``/``#NAME?`` with the reason, the rest computes;
+* computes array formulas (Ctrl+Shift+Enter and Excel 365's spilled ones) over
+  the range the file gives them;
 * turns each answer into the value an .xlsx file caches next to its formula,
   and an error into the text the xlwings add-in shows in Excel
   (``#N/A Unknown entry 6.1-9999``);
 * explains plain Excel errors that carry no reason (``=B5*(1+B7)`` with text in
-  B7) by following the cell's precedents to the input that caused them.
+  B7) from the cell's precedents, which were computed before it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import logging
+import bisect
 import math
 import re
-import types
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import formulas
-import formulas.excel as fexcel
-import schedula as sh
-from formulas.tokens.operand import XlError
+import numpy as np
 
-from benchsheet.engine import ReasonedError, functions, mark_missing, plain
+from benchsheet.engine import (
+    ReasonedError,
+    as_written,
+    functions,
+    normalize_formula,
+    plain,
+    prepare,
+    program,
+    run,
+)
+from benchsheet.formula_adapter import EMPTY, XlError, error, load_workbook, make_range, range_parts, reshape_as_excel
 
-CellKey = tuple[str, str]  # (sheet name in upper case, "B5")
+__all__ = [
+    "EXTERNAL",
+    "CellKey",
+    "Computed",
+    "ComputeError",
+    "ErrorCode",
+    "col_letters",
+    "col_number",
+    "compute",
+    "normalize_formula",
+    "sheet_key",
+    "to_shown",
+]
+
+CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
 
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
-
-_KEY = re.compile(r"^'?\[(?P<book>[^\]]*)\](?P<sheet>.*?)'?!(?P<ref>\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$")
-_CELL = re.compile(r"^\$?([A-Z]{1,3})\$?(\d+)$")
-_BOOK = re.compile(r"^'?(?P<dir>[^\[!]*)\[(?P<book>[^\]]*)\]")  # '../[other.xlsx]SHEET1'!A1
+MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming to the cells present)
+MAX_EDGES = 20_000_000  # dependencies between formula cells: beyond, the workbook is refused
+MAX_ROW, MAX_COL = 1_048_576, 16_384
 EXTERNAL = "external workbook references are not followed"
-_EXTERNAL_KEY: CellKey = ("", "[external workbook]")  # the precedent every external reference stands for
-# A function called through an add-in or marked as user-defined by the program
-# that saved the file: _xludf.BEST(...), [1]!BEST(...), 'benchsheet.xlam'!BEST(...)
-_UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
+_CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
+_COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
+_ROWS = re.compile(r"^(\$?)(\d+):(\$?)(\d+)$")
+_ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
 
 
 class ErrorCode(str):
@@ -53,34 +77,49 @@ class ErrorCode(str):
     __slots__ = ()
 
 
+class ComputeError(Exception):
+    """The workbook cannot be computed at all (too many dependencies): nothing is written."""
+
+
+def sheet_key(name: str) -> str:
+    """A sheet name compared as Excel compares them: case-insensitive, letter by letter
+    (``Straße`` and ``STRASSE`` are two sheets; ``sizing`` and ``Sizing`` one)."""
+    return "".join(ch.upper() if len(ch.upper()) == 1 else ch for ch in name)
+
+
 @dataclass
 class Computed:
-    """Every cell's answer, keyed by (SHEET, "B5") with the sheet name in upper case."""
+    """Every cell's answer, keyed by (sheet_key(sheet), "B5")."""
 
     values: dict[CellKey, Any] = field(default_factory=dict)  # plain values of all cells
     formulas: dict[CellKey, str] = field(default_factory=dict)  # formula text of formula cells
     shown: dict[CellKey, float | int | bool | str] = field(default_factory=dict)  # cached value per formula cell
     errors: dict[CellKey, str] = field(default_factory=dict)  # error text per formula cell that has one
-    sheet_names: dict[str, str] = field(default_factory=dict)  # SHEET -> the name as written in the file
+    sheet_names: dict[str, str] = field(default_factory=dict)  # sheet key -> the name as written in the file
+    arrays: dict[CellKey, str] = field(default_factory=dict)  # anchor of an array formula -> its range "H2:H9"
 
     def where(self, key: CellKey) -> str:
         """``Sizing!B5``, ``'Read me'!B5``: a cell as Excel writes it."""
-        name = self.sheet_names.get(key[0], key[0])
-        if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
-            name = "'" + name.replace("'", "''") + "'"
-        return f"{name}!{key[1]}"
+        return f"{quote_sheet(self.sheet_names.get(key[0], key[0]))}!{key[1]}"
 
     def shown_value(self, sheet: str, ref: str) -> float | int | bool | str | None:
-        key = (sheet.upper(), ref.replace("$", "").upper())
+        key = (sheet_key(sheet), ref.replace("$", "").upper())
         if key in self.shown:
             return self.shown[key]
         value = self.values.get(key)
         return None if value is None else to_shown(value)
 
 
+def quote_sheet(name: str) -> str:
+    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``."""
+    if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not _CELL.match(name) and not re.fullmatch(r"R\d*C\d*", name, re.I):
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
 def col_number(letters: str) -> int:
     n = 0
-    for ch in letters:
+    for ch in letters.upper():
         n = n * 26 + ord(ch) - 64
     return n
 
@@ -91,53 +130,6 @@ def col_letters(n: int) -> str:
         n, rem = divmod(n - 1, 26)
         out = chr(65 + rem) + out
     return out
-
-
-def normalize_formula(text: str) -> str:
-    """Drop add-in prefixes from function names, outside string literals."""
-    parts = text.split('"')
-    for i in range(0, len(parts), 2):
-        parts[i] = _UDF_PREFIX.sub("", parts[i])
-    return '"'.join(parts)
-
-
-def book_of(name: str) -> str | None:
-    """``'../[other.xlsx]SHEET1'!A1`` -> "../OTHER.XLSX"; None for a name with no book (a defined name)."""
-    m = _BOOK.match(name)
-    return (m.group("dir") + m.group("book")).replace("''", "'").upper() if m else None
-
-
-def split_key(name: str) -> tuple[str, str] | None:
-    """``'[book.xlsx]SIZING'!B5`` -> ("SIZING", "B5"); None for names that are no cell or range."""
-    m = _KEY.match(name)
-    if not m:
-        return None
-    return m.group("sheet").replace("''", "'").upper(), m.group("ref").replace("$", "")
-
-
-def expand(ref: str) -> list[str]:
-    """The cells of "B5" or "A1:C3" (empty when the range is too large to search)."""
-    if ":" not in ref:
-        return [ref]
-    first, last = ref.split(":")
-    m1, m2 = _CELL.match(first), _CELL.match(last)
-    if not m1 or not m2:
-        return []
-    c1, c2 = sorted((col_number(m1.group(1)), col_number(m2.group(1))))
-    r1, r2 = sorted((int(m1.group(2)), int(m2.group(2))))
-    if (c2 - c1 + 1) * (r2 - r1 + 1) > MAX_RANGE_CELLS:
-        return []
-    return [f"{col_letters(c)}{r}" for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
-
-
-def unknown_functions(formula: str) -> list[str]:
-    """Names of functions in ``formula`` that neither Excel's table nor the catalogue has."""
-    try:
-        tokens, _ = formulas.Parser().ast(formula)
-    except Exception:
-        return []
-    known = functions()
-    return sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function" and t.name.upper() not in known})
 
 
 def to_shown(value: Any) -> float | int | bool | str:
@@ -159,189 +151,390 @@ def to_shown(value: Any) -> float | int | bool | str:
     return str(value)
 
 
-class _Model(formulas.ExcelModel):  # type: ignore[misc]
-    """formulas' ExcelModel that records formula texts, survives formulas it cannot parse, reads
-    left-out arguments of benchsheet's functions as ``benchsheet eval`` does, and loads no book but
-    the one it was given."""
+Ref = tuple[int, int, int, int, int]  # (sheet index, r1, c1, r2, c2)
+Pos = tuple[int, int, int]  # (sheet index, row, column)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: dict[str, str] = {}
-        self.broken: dict[str, ReasonedError] = {}
-        self.home = ""  # the loaded book, as formulas names it ("CLUSTER-SIZING.XLSX")
 
-    def add_book(self, book: Any = None, context: Any = None, data_only: bool = False) -> Any:
-        """Load the input; refuse every other book (``'../[other.xlsx]Sheet1'!A1``, a defined name
-        pointing elsewhere): formulas then makes the cell ``#REF!`` and nothing is read."""
-        if self.home:
-            if not isinstance(book, str) or fexcel._encode_path(book).upper() != self.home:
-                raise LookupError(f"{book}: {EXTERNAL}")
-            return super().add_book(book, context, data_only)
-        loaded, ctx = super().add_book(book, context, data_only)
-        self.home = ctx["excel"]
-        return loaded, ctx
+@dataclass
+class _Formula:
+    pos: Pos
+    text: str  # as written
+    shape: tuple[int, int] = (1, 1)  # rows, columns of an array formula's range
+    prog: Any = None
+    refs: list[Ref] = field(default_factory=list)
+    problem: ReasonedError | None = None  # a reason known before running (unknown sheet, external)
 
-    def is_external(self, name: str) -> bool:
-        book = book_of(name)
-        return book is not None and book != self.home
 
-    def compile_cell(self, cell: Any, context: Any, references: Any, formula_references: Any) -> Any:
+class _Book:
+    """The cells of a workbook that exist, by sheet index, row and column."""
+
+    def __init__(self, path: Path) -> None:
+        wb = load_workbook(str(path))
+        self.titles: list[str] = [ws.title for ws in wb.worksheets]
+        self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
+        self.values: dict[Pos, Any] = {}
+        self.formulas: list[_Formula] = []
+        self.extent: list[tuple[int, int]] = []  # (last row, last column) holding a cell, per sheet
+        self.names: dict[tuple[int | None, str], str] = {}
+        for dn in _defined_names(wb):
+            self.names[(dn[0], dn[1].upper())] = dn[2]
+        for s, ws in enumerate(wb.worksheets):
+            last_r = last_c = 0
+            for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the cells present, not a rectangle
+                last_r, last_c = max(last_r, row), max(last_c, col)
+                value = cell.value
+                if value is None:
+                    continue
+                pos = (s, row, col)
+                if cell.data_type == "f":
+                    self._formula(pos, value)
+                elif cell.data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
+                    self.values[pos] = error(value.upper())
+                elif cell.data_type == "n" and isinstance(value, float):
+                    self.values[pos] = round(value, 15)
+                else:
+                    self.values[pos] = value
+            self.extent.append((last_r, last_c))
+
+    def _formula(self, pos: Pos, value: Any) -> None:
+        if isinstance(value, str):
+            self.formulas.append(_Formula(pos, value[1:] if value.startswith("==") else value))
+            return
+        text = getattr(value, "text", None)
+        ref = getattr(value, "ref", None)
+        if type(value).__name__ == "ArrayFormula" and isinstance(text, str) and isinstance(ref, str):
+            r = _area(ref)
+            shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
+            self.formulas.append(_Formula(pos, text, shape))
+            return
+        f = _Formula(pos, "=" + type(value).__name__)
+        f.problem = ReasonedError("#VALUE!", "a data table (What-If Analysis) is not computed outside Excel")
+        self.formulas.append(f)
+
+    def name(self, sheet: int, text: str) -> str | None:
+        key = text.upper()
+        found = self.names.get((sheet, key))
+        return found if found is not None else self.names.get((None, key))
+
+
+def _defined_names(wb: Any) -> Iterator[tuple[int | None, str, str]]:
+    """(sheet index or None for the workbook, name, what it stands for) of every defined name."""
+    names = wb.defined_names
+    for dn in names.values() if isinstance(names, dict) else getattr(names, "definedName", ()):
+        if dn.value and not dn.hidden:
+            yield None, dn.name, str(dn.value)
+    for s, ws in enumerate(wb.worksheets):
+        for dn in getattr(ws, "defined_names", {}).values():
+            if dn.value:
+                yield s, dn.name, str(dn.value)
+
+
+def _area(ref: str) -> tuple[int, int, int, int] | None:
+    """"B2:C9" -> (2, 2, 9, 3): rows and columns, first and last."""
+    first, _, last = ref.replace("$", "").partition(":")
+    m1, m2 = _CELL.match(first), _CELL.match(last or first)
+    if not m1 or not m2:
+        return None
+    r1, r2 = sorted((int(m1.group(4)), int(m2.group(4))))
+    c1, c2 = sorted((col_number(m1.group(2)), col_number(m2.group(2))))
+    return r1, c1, r2, c2
+
+
+_SHEET_PREFIX = re.compile(r"^(?:'(?P<q>(?:[^']|'')*)'|(?P<s>[^'!]*))!(?P<ref>[^!]*)$")
+
+
+def _resolve(book: _Book, home: int, text: str) -> Ref | ReasonedError:
+    """A reference as written in a formula of sheet ``home`` -> (sheet, r1, c1, r2, c2)."""
+    sheet = home
+    ref = text
+    m = _SHEET_PREFIX.match(text)
+    if m:
+        name = m.group("q").replace("''", "'") if m.group("q") is not None else m.group("s")
+        ref = m.group("ref")
+        if "[" in name or "]" in name:
+            return ReasonedError("#REF!", EXTERNAL)
+        if ":" in name:
+            return ReasonedError("#REF!", f"references across sheets ({name}) are not computed outside Excel")
+        found = book.by_key.get(sheet_key(name))
+        if found is None:
+            return ReasonedError("#REF!", f"there is no sheet {name.upper()}")
+        sheet = found
+    elif text.startswith("[") or "!" in text:
+        return ReasonedError("#REF!", EXTERNAL)
+    first, colon, last = ref.partition(":")
+    m1, m2 = _CELL.match(first), _CELL.match(last) if colon else None
+    if m1 and (m2 or not colon):
+        r1, c1 = int(m1.group(4)), col_number(m1.group(2))
+        r2, c2 = (int(m2.group(4)), col_number(m2.group(2))) if m2 else (r1, c1)
+    elif mc := _COLS.match(ref):
+        r1, r2, c1, c2 = 1, MAX_ROW, col_number(mc.group(2)), col_number(mc.group(4))
+    elif mr := _ROWS.match(ref):
+        r1, r2, c1, c2 = int(mr.group(2)), int(mr.group(4)), 1, MAX_COL
+    else:
+        if ref.upper() in _ERROR_CODES or ref.upper() == "#REF!":
+            return ReasonedError(ref.upper(), "the formula refers to a deleted cell")
+        return ReasonedError("#NAME?", f"unknown name {ref}")
+    r1, r2 = sorted((r1, r2))
+    c1, c2 = sorted((c1, c2))
+    if not (1 <= r1 and r2 <= MAX_ROW and 1 <= c1 and c2 <= MAX_COL):
+        return ReasonedError("#REF!", f"{text} is outside the sheet")
+    return sheet, r1, c1, r2, c2
+
+
+def _prepare(book: _Book, f: _Formula) -> None:
+    if f.problem is not None:
+        return
+    home = f.pos[0]
+    prepared = prepare(f.text, lambda text: book.name(home, text))
+    if prepared.problem is not None:
+        f.problem = prepared.problem
+        return
+    prog = program(prepared.text)
+    if isinstance(prog, ReasonedError):
+        f.problem = as_written(prog, f.text)
+        return
+    refs: list[Ref] = []
+    for text in prepared.refs:
+        r = _resolve(book, home, text)
+        if isinstance(r, ReasonedError):
+            f.problem = r
+            return
+        refs.append(r)
+    order = [int(name[len("_BSREF") :]) for name in prog.references]
+    f.prog = prog
+    f.refs = [refs[i] for i in order]
+
+
+class _Producers:
+    """Which formula produces each cell (an array formula produces its whole range)."""
+
+    def __init__(self, book: _Book) -> None:
+        self.at: dict[Pos, int] = {}
+        columns: dict[tuple[int, int], list[int]] = {}
+        for i, f in enumerate(book.formulas):
+            s, row, col = f.pos
+            for r in range(row, row + f.shape[0]):
+                for c in range(col, col + f.shape[1]):
+                    self.at.setdefault((s, r, c), i)
+                    columns.setdefault((s, c), []).append(r)
+        self.columns = {k: sorted(set(v)) for k, v in columns.items()}
+        self.by_sheet: dict[int, list[int]] = {}
+        for s, c in self.columns:
+            self.by_sheet.setdefault(s, []).append(c)
+        for cols in self.by_sheet.values():
+            cols.sort()
+
+    def within(self, ref: Ref) -> Iterator[int]:
+        s, r1, c1, r2, c2 = ref
+        if (r1, c1) == (r2, c2):
+            i = self.at.get((s, r1, c1))
+            if i is not None:
+                yield i
+            return
+        cols = self.by_sheet.get(s, [])
+        for c in cols[bisect.bisect_left(cols, c1) : bisect.bisect_right(cols, c2)]:
+            rows = self.columns[(s, c)]
+            for r in rows[bisect.bisect_left(rows, r1) : bisect.bisect_right(rows, r2)]:
+                yield self.at[(s, r, c)]
+
+
+def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
+    """Formula indices in an order where each comes after what it reads; the set is those on
+    or behind a circular reference (never computed)."""
+    n = len(book.formulas)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    indeg = [0] * n
+    edges = 0
+    for i, f in enumerate(book.formulas):
+        seen: set[int] = set()
+        for ref in f.refs:
+            for j in producers.within(ref):
+                if j not in seen:
+                    seen.add(j)
+                    succ[j].append(i)
+                    indeg[i] += 1
+            edges += len(seen)
+            if edges > MAX_EDGES:
+                raise ComputeError(
+                    f"refused: its formulas depend on each other more than {MAX_EDGES:,} times "
+                    "(ranges over many formula cells); it would take too long to compute"
+                )
+    queue = deque(i for i in range(n) if indeg[i] == 0)
+    order: list[int] = []
+    while queue:
+        i = queue.popleft()
+        order.append(i)
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                queue.append(j)
+    circular = {i for i in range(n) if indeg[i] > 0}
+    return order, circular
+
+
+class _Runner:
+    def __init__(self, book: _Book) -> None:
+        self.book = book
+        self.cache: dict[Ref, Any] = {}
+
+    def ranges(self, ref: Ref) -> Any:
+        s, r1, c1, r2, c2 = ref
+        if (r1, c1) == (r2, c2):
+            return make_range(range_parts(f"S{s}", r1, c1, r1, c1), _one(self.book.values.get((s, r1, c1), EMPTY)))
+        found = self.cache.get(ref)
+        if found is not None:
+            return found
+        last_r, last_c = self.book.extent[s] if s < len(self.book.extent) else (0, 0)
+        # a whole column or row reads the cells that exist: memory follows the cells, not the sheet size
+        if r2 - r1 + 1 >= MAX_ROW:
+            r2 = max(r1, min(r2, last_r))
+        if c2 - c1 + 1 >= MAX_COL:
+            c2 = max(c1, min(c2, last_c))
+        rows, cols = r2 - r1 + 1, c2 - c1 + 1
+        if rows * cols > MAX_RANGE:
+            raise _TooLarge(rows * cols)
+        out = np.full((rows, cols), EMPTY, dtype=object)
+        values = self.book.values
+        if rows * cols <= len(values):
+            for r in range(r1, r2 + 1):
+                for c in range(c1, c2 + 1):
+                    v = values.get((s, r, c), EMPTY)
+                    if v is not EMPTY:
+                        out[r - r1, c - c1] = v
+        else:
+            for (vs, r, c), v in values.items():
+                if vs == s and r1 <= r <= r2 and c1 <= c <= c2:
+                    out[r - r1, c - c1] = v
+        rng = make_range(range_parts(f"S{s}", r1, c1, r2, c2), out)
+        self.cache[ref] = rng
+        return rng
+
+    def value(self, f: _Formula) -> Any:
+        s, row, col = f.pos
         try:
-            return super().compile_cell(cell, context, references, formula_references)
-        except Exception as exc:  # e.g. a data-table formula formulas cannot read
-            return self._broken(cell.coordinate, context, f"cannot compute this formula ({_short(exc)})")
-
-    def _compile_cell(self, crd: str, val: Any, context: Any, check_formula: bool, references: Any) -> Any:
-        if check_formula and isinstance(val, str) and val.startswith("="):
-            val = normalize_formula(val)
-            try:  # left-out arguments of benchsheet's functions are "missing", as in benchsheet eval
-                cell = formulas.ExcelModel._compile_cell(crd, mark_missing(val), context, check_formula, references)
-            except Exception as exc:
-                unknown = unknown_functions(val)
-                if unknown:
-                    return self._broken(crd, context, f"unknown function {', '.join(unknown)}", "#NAME?", val)
-                return self._broken(crd, context, f"cannot read the formula {val[:80]!r} ({_short(exc)})", text=val)
-            if any(self.is_external(str(name)) for name in cell.inputs or ()):
-                return self._broken(crd, context, EXTERNAL, "#REF!", val)
-            self.texts[cell.output] = val
-            return cell
-        return formulas.ExcelModel._compile_cell(crd, val, context, check_formula, references)
-
-    def _broken(self, crd: str, context: Any, reason: str, code: str = "#VALUE!", text: str = "") -> Any:
-        cell = formulas.ExcelModel._compile_cell(crd.split(":")[0], "=" + code, context, True, {})
-        self.broken[cell.output] = ReasonedError(code, reason)
-        self.texts[cell.output] = text or "=" + code
-        return cell
+            refs = [self.ranges(r) for r in f.refs]
+        except _TooLarge as big:
+            return ReasonedError("#VALUE!", f"a range of {big.cells:,} cells is more than benchsheet reads ({MAX_RANGE:,})")
+        here = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
+        return run(f.prog, refs, make_range(here, np.full(f.shape, EMPTY, dtype=object)))
 
 
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return (text[0] if text else type(exc).__name__)[:160]
+class _TooLarge(Exception):
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
 
 
-@contextlib.contextmanager
-def _engine_settings() -> Iterator[None]:
-    """While a workbook computes: nothing on stderr (no tqdm progress bar, no log lines from formulas:
-    what it would log, a missing sheet or a refused external book, is the cell's reason), and formulas
-    compiled as plain sub-dispatchers. formulas' default (a ``DispatchPipe``) pre-plans each formula for
-    repeated calls; here each formula runs once, and planning it cost more than running it (a third of
-    build time)."""
-    import formulas.builder as fbuilder
-    import tqdm  # type: ignore[import-untyped,unused-ignore]
-
-    saved = fexcel.tqdm, fbuilder.AstBuilder.compile_class
-    log = logging.getLogger("formulas")
-    level = log.level
-    fexcel.tqdm = types.SimpleNamespace(tqdm=functools.partial(tqdm.tqdm, disable=True))
-    fbuilder.AstBuilder.compile_class = sh.SubDispatchFunction
-    log.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        fexcel.tqdm, fbuilder.AstBuilder.compile_class = saved
-        log.setLevel(level)
+def _one(v: Any) -> np.ndarray[Any, Any]:
+    out = np.empty((1, 1), dtype=object)
+    out[0, 0] = v
+    return out
 
 
 def compute(path: Path) -> Computed:
-    """Load ``path`` into the formula engine and compute every formula cell."""
-    functions()  # the catalogue is registered in formulas' function table
-    with _engine_settings():
-        model = _Model().loads(str(Path(path).resolve())).finish()
-        solution = model.calculate()
+    """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused."""
+    functions()  # the catalogue is registered in the engine's function table
+    book = _Book(Path(path))
+    for f in book.formulas:
+        _prepare(book, f)
+    producers = _Producers(book)
+    order, circular = _order(book, producers)
+    runner = _Runner(book)
+    reasons: dict[int, str] = {}
+    results: dict[int, Any] = {}
+    for i in order:
+        f = book.formulas[i]
+        if f.problem is not None:
+            value: Any = f.problem
+        else:
+            value = runner.value(f)
+        results[i] = value
+        _store(book, f, value)
+        reason = _explain(book, producers, f, value, reasons)
+        if reason:
+            reasons[i] = reason
     out = Computed()
-    for data in model.books.values():
-        book = data.get(fexcel.BOOK)
-        for title in getattr(book, "sheetnames", ()):
-            out.sheet_names[title.upper()] = title
-    for name, value in solution.items():
-        if isinstance(name, sh.Token) or model.is_external(str(name)):
-            continue
-        key = split_key(str(name))
-        if key and ":" not in key[1]:
-            out.values[key] = plain(value)
-    for name, text in model.texts.items():
-        key = split_key(name)
-        if key is None:
-            continue
-        out.formulas[key] = text
-        if name in model.broken:
-            out.values[key] = model.broken[name]
-        elif key not in out.values:
-            out.values[key] = ReasonedError("#VALUE!", "not computed (a circular reference?)")
-    precedents = _precedents(model)
-    for key in out.formulas:
-        value = out.values[key]
-        if isinstance(value, list):
-            value = value[0][0] if value and value[0] else None
-        if isinstance(value, XlError) and not isinstance(value, ReasonedError):
-            reason = _explain(key, str(value), out, precedents, set())
-            if reason:
-                value = ReasonedError(str(value), reason)
-        shown = to_shown(value)
-        out.shown[key] = shown
-        if isinstance(value, XlError):
-            out.errors[key] = shown if isinstance(shown, str) else str(value)
+    keys = [sheet_key(t) for t in book.titles]
+    for k, t in zip(keys, book.titles, strict=True):
+        out.sheet_names[k] = t
+    for (s, r, c), v in book.values.items():
+        out.values[(keys[s], f"{col_letters(c)}{r}")] = v
+    for i, f in enumerate(book.formulas):
+        s, row, col = f.pos
+        key = (keys[s], f"{col_letters(col)}{row}")
+        out.formulas[key] = f.text
+        if f.shape != (1, 1):
+            out.arrays[key] = f"{key[1]}:{col_letters(col + f.shape[1] - 1)}{row + f.shape[0] - 1}"
+        if i in circular:
+            value = ReasonedError("#VALUE!", "not computed (a circular reference?)")
+            results[i] = value
+            _store(book, f, value)
+        for r in range(row, row + f.shape[0]):
+            for c in range(col, col + f.shape[1]):
+                k = (keys[s], f"{col_letters(c)}{r}")
+                v = book.values.get((s, r, c))
+                if f.shape == (1, 1):
+                    v = plain(results[i])
+                    out.values[k] = v
+                if isinstance(v, list):
+                    v = v[0][0] if v and v[0] else None
+                if isinstance(v, XlError) and not isinstance(v, ReasonedError) and reasons.get(i):
+                    v = ReasonedError(str(v), reasons[i])
+                shown = to_shown(v)
+                out.shown[k] = shown
+                if isinstance(v, XlError):
+                    out.errors[k] = shown if isinstance(shown, str) else str(v)
     return out
 
 
-def _precedents(model: _Model) -> dict[CellKey, list[CellKey]]:
-    """The cells each formula cell reads, through defined names; another book is ``_EXTERNAL_KEY``."""
-
-    def cells_of(names: Any, seen: set[str]) -> Iterator[CellKey]:
-        for inp in map(str, names or ()):
-            k = split_key(inp)
-            if model.is_external(inp):
-                yield _EXTERNAL_KEY
-            elif k:
-                yield from ((k[0], ref) for ref in expand(k[1]))
-            elif inp in model.cells and inp not in seen:  # a defined name: what it refers to
-                seen.add(inp)
-                yield from cells_of(getattr(model.cells[inp], "inputs", None), seen)
-
-    out: dict[CellKey, list[CellKey]] = {}
-    for name, cell in model.cells.items():
-        key = split_key(str(name))
-        inputs = getattr(cell, "inputs", None)
-        if key is None or model.is_external(str(name)) or not inputs:
-            continue
-        out[key] = list(cells_of(inputs, set()))
-    return out
+def _store(book: _Book, f: _Formula, value: Any) -> None:
+    """Put a formula's answer into the value map (an array formula's over its range)."""
+    s, row, col = f.pos
+    if f.shape == (1, 1):
+        v = plain(value)
+        if isinstance(v, list):
+            v = v[0][0] if v and v[0] else EMPTY
+        book.values[f.pos] = EMPTY if v is None else v
+        return
+    grid = reshape_as_excel(value, f.shape)
+    for dr in range(f.shape[0]):
+        for dc in range(f.shape[1]):
+            v = plain(grid[dr, dc])
+            book.values[(s, row + dr, col + dc)] = EMPTY if v is None else v
 
 
-def _explain(
-    key: CellKey, code: str, out: Computed, precedents: dict[CellKey, list[CellKey]], seen: set[CellKey]
-) -> str:
-    """A reason for a plain error, found among the cell's precedents ('' if none)."""
-    if key in seen:
+def _explain(book: _Book, producers: _Producers, f: _Formula, value: Any, reasons: dict[int, str]) -> str:
+    """A reason for a plain error, from the cell's precedents (computed before it; '' if none)."""
+    v = plain(value)
+    if isinstance(v, list):
+        v = v[0][0] if v and v[0] else None
+    if not isinstance(v, XlError) or isinstance(v, ReasonedError):
         return ""
-    seen.add(key)
-    if code == "#NAME?" and key in out.formulas:
-        unknown = unknown_functions(out.formulas[key])
-        if unknown:
-            return f"unknown function {', '.join(unknown)}"
-    for p in precedents.get(key, []):
-        if p == _EXTERNAL_KEY:
-            return EXTERNAL
-        if code == "#REF!" and p[0] not in out.sheet_names:
-            return f"there is no sheet {p[0]}"  # formulas would have logged it; the reason is the cell's
-        value = out.values.get(p)
-        if isinstance(value, ReasonedError):
-            return value.reason
-        where = out.where(p)
-        if p not in out.formulas and code == "#VALUE!" and isinstance(value, str) and not _numeric(value):
-            return f"{where} holds the text {value[:40]!r} where a number is needed"
-        if p not in out.formulas and isinstance(value, XlError):
-            return f"{where} holds the error {value}"
-        if p in out.formulas and isinstance(value, XlError):
-            reason = _explain(p, str(value), out, precedents, seen)
-            if reason:
-                return reason
+    code = str(v)
+    for ref in f.refs:
+        s, r1, c1, r2, c2 = ref
+        if (r2 - r1 + 1) * (c2 - c1 + 1) > MAX_RANGE_CELLS:
+            continue
+        for r in range(r1, r2 + 1):
+            for c in range(c1, c2 + 1):
+                p = book.values.get((s, r, c))
+                if isinstance(p, ReasonedError):
+                    return p.reason
+                made = producers.at.get((s, r, c))
+                where = f"{quote_sheet(book.titles[s])}!{col_letters(c)}{r}"
+                if made is None:
+                    if code == "#VALUE!" and isinstance(p, str) and not isinstance(p, XlError) and not _numeric(p):
+                        return f"{where} holds the text {p[:40]!r} where a number is needed"
+                    if isinstance(p, XlError):
+                        return f"{where} holds the error {p}"
+                elif isinstance(p, XlError) and reasons.get(made):
+                    return reasons[made]
     return ""
 
 
 def _numeric(text: str) -> bool:
+    """Text the engine reads as a number ("5", " 1.5e3"); "1,000,000" is not one."""
     try:
-        float(text.replace(",", ""))
+        float(text)
     except ValueError:
         return False
     return True

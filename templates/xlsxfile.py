@@ -26,15 +26,15 @@ from defusedxml import ElementTree
 
 from benchsheet.store import write_atomic
 
-from .compute import Computed, ErrorCode, col_letters, col_number
+from .compute import Computed, ErrorCode, col_letters, col_number, sheet_key
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
 
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
-MAX_CELLS = 2_000_000  # cells a sheet may declare (dimension) or hold
-_DIMENSION = re.compile(rb'<(?:[A-Za-z_][\w.-]*:)?dimension\s+ref="([A-Z]{1,3})(\d+)(?::([A-Z]{1,3})(\d+))?"')
+MAX_CELLS = 2_000_000  # cells a sheet may hold (the cells present: a declared <dimension> is not trusted)
+_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s>/]")
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -46,6 +46,7 @@ _CELL = re.compile(
 )
 _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
+_ATTR_CM = re.compile(r'\scm="[^"]*"')
 _FORMULA = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:/>|>.*?</(?:[A-Za-z_][\w.-]*:)?f>)", re.DOTALL)
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
@@ -88,19 +89,9 @@ def read_package(path: Path) -> dict[str, bytes]:
         if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
             raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
         if name.startswith("xl/worksheets/") and name.endswith(".xml"):
-            cells = _declared_cells(data)
-            if max(cells, data.count(b"<c ") + data.count(b"<c>")) > MAX_CELLS:
+            if sum(1 for _ in _CELL_TAG.finditer(data)) > MAX_CELLS:
                 raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
-
-
-def _declared_cells(xml: bytes) -> int:
-    m = _DIMENSION.search(xml)
-    if not m or not m.group(3):
-        return 1
-    cols = col_number(m.group(3).decode()) - col_number(m.group(1).decode()) + 1
-    rows = int(m.group(4)) - int(m.group(2)) + 1
-    return max(cols, 1) * max(rows, 1)
 
 
 def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
@@ -150,13 +141,14 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
 
     def one(m: re.Match[str]) -> str:
         nonlocal count
-        body = m.group("body")
-        if not body:
-            return m.group(0)
+        body = m.group("body") or ""
         formula = _FORMULA.search(body)
-        if formula is None:
-            return m.group(0)
         attrs = m.group("attrs")
+        if formula is None:
+            # a cell of an array formula's range: its value comes from the formula at the range's corner
+            ref = _ATTR_R.search(attrs)
+            if ref is None or ref.group(1).upper() not in values:
+                return m.group(0)
         ref = _ATTR_R.search(attrs)
         if ref is None or ref.group(1).upper() not in values:
             if not strip_formulas:
@@ -167,11 +159,13 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
         if strip_formulas and value == "" and not isinstance(value, ErrorCode):
             count += 1  # an empty text answer: a blank cell, keeping its style
             return f"<{m.group('p')}c{_ATTR_T.sub('', attrs)}/>"
-        kind, content = _typed(value, formula=not strip_formulas)
+        kind, content = _typed(value, formula=formula is not None and not strip_formulas)
         attrs = _ATTR_T.sub("", attrs)
+        if strip_formulas:
+            attrs = _ATTR_CM.sub("", attrs)  # dynamic-array metadata of a formula no longer there
         if kind:
             attrs += f' t="{kind}"'
-        keep = "" if strip_formulas else formula.group(0)
+        keep = "" if strip_formulas or formula is None else formula.group(0)
         count += 1
         p = m.group("p")
         if p:  # a prefixed sheet (x:c, x:v): keep its prefix on what we write
@@ -235,17 +229,17 @@ def rewrite(
     values: Mapping[str, Mapping[str, Shown]],
     strip_formulas: bool = False,
 ) -> int:
-    """Write ``src`` with new cached values (by SHEET name in upper case, then "B5") to ``out``.
+    """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values.
     """
     parts = read_package(src)
     names = sheet_parts(parts)
-    by_upper = {name.upper(): name for name in names}
+    by_key = {sheet_key(name): name for name in names}
     count = 0
     new: dict[str, bytes] = {}
     for name, part in names.items():
-        sheet_values = values.get(name.upper())
+        sheet_values = values.get(sheet_key(name))
         if not sheet_values and not strip_formulas:
             continue
         xml, n = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
@@ -253,7 +247,7 @@ def rewrite(
         count += n
 
     def lookup(sheet: str, cell: str) -> Shown | None:
-        return values.get(sheet.upper(), {}).get(cell) if sheet.upper() in by_upper else None
+        return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
     for part, data in parts.items():
         if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
