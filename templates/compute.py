@@ -22,6 +22,7 @@ plain value map. On top of that it
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 from collections import deque
@@ -124,6 +125,7 @@ def col_number(letters: str) -> int:
     return n
 
 
+@functools.lru_cache(maxsize=MAX_COL)
 def col_letters(n: int) -> str:
     out = ""
     while n:
@@ -175,6 +177,8 @@ class _Book:
         self.values: dict[Pos, Any] = {}
         self.formulas: list[_Formula] = []
         self.extent: list[tuple[int, int]] = []  # (last row, last column) holding a cell, per sheet
+        self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
+        self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
         for dn in _defined_names(wb):
             self.names[(dn[0], dn[1].upper())] = dn[2]
@@ -182,6 +186,10 @@ class _Book:
             last_r = last_c = 0
             for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the cells present, not a rectangle
                 last_r, last_c = max(last_r, row), max(last_c, col)
+                if row > self.col_last.get((s, col), 0):
+                    self.col_last[(s, col)] = row
+                if col > self.row_last.get((s, row), 0):
+                    self.row_last[(s, row)] = col
                 value = cell.value
                 if value is None:
                     continue
@@ -210,6 +218,21 @@ class _Book:
         f = _Formula(pos, "=" + type(value).__name__)
         f.problem = ReasonedError("#VALUE!", "a data table (What-If Analysis) is not computed outside Excel")
         self.formulas.append(f)
+
+    def trimmed(self, ref: Ref) -> tuple[int, int]:
+        """The last row and column of a range that can hold a cell: a whole column (A:A) or row (1:1)
+        reads the cells that exist, so memory follows the cells, never the sheet's size."""
+        s, r1, c1, r2, c2 = ref
+        last_r, last_c = self.extent[s]
+        if r2 - r1 + 1 >= MAX_ROW:
+            if c2 - c1 < 1024:
+                last_r = max((self.col_last.get((s, c), 0) for c in range(c1, c2 + 1)), default=0)
+            r2 = max(r1, min(r2, last_r))
+        if c2 - c1 + 1 >= MAX_COL:
+            if r2 - r1 < 1024:
+                last_c = max((self.row_last.get((s, r), 0) for r in range(r1, r2 + 1)), default=0)
+            c2 = max(c1, min(c2, last_c))
+        return r2, c2
 
     def name(self, sheet: int, text: str) -> str | None:
         key = text.upper()
@@ -281,28 +304,81 @@ def _resolve(book: _Book, home: int, text: str) -> Ref | ReasonedError:
     return sheet, r1, c1, r2, c2
 
 
-def _prepare(book: _Book, f: _Formula) -> None:
+# A cell reference outside string literals, as a filled-down formula repeats it with other numbers
+_A1 = re.compile(r"(?<![A-Za-z0-9_.\\$])(\$?)([A-Za-z]{1,3})(\$?)([0-9]{1,7})(?![A-Za-z0-9_(!.\\$])")
+_REL = re.compile(r"\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00")
+
+
+def _relative(text: str, row: int, col: int) -> str:
+    """``text`` with each cell reference relative to (row, col), as R1C1 does (outside strings)."""
+
+    def one(m: re.Match[str]) -> str:
+        c = col_number(m.group(2)) if m.group(1) else col_number(m.group(2)) - col
+        r = int(m.group(4)) if m.group(3) else int(m.group(4)) - row
+        return f"\x00{m.group(1)}{c}\x01{m.group(3)}{r}\x00"
+
+    parts = text.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _A1.sub(one, parts[i])
+    return '"'.join(parts)
+
+
+def _absolute(text: str, row: int, col: int) -> str:
+    """The inverse of ``_relative`` for the cell at (row, col)."""
+
+    def one(m: re.Match[str]) -> str:
+        c = int(m.group(2)) if m.group(1) else int(m.group(2)) + col
+        r = int(m.group(4)) if m.group(3) else int(m.group(4)) + row
+        return f"{m.group(1)}{col_letters(c)}{m.group(3)}{r}"
+
+    return _REL.sub(one, text)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What a formula shape prepares to: the same for every cell that shares it."""
+
+    prog: Any  # Program or the ReasonedError of a formula that cannot be read
+    refs: tuple[str, ...]  # references, relative (``_relative``)
+    order: tuple[int, ...]
+
+
+def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | None]) -> None:
+    """Resolve the formula's references and find its program: parsed once per shape (a filled-down
+    column is one shape), the references of each cell its own."""
     if f.problem is not None:
         return
-    home = f.pos[0]
-    prepared = prepare(f.text, lambda text: book.name(home, text))
-    if prepared.problem is not None:
-        f.problem = prepared.problem
-        return
-    prog = program(prepared.text)
-    if isinstance(prog, ReasonedError):
-        f.problem = as_written(prog, f.text)
+    home, row, col = f.pos
+    key = (home, _relative(f.text, row, col)) if "\x00" not in f.text else None
+    shape = shapes.get(key) if key is not None else None
+    if shape is None:
+        prepared = prepare(f.text, lambda text: book.name(home, text))
+        if prepared.problem is not None:
+            f.problem = prepared.problem
+            return
+        prog = program(prepared.text)
+        order: tuple[int, ...] = ()
+        if not isinstance(prog, ReasonedError):
+            order = tuple(int(name[len("_BSREF") :]) for name in prog.references)
+        shape = _Shape(prog, tuple(_relative(t, row, col) for t in prepared.refs), order)
+        # the shortcut holds when every cell reference the pattern finds is one the engine reads
+        if key is not None and key not in shapes:
+            found = sum(1 for part in f.text.split('"')[::2] for _ in _A1.finditer(part))
+            inside = sum(1 for t in prepared.refs for _ in _A1.finditer(t))
+            ok = found == inside and not _A1.search(prepared.text.split('"', 1)[0] if '"' not in prepared.text else "".join(prepared.text.split('"')[::2]))
+            shapes[key] = shape if ok else None
+    if isinstance(shape.prog, ReasonedError):
+        f.problem = as_written(shape.prog, f.text)
         return
     refs: list[Ref] = []
-    for text in prepared.refs:
-        r = _resolve(book, home, text)
+    for rel in shape.refs:
+        r = _resolve(book, home, _absolute(rel, row, col))
         if isinstance(r, ReasonedError):
             f.problem = r
             return
         refs.append(r)
-    order = [int(name[len("_BSREF") :]) for name in prog.references]
-    f.prog = prog
-    f.refs = [refs[i] for i in order]
+    f.prog = shape.prog
+    f.refs = [refs[i] for i in shape.order]
 
 
 class _Producers:
@@ -376,6 +452,7 @@ class _Runner:
     def __init__(self, book: _Book) -> None:
         self.book = book
         self.cache: dict[Ref, Any] = {}
+        self.memo: dict[tuple[Any, ...], Any] = {}
 
     def ranges(self, ref: Ref) -> Any:
         s, r1, c1, r2, c2 = ref
@@ -384,12 +461,7 @@ class _Runner:
         found = self.cache.get(ref)
         if found is not None:
             return found
-        last_r, last_c = self.book.extent[s] if s < len(self.book.extent) else (0, 0)
-        # a whole column or row reads the cells that exist: memory follows the cells, not the sheet size
-        if r2 - r1 + 1 >= MAX_ROW:
-            r2 = max(r1, min(r2, last_r))
-        if c2 - c1 + 1 >= MAX_COL:
-            c2 = max(c1, min(c2, last_c))
+        r2, c2 = self.book.trimmed(ref)
         rows, cols = r2 - r1 + 1, c2 - c1 + 1
         if rows * cols > MAX_RANGE:
             raise _TooLarge(rows * cols)
@@ -411,12 +483,27 @@ class _Runner:
 
     def value(self, f: _Formula) -> Any:
         s, row, col = f.pos
+        memo_key: tuple[Any, ...] | None = None
+        if f.shape == (1, 1) and f.prog is not None and f.prog.pure and all(r[1:3] == r[3:5] for r in f.refs):
+            # a formula that reads single cells and not its own position answers the same for the same
+            # inputs: a filled-down column repeating its IDs is answered once per distinct row
+            inputs = [self.book.values.get((r[0], r[1], r[2]), EMPTY) for r in f.refs]
+            memo_key = (id(f.prog), *((type(v), v, getattr(v, "reason", None)) for v in inputs))
+            try:
+                return self.memo[memo_key]
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable value
+                memo_key = None
         try:
             refs = [self.ranges(r) for r in f.refs]
         except _TooLarge as big:
             return ReasonedError("#VALUE!", f"a range of {big.cells:,} cells is more than benchsheet reads ({MAX_RANGE:,})")
         here = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
-        return run(f.prog, refs, make_range(here, np.full(f.shape, EMPTY, dtype=object)))
+        value = run(f.prog, refs, make_range(here, np.full(f.shape, EMPTY, dtype=object)))
+        if memo_key is not None:
+            self.memo[memo_key] = value
+        return value
 
 
 class _TooLarge(Exception):
@@ -434,8 +521,9 @@ def compute(path: Path) -> Computed:
     """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused."""
     functions()  # the catalogue is registered in the engine's function table
     book = _Book(Path(path))
+    shapes: dict[tuple[int, str], _Shape | None] = {}
     for f in book.formulas:
-        _prepare(book, f)
+        _prepare(book, f, shapes)
     producers = _Producers(book)
     order, circular = _order(book, producers)
     runner = _Runner(book)
@@ -447,11 +535,11 @@ def compute(path: Path) -> Computed:
             value: Any = f.problem
         else:
             value = runner.value(f)
-        results[i] = value
-        _store(book, f, value)
-        reason = _explain(book, producers, f, value, reasons)
-        if reason:
-            reasons[i] = reason
+        results[i] = value = _store(book, f, value)
+        if isinstance(value, XlError) and not isinstance(value, ReasonedError) or isinstance(value, list):
+            reason = _explain(book, producers, f, value, reasons)
+            if reason:
+                reasons[i] = reason
     out = Computed()
     keys = [sheet_key(t) for t in book.titles]
     for k, t in zip(keys, book.titles, strict=True):
@@ -465,15 +553,13 @@ def compute(path: Path) -> Computed:
         if f.shape != (1, 1):
             out.arrays[key] = f"{key[1]}:{col_letters(col + f.shape[1] - 1)}{row + f.shape[0] - 1}"
         if i in circular:
-            value = ReasonedError("#VALUE!", "not computed (a circular reference?)")
-            results[i] = value
-            _store(book, f, value)
+            results[i] = _store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         for r in range(row, row + f.shape[0]):
             for c in range(col, col + f.shape[1]):
                 k = (keys[s], f"{col_letters(c)}{r}")
                 v = book.values.get((s, r, c))
                 if f.shape == (1, 1):
-                    v = plain(results[i])
+                    v = results[i]
                     out.values[k] = v
                 if isinstance(v, list):
                     v = v[0][0] if v and v[0] else None
@@ -486,25 +572,27 @@ def compute(path: Path) -> Computed:
     return out
 
 
-def _store(book: _Book, f: _Formula, value: Any) -> None:
-    """Put a formula's answer into the value map (an array formula's over its range)."""
+def _store(book: _Book, f: _Formula, value: Any) -> Any:
+    """Put a formula's answer into the value map (an array formula's over its range); the answer
+    as plain Python."""
     s, row, col = f.pos
     if f.shape == (1, 1):
-        v = plain(value)
+        answer = v = plain(value)
         if isinstance(v, list):
             v = v[0][0] if v and v[0] else EMPTY
         book.values[f.pos] = EMPTY if v is None else v
-        return
+        return answer
     grid = reshape_as_excel(value, f.shape)
     for dr in range(f.shape[0]):
         for dc in range(f.shape[1]):
             v = plain(grid[dr, dc])
             book.values[(s, row + dr, col + dc)] = EMPTY if v is None else v
+    return plain(grid)
 
 
 def _explain(book: _Book, producers: _Producers, f: _Formula, value: Any, reasons: dict[int, str]) -> str:
     """A reason for a plain error, from the cell's precedents (computed before it; '' if none)."""
-    v = plain(value)
+    v = value
     if isinstance(v, list):
         v = v[0][0] if v and v[0] else None
     if not isinstance(v, XlError) or isinstance(v, ReasonedError):

@@ -309,6 +309,13 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def error_cells(value: Any) -> int:
+    """How many cells of an array answer are errors (0 for a single value)."""
+    if not isinstance(value, list):
+        return 0
+    return sum(isinstance(v, XlError) for row in value for v in (row if isinstance(row, list) else [row]))
+
+
 def is_error(value: Any) -> bool:
     if isinstance(value, list):
         return False

@@ -97,6 +97,7 @@ class Program:
     steps: tuple[Step, ...]
     output: Any
     functions: tuple[str, ...]  # names of the functions it calls, upper case
+    pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
@@ -114,6 +115,8 @@ class Program:
         value = env[self.output]
         if isinstance(value, Ranges):
             value = value.value
+        if isinstance(value, np.ndarray) and value.size == 1:
+            return 0 if value.flat[0] is EMPTY else value  # an empty cell read by a formula is 0
         return replace_empty(value)
 
 
@@ -156,7 +159,16 @@ def compile_program(text: str) -> Program:
     if output not in ready:
         raise ProgramError("#VALUE!", "not a valid formula")
     names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
-    return Program(constants, references, tuple(steps), output, names)
+    return Program(constants, references, tuple(steps), output, names, not (set(names) & IMPURE))
+
+
+# functions whose answer depends on more than their arguments' values
+IMPURE = frozenset(
+    {"ROW", "COLUMN", "ROWS", "COLUMNS", "OFFSET", "INDIRECT", "CELL", "SINGLE", "_XLFN.SINGLE", "RAND",
+     "RANDBETWEEN", "NOW", "TODAY", "ISREF", "ADDRESS", "AREAS", "FORMULATEXT", "_XLFN.FORMULATEXT", "INFO",
+     "ISFORMULA", "_XLFN.ISFORMULA", "SHEET", "SHEETS", "_XLFN.SHEET", "_XLFN.SHEETS", "INDEX", "RANDARRAY",
+     "_XLFN.RANDARRAY"}
+)
 
 
 def range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, Any]:
