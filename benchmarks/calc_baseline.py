@@ -3,7 +3,6 @@
 each formula cell compiled on its own. Not used by benchsheet; nothing in the product imports it.
 The code below is ``templates/compute.py`` of commit ed2174c, unchanged."""
 
-
 from __future__ import annotations
 
 import contextlib

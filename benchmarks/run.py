@@ -84,7 +84,14 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("calc_15k_baseline_rss_mb", "MiB", "peak RSS of that process"),
 )
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
-CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s", "calc_15k_baseline_rss_mb")
+CALC_KEYS = (
+    "calc_15k_s",
+    "calc_15k_rss_mb",
+    "calc_3k_s",
+    "calc_growth",
+    "calc_15k_baseline_s",
+    "calc_15k_baseline_rss_mb",
+)
 KEYS = tuple(k for k, _, _ in ROWS)
 
 

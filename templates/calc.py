@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compute import ComputeError, Computed, compute
+from .compute import Computed, ComputeError, compute
 from .xlsxfile import XlsxError, cached_values, read_package, rewrite
 
 

@@ -48,8 +48,8 @@ from benchsheet.formula_adapter import EMPTY, XlError, error, load_workbook, mak
 __all__ = [
     "EXTERNAL",
     "CellKey",
-    "Computed",
     "ComputeError",
+    "Computed",
     "ErrorCode",
     "col_letters",
     "col_number",
@@ -184,7 +184,7 @@ class _Book:
             self.names[(dn[0], dn[1].upper())] = dn[2]
         for s, ws in enumerate(wb.worksheets):
             last_r = last_c = 0
-            for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the cells present, not a rectangle
+            for (row, col), cell in ws._cells.items():
                 last_r, last_c = max(last_r, row), max(last_c, col)
                 if row > self.col_last.get((s, col), 0):
                     self.col_last[(s, col)] = row
@@ -253,7 +253,7 @@ def _defined_names(wb: Any) -> Iterator[tuple[int | None, str, str]]:
 
 
 def _area(ref: str) -> tuple[int, int, int, int] | None:
-    """"B2:C9" -> (2, 2, 9, 3): rows and columns, first and last."""
+    """ "B2:C9" -> (2, 2, 9, 3): rows and columns, first and last."""
     first, _, last = ref.replace("$", "").partition(":")
     m1, m2 = _CELL.match(first), _CELL.match(last or first)
     if not m1 or not m2:
@@ -299,7 +299,7 @@ def _resolve(book: _Book, home: int, text: str) -> Ref | ReasonedError:
         return ReasonedError("#NAME?", f"unknown name {ref}")
     r1, r2 = sorted((r1, r2))
     c1, c2 = sorted((c1, c2))
-    if not (1 <= r1 and r2 <= MAX_ROW and 1 <= c1 and c2 <= MAX_COL):
+    if not (r1 >= 1 and r2 <= MAX_ROW and c1 >= 1 and c2 <= MAX_COL):
         return ReasonedError("#REF!", f"{text} is outside the sheet")
     return sheet, r1, c1, r2, c2
 
@@ -365,7 +365,9 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
         if key is not None and key not in shapes:
             found = sum(1 for part in f.text.split('"')[::2] for _ in _A1.finditer(part))
             inside = sum(1 for t in prepared.refs for _ in _A1.finditer(t))
-            ok = found == inside and not _A1.search(prepared.text.split('"', 1)[0] if '"' not in prepared.text else "".join(prepared.text.split('"')[::2]))
+            ok = found == inside and not _A1.search(
+                prepared.text.split('"', 1)[0] if '"' not in prepared.text else "".join(prepared.text.split('"')[::2])
+            )
             shapes[key] = shape if ok else None
     if isinstance(shape.prog, ReasonedError):
         f.problem = as_written(shape.prog, f.text)
@@ -498,7 +500,9 @@ class _Runner:
         try:
             refs = [self.ranges(r) for r in f.refs]
         except _TooLarge as big:
-            return ReasonedError("#VALUE!", f"a range of {big.cells:,} cells is more than benchsheet reads ({MAX_RANGE:,})")
+            return ReasonedError(
+                "#VALUE!", f"a range of {big.cells:,} cells is more than benchsheet reads ({MAX_RANGE:,})"
+            )
         here = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
         value = run(f.prog, refs, make_range(here, np.full(f.shape, EMPTY, dtype=object)))
         if memo_key is not None:
@@ -536,14 +540,14 @@ def compute(path: Path) -> Computed:
         else:
             value = runner.value(f)
         results[i] = value = _store(book, f, value)
-        if isinstance(value, XlError) and not isinstance(value, ReasonedError) or isinstance(value, list):
+        if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
             reason = _explain(book, producers, f, value, reasons)
             if reason:
                 reasons[i] = reason
     out = Computed()
     keys = [sheet_key(t) for t in book.titles]
-    for k, t in zip(keys, book.titles, strict=True):
-        out.sheet_names[k] = t
+    for name_key, title in zip(keys, book.titles, strict=True):
+        out.sheet_names[name_key] = title
     for (s, r, c), v in book.values.items():
         out.values[(keys[s], f"{col_letters(c)}{r}")] = v
     for i, f in enumerate(book.formulas):

@@ -62,7 +62,10 @@ def test_a_generated_3000_formula_workbook_equals_eval_cell_by_cell(tmp_path: Pa
         own = {
             "E": (f"=PERGPU(A{n},B{n},C{n})", f"=PERGPU({a},{b},{c})"),
             "F": (f"=COSTPERMTOK(3,PERGPU(A{n},B{n},C{n}),D{n})", f"=COSTPERMTOK(3,PERGPU({a},{b},{c}),{d or 0})"),
-            "G": (f'=IF(ISNUMBER(D{n}),D{n}*2&"x",LEFT(A{n},3))', f'=IF(ISNUMBER({d or 0}),{d or 0}*2&"x",LEFT({a},3))'),
+            "G": (
+                f'=IF(ISNUMBER(D{n}),D{n}*2&"x",LEFT(A{n},3))',
+                f'=IF(ISNUMBER({d or 0}),{d or 0}*2&"x",LEFT({a},3))',
+            ),
         }
         if util is None:  # an empty cell: 0 for Excel's functions, "missing" for benchsheet's
             own["F"] = (own["F"][0], f"=COSTPERMTOK(3,PERGPU({a},{b},{c}),)")
@@ -371,7 +374,8 @@ local = uno.getComponentContext()
 resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
 ctx = resolver.resolve("uno:pipe,name=benchsheettest;urp;StarOffice.ComponentContext")
 desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl({str(template_path)!r}), "_blank", 0, (prop("Hidden", True),))
+url = uno.systemPathToFileUrl({str(template_path)!r})
+doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
 sheets = doc.Sheets
 protected = [sheets.getByIndex(i) for i in range(sheets.getCount()) if sheets.getByIndex(i).isProtected()]
 for sheet in protected:

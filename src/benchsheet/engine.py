@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 import schedula as sh
 
-from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
-
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
+from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
 
 
 class ReasonedError(XlError):  # type: ignore[misc]
@@ -182,7 +181,11 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
     if not text.startswith("="):
         text = "=" + text
     if len(text) > MAX_FORMULA:
-        return Prepared(text, (), ReasonedError("#VALUE!", f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"))
+        return Prepared(
+            text,
+            (),
+            ReasonedError("#VALUE!", f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"),
+        )
     text = normalize_formula(text)
     for _ in range(16):  # defined names standing for other names, at most this deep
         try:
@@ -206,7 +209,11 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
             if tok.type == "OPERAND" and tok.subtype == "NUMBER":
                 value = _EXPONENT.sub(r"\1E+\2", value)
             elif tok.type == "OPERAND" and tok.subtype == "TEXT" and len(value) - 2 > MAX_TEXT:
-                return Prepared(text, (), ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"))
+                return Prepared(
+                    text,
+                    (),
+                    ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
+                )
             out.append(value)
         if not substituted:
             return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
@@ -231,7 +238,11 @@ def program(text: str) -> Program | ReasonedError:
     try:
         prog = compile_program(text)
     except ProgramError as exc:
-        why = " (not a valid formula)" if exc.reason.lower().startswith("not a valid formula") else f" ({exc.reason[:160]})"
+        why = (
+            " (not a valid formula)"
+            if exc.reason.lower().startswith("not a valid formula")
+            else f" ({exc.reason[:160]})"
+        )
         return ReasonedError(exc.code, "cannot read the formula " + _TEXT + why)
     unknown = [name for name in prog.functions if name not in known]
     if unknown:

@@ -62,7 +62,7 @@ def error(code: str) -> XlError:
 
 def parse_message(exc: BaseException) -> str:
     """formulas' parse errors carry ``(template, formula)``: the message as text."""
-    args = getattr(exc, "args", ())
+    args: tuple[Any, ...] = exc.args
     if isinstance(exc, FormulaError) and len(args) >= 2 and isinstance(args[0], str):
         try:
             return (args[0] % args[1:]).replace("\n", " ").strip()
@@ -150,7 +150,7 @@ def compile_program(text: str) -> Program:
             raise ProgramError("#VALUE!", "the formula engine could not order this formula")
         for fid in sorted(done, key=lambda f: pending[f].get("index", (0,))):
             n = pending.pop(fid)
-            outputs = n.get("outputs") or ()
+            outputs: Sequence[Any] = n.get("outputs") or ()
             if len(outputs) != 1:
                 raise ProgramError("#VALUE!", "the formula engine could not order this formula")
             inputs = tuple(i for i in n.get("inputs") or () if i is not sh.START)  # START: a call with no arguments
@@ -164,10 +164,36 @@ def compile_program(text: str) -> Program:
 
 # functions whose answer depends on more than their arguments' values
 IMPURE = frozenset(
-    {"ROW", "COLUMN", "ROWS", "COLUMNS", "OFFSET", "INDIRECT", "CELL", "SINGLE", "_XLFN.SINGLE", "RAND",
-     "RANDBETWEEN", "NOW", "TODAY", "ISREF", "ADDRESS", "AREAS", "FORMULATEXT", "_XLFN.FORMULATEXT", "INFO",
-     "ISFORMULA", "_XLFN.ISFORMULA", "SHEET", "SHEETS", "_XLFN.SHEET", "_XLFN.SHEETS", "INDEX", "RANDARRAY",
-     "_XLFN.RANDARRAY"}
+    {
+        "ROW",
+        "COLUMN",
+        "ROWS",
+        "COLUMNS",
+        "OFFSET",
+        "INDIRECT",
+        "CELL",
+        "SINGLE",
+        "_XLFN.SINGLE",
+        "RAND",
+        "RANDBETWEEN",
+        "NOW",
+        "TODAY",
+        "ISREF",
+        "ADDRESS",
+        "AREAS",
+        "FORMULATEXT",
+        "_XLFN.FORMULATEXT",
+        "INFO",
+        "ISFORMULA",
+        "_XLFN.ISFORMULA",
+        "SHEET",
+        "SHEETS",
+        "_XLFN.SHEET",
+        "_XLFN.SHEETS",
+        "INDEX",
+        "RANDARRAY",
+        "_XLFN.RANDARRAY",
+    }
 )
 
 
@@ -193,7 +219,7 @@ def range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, 
 def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:
     """A formulas Ranges holding ``value`` (a 2-D object array of the range's shape)."""
     rng = Ranges((parts,), {parts["name"]: (parts, value)})
-    rng._value = value  # noqa: SLF001 - skip formulas' re-assembly of a value we already have
+    rng._value = value
     return rng
 
 
