@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import html
 import math
 import re
 from collections import deque
@@ -43,7 +44,16 @@ from benchsheet.engine import (
     program,
     run,
 )
-from benchsheet.formula_adapter import EMPTY, XlError, error, load_workbook, make_range, range_parts, reshape_as_excel
+from benchsheet.formula_adapter import (
+    EMPTY,
+    XlError,
+    error,
+    load_workbook,
+    make_range,
+    range_parts,
+    read_string_table,
+    reshape_as_excel,
+)
 
 __all__ = [
     "EXTERNAL",
@@ -118,6 +128,7 @@ def quote_sheet(name: str) -> str:
     return "'" + name.replace("'", "''") + "'"
 
 
+@functools.lru_cache(maxsize=4096)
 def col_number(letters: str) -> int:
     n = 0
     for ch in letters.upper():
@@ -171,38 +182,60 @@ class _Book:
     """The cells of a workbook that exist, by sheet index, row and column."""
 
     def __init__(self, path: Path) -> None:
-        wb = load_workbook(str(path))
-        self.titles: list[str] = [ws.title for ws in wb.worksheets]
-        self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
+        self.titles: list[str] = []
         self.values: dict[Pos, Any] = {}
         self.formulas: list[_Formula] = []
         self.extent: list[tuple[int, int]] = []  # (last row, last column) holding a cell, per sheet
         self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
+        try:
+            _read_xml(self, path)
+        except _Unusual:  # what the quick reader does not know: openpyxl reads it
+            self._openpyxl(path)
+        self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
+
+    def _reset(self) -> None:
+        self.titles, self.values, self.formulas, self.extent = [], {}, [], []
+        self.col_last, self.row_last, self.names = {}, {}, {}
+
+    def _openpyxl(self, path: Path) -> None:
+        """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
+        self._reset()
+        wb = load_workbook(str(path))
+        self.titles = [ws.title for ws in wb.worksheets]
         for dn in _defined_names(wb):
             self.names[(dn[0], dn[1].upper())] = dn[2]
         for s, ws in enumerate(wb.worksheets):
-            last_r = last_c = 0
             for (row, col), cell in ws._cells.items():
-                last_r, last_c = max(last_r, row), max(last_c, col)
-                if row > self.col_last.get((s, col), 0):
-                    self.col_last[(s, col)] = row
-                if col > self.row_last.get((s, row), 0):
-                    self.row_last[(s, row)] = col
-                value = cell.value
-                if value is None:
-                    continue
-                pos = (s, row, col)
-                if cell.data_type == "f":
-                    self._formula(pos, value)
-                elif cell.data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
-                    self.values[pos] = error(value.upper())
-                elif cell.data_type == "n" and isinstance(value, float):
-                    self.values[pos] = round(value, 15)
-                else:
-                    self.values[pos] = value
-            self.extent.append((last_r, last_c))
+                self.add(s, row, col, cell.data_type, cell.value)
+            self.extent.append((0, 0))
+        self._extents()
+
+    def add(self, s: int, row: int, col: int, data_type: str, value: Any) -> None:
+        """One cell present in the file (a value of None: a cell with a style only)."""
+        if row > self.col_last.get((s, col), 0):
+            self.col_last[(s, col)] = row
+        if col > self.row_last.get((s, row), 0):
+            self.row_last[(s, row)] = col
+        if value is None:
+            return
+        pos = (s, row, col)
+        if data_type == "f":
+            self._formula(pos, value)
+        elif data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
+            self.values[pos] = error(value.upper())
+        elif data_type == "n" and isinstance(value, float):
+            self.values[pos] = round(value, 15)
+        else:
+            self.values[pos] = value
+
+    def _extents(self) -> None:
+        extent = [(0, 0)] * len(self.titles)
+        for (s, col), row in self.col_last.items():
+            r, c = extent[s]
+            extent[s] = (max(r, row), max(c, col))
+        self.extent = extent
 
     def _formula(self, pos: Pos, value: Any) -> None:
         if isinstance(value, str):
@@ -210,7 +243,7 @@ class _Book:
             return
         text = getattr(value, "text", None)
         ref = getattr(value, "ref", None)
-        if type(value).__name__ == "ArrayFormula" and isinstance(text, str) and isinstance(ref, str):
+        if type(value).__name__ in ("ArrayFormula", "_ArrayFormula") and isinstance(text, str) and isinstance(ref, str):
             r = _area(ref)
             shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
             self.formulas.append(_Formula(pos, text, shape))
@@ -238,6 +271,124 @@ class _Book:
         key = text.upper()
         found = self.names.get((sheet, key))
         return found if found is not None else self.names.get((None, key))
+
+
+class _Unusual(Exception):
+    """A workbook the quick reader leaves to openpyxl (a cell without its address, a date cell...)."""
+
+
+_X_TAG = rb"(?:[A-Za-z_][\w.-]*:)?"
+_X_SHEETDATA = re.compile(rb"<" + _X_TAG + rb"sheetData\b[^>]*?(?:/>|>(.*?)</" + _X_TAG + rb"sheetData>)", re.S)
+_X_CELL = re.compile(rb"<" + _X_TAG + rb"c\b([^>]*?)(?:/>|>(.*?)</" + _X_TAG + rb"c>)", re.S)
+_X_ATTR = re.compile(rb'([\w:]+)="([^"]*)"')
+_X_F = re.compile(rb"<" + _X_TAG + rb"f\b([^>]*?)(?:/>|>(.*?)</" + _X_TAG + rb"f>)", re.S)
+_X_V = re.compile(rb"<" + _X_TAG + rb"v>(.*?)</" + _X_TAG + rb"v>", re.S)
+_X_T = re.compile(rb"<" + _X_TAG + rb"t(?:\s[^>]*)?>(.*?)</" + _X_TAG + rb"t>", re.S)
+_X_RPH = re.compile(rb"<" + _X_TAG + rb"rPh\b.*?</" + _X_TAG + rb"rPh>", re.S)
+_X_REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
+
+
+def _xml_text(raw: bytes) -> str:
+    return html.unescape(raw.decode("utf-8")).replace("\r\n", "\n")
+
+
+def _read_xml(book: _Book, path: Path) -> None:
+    """Read the cells present straight from the sheets' XML (openpyxl builds an object per cell,
+    most of a calc's time on a large sheet). Anything unusual raises ``_Unusual``."""
+    from defusedxml import ElementTree
+    from openpyxl.formula.translate import Translator
+
+    from .xlsxfile import NS_MAIN, read_package, sheet_parts
+
+    parts = read_package(path)
+    workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
+    every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
+    worksheets = sheet_parts(parts)
+    book.titles = list(worksheets)
+    index = {name: i for i, name in enumerate(book.titles)}
+    for dn in workbook.iter(f"{{{NS_MAIN}}}definedName"):
+        if dn.get("hidden") in ("1", "true") or not dn.text or not dn.get("name"):
+            continue
+        local = dn.get("localSheetId")
+        if local is None:
+            book.names[(None, str(dn.get("name")).upper())] = dn.text
+        elif local.isdigit() and int(local) < len(every) and every[int(local)] in index:
+            book.names[(index[every[int(local)]], str(dn.get("name")).upper())] = dn.text
+    strings = _shared_strings(parts)
+    for s, part in enumerate(worksheets.values()):
+        data = _X_SHEETDATA.search(parts[part])
+        shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
+        for m in _X_CELL.finditer(data.group(1) or b"") if data else ():
+            attrs = dict(_X_ATTR.findall(m.group(1)))
+            ref = _X_REF.match(attrs.get(b"r", b"").decode())
+            if ref is None:
+                raise _Unusual("a cell without its address")
+            row, col = int(ref.group(2)), col_number(ref.group(1))
+            body = m.group(2) or b""
+            kind = attrs.get(b"t", b"n")
+            f = _X_F.search(body) if b"<" in body else None
+            v = _X_V.search(body)
+            if f is not None:
+                fattrs = dict(_X_ATTR.findall(f.group(1)))
+                text = _xml_text(f.group(2) or b"")
+                ftype = fattrs.get(b"t", b"normal")
+                if ftype == b"shared":
+                    si = fattrs.get(b"si", b"")
+                    if text:
+                        shared[si] = ("=" + text, ref.group(0))
+                        value: Any = "=" + text
+                    elif si in shared:
+                        master, origin = shared[si]
+                        value = Translator(master, origin=origin).translate_formula(ref.group(0))
+                    else:
+                        raise _Unusual("a shared formula before its master")
+                elif ftype == b"array" and b"ref" in fattrs:
+                    value = _ArrayFormula(fattrs[b"ref"].decode(), "=" + text)
+                elif ftype == b"normal" and text:
+                    value = "=" + text
+                else:
+                    raise _Unusual("a data table or an empty formula")
+                book.add(s, row, col, "f", value)
+                continue
+            if kind == b"s":
+                value = strings[int(v.group(1))] if v else None
+                book.add(s, row, col, "s", value)
+            elif kind == b"inlineStr":
+                value = "".join(_xml_text(t) for t in _X_T.findall(_X_RPH.sub(b"", body)))
+                book.add(s, row, col, "s", value)
+            elif kind == b"n":
+                raw = v.group(1).strip() if v else b""
+                if not raw:
+                    book.add(s, row, col, "n", None)
+                else:
+                    number: float | int = float(raw) if b"." in raw or b"E" in raw or b"e" in raw else int(raw)
+                    book.add(s, row, col, "n", number)
+            elif kind == b"b":
+                book.add(s, row, col, "b", (v.group(1).strip() in (b"1", b"true")) if v else None)
+            elif kind == b"e":
+                book.add(s, row, col, "e", _xml_text(v.group(1)) if v else None)
+            elif kind == b"str":
+                book.add(s, row, col, "s", _xml_text(v.group(1)) if v else None)
+            else:
+                raise _Unusual(f"a cell of type {kind.decode(errors='replace')}")
+    book._extents()
+
+
+@dataclass(frozen=True)
+class _ArrayFormula:
+    """An array formula as the quick reader finds it (openpyxl's ArrayFormula has the same fields)."""
+
+    ref: str
+    text: str
+
+
+def _shared_strings(parts: dict[str, bytes]) -> list[str]:
+    from .xlsxfile import shared_strings_part
+
+    name = shared_strings_part(parts)
+    if name is None:
+        return []
+    return read_string_table(parts[name])
 
 
 def _defined_names(wb: Any) -> Iterator[tuple[int | None, str, str]]:
@@ -341,6 +492,49 @@ class _Shape:
     prog: Any  # Program or the ReasonedError of a formula that cannot be read
     refs: tuple[str, ...]  # references, relative (``_relative``)
     order: tuple[int, ...]
+    fast: tuple[_Offsets, ...] | None = None  # the references as numbers, when all are cells or ranges
+
+
+# sheet, then (absolute?, column or offset, absolute?, row or offset) of both corners
+_Offsets = tuple[int, tuple[bool, int, bool, int], tuple[bool, int, bool, int]]
+_FAST = re.compile(
+    r"^(?P<prefix>(?:'(?:[^'\x00]|'')*'|[^'!\x00]*)!)?\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00"
+    r"(?::\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00)?$"
+)
+
+
+def _offsets(book: _Book, home: int, rel: str) -> _Offsets | None:
+    """A relative reference (``_relative``) as numbers; None for anything but a cell or range of a
+    sheet of this book."""
+    m = _FAST.match(rel)
+    if not m:
+        return None
+    sheet = home
+    if m.group("prefix"):
+        found = _resolve(book, home, m.group("prefix") + "A1")
+        if isinstance(found, ReasonedError):
+            return None
+        sheet = found[0]
+    g = m.groups()
+    first = (g[1] == "$", int(g[2]), g[3] == "$", int(g[4]))
+    second = (g[5] == "$", int(g[6]), g[7] == "$", int(g[8])) if g[6] is not None else first
+    return sheet, first, second
+
+
+def _place(offsets: _Offsets, row: int, col: int) -> Ref | None:
+    """The reference of ``_offsets`` for the cell at (row, col); None when it leaves the sheet."""
+    sheet, (ac1, c1, ar1, r1), (ac2, c2, ar2, r2) = offsets
+    c1 = c1 if ac1 else c1 + col
+    r1 = r1 if ar1 else r1 + row
+    c2 = c2 if ac2 else c2 + col
+    r2 = r2 if ar2 else r2 + row
+    if c1 > c2:
+        c1, c2 = c2, c1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    if c1 < 1 or r1 < 1 or c2 > MAX_COL or r2 > MAX_ROW:
+        return None
+    return sheet, r1, c1, r2, c2
 
 
 def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | None]) -> None:
@@ -360,7 +554,9 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
         order: tuple[int, ...] = ()
         if not isinstance(prog, ReasonedError):
             order = tuple(int(name[len("_BSREF") :]) for name in prog.references)
-        shape = _Shape(prog, tuple(_relative(t, row, col) for t in prepared.refs), order)
+        rels = tuple(_relative(t, row, col) for t in prepared.refs)
+        fast = [_offsets(book, home, rel) for rel in rels]
+        shape = _Shape(prog, rels, order, None if None in fast else tuple(o for o in fast if o is not None))
         # the shortcut holds when every cell reference the pattern finds is one the engine reads
         if key is not None and key not in shapes:
             found = sum(1 for part in f.text.split('"')[::2] for _ in _A1.finditer(part))
@@ -372,6 +568,12 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
     if isinstance(shape.prog, ReasonedError):
         f.problem = as_written(shape.prog, f.text)
         return
+    if shape.fast is not None:
+        placed = [_place(o, row, col) for o in shape.fast]
+        if None not in placed:
+            f.prog = shape.prog
+            f.refs = [p for i in shape.order if (p := placed[i]) is not None]
+            return
     refs: list[Ref] = []
     for rel in shape.refs:
         r = _resolve(book, home, _absolute(rel, row, col))

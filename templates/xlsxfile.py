@@ -114,6 +114,16 @@ def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
     return out
 
 
+def shared_strings_part(parts: Mapping[str, bytes]) -> str | None:
+    """The part holding the workbook's shared strings, if any."""
+    rels = ElementTree.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
+    for r in rels.iter(f"{{{NS_PKG_REL}}}Relationship"):
+        if r.get("Type", "").endswith("/sharedStrings"):
+            target = _resolve("xl/workbook.xml", r.get("Target", ""))
+            return target if target in parts else None
+    return None
+
+
 def _resolve(base: str, target: str) -> str:
     if target.startswith("/"):
         return target.lstrip("/")

@@ -453,3 +453,49 @@ def template_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("lo") / "cluster-sizing.xlsx"
     build(path)
     return path
+
+
+def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_path: Path) -> None:
+    """calc reads the sheets' XML itself (openpyxl's object per cell is most of a large calc's time);
+    on the template, array formulas, odd sheet names and the generated sheet it reads the same cells,
+    formulas, names and extents as openpyxl does."""
+    from benchsheet.templates.compute import _Book
+
+    arrays = tmp_path / "arrays.xlsx"
+    _array_book(arrays)
+    names = tmp_path / "names.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Bob's"
+    wb.active["A1"] = "=1E3"
+    wb.active["A2"] = True
+    wb.active["A3"] = 'text with "quotes" & <angles>\nand a line'
+    wb.active["A4"] = 1.25
+    wb.active["A5"] = "=NA()"
+    from openpyxl.workbook.defined_name import DefinedName
+
+    wb.defined_names["rate"] = DefinedName("rate", attr_text="'Bob''s'!$A$4")
+    wb.save(names)
+    shared = tmp_path / "shared.xlsx"  # a filled-down column as Excel writes it: one shared formula
+    wb = openpyxl.Workbook()
+    for n in range(1, 5):
+        wb.active[f"A{n}"] = n
+        wb.active[f"B{n}"] = f"=A{n}*2+$A$1"
+    wb.save(shared)
+    with zipfile.ZipFile(shared) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    xml = parts["xl/worksheets/sheet1.xml"].decode()
+    xml = xml.replace("<f>A1*2+$A$1</f>", '<f t="shared" ref="B1:B4" si="0">A1*2+$A$1</f>')
+    xml, n = re.subn(r"<f>A[234]\*2\+\$A\$1</f>", '<f t="shared" si="0"/>', xml)
+    assert n == 3
+    parts["xl/worksheets/sheet1.xml"] = xml.encode()
+    with zipfile.ZipFile(shared, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    assert [c.shown_value("Sheet", f"B{n}") for n in range(1, 5) for c in [compute(shared)]] == [3, 5, 7, 9]
+    for path in (template_path, arrays, names, shared):
+        quick = _Book(path)
+        slow = _Book.__new__(_Book)
+        slow._openpyxl(path)
+        assert quick.titles == slow.titles and quick.names == slow.names, path
+        assert quick.values == slow.values and quick.extent == slow.extent, path
+        assert [(f.pos, f.text, f.shape) for f in quick.formulas] == [(f.pos, f.text, f.shape) for f in slow.formulas]

@@ -49,6 +49,7 @@ __all__ = [
     "make_range",
     "parse_message",
     "range_parts",
+    "read_string_table",
     "reshape_as_excel",
 ]
 
@@ -221,6 +222,16 @@ def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:
     rng = Ranges((parts,), {parts["name"]: (parts, value)})
     rng._value = value
     return rng
+
+
+def read_string_table(xml: bytes) -> list[str]:
+    """The shared strings of a workbook, decoded as formulas' reader decodes them (``_x000D_``)."""
+    import io
+
+    from formulas.excel.xlreader import read_string_table as read
+
+    strings: list[str] = read(False, io.BytesIO(xml))
+    return strings
 
 
 def load_workbook(path: str) -> Any:
