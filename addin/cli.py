@@ -10,18 +10,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-NEXT_STEPS = (
-    "Next, in Excel: File > Options > Trust Center > Trust Center Settings > Macro Settings: tick "
-    '"Trust access to the VBA project object model"; restart Excel; in a macro-enabled workbook (.xlsm) '
-    'click xlwings > Import Functions; then type =PERGPU("5.1-0072","deepseek-r1","Server").'
-)
-
-
-def _err(message: str) -> None:
-    from rich.console import Console
-
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {message}", markup=True)
-
 
 def _config_file(args: argparse.Namespace) -> Path:
     from .config import default_config_file
@@ -31,50 +19,36 @@ def _config_file(args: argparse.Namespace) -> Path:
 
 def cmd_install(args: argparse.Namespace) -> int:
     from . import manage
-    from .config import ConfigError
 
     platform = manage.this_platform()
-    try:
-        done = manage.install(
-            _config_file(args),
-            config_only=args.config_only,
-            platform=platform,
-            run=manage.run_xlwings,
-            environ=manage.environment(),
-        )
-    except (manage.AddinError, ConfigError) as exc:
-        _err(str(exc))
-        return 2
+    done = manage.install(
+        _config_file(args),
+        config_only=args.config_only,
+        platform=platform,
+        run=manage.run_xlwings,
+        environ=manage.environment(),
+    )
     print("\n".join(done))
     if manage.is_windows(platform):
-        print(NEXT_STEPS)
+        print("Next, in Excel:")
+        print("\n".join(f"  {i}. {step}" for i, step in enumerate(manage.EXCEL_STEPS, start=1)))
     return 0
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
     from . import manage
-    from .config import ConfigError
 
-    try:
-        done = manage.uninstall(
-            _config_file(args), config_only=args.config_only, platform=manage.this_platform(), run=manage.run_xlwings
-        )
-    except (manage.AddinError, ConfigError) as exc:
-        _err(str(exc))
-        return 2
+    done = manage.uninstall(
+        _config_file(args), config_only=args.config_only, platform=manage.this_platform(), run=manage.run_xlwings
+    )
     print("\n".join(done))
     return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     from . import manage
-    from .config import ConfigError
 
-    try:
-        found = manage.status(_config_file(args), platform=manage.this_platform(), environ=manage.environment())
-    except ConfigError as exc:
-        _err(str(exc))
-        return 2
+    found = manage.status(_config_file(args), platform=manage.this_platform(), environ=manage.environment())
     print("\n".join(manage.render(found)))
     return 0
 

@@ -16,9 +16,13 @@ rewritten; every other line stays as it was.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+from benchsheet.errors import SetupError
 
 UDF_MODULE = "benchsheet.udfs.functions"
 UDF_KEY = "UDF MODULES"
@@ -26,22 +30,38 @@ MISSPELT_KEY = "udf_modules"
 _QUOTED = re.compile(r'"[^"]*"')  # xlwings.utils.read_user_config's pattern for one field
 
 
-class ConfigError(Exception):
+class ConfigError(SetupError):
     """The configuration file cannot be read or rewritten; the message says which and why."""
+
+
+def xlwings_module() -> Any:
+    """``import xlwings``, which reads the user configuration as UTF-8 text and fails on anything else."""
+    try:
+        import xlwings
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{_xlwings_config_path()}: not UTF-8 text (byte {exc.start}), so xlwings cannot start; "
+            "save it as UTF-8 or move it aside"
+        ) from None
+    return xlwings
+
+
+def _xlwings_config_path() -> Path:
+    """Where xlwings looks for the user configuration (xlwings/__init__.py, USER_CONFIG_FILE)."""
+    if sys.platform.startswith("darwin"):
+        return Path.home() / "Library" / "Containers" / "com.microsoft.Excel" / "Data" / "xlwings.conf"
+    return Path.home() / ".xlwings" / "xlwings.conf"
 
 
 def default_config_file() -> Path:
     """The file the xlwings add-in reads on this computer."""
-    import xlwings
-
-    return Path(xlwings.USER_CONFIG_FILE)
+    return Path(xlwings_module().USER_CONFIG_FILE)
 
 
 @contextmanager
 def _xlwings_pointed_at(path: Path) -> Iterator[None]:
     """xlwings' config functions read ``xlwings.USER_CONFIG_FILE``; aim it at ``path`` for a while."""
-    import xlwings
-
+    xlwings = xlwings_module()
     saved = xlwings.USER_CONFIG_FILE
     xlwings.USER_CONFIG_FILE = str(path)
     try:
@@ -54,11 +74,20 @@ def _xlwings_pointed_at(path: Path) -> Iterator[None]:
 
 def read_settings(path: Path) -> dict[str, str]:
     """Every setting as xlwings reads it: keys in lower case, the last line of a key wins."""
-    from xlwings import utils
-
-    read: Callable[[], dict[str, str]] = utils.read_user_config
     with _xlwings_pointed_at(path):
+        from xlwings import utils
+
+        read: Callable[[], dict[str, str]] = utils.read_user_config
         return read()
+
+
+def set_setting(path: Path, key: str, value: str) -> None:
+    """Add the line ``"KEY","value"`` through xlwings' own writer (``xlwings config`` uses it)."""
+    with _xlwings_pointed_at(path):
+        from xlwings import cli
+
+        update: Callable[..., None] = cli.update_user_config
+        update(key, value, action="add")
 
 
 def udf_lines(path: Path) -> list[tuple[str, str]]:
@@ -118,10 +147,10 @@ def _write(path: Path, lines: list[tuple[str, str]], modules: list[str]) -> bool
     wanted = [(UDF_KEY, value)] if modules else []
     if lines == wanted:
         return False
-    from xlwings import cli
-
-    update: Callable[..., None] = cli.update_user_config
     with _xlwings_pointed_at(path):
+        from xlwings import cli
+
+        update: Callable[..., None] = cli.update_user_config
         for key in dict.fromkeys(k for k, _ in lines):
             update(key, action="remove")
         if modules:

@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchsheet.errors import SetupError
+from benchsheet.table import Origin
+
 from .config import (
     MISSPELT_KEY,
     UDF_KEY,
@@ -23,6 +26,7 @@ from .config import (
     add_module,
     read_settings,
     remove_module,
+    set_setting,
     udf_lines,
     udf_modules,
 )
@@ -35,7 +39,20 @@ ALTERNATIVE = (
 )
 
 
-class AddinError(Exception):
+INTERPRETER_KEY = "INTERPRETER_WIN"
+
+EXCEL_STEPS = (
+    "File > Options > Trust Center > Trust Center Settings > Macro Settings: tick "
+    '"Trust access to the VBA project object model". Restart Excel.',
+    "In the workbook that should have the functions, saved as a macro-enabled .xlsm: press Alt+F11, "
+    "choose Tools > References and tick xlwings; close the editor.",
+    "On the xlwings tab, click Import Functions (once per workbook, and again after upgrading benchsheet).",
+    'Type a formula: =PERGPU("5.1-0072","deepseek-r1","Server")',
+)
+"""What the user does in Excel after ``benchsheet addin install``: printed by it, and in the README."""
+
+
+class AddinError(SetupError):
     """A step that cannot be done; the message is one line for the user."""
 
 
@@ -71,20 +88,30 @@ def install(
     """Install the xlwings add-in (unless ``config_only``), then add the UDF module; what was done."""
     done = []
     if not config_only:
-        if not is_windows(platform):
-            raise _needs_windows(platform, "install")
-        code = run(["addin", "install"])
-        if code != 0:
-            raise AddinError(f"`xlwings addin install` failed (exit status {code}); the configuration is unchanged")
-        done.append("xlwings add-in: installed with `xlwings addin install`")
-        where = addin_file(os.environ if environ is None else environ)
-        if where is not None and not where.is_file():  # xlwings reports some failures with exit status 0
-            done.append(f"warning: {where} is missing; if xlwings reported an error above, fix it and run this again")
+        done.append(_install_addin(platform, run, os.environ if environ is None else environ))
     changed = add_module(config)
     done.append(f"{config}: {UDF_KEY} {'now includes' if changed else 'already includes'} {UDF_MODULE}")
+    if is_windows(platform) and not read_settings(config).get(INTERPRETER_KEY.lower()):
+        set_setting(config, INTERPRETER_KEY, sys.executable)  # xlwings writes it only into a new file
+        done.append(f"{config}: {INTERPRETER_KEY} set to this Python, {sys.executable}")
     if not is_windows(platform):
         done.append(f"note: the worksheet functions need Excel on Windows; {ALTERNATIVE}")
     return done
+
+
+def _install_addin(platform: str, run: Runner, environ: Mapping[str, str]) -> str:
+    if not is_windows(platform):
+        raise _needs_windows(platform, "install")
+    code = run(["addin", "install"])
+    if code != 0:
+        raise AddinError(f"`xlwings addin install` failed (exit status {code}); the configuration is unchanged")
+    where = addin_file(environ)
+    if where is not None and not where.is_file():  # xlwings reports some failures with exit status 0
+        raise AddinError(
+            f"`xlwings addin install` did not install the add-in ({where} is missing; its message above says "
+            "why, e.g. Excel was running); the configuration is unchanged"
+        )
+    return "xlwings add-in: installed with `xlwings addin install`"
 
 
 def uninstall(config: Path, *, config_only: bool, platform: str, run: Runner) -> list[str]:
@@ -113,7 +140,7 @@ class Status:
     config_exists: bool
     udf_modules: list[str]  # as the add-in will read them
     python: str  # the Python the add-in starts, as the add-in works it out
-    data_origin: str  # the table's origin: "bundled", "user" or why the bundled one is used
+    data_origin: Origin  # the bundled snapshot or the user cache, and why
     data_rounds: tuple[str, ...]
     data_rows: int
     user_cache: Path
@@ -184,12 +211,9 @@ def render(s: Status) -> list[str]:
         if s.configured
         else f"{UDF_MODULE} is not configured ({UDF_KEY} = {listed}); run `benchsheet addin install`"
     )
-    data, note = s.data_origin, ""
-    for prefix, what in (("user", f"the user cache {s.user_cache}"), ("bundled", "the bundled snapshot")):
-        if s.data_origin.startswith(prefix):
-            data, note = what, s.data_origin.removeprefix(prefix).strip(" ;()")
-    if note:
-        data += f" ({note})"
+    data = f"the user cache {s.user_cache}" if s.data_origin.kind == "user" else "the bundled snapshot"
+    if s.data_origin.notes:
+        data += f" ({'; '.join(s.data_origin.notes)})"
     lines = [
         f"xlwings add-in: {addin}",
         f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}",

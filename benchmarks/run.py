@@ -60,9 +60,12 @@ TARGETS: dict[str, tuple[str, float]] = {
 # (key, unit, what) in the order the table prints them
 ROWS: tuple[tuple[str, str, str], ...] = (
     ("scalar_us", "us", "one PERGPU through the UDF path (median)"),
+    ("pyodide_scalar_us", "us", "one PERGPU of benchsheet.lite inside Pyodide under Node (median)"),
     ("naive_us", "us", "same look-up, pandas filter per call (median)"),
     ("speedup", "x", "naive_us / scalar_us"),
     ("dict_lookup_us", "us", "reference: d.get((entry, bench, scen))"),
+    ("udf_call_us", "us", "one PERGPU through xlwings' call_udf, COM stand-ins (median)"),
+    ("udf_column_10k_ms", "ms", "same path, one call answering a 10,000x1 range"),
     ("vector_10k_ms", "ms", "one PERGPU call answering 10,000x1 entry IDs"),
     ("vector_10k_errors_ms", "ms", "same, every entry ID in the table (mostly #N/A)"),
     ("best_ms", "ms", "BEST + SPREAD for every family/benchmark/scenario"),
@@ -70,6 +73,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("xlwings_import_ms", "ms", "interpreter that imports xlwings (wall, median)"),
     ("cold_start_ms", "ms", "import UDF module + first PERGPU (wall, median)"),
     ("cold_start_added_ms", "ms", "cold_start_ms - xlwings_import_ms: benchsheet's share"),
+    ("pyodide_load_ms", "ms", "start Pyodide + import benchsheet.lite + first PERGPU (median)"),
     ("peak_rss_mb", "MiB", "peak RSS of the cold-start process (median)"),
     ("load_ms", "ms", "import benchsheet.store + get_table() (fresh process)"),
     ("table_mb", "MiB", "memory the loaded table holds (tracemalloc)"),
@@ -108,12 +112,13 @@ class Reps:
     start: int  # fresh interpreters of each kind
     reimport: int
     template: int
+    pyodide: int  # fresh Pyodide runtimes (each times its own scalar calls too)
     calc: int  # fresh processes computing each generated workbook
     calc_rows: tuple[int, int]  # rows of the large and the small generated workbook (3 formulas a row)
 
 
-FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3, (5_000, 1_000))
-QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1, 1, (100, 20))
+FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3, 3, (5_000, 1_000))
+QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1, 1, 1, (100, 20))
 
 
 # ------------------------------------------------------------------ helpers
@@ -181,7 +186,7 @@ def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     answer = pergpu(ENTRY, BENCH, SCEN)
     if not isinstance(answer, float):
         raise RuntimeError(f"PERGPU({ENTRY}, {BENCH}, {SCEN}) answered {answer!r}, not a number")
-    out: dict[str, Any] = {"answer": answer, "rows": len(table.rows), "origin": table.origin}
+    out: dict[str, Any] = {"answer": answer, "rows": len(table.rows), "origin": str(table.origin)}
 
     out["scalar_us"] = per_call_us(lambda: pergpu(ENTRY, BENCH, SCEN), reps.scalar_number, reps.scalar_repeat)
 
@@ -214,6 +219,7 @@ def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     if len(answers) != 10_000 or any(len(a) != 1 for a in answers) or numbers < 9_000:
         raise RuntimeError(f"the vector call answered {numbers} numbers, not a 10,000x1 column of them")
     out["vector_10k_ms"] = median_ms(lambda: pergpu(column, BENCH, SCEN), reps.vector)
+    out["column"] = column  # for bench_udf: the same cells
     notes.append(f"vector: {len(ids)} distinct entry IDs, {numbers} of 10,000 cells answer a number")
 
     every = sorted({r.entry for r in table.rows})
@@ -246,6 +252,39 @@ def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     return out
 
 
+def bench_udf(reps: Reps, column: list[list[str]], answer: float, notes: list[str]) -> dict[str, Any]:
+    """PERGPU as Excel on Windows calls it, minus Excel: xlwings' own ``call_udf`` and ``_xlwindows``
+    (reading the range argument, cleaning its values, converting the answer back) under the stand-ins
+    for pywin32 that the tests use (tests/xlwings_windows.py). The VBA wrapper, COM marshalling and
+    the add-in's configuration reads are not in it."""
+    try:
+        import pytest
+
+        sys.path.insert(0, str(ROOT))
+        from tests.xlwings_windows import cell, windows_xlwings
+        from tests.xlwings_windows import column as com_column
+    except ImportError as exc:  # the harness needs the test extras
+        notes.append(f"udf: xlwings' Windows call path not available ({exc}); udf_* are null")
+        return {"udf_call_us": None, "udf_column_10k_ms": None}
+    out: dict[str, Any] = {}
+    want = importlib.import_module("benchsheet.udfs.functions").PERGPU(column, BENCH, SCEN)  # as on Linux
+    with pytest.MonkeyPatch.context() as mp, windows_xlwings(mp) as win:
+        entry, cells = cell(ENTRY), com_column([c[0] for c in column])
+        got = win.call("PERGPU", entry, BENCH, SCEN)
+        if got != [[answer]]:
+            raise RuntimeError(f"PERGPU through call_udf answered {got!r}, not [[{answer!r}]]")
+        if win.call("PERGPU", cells, BENCH, SCEN) != want:
+            raise RuntimeError("the 10,000x1 range answers differently through call_udf")
+        number = max(reps.scalar_number // 20, 10)
+        out["udf_call_us"] = per_call_us(lambda: win.call("PERGPU", entry, BENCH, SCEN), number, reps.scalar_repeat)
+        out["udf_column_10k_ms"] = median_ms(lambda: win.call("PERGPU", cells, BENCH, SCEN), reps.vector)
+    notes.append(
+        f"udf: {reps.scalar_repeat} batches of {number:,} calls; the entry ID a worksheet cell, benchmark and "
+        "scenario constants, as VBA passes them; Excel's own cost per call comes on top (README)"
+    )
+    return out
+
+
 # -------------------------------------------------------------- processes
 
 COLD = f"from benchsheet.udfs import functions\nprint(repr(functions.PERGPU({ENTRY!r}, {BENCH!r}, {SCEN!r})))\n"
@@ -255,7 +294,7 @@ t0 = time.perf_counter()
 from benchsheet.store import get_table
 table = get_table()
 ms = (time.perf_counter() - t0) * 1e3
-print(json.dumps({"ms": ms, "rows": len(table.rows), "origin": table.origin}))
+print(json.dumps({"ms": ms, "rows": len(table.rows), "origin": str(table.origin)}))
 """
 TABLE_MEMORY = """
 import gc, json, tracemalloc
@@ -275,7 +314,7 @@ from benchsheet.snapshot import ROUND_FILES
 from benchsheet.store import user_cache
 table = refresh([str(Path(sys.argv[1]) / rel) for rel in ROUND_FILES], Policy())
 s = time.perf_counter() - t0
-print(json.dumps({"s": s, "rows": len(table.rows), "origin": table.origin, "cache": user_cache().is_file()}))
+print(json.dumps({"s": s, "rows": len(table.rows), "origin": str(table.origin), "cache": user_cache().is_file()}))
 """
 BUILD = """
 import json, sys, time
@@ -454,6 +493,32 @@ def bench_calc(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> 
     return out
 
 
+def bench_pyodide(reps: Reps, tmp: Path, notes: list[str]) -> dict[str, Any]:
+    """The xlwings Lite module in the real Pyodide runtime under Node (tests/pyodide), offline."""
+    sys.path.insert(0, str(ROOT))
+    from tests import pyodide_harness
+
+    why = pyodide_harness.missing()
+    if why is not None:
+        notes.append(f"pyodide: {why}; pyodide_load_ms and pyodide_scalar_us are null")
+        return {"pyodide_load_ms": None, "pyodide_scalar_us": None}
+    wheel = pyodide_harness.build_wheel(tmp / "pyodide")
+    job = {"cases": ['=GPUS("6.1-0052")'], "scalar_repeat": reps.scalar_repeat}
+    runs = [pyodide_harness.run(wheel, tmp / "pyodide", job) for _ in range(reps.pyodide)]
+    loads = [r["pyodide_start_ms"] + r["import_and_first_ms"] for r in runs]
+    first = runs[0]
+    notes.append(
+        f"pyodide: {first['pyodide_version']} (Python {first['python']}) under Node; {reps.pyodide} fresh runtimes; "
+        f"start {statistics.median(r['pyodide_start_ms'] for r in runs):.0f} ms + import benchsheet.lite and first "
+        f"PERGPU {statistics.median(r['import_and_first_ms'] for r in runs):.0f} ms; scalar: {reps.scalar_repeat} "
+        "batches of 100 calls in each runtime, the wheel of this checkout"
+    )
+    return {
+        "pyodide_load_ms": statistics.median(loads),
+        "pyodide_scalar_us": statistics.median(r["scalar_us"] for r in runs),
+    }
+
+
 # -------------------------------------------------------------- reporting
 
 
@@ -548,6 +613,30 @@ def table_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def udf_lines(result: dict[str, Any]) -> list[str]:
+    """xlwings' call path beside the bare function of the same run."""
+    if result.get("udf_call_us") is None or result.get("udf_column_10k_ms") is None:
+        return ["  through xlwings' call_udf   not measured (see notes)"]
+    return [
+        f"  call_udf / function         {result['udf_call_us']:.1f} us / {result['scalar_us']:.2f} us"
+        f" = {result['udf_call_us'] / result['scalar_us']:.0f}x (xlwings' share, without Excel)",
+        f"  10,000x1 range, call_udf    {result['udf_column_10k_ms']:.1f} ms vs {result['vector_10k_ms']:.1f} ms"
+        f" bare = {result['udf_column_10k_ms'] * 1e3 / 10_000:.2f} us a cell (one call pays the overhead once)",
+    ]
+
+
+def pyodide_lines(result: dict[str, Any]) -> list[str]:
+    """The Pyodide figures beside the CPython ones of the same run."""
+    if result.get("pyodide_scalar_us") is None or result.get("pyodide_load_ms") is None:
+        return ["  Pyodide                     not measured (see notes)"]
+    return [
+        f"  Pyodide / CPython scalar    {result['pyodide_scalar_us']:.2f} us / {result['scalar_us']:.2f} us"
+        f" = {result['pyodide_scalar_us'] / result['scalar_us']:.1f}x",
+        f"  Pyodide / CPython start     {result['pyodide_load_ms']:.0f} ms / {result['cold_start_ms']:.0f} ms"
+        f" = {result['pyodide_load_ms'] / result['cold_start_ms']:.1f}x (Lite starts Pyodide once per workbook)",
+    ]
+
+
 def report(result: dict[str, Any]) -> str:
     m = result["machine"]
     parts = [
@@ -566,10 +655,12 @@ def report(result: dict[str, Any]) -> str:
         f" = {result['scalar_us'] / result['dict_lookup_us']:.0f}x",
         f"  per cell of the vector      {result['vector_10k_ms'] * 1e3 / 10_000:.2f} us"
         f" ({result['vector_10k_ms'] * 1e3 / 10_000 / result['scalar_us']:.2f} x one scalar call)",
+        *udf_lines(result),
         f"  cold start - xlwings import {result['cold_start_ms']:.0f} - {result['xlwings_import_ms']:.0f}"
         f" = {result['cold_start_added_ms']:.0f} ms (benchsheet's share of Excel's first call)",
         f"  xlwings import - bare start {result['xlwings_import_ms']:.0f} - {result['python_start_ms']:.0f}"
         f" = {result['xlwings_import_ms'] - result['python_start_ms']:.0f} ms (paid by any xlwings add-in)",
+        *pyodide_lines(result),
         "",
         "notes:",
         *(f"  - {n}" for n in result["notes"]),
@@ -614,9 +705,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["load_before"] = load_average()
         inproc = bench_in_process(reps, notes)
         result.update({k: v for k, v in inproc.items() if k in KEYS})
+        result.update(bench_udf(reps, inproc["column"], inproc["answer"], notes))
         result.update(bench_processes(reps, env, tmp, shared, inproc["answer"], notes, args.quick))
         result.update(bench_templates(reps, env, tmp, notes))
         result.update(bench_calc(reps, env, tmp, notes))
+        result.update(bench_pyodide(reps, tmp, notes))
         notes.append(
             f"scalar: {reps.scalar_repeat} batches of {reps.scalar_number:,} calls; start-up: {reps.start} "
             f"fresh interpreters of each kind in turn, byte code cached as an installed package has it"

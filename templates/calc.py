@@ -17,11 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compute import Computed, ComputeError, compute
-from .xlsxfile import XlsxError, cached_values, read_package, rewrite
+from benchsheet.errors import WorkbookError
+from benchsheet.files import WriteRefused, writable_target
+
+from .compute import ComputeError, Computed, compute
+from .xlsxfile import XlsxError, cached_values, has_macros, read_package, rewrite
 
 
-class CalcError(Exception):
+class CalcError(WorkbookError):
     """The workbook could not be computed or written; nothing was written."""
 
 
@@ -39,6 +42,7 @@ class CalcReport:
     written: int  # cells whose cached value was written
     errors: tuple[CellError, ...]  # formula cells that answer an error, in sheet order
     seconds: float
+    note: str = ""  # what the user should know about the file written (macros dropped)
 
     @property
     def ok(self) -> bool:
@@ -59,14 +63,14 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
     src, out = Path(src), Path(out)
     if not src.is_file():
         raise CalcError(f"{src}: no such file")
-    if out.exists() and out.is_dir():
-        raise CalcError(f"{out} is a folder, not a file name")
-    if not out.parent.exists():
-        raise CalcError(f"{out.parent}: no such folder")
+    try:
+        target = writable_target(out)  # a device, folder or read-only file is refused before any work
+    except WriteRefused as exc:
+        raise CalcError(str(exc)) from None
     if src.suffix.lower() not in (".xlsx", ".xlsm"):
         raise CalcError(f"{src}: only .xlsx or .xlsm workbooks can be computed")
     try:
-        read_package(src)  # a clear message for a file that is no workbook, before the engine reads it
+        package = read_package(src)  # a clear message for a file that is no workbook, before the engine reads it
         computed = compute(src)
     except XlsxError as exc:
         raise CalcError(str(exc)) from None
@@ -76,17 +80,22 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         first = str(exc).strip().splitlines()
         raise CalcError(f"{src}: cannot compute this workbook ({first[0] if first else type(exc).__name__})") from None
     order = {name: i for i, name in enumerate(computed.sheet_names)}
+    # a .xlsx cannot hold macros (Excel refuses one that does): a values-only copy so named drops them
+    drop = strip_formulas and target.suffix.lower() == ".xlsx" and has_macros(package)
     try:
-        written = rewrite(src, out, cached_values(computed), strip_formulas=strip_formulas)
-    except XlsxError as exc:
+        written = rewrite(src, target, cached_values(computed), strip_formulas=strip_formulas, drop_macros=drop)
+    except (XlsxError, WriteRefused) as exc:
         raise CalcError(str(exc)) from None
     return CalcReport(
         source=src,
-        path=out,
+        path=target,
         formulas=len(computed.formulas),
         written=written,
         errors=_errors(computed, order),
         seconds=time.perf_counter() - start,
+        note=f"{src.name}'s macros are left out: a .xlsx cannot hold them (name OUT .xlsm to keep them)"
+        if drop
+        else "",
     )
 
 

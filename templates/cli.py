@@ -17,36 +17,9 @@ MAX_CELLS = 8  # cells per reason
 
 
 def _err(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    from benchsheet.console import print_error
 
-
-def _fmt(value: Any, kind: str = "") -> str:
-    """A cached value as a short text: numbers in the given style, errors and text as they are."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return "" if value is None else str(value)
-    if kind == "money":
-        return f"${value:,.2f}"
-    if kind == "money3":
-        return f"${value:,.3f}"
-    if kind == "money0":
-        return f"${value:,.0f}"
-    if kind == "ratio":
-        return f"{value:.3f}"
-    if kind == "pct":
-        return f"{value:.0%}"
-    if kind == "int":
-        return f"{value:,.0f}"
-    return f"{value:,.1f}"
-
-
-def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-
-    def cell(i: int, text: str) -> str:
-        numeric = i > 0 and text[:1] in "$0123456789"
-        return text.rjust(widths[i]) if numeric else text.ljust(widths[i])
-
-    return "\n".join(indent + "  ".join(cell(i, c) for i, c in enumerate(r)).rstrip() for r in rows)
+    print_error(message)
 
 
 def _list_errors(errors: Sequence[Any]) -> None:
@@ -65,53 +38,22 @@ def _list_errors(errors: Sequence[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from benchsheet.files import WriteRefused, writable_target
+
     from .builder import build
+    from .report import print_report
 
     out = Path(args.out)
     if out.is_dir():
         _err(f"{out} is a folder: give a file name such as {out / 'cluster-sizing.xlsx'}")
         return 2
-    if not out.parent.exists():
-        _err(f"{out.parent}: no such folder")
+    try:
+        writable_target(out, replace=args.force)  # an edited workbook is never replaced unasked
+    except WriteRefused as exc:
+        _err(str(exc))
         return 2
     r = build(out)
-    print(f"wrote {r.path}: {r.formulas} formulas computed and cached in {r.seconds:.1f} s")
-    print(
-        f"workload: {r.benchmark} {r.scenario}, target {_fmt(r.target, 'int')} tokens/s, "
-        f"utilization {_fmt(r.utilization, 'pct')} (inputs on the Sizing sheet; prices are examples)"
-    )
-    print("sizing:")
-    rows = [["candidate", "entry", "per-GPU", "GPUs", "nodes", "$/GPU-h", "$/M tokens", "monthly"]]
-    for s in r.sizing:
-        rows.append(
-            [
-                str(s.candidate),
-                _fmt(s.entry),
-                _fmt(s.per_gpu),
-                _fmt(s.gpus, "int"),
-                _fmt(s.nodes, "int"),
-                _fmt(s.price, "money"),
-                _fmt(s.cost_per_mtok, "money3"),
-                _fmt(s.monthly_cost, "money0"),
-            ]
-        )
-    print(_table(rows))
-    print(f"quotes vs baseline {r.baseline} at {_fmt(r.baseline_price, 'money')}/GPU-hour:")
-    rows = [["vendor", "accelerator", "quote", "ratio", "break-even", "ceiling", "verdict"]]
-    for q in r.quotes:
-        rows.append(
-            [
-                str(q.vendor),
-                str(q.accelerator),
-                _fmt(q.price, "money"),
-                _fmt(q.ratio, "ratio"),
-                _fmt(q.breakeven, "ratio"),
-                _fmt(q.ceiling, "money"),
-                _fmt(q.verdict),
-            ]
-        )
-    print(_table(rows))
-    print("Per-GPU values, ratios and costs are derived from MLPerf results, not official MLPerf results.")
+    print_report(r)
     if r.errors:
         from .calc import CellError
 
@@ -140,12 +82,18 @@ def cmd_calc(args: argparse.Namespace) -> int:
     except CalcError as exc:
         _err(f"{exc} (nothing written)")
         return 2
-    where = "in place" if out.resolve() == src.resolve() else f"to {out}"
+    where = _where(src, out, r.path)
     print(f"computed {r.formulas} formulas of {src} and wrote their values {where} in {r.seconds:.1f} s")
     if r.errors:
         _list_errors(r.errors)
         return 1
     return 0
+
+
+def _where(src: Path, out: Path, written: Path) -> str:
+    """Where the values went, as the user should read it: in place, to a file, through a link."""
+    link = f" (through the link {out})" if out.is_symlink() else ""
+    return ("in place" if written == src.resolve() else f"to {written}") + link
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
@@ -160,6 +108,8 @@ def cmd_freeze(args: argparse.Namespace) -> int:
         _err(f"{exc} (nothing written)")
         return 2
     print(f"wrote {r.path}: {r.written} formulas of {src} replaced by their values")
+    if r.note:
+        print(r.note)
     if r.errors:
         _list_errors(r.errors)
         return 1
@@ -183,6 +133,7 @@ def add_commands(sub: Any) -> None:
         "cached (so it shows numbers without the add-in), then print the key outputs.",
     )
     s.add_argument("--out", default="cluster-sizing.xlsx", help="where to write (default: %(default)s)")
+    s.add_argument("--force", action="store_true", help="replace OUT if it exists (an edited workbook is lost)")
     s.set_defaults(func=cmd_build)
 
     s = tsub.add_parser(

@@ -24,7 +24,8 @@ from xml.sax.saxutils import escape
 
 from defusedxml import ElementTree
 
-from benchsheet.store import write_atomic
+from benchsheet.errors import WorkbookError
+from benchsheet.files import write_atomic
 
 from .compute import Computed, ErrorCode, col_letters, col_number, sheet_key
 
@@ -52,7 +53,7 @@ _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
 
 
-class XlsxError(Exception):
+class XlsxError(WorkbookError):
     """A file that is no usable .xlsx workbook."""
 
 
@@ -237,15 +238,37 @@ def cached_values(c: Computed) -> dict[str, dict[str, Shown]]:
     return out
 
 
+MACRO_WORKBOOK = b"application/vnd.ms-excel.sheet.macroEnabled.main+xml"
+PLAIN_WORKBOOK = b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+_VBA_PART = re.compile(r"^xl/(?:_rels/)?vba[^/]*\.bin(?:\.rels)?$", re.IGNORECASE)
+
+
+def has_macros(parts: Mapping[str, bytes]) -> bool:
+    return any(_VBA_PART.match(name) for name in parts)
+
+
+def without_macros(parts: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The package as a plain .xlsx: the VBA project, its relationships and content types taken out."""
+    out = {name: data for name, data in parts.items() if not _VBA_PART.match(name)}
+    types = parts["[Content_Types].xml"].replace(MACRO_WORKBOOK, PLAIN_WORKBOOK)
+    out["[Content_Types].xml"] = re.sub(rb"<(?:Default|Override)\b[^>]*vbaProject[^>]*/>", b"", types)
+    rels = "xl/_rels/workbook.xml.rels"
+    if rels in parts:
+        out[rels] = re.sub(rb"<Relationship\b[^>]*vba[^>]*\.bin\"[^>]*/>", b"", parts[rels])
+    return out
+
+
 def rewrite(
     src: Path,
     out: Path,
     values: Mapping[str, Mapping[str, Shown]],
     strip_formulas: bool = False,
+    drop_macros: bool = False,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
-    Returns how many cells were written. ``strip_formulas`` keeps only the values.
+    Returns how many cells were written. ``strip_formulas`` keeps only the values;
+    ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one).
     """
     parts = read_package(src)
     names = sheet_parts(parts)
@@ -276,7 +299,8 @@ def rewrite(
         new["xl/_rels/workbook.xml.rels"] = re.sub(
             rb'<Relationship[^>]*Target="[^"]*calcChain.xml"[^>]*/>', b"", parts["xl/_rels/workbook.xml.rels"]
         )
-    write_package(out, {k: new.get(k, v) for k, v in parts.items() if k not in drop})
+    final = {k: new.get(k, v) for k, v in parts.items() if k not in drop}
+    write_package(out, without_macros(final) if drop_macros else final)
     return count
 
 

@@ -28,10 +28,24 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def write(root: Path) -> Path | None:
+BEGIN = "<!-- robustness:begin (written by a test run: BENCHSHEET_UPDATE_README=1 pytest) -->"
+END = "<!-- robustness:end -->"
+
+
+def write(root: Path, readme: bool = False) -> Path | None:
+    """Write the table to build/robustness.md; with ``readme``, also between the README's markers.
+
+    ``tried`` is counted before a case is checked and ``held`` after it passed, so a case that does
+    not hold shows as tried and not held.
+    """
     if not TRIED:
         return None
     out = root / "build" / "robustness.md"
     out.parent.mkdir(exist_ok=True)
     out.write_text(table() + "\n", encoding="utf-8")
+    if readme:
+        path = root / "README.md"
+        text = path.read_text(encoding="utf-8")
+        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        path.write_text(text[:start] + "\n\n" + table() + "\n\n" + text[end:], encoding="utf-8")
     return out

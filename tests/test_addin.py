@@ -9,6 +9,7 @@ recorder; the platform is passed in (or patched for the commands).
 from __future__ import annotations
 
 import locale
+import os
 import shutil
 import subprocess
 import sys
@@ -170,23 +171,44 @@ def test_xlwings_default_is_restored_even_after_a_failure(tmp_path: Path, conf: 
 # ----------------------------------------------------- install and uninstall
 
 
+def _xlstart(tmp_path: Path) -> dict[str, str]:
+    """An APPDATA whose XLSTART folder holds xlwings.xlam, as `xlwings addin install` leaves it."""
+    xlstart = tmp_path / "AppData" / "Microsoft" / "Excel" / "XLSTART"
+    xlstart.mkdir(parents=True, exist_ok=True)
+    (xlstart / "xlwings.xlam").write_bytes(b"")
+    return {"APPDATA": str(tmp_path / "AppData")}
+
+
 def test_install_runs_xlwings_then_adds_the_module(tmp_path: Path, conf: Path) -> None:
     run = Recorder()
-    xlstart = tmp_path / "AppData" / "Microsoft" / "Excel" / "XLSTART"
-    xlstart.mkdir(parents=True)
-    (xlstart / "xlwings.xlam").write_bytes(b"")
-    done = install(conf, config_only=False, platform="win32", run=run, environ={"APPDATA": str(tmp_path / "AppData")})
+    done = install(conf, config_only=False, platform="win32", run=run, environ=_xlstart(tmp_path))
     assert run.calls == [["addin", "install"]]
     assert udf_modules(conf) == [UDF_MODULE]
     assert done == [
         "xlwings add-in: installed with `xlwings addin install`",
         f"{conf}: UDF MODULES now includes {UDF_MODULE}",
+        f"{conf}: INTERPRETER_WIN set to this Python, {sys.executable}",
     ]
 
 
-def test_install_warns_when_xlwings_left_no_add_in(tmp_path: Path, conf: Path) -> None:
-    done = install(conf, config_only=False, platform="win32", run=Recorder(), environ={"APPDATA": str(tmp_path)})
-    assert any(line.startswith("warning: ") and "xlwings.xlam is missing" in line for line in done)
+def test_install_records_this_python_only_where_none_is_set(tmp_path: Path, conf: Path) -> None:
+    """xlwings writes INTERPRETER_WIN only into a configuration it creates; an existing one has none."""
+    conf.parent.mkdir(parents=True)
+    conf.write_text('"SHOW CONSOLE","True"\n')
+    install(conf, config_only=True, platform="win32", run=Recorder(), environ={})
+    assert _xlwings_reads(conf)["interpreter_win"] == sys.executable
+    assert _xlwings_reads(conf)["show console"] == "True"
+    conf.write_text(EXISTING)
+    install(conf, config_only=True, platform="win32", run=Recorder(), environ={})
+    assert _xlwings_reads(conf)["interpreter_win"] == "C:\\Users\\me\\venv\\Scripts\\pythonw.exe"  # kept
+    install(tmp_path / "linux.conf", config_only=True, platform="linux", run=Recorder(), environ={})
+    assert "interpreter_win" not in _xlwings_reads(tmp_path / "linux.conf")  # not Excel's Python
+
+
+def test_install_fails_when_xlwings_left_no_add_in(tmp_path: Path, conf: Path) -> None:
+    with pytest.raises(AddinError, match=r"did not install the add-in \(.*xlwings.xlam is missing"):
+        install(conf, config_only=False, platform="win32", run=Recorder(), environ={"APPDATA": str(tmp_path)})
+    assert not conf.exists()
 
 
 def test_a_failed_xlwings_install_leaves_the_configuration_alone(conf: Path) -> None:
@@ -214,6 +236,10 @@ def test_config_only_works_anywhere_without_running_xlwings(conf: Path) -> None:
     assert udf_modules(conf) == [UDF_MODULE]
     assert done[0] == f"{conf}: UDF MODULES now includes {UDF_MODULE}"
     assert done[-1].startswith("note: the worksheet functions need Excel on Windows")
+    assert install(conf, config_only=True, platform="win32", run=run, environ={}) == [
+        f"{conf}: UDF MODULES already includes {UDF_MODULE}",
+        f"{conf}: INTERPRETER_WIN set to this Python, {sys.executable}",
+    ]
     assert install(conf, config_only=True, platform="win32", run=run, environ={}) == [
         f"{conf}: UDF MODULES already includes {UDF_MODULE}"
     ]
@@ -293,7 +319,7 @@ def test_status_reports_the_add_in_the_module_python_and_the_data(tmp_path: Path
     assert found.addin_installed and found.configured and found.config_exists
     assert found.udf_modules == ["mymod", "other.mod", UDF_MODULE]
     assert found.python == "C:\\Users\\me\\venv\\Scripts\\pythonw.exe"
-    assert found.data_origin == "bundled" and found.data_rows > 0
+    assert str(found.data_origin) == "bundled" and found.data_rows > 0
     assert found.user_cache == user_home / "results.json" and not found.user_cache_exists
     assert found.warnings == []
     lines = render(found)
@@ -324,7 +350,7 @@ def test_status_says_when_the_user_cache_answers(conf: Path, user_home: Path) ->
     shutil.copyfile(store.BUNDLED, user_home / "results.json")
     store.set_table(None)
     found = status(conf, platform="win32", environ={})
-    assert found.data_origin.startswith("user") and found.user_cache_exists
+    assert found.data_origin.kind == "user" and found.user_cache_exists
     assert any(
         line.startswith(f"data: the functions answer from the user cache {user_home / 'results.json'}")
         for line in render(found)
@@ -364,17 +390,51 @@ def on_windows(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Recorder:
     run = Recorder()
     monkeypatch.setattr(manage, "this_platform", lambda: "win32")
     monkeypatch.setattr(manage, "run_xlwings", run)
-    monkeypatch.setattr(manage, "environment", lambda: {"APPDATA": str(tmp_path)})
+    monkeypatch.setattr(manage, "environment", lambda: {"APPDATA": str(tmp_path / "AppData")})
     return run
 
 
-def test_install_command_on_windows(on_windows: Recorder, conf: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_install_command_on_windows(
+    on_windows: Recorder, conf: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _xlstart(tmp_path)
     assert cli.main(["addin", "install"]) == 0
     out = capsys.readouterr().out
     assert on_windows.calls == [["addin", "install"]]
     assert udf_modules(conf) == [UDF_MODULE]
     assert f"{conf}: UDF MODULES now includes {UDF_MODULE}" in out
-    assert "Trust access to the VBA project object model" in out and "Import Functions" in out
+    for i, step in enumerate(manage.EXCEL_STEPS, start=1):
+        assert f"  {i}. {step}" in out
+
+
+def test_the_printed_steps_are_the_readmes() -> None:
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    windows = readme[readme.index("### Windows") :]
+    assert "Tools > References and tick xlwings" in manage.EXCEL_STEPS[1]
+    for step in manage.EXCEL_STEPS:
+        assert " ".join(step.split()) in windows, step
+
+
+def test_python_m_benchsheet_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchsheet", "eval", '=GPUS("5.1-0072")'], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "72")
+
+
+def test_a_non_utf8_xlwings_configuration_names_the_file(tmp_path: Path) -> None:
+    """xlwings itself fails on import when its user configuration is not UTF-8 (a fresh process)."""
+    home = tmp_path / "home"
+    (home / ".xlwings").mkdir(parents=True)
+    (home / ".xlwings" / "xlwings.conf").write_bytes(b'"UDF MODULES","caf\xe9"\n')
+    env = {**os.environ, "HOME": str(home), "USERPROFILE": str(home)}
+    for action in (["status"], ["install", "--config-only"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "benchsheet", "addin", *action], capture_output=True, text=True, env=env, timeout=60
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"error: {home / '.xlwings' / 'xlwings.conf'}: not UTF-8 text"), done.stderr
+        assert "please report" not in done.stderr and done.stderr.count("\n") == 1
 
 
 def test_install_command_off_windows_is_one_clear_line(
@@ -430,12 +490,15 @@ def test_an_unreadable_configuration_is_one_line_and_status_2(
         assert err.startswith(f"error: {path}: ") and err.count("\n") == 1, err
 
 
-def test_status_and_uninstall_commands(on_windows: Recorder, conf: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_status_and_uninstall_commands(
+    on_windows: Recorder, conf: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _xlstart(tmp_path)
     assert cli.main(["addin", "install"]) == 0
     capsys.readouterr()
     assert cli.main(["addin", "status"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("xlwings add-in: not found at ")
+    assert out.startswith("xlwings add-in: installed (")
     assert f"UDF modules: {UDF_MODULE} is configured" in out
     assert cli.main(["addin", "uninstall"]) == 0
     assert on_windows.calls == [["addin", "install"], ["addin", "remove"]]

@@ -17,6 +17,8 @@ from types import ModuleType
 
 import pytest
 
+from tests import pyodide_harness
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "run.py"
 
@@ -28,6 +30,8 @@ NUMBER_KEYS = (
     "vector_10k_ms",
     "vector_10k_errors_ms",
     "best_ms",
+    "udf_call_us",
+    "udf_column_10k_ms",
     "cold_start_ms",
     "python_start_ms",
     "xlwings_import_ms",
@@ -87,11 +91,22 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
         assert data["template_available"] is False
         assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS)
 
+    # the xlwings Lite module in Pyodide, beside CPython's figures (null only where Node/pyodide are absent)
+    pyodide_keys = ("pyodide_load_ms", "pyodide_scalar_us")
+    if pyodide_harness.missing() is None:
+        assert all(_is_number(data[key]) for key in pyodide_keys), {k: data[k] for k in pyodide_keys}
+        assert "Pyodide / CPython scalar" in proc.stdout and "Pyodide / CPython start" in proc.stdout
+    else:
+        assert all(data[key] is None for key in pyodide_keys)
+
     # the ratios are the ones measured in this run
     assert data["speedup"] == pytest.approx(data["naive_us"] / data["scalar_us"])
     assert data["cold_start_added_ms"] == pytest.approx(data["cold_start_ms"] - data["xlwings_import_ms"])
     assert data["cold_start_ms"] > data["python_start_ms"]
     assert data["machine"]["cores"] >= 1 and data["machine"]["python"]
+    # xlwings' call path is printed beside the bare function of the same run
+    assert f"call_udf / function         {data['udf_call_us']:.1f} us / {data['scalar_us']:.2f} us" in proc.stdout
+    assert f"10,000x1 range, call_udf    {data['udf_column_10k_ms']:.1f} ms" in proc.stdout
 
     # every target is printed with a verdict that agrees with the JSON
     for key, target in data["targets"].items():

@@ -10,7 +10,7 @@ import pytest
 from benchsheet import store
 from benchsheet.errors import DataError
 from benchsheet.snapshot import BUNDLED_BOUNDS, bounds_from_csv, table_from_folder
-from benchsheet.table import COLUMNS, Table, table_from_json
+from benchsheet.table import COLUMNS, USER_ORIGIN, Table, table_from_json
 from tests import robustness
 
 
@@ -46,11 +46,11 @@ def test_loaded_once_per_process() -> None:
 
 
 def test_user_cache_overrides_bundled(user_home: Path, table: Table) -> None:
-    smaller = Table(tuple(r for r in table.rows if r.round == "6.1"), table.sources[2:], "user")
+    smaller = Table(tuple(r for r in table.rows if r.round == "6.1"), table.sources[2:], USER_ORIGIN)
     (user_home / "results.json").write_text(smaller.to_json())
     store.set_table(None)
     loaded = store.get_table()
-    assert loaded.origin == "user" and loaded.rounds == ("6.1",)
+    assert loaded.origin.kind == "user" and loaded.rounds == ("6.1",)
 
 
 @pytest.mark.parametrize(
@@ -62,7 +62,7 @@ def test_unusable_user_cache_falls_back_to_bundled(user_home: Path, content: byt
     (user_home / "results.json").write_bytes(content)
     store.set_table(None)
     loaded = store.get_table()
-    assert loaded.origin.startswith("bundled (user cache unusable")
+    assert str(loaded.origin).startswith("bundled (user cache unusable")
     assert loaded.rounds == ("5.1", "6.0", "6.1")
     robustness.held("corrupt user caches (empty, junk, wrong schema, wrong version)")
 
@@ -95,4 +95,4 @@ def test_wrong_typed_source_records_fall_back_to_bundled(user_home: Path, table:
     (user_home / "results.json").write_text(json.dumps(doc))
     store.set_table(None)
     loaded = store.get_table()
-    assert loaded.origin.startswith("bundled (user cache unusable") and "source 2" in loaded.origin
+    assert str(loaded.origin).startswith("bundled (user cache unusable") and "source 2" in str(loaded.origin)

@@ -196,6 +196,12 @@ ERRORS = [
     (("FAMILIES", "gpt-oss-120b", "Server", "available", None, "7.3"), "#N/A No closed gpt-oss-120b Server rows"),
     (("LATENCYBOUNDS", "resnet", "Offline"), "#N/A No latency bounds for resnet Offline"),
     (("DATAINFO", "colour"), "#VALUE! Unknown field 'colour'"),
+    (("RATIOS", "TPU9", "GB300"), "#N/A Unknown entry or family 'TPU9' (candidate)"),
+    (("RATIOS", "B200", "GB300", "any", None, None, "maybe"), "#VALUE! same_gpus must be TRUE or FALSE"),
+    (("GAINS", "gpt-oss-120b", "Server", "6.1", "6.0"), "#VALUE! old_round (6.1) must be earlier"),
+    (("GAINS", "e2e-rag-db", "Offline"), "#N/A e2e-rag-db times a whole pipeline with CPU stages"),
+    (("HISTORY", "TPU9", "deepseek-r1", "Server"), "#N/A Unknown family 'TPU9'"),
+    (("HISTORY", "GB300", "yolo-99", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
 ]
 
 

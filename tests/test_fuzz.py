@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import os
 import time
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from benchsheet import store
 from benchsheet.catalogue import CATALOGUE, Function
 from benchsheet.engine import ReasonedError, evaluate, format_value
-from benchsheet.errors import ERROR_CODES
+from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, VT_ERRORS
 from benchsheet.udfs import functions as udf
 from tests import robustness
 from tests.excel import literal
@@ -43,6 +44,11 @@ scalars = st.one_of(
     st.text(max_size=30),
     st.just("x" * 10_000),
     st.sampled_from(["", " ", "é漢字🙂", "=1+1", "#N/A", "#VALUE!", *REAL]),
+    # what Excel hands over besides floats and text (tests/excel.py): currency cells, date cells,
+    # and the newer error values as VT_ERROR integers
+    st.decimals(allow_nan=False, allow_infinity=False, places=4, min_value=-(10**15), max_value=10**15),
+    st.datetimes(min_value=dt.datetime(1900, 1, 1), max_value=dt.datetime(9999, 12, 31)),
+    st.sampled_from(sorted(VT_ERRORS)),
 )
 grids = st.lists(st.lists(scalars, min_size=1, max_size=3), min_size=1, max_size=3)
 cells = st.one_of(scalars, grids)
@@ -54,7 +60,8 @@ SETTINGS = settings(
 
 
 def _check(fn: Function, out: Any, inputs: list[Any]) -> None:
-    passed = {v for v in _flat(inputs) if isinstance(v, str) and v.startswith(ERROR_CODES)}
+    passed = {v for v in _flat(inputs) if isinstance(v, str) and v.startswith(ALL_ERROR_CODES)}
+    passed |= {VT_ERRORS[v] for v in _flat(inputs) if type(v) is int and v in VT_ERRORS}
     if isinstance(out, list):
         for row in out:
             assert isinstance(row, list)

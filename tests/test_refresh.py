@@ -73,7 +73,7 @@ def test_refresh_from_http_replaces_the_user_cache(
     assert "refreshed" in out and "683dc158657e4c99592a9e6e87f4615b92d8523f4c5803d66e6be689d2cbb0d5" in out
     store.set_table(None)
     table = store.get_table()
-    assert table.origin == "user"
+    assert table.origin.kind == "user"
     assert table.rounds == ("5.1", "6.0", "6.1")  # the other rounds kept from before
     v61 = next(s for s in table.sources if s.round == "6.1")
     assert v61.url == f"{base}/v6.1/summary.json"
@@ -124,7 +124,7 @@ def test_every_failure_keeps_the_old_cache(
     assert "Traceback" not in err
     assert _cache(user_home) == before
     store.set_table(None)
-    assert store.get_table().origin == "user"
+    assert store.get_table().origin.kind == "user"
     robustness.held("broken downloads (truncated, HTML, 404, too slow, missing field, empty)")
 
 

@@ -1,14 +1,8 @@
 """What xlwings does with benchsheet's UDF module on Windows, run by xlwings itself.
 
-There is no Excel here, so the Windows-only parts of xlwings are fed stand-ins:
-``pythoncom``, ``pywintypes`` and ``win32com.client`` become tiny modules,
-``xlwings._xlwindows`` a stand-in with the few names ``xlwings.udfs`` uses, and
-the workbook a fake COM object that captures the generated VBA module text and
-the ``Application.MacroOptions`` calls. ``xlwings.udfs`` is then imported for
-real, xlwings' decorators (``xw.func``/``arg``/``ret``/``sub``) are rebound to
-its ``xlfunc``/``xlarg``/``xlret``/``xlsub`` as on Windows, and
-``benchsheet.udfs.functions`` is imported afresh under them. Everything is put
-back afterwards, so other tests see the module as it was.
+There is no Excel here: tests/xlwings_windows.py imports xlwings' real Windows code under
+stand-ins for pywin32, and the workbook here is a fake COM object that captures the generated VBA
+module text and the ``Application.MacroOptions`` calls.
 
 What runs unchanged is xlwings' own code: ``generate_vba_wrapper`` (the VBA
 shell), ``import_udfs`` (the ribbon's "Import Functions") and ``call_udf`` (what
@@ -17,28 +11,26 @@ a cell's VBA function calls), including xlwings' argument conversion.
 
 from __future__ import annotations
 
-import importlib
 import io
 import re
 import sys
 import types
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 import xlwings
-from xlwings.main import Engine
 
+from benchsheet import store
 from benchsheet import udfs as udfs_package
 from benchsheet.catalogue import BY_NAME, CATALOGUE, Function, call
+from benchsheet.errors import vt_error
+from tests.xlwings_windows import MISSING, MODULE, ComError, ComRange, Windows, windows, windows_xlwings
 
-MODULE = "benchsheet.udfs.functions"
 BOOK = "benchsheet.xlsm"
-MISSING = -2147352572  # DISP_E_PARAMNOTFOUND: how COM hands Python an omitted optional argument
-NA_ERROR = -2146826246  # a #N/A cell as pywin32 delivers it
+NA_ERROR = vt_error("#N/A")  # a #N/A cell as pywin32 delivers it
+__all__ = ["windows"]  # the fixture, used by name
 
 # ----------------------------------------------------------------- VBA names
 
@@ -70,107 +62,6 @@ VBA_RESERVED = frozenset(w.lower() for w in _RESERVED_WORDS.split())
 VBA_BODY_NAMES = frozenset({"xlpy", "application", "thisworkbook", "activeworkbook", "err", "range", "failed"})
 VBA_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,254}")
 EXCEL_TEXT_LIMIT = 255  # Application.MacroOptions: Description and each ArgumentDescription
-
-# ---------------------------------------------------------------- stand-ins
-
-
-class ComError(Exception):
-    """Stand-in for ``pywintypes.com_error``."""
-
-
-def _module(name: str, **attrs: Any) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    return module
-
-
-class ExcelEngine:
-    """The data cleaning of ``xlwings._xlwindows.Engine`` (which needs real COM to import)."""
-
-    name = "excel"
-    type = "desktop"
-    cell_errors: ClassVar[dict[int, str]] = {NA_ERROR: "#N/A", -2146826273: "#VALUE!", -2146826281: "#DIV/0!"}
-
-    @classmethod
-    def clean_value_data(
-        cls, data: Any, datetime_builder: Any, empty_as: Any, number_builder: Any, err_to_str: bool
-    ) -> list[list[Any]]:
-        def clean(value: Any) -> Any:
-            if value in ("", None):
-                return empty_as
-            if number_builder is not None and isinstance(value, float):
-                return number_builder(value)
-            if isinstance(value, int) and value in cls.cell_errors:
-                return cls.cell_errors[value] if err_to_str else None
-            return value
-
-        return [[clean(c) for c in row] for row in data]
-
-    @staticmethod
-    def prepare_xl_data_element(x: Any, date_format: Any) -> Any:
-        return "" if x is None else x
-
-
-@dataclass
-class XlRange:
-    """A worksheet range as VBA passes it in ``Array(...)``: a COM object, read by xlwings."""
-
-    values: tuple[tuple[Any, ...], ...]
-
-
-class WindowsRange:
-    """Stand-in for ``xlwings._xlwindows.Range``: just what reading a UDF argument needs."""
-
-    max_cells_per_read = None
-
-    def __init__(self, xl: Any = None) -> None:
-        self.xl = xl
-        self.sheet = types.SimpleNamespace(
-            book=types.SimpleNamespace(app=types.SimpleNamespace(pid=1, engine=ExcelEngine()))
-        )
-
-    @property
-    def raw_value(self) -> Any:
-        values = self.xl.values
-        return values[0][0] if len(values) == 1 and len(values[0]) == 1 else values  # as pywin32 does
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return len(self.xl.values), len(self.xl.values[0])
-
-
-class WindowsBook:
-    """Stand-in for ``xlwings._xlwindows.Book``: its sheets, for xlwings' embedded-code scan."""
-
-    def __init__(self, xl: Any) -> None:
-        self.sheets = [types.SimpleNamespace(name=n) for n in xl.sheet_names]
-
-
-def _stand_ins() -> dict[str, types.ModuleType]:
-    win32com = _module("win32com", __path__=[])
-    client = _module("win32com.client", Dispatch=lambda obj, *a, **k: obj)
-    win32com.client = client  # type: ignore[attr-defined]
-    return {
-        "pythoncom": _module(
-            "pythoncom",
-            CoInitialize=lambda: None,
-            IID_IDispatch=object(),
-            CoMarshalInterThreadInterfaceInStream=lambda *a: None,
-            CoGetInterfaceAndReleaseStream=lambda *a: None,
-        ),
-        "pywintypes": _module("pywintypes", com_error=ComError),
-        "win32com": win32com,
-        "win32com.client": client,
-        "xlwings._xlwindows": _module(
-            "xlwings._xlwindows",
-            Range=WindowsRange,
-            Book=WindowsBook,
-            BOOK_CALLER=None,
-            is_range_instance=lambda obj: isinstance(obj, XlRange),
-        ),
-        "xlwings.com_server": _module("xlwings.com_server", loop=None),
-    }
-
 
 # --------------------------------------------------------- fake COM workbook
 
@@ -218,52 +109,9 @@ class Workbook:
     VBProject: Any = field(default_factory=lambda: types.SimpleNamespace(VBComponents=VBComponents()))
     Application: Application = field(default_factory=Application)
 
-
-# ------------------------------------------------------------------ fixture
-
-
-@dataclass
-class Windows:
-    udfs: types.ModuleType  # xlwings.udfs
-    functions: types.ModuleType  # benchsheet.udfs.functions, decorated by xlwings.udfs
-
-
-@contextmanager
-def windows_xlwings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Windows]:
-    """xlwings as on Windows, and the UDF module freshly imported under its decorators.
-
-    On exit sys.modules is as before; ``monkeypatch`` undoes the attributes.
-    """
-    touched = [*_stand_ins(), "xlwings.udfs", MODULE]
-    saved = {name: sys.modules[name] for name in touched if name in sys.modules}
-    monkeypatch.setattr(xlwings, "udfs", None, raising=False)  # undone: the attribute the import sets
-    monkeypatch.setattr(udfs_package, "functions", None, raising=False)
-    try:
-        for name in ("xlwings.udfs", MODULE):
-            sys.modules.pop(name, None)
-        for name, module in _stand_ins().items():
-            sys.modules[name] = module
-        monkeypatch.setattr(xlwings, "_xlwindows", sys.modules["xlwings._xlwindows"], raising=False)
-        udfs = importlib.import_module("xlwings.udfs")
-        monkeypatch.setattr(xlwings, "func", udfs.xlfunc)
-        monkeypatch.setattr(xlwings, "arg", udfs.xlarg)
-        monkeypatch.setattr(xlwings, "ret", udfs.xlret)
-        monkeypatch.setattr(xlwings, "sub", udfs.xlsub)
-        monkeypatch.setitem(xlwings.engines.engines_by_name, "excel", Engine(impl=ExcelEngine()))
-        functions = importlib.import_module(MODULE)
-        yield Windows(udfs, functions)
-    finally:
-        for name in touched:
-            if name in saved:
-                sys.modules[name] = saved[name]
-            else:
-                sys.modules.pop(name, None)
-
-
-@pytest.fixture
-def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[Windows]:
-    with windows_xlwings(monkeypatch) as win:
-        yield win
+    @property
+    def Worksheets(self) -> list[Any]:
+        return [types.SimpleNamespace(Name=name) for name in self.sheet_names]
 
 
 def _xlfunc(windows: Windows, fn: Function) -> dict[str, Any]:
@@ -447,12 +295,12 @@ def _udf(windows: Windows, name: str, *args: Any) -> Any:
 def _direct(name: str, *args: Any) -> Any:
     from benchsheet.udfs.functions import error_text
 
-    return call(BY_NAME[name], args, error_text)
+    return call(BY_NAME[name], store.get_table(), args, error_text)
 
 
 def test_a_column_of_entries_answers_a_column(windows: Windows) -> None:
     ids = ("5.1-0072", "6.1-9999", "6.1-0052")
-    got = _udf(windows, "PERGPU", XlRange(tuple((i,) for i in ids)), "deepseek-r1", "Server")
+    got = _udf(windows, "PERGPU", ComRange(tuple((i,) for i in ids)), "deepseek-r1", "Server")
     assert [len(row) for row in got] == [1, 1, 1]
     assert got == [[_direct("PERGPU", i, "deepseek-r1", "Server")] for i in ids]
     assert isinstance(got[0][0], float) and got[0][0] > 0
@@ -460,7 +308,7 @@ def test_a_column_of_entries_answers_a_column(windows: Windows) -> None:
 
 
 def test_a_row_of_entries_answers_a_row(windows: Windows) -> None:
-    got = _udf(windows, "GPUS", XlRange((("5.1-0072", "6.1-0052"),)))
+    got = _udf(windows, "GPUS", ComRange((("5.1-0072", "6.1-0052"),)))
     assert got == [[_direct("GPUS", "5.1-0072"), _direct("GPUS", "6.1-0052")]]
     assert all(isinstance(v, int | float) and v >= 1 for v in got[0])
 
@@ -470,7 +318,7 @@ def test_an_array_constant_and_a_single_cell_keep_their_shape(windows: Windows) 
     got = _udf(windows, "PERGPU", block, "deepseek-r1", "Server")  # ={...} arrives as a tuple of tuples
     assert [len(row) for row in got] == [2, 2]
     assert got[1][0].startswith("#N/A ") and got[0][0] == got[0][1] == got[1][1]
-    one = _udf(windows, "PERGPU", XlRange((("5.1-0072",),)), "deepseek-r1", "Server")
+    one = _udf(windows, "PERGPU", ComRange((("5.1-0072",),)), "deepseek-r1", "Server")
     assert one == [[got[0][0]]]
 
 
@@ -482,7 +330,7 @@ def test_omitted_optional_arguments_arrive_as_none(windows: Windows) -> None:
 
 
 def test_a_range_in_a_later_argument_answers_an_error_text(windows: Windows) -> None:
-    got = _udf(windows, "PERGPU", "5.1-0072", XlRange((("deepseek-r1",), ("llama2-70b-99",))), "Server")
+    got = _udf(windows, "PERGPU", "5.1-0072", ComRange((("deepseek-r1",), ("llama2-70b-99",))), "Server")
     assert got == [["#VALUE! benchmark must be one cell, not a range"]]
 
 
@@ -495,7 +343,7 @@ def test_a_table_function_answers_its_table(windows: Windows) -> None:
 
 
 def test_an_error_cell_argument_answers_an_error_text_not_a_crash(windows: Windows) -> None:
-    got = _udf(windows, "PERGPU", XlRange(((NA_ERROR,),)), "deepseek-r1", "Server")
+    got = _udf(windows, "PERGPU", ComRange(((NA_ERROR,),)), "deepseek-r1", "Server")
     assert isinstance(got[0][0], str) and got[0][0].startswith("#")
 
 
@@ -503,16 +351,21 @@ def test_an_error_cell_argument_answers_an_error_text_not_a_crash(windows: Windo
 
 
 def test_the_stand_ins_leave_no_trace() -> None:
+    import ctypes
+
     import benchsheet.udfs.functions as before
 
     names = ("pythoncom", "pywintypes", "win32com", "win32com.client", "xlwings._xlwindows", "xlwings.udfs", MODULE)
     modules = {name: sys.modules.get(name) for name in names}
     attrs = {name: getattr(xlwings, name, None) for name in ("func", "arg", "ret", "sub", "udfs", "_xlwindows")}
     engines = dict(xlwings.engines.engines_by_name)
+    pydll = ctypes.PyDLL
     with pytest.MonkeyPatch.context() as mp, windows_xlwings(mp) as win:
         assert win.functions is not before
         assert sys.modules["pywintypes"].com_error is ComError
         assert hasattr(win.functions.PERGPU, "__xlfunc__")
+        assert win.xlwindows.__file__.endswith("_xlwindows.py")  # xlwings' own Windows module
+    assert ctypes.PyDLL is pydll and not hasattr(ctypes, "windll")
     assert {name: sys.modules.get(name) for name in names} == modules
     assert {name: getattr(xlwings, name, None) for name in attrs} == attrs
     assert xlwings.engines.engines_by_name == engines

@@ -180,4 +180,4 @@ def test_an_unreadable_runs_file_is_never_overwritten(
         assert "cannot read your private runs" in capsys.readouterr().err
         assert runs.read_bytes() == damaged
     store.set_table(None)
-    assert "private runs unusable" in store.get_table().origin
+    assert "private runs unusable" in str(store.get_table().origin)

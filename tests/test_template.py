@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,10 @@ from benchsheet.catalogue import BY_NAME, call
 from benchsheet.cli import main
 from benchsheet.engine import evaluate, format_value
 from benchsheet.templates import builder as B
+from benchsheet.templates import sheets as S
 from benchsheet.templates.calc import CalcError, calc, freeze
 from benchsheet.templates.compute import compute
+from benchsheet.templates.layout import Cell
 
 ROOT = Path(__file__).resolve().parents[1]
 RENDER = ROOT / "scripts" / "render_workbook.sh"
@@ -33,7 +35,7 @@ RENDER = ROOT / "scripts" / "render_workbook.sh"
 
 def fn(name: str, *args: Any) -> Any:
     """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
-    return call(BY_NAME[name], list(args), on_error=lambda e: e.text)
+    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
 
 
 @pytest.fixture(scope="module")
@@ -73,12 +75,24 @@ def edit(path: Path, changes: dict[tuple[str, str], Any]) -> None:
     wb.save(path)
 
 
+def addresses(cells: Mapping[str, Cell]) -> dict[str, str]:
+    """A block's (or a table row's) cells as plain addresses, by key."""
+    return {k: c.a1 for k, c in cells.items()}
+
+
 def sizing_row(i: int) -> dict[str, str]:
-    return {k: f"{c}{B.SIZING_FIRST + i}" for k, c in B.SIZING_COLUMNS.items()}
+    return addresses(S.SIZING_TABLE.row(i))
 
 
 def quote_row(i: int) -> dict[str, str]:
-    return {k: f"{c}{B.QUOTES_FIRST + i}" for k, c in B.QUOTE_COLUMNS.items()}
+    return addresses(S.QUOTES_TABLE.row(i))
+
+
+WORKLOAD, BASELINE, SENS = (addresses(block.cells()) for block in (S.WORKLOAD, S.BASELINE, S.SENS))
+COMPARE_FILTERS = addresses(S.COMPARE_FILTERS.cells())
+SENS_HEADER_ROW, SENS_FIRST = S.SENS_GRID.header_row, S.SENS_GRID.header_row + 1
+SENS_PRICES, SENS_UTILS = S.SENS_GRID.down, len(S.SENS_GRID.across)
+COMPARE_FIRST, COMPARE_SLOTS = S.COMPARE_TABLE.first, S.COMPARE_TABLE.slots
 
 
 # ------------------------------------------------------------------ build
@@ -87,8 +101,8 @@ def quote_row(i: int) -> dict[str, str]:
 def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.BuildReport]) -> None:
     path, report = built
     wf, wv = formulas(path), values(path)
-    assert wf.sheetnames[: len(B.SHEETS)] == list(B.SHEETS)
-    assert wf[B.LISTS].sheet_state == "hidden"
+    assert wf.sheetnames[: len(S.SHEETS)] == [s.name for s in S.SHEETS]
+    assert wf[S.LISTS.name].sheet_state == "hidden"
     count = blank = 0
     for ws in wf.worksheets:
         for row in ws.iter_rows():
@@ -109,11 +123,11 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
                     assert 't="str"' in cell or not cell.split("<v>")[1].startswith("</v>"), cell
     assert report.errors == {}
     # the numbers are formulas calling the catalogue, not pasted values
-    assert "BREAKEVEN($B$12,B20," in wf[B.QUOTES]["I20"].value
-    assert "GPUSNEEDED(" in wf[B.SIZING][sizing_row(0)["gpus"]].value
-    assert "COSTPERMTOK(" in wf[B.SENSITIVITY][f"B{B.SENS_FIRST}"].value
-    assert wf[B.COMPARE][f"B{B.COMPARE_FIRST}"].value.startswith('=IF(A11="","",BEST(')
-    assert wf[B.READ_ME][f"B{B.READ_ME_DATAINFO_ROW}"].value == '=DATAINFO("rounds")'
+    assert "BREAKEVEN($B$12,B20," in wf[S.QUOTES]["I20"].value
+    assert "GPUSNEEDED(" in wf[S.SIZING][sizing_row(0)["gpus"]].value
+    assert "COSTPERMTOK(" in wf[S.SENSITIVITY][f"B{SENS_FIRST}"].value
+    assert wf[S.COMPARE][f"B{COMPARE_FIRST}"].value.startswith('=IF(A11="","",BEST(')
+    assert wf[S.READ_ME][S.DATA["rounds"].a1].value == '=DATAINFO("rounds")'
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
         assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
@@ -121,30 +135,30 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
 
 
 def test_read_me_carries_the_notices_and_data_provenance(built: tuple[Path, B.BuildReport], table: Any) -> None:
-    ws = values(built[0])[B.READ_ME]
+    ws = values(built[0])[S.READ_ME]
     texts = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
-    assert B.DERIVED_NOTE in texts
+    assert S.DERIVED_NOTE in texts
     assert A.NOT_VERIFIED in texts
     assert A.TRADEMARK in texts
-    assert ws[f"B{B.READ_ME_DATAINFO_ROW}"].value == ", ".join(table.rounds)
-    assert ws[f"B{B.READ_ME_DATAINFO_ROW + 1}"].value == len(table.rows)
+    assert ws[S.DATA["rounds"].a1].value == ", ".join(table.rounds)
+    assert ws[S.DATA["rows"].a1].value == len(table.rows)
 
 
 def test_key_outputs_equal_the_functions_answers(built: tuple[Path, B.BuildReport]) -> None:
     path, report = built
     wb = values(path)
-    sz, q = wb[B.SIZING], wb[B.QUOTES]
-    w = {k: sz[ref].value for k, ref in B.WORKLOAD.items()}
+    sz, q = wb[S.SIZING], wb[S.QUOTES]
+    w = {k: sz[ref].value for k, ref in WORKLOAD.items()}
     bench, scen, avail, maxg, util = w["benchmark"], w["scenario"], w["availability"], w["max_gpus"], w["utilization"]
     assert (bench, scen) == ("gpt-oss-120b", "Server")
 
     # the issue's example: B300 vs B200 on gpt-oss-120b Server breaks even at 1.260
     row = quote_row(0)
-    assert q[row["accelerator"]].value == "B300" and q[B.BASELINE["accelerator"]].value == "B200"
+    assert q[row["accelerator"]].value == "B300" and q[BASELINE["accelerator"]].value == "B200"
     breakeven = fn("BREAKEVEN", "B200", "B300", bench, scen, avail, maxg)
     assert q[row["breakeven"]].value == pytest.approx(breakeven, rel=1e-12)
     assert round(q[row["breakeven"]].value, 3) == 1.260
-    base_price = q[B.BASELINE["price"]].value
+    base_price = q[BASELINE["price"]].value
     assert q[row["ceiling"]].value == pytest.approx(
         fn("BREAKEVENPRICE", base_price, "B200", "B300", bench, scen, avail, maxg)
     )
@@ -169,25 +183,25 @@ def test_key_outputs_equal_the_functions_answers(built: tuple[Path, B.BuildRepor
 
 def test_sensitivity_grid_and_compare_follow_the_functions(built: tuple[Path, B.BuildReport]) -> None:
     wb = values(built[0])
-    s, c = wb[B.SENSITIVITY], wb[B.COMPARE]
+    s, c = wb[S.SENSITIVITY], wb[S.COMPARE]
     bench, scen, avail, maxg = (s[f"B{r}"].value for r in (5, 6, 7, 8))
-    per_gpu = fn("BEST", s[B.SENS["accelerator"]].value, bench, scen, avail, maxg)
-    assert s[B.SENS["per_gpu"]].value == pytest.approx(per_gpu)
-    price = s[B.SENS["price_from"]].value
-    for i in range(B.SENS_PRICES):
-        r = B.SENS_FIRST + i
-        assert s[f"A{r}"].value == pytest.approx(price + i * s[B.SENS["price_step"]].value)
-        for j in range(B.SENS_UTILS):
+    per_gpu = fn("BEST", s[SENS["accelerator"]].value, bench, scen, avail, maxg)
+    assert s[SENS["per_gpu"]].value == pytest.approx(per_gpu)
+    price = s[SENS["price_from"]].value
+    for i in range(SENS_PRICES):
+        r = SENS_FIRST + i
+        assert s[f"A{r}"].value == pytest.approx(price + i * s[SENS["price_step"]].value)
+        for j in range(SENS_UTILS):
             col = "BCDEFGHI"[j]
-            util = s[f"{col}{B.SENS_HEADER_ROW}"].value
+            util = s[f"{col}{SENS_HEADER_ROW}"].value
             assert s[f"{col}{r}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{r}"].value, per_gpu, util))
 
-    avail, maxg = c[B.COMPARE_FILTERS["availability"]].value, c[B.COMPARE_FILTERS["max_gpus"]].value
-    families = [c[f"A{B.COMPARE_FIRST + i}"].value for i in range(B.COMPARE_SLOTS)]
+    avail, maxg = c[COMPARE_FILTERS["availability"]].value, c[COMPARE_FILTERS["max_gpus"]].value
+    families = [c[f"A{COMPARE_FIRST + i}"].value for i in range(COMPARE_SLOTS)]
     listed = [f for f in families if f]
-    assert listed == A.ranked_families(store.get_table(), bench, scen, A.Filters(avail, maxg))[: B.COMPARE_SLOTS]
+    assert listed == A.ranked_families(store.get_table(), bench, scen, A.Filters(avail, maxg))[:COMPARE_SLOTS]
     for i, family in enumerate(listed):
-        r = B.COMPARE_FIRST + i
+        r = COMPARE_FIRST + i
         assert c[f"B{r}"].value == pytest.approx(fn("BEST", family, bench, scen, avail, maxg))
         assert c[f"C{r}"].value == fn("BESTENTRY", family, bench, scen, avail, maxg)
         assert c[f"E{r}"].value == pytest.approx(fn("MEDIANPERGPU", family, bench, scen, avail, maxg))
@@ -196,64 +210,64 @@ def test_sensitivity_grid_and_compare_follow_the_functions(built: tuple[Path, B.
 def test_a_pinned_compare_row_is_unpinned_by_copying_another_row(template: Path) -> None:
     """Read me's promise: type a family over a Compare row to pin it; copy the family cell of an
     unpinned row back over it to see the ranking there again."""
-    first, second = f"A{B.COMPARE_FIRST}", f"A{B.COMPARE_FIRST + 1}"
-    readme = " ".join(str(c.value) for row in values(template)[B.READ_ME].iter_rows() for c in row if c.value)
+    first, second = f"A{COMPARE_FIRST}", f"A{COMPARE_FIRST + 1}"
+    readme = " ".join(str(c.value) for row in values(template)[S.READ_ME].iter_rows() for c in row if c.value)
     assert "Type a family over a row to pin it; to unpin it, copy the family cell of an unpinned row" in readme
-    c = values(template)[B.COMPARE]
-    workload = [c[ref].value for ref in ("B5", "B6", B.COMPARE_FILTERS["availability"], B.COMPARE_FILTERS["max_gpus"])]
-    ranked = [c[f"A{B.COMPARE_FIRST + i}"].value for i in range(3)]
+    c = values(template)[S.COMPARE]
+    workload = [c[ref].value for ref in ("B5", "B6", COMPARE_FILTERS["availability"], COMPARE_FILTERS["max_gpus"])]
+    ranked = [c[f"A{COMPARE_FIRST + i}"].value for i in range(3)]
     pinned = ranked[2]
-    edit(template, {(B.COMPARE, first): pinned})
+    edit(template, {(S.COMPARE, first): pinned})
     assert calc(template, template).ok
-    c = values(template)[B.COMPARE]
+    c = values(template)[S.COMPARE]
     assert c[first].value == pinned != ranked[0] and c[second].value == ranked[1]
-    assert c[f"B{B.COMPARE_FIRST}"].value == pytest.approx(fn("BEST", pinned, *workload))
-    edit(template, {(B.COMPARE, first): formulas(template)[B.COMPARE][second].value})  # the same text, copied
+    assert c[f"B{COMPARE_FIRST}"].value == pytest.approx(fn("BEST", pinned, *workload))
+    edit(template, {(S.COMPARE, first): formulas(template)[S.COMPARE][second].value})  # the same text, copied
     assert calc(template, template).ok
-    assert [values(template)[B.COMPARE][f"A{B.COMPARE_FIRST + i}"].value for i in range(3)] == ranked
+    assert [values(template)[S.COMPARE][f"A{COMPARE_FIRST + i}"].value for i in range(3)] == ranked
 
 
 def test_sources_cite_every_entry_used(built: tuple[Path, B.BuildReport]) -> None:
     wb = values(built[0])
-    src = wb[B.SOURCES]
+    src = wb[S.SOURCES]
     bench, scen = src["B4"].value, src["B5"].value
     cited = {}
-    for r in range(B.SOURCES_FIRST, src.max_row + 1):
+    for r in range(S.SOURCES_TABLE.first, src.max_row + 1):
         entry, citation = src[f"C{r}"].value, src[f"D{r}"].value
         if entry:
             assert citation == fn("CITE", entry, bench, scen)
             cited[entry] = citation
-    used = {wb[B.SIZING][sizing_row(i)["entry"]].value for i in range(B.SIZING_SLOTS)}
-    used |= {wb[B.QUOTES][quote_row(i)["entry"]].value for i in range(B.QUOTES_SLOTS)}
-    used |= {wb[B.QUOTES][B.BASELINE["entry"]].value, wb[B.SENSITIVITY][B.SENS["entry"]].value}
-    used |= {wb[B.COMPARE][f"C{B.COMPARE_FIRST + i}"].value for i in range(B.COMPARE_SLOTS)}
+    used = {wb[S.SIZING][sizing_row(i)["entry"]].value for i in range(S.SIZING_TABLE.slots)}
+    used |= {wb[S.QUOTES][quote_row(i)["entry"]].value for i in range(S.QUOTES_TABLE.slots)}
+    used |= {wb[S.QUOTES][BASELINE["entry"]].value, wb[S.SENSITIVITY][SENS["entry"]].value}
+    used |= {wb[S.COMPARE][f"C{COMPARE_FIRST + i}"].value for i in range(COMPARE_SLOTS)}
     assert used - {None, ""} == set(cited)
     assert all(A.TRADEMARK in text for text in cited.values())
 
 
 def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.BuildReport]) -> None:
     wb = formulas(built[0])
-    sz = wb[B.SIZING]
+    sz = wb[S.SIZING]
     assert sz.protection.sheet
-    fill = sz[B.WORKLOAD["benchmark"]].fill.fgColor.rgb
-    for ref in (*B.WORKLOAD.values(), sizing_row(0)["candidate"], sizing_row(0)["gpus_per_node"]):
+    fill = sz[WORKLOAD["benchmark"]].fill.fgColor.rgb
+    for ref in (*WORKLOAD.values(), sizing_row(0)["candidate"], sizing_row(0)["gpus_per_node"]):
         cell = sz[ref]
-        if ref == B.WORKLOAD["target_with_headroom"] or "E" in ref[:1]:
+        if ref == WORKLOAD["target_with_headroom"] or "E" in ref[:1]:
             continue
         assert cell.protection.locked is False, ref
         assert cell.fill.fgColor.rgb == fill, ref
     assert sz[sizing_row(0)["gpus"]].protection.locked is True
-    assert sz[B.WORKLOAD["target_with_headroom"]].protection.locked is True
+    assert sz[WORKLOAD["target_with_headroom"]].protection.locked is True
     lists = {str(dv.sqref): dv.formula1 for dv in sz.data_validations.dataValidation if dv.type == "list"}
-    assert lists[B.WORKLOAD["benchmark"]].startswith(f"{B.LISTS}!$A$2")
-    assert lists[B.WORKLOAD["scenario"]].startswith(f"{B.LISTS}!$B$2")
-    assert lists[f"A{B.SIZING_FIRST}:A{B.SIZING_FIRST + B.SIZING_SLOTS - 1}"].startswith(f"{B.LISTS}!$C$2")
+    assert lists[WORKLOAD["benchmark"]].startswith(f"{S.LISTS.name}!$A$2")
+    assert lists[WORKLOAD["scenario"]].startswith(f"{S.LISTS.name}!$B$2")
+    assert lists[S.SIZING_TABLE.column("candidate").a1()].startswith(f"{S.LISTS.name}!$C$2")
     table = store.get_table()
-    lw = wb[B.LISTS]
+    lw = wb[S.LISTS.name]
     col = [c.value for c in lw["A"][1:] if c.value]
     assert col == choices.benchmarks(table) and "gpt-oss-120b" in col
     assert [c.value for c in lw["C"][1:] if c.value] == choices.families(table)
-    for name in (B.QUOTES, B.SENSITIVITY, B.COMPARE, B.SOURCES, B.READ_ME):
+    for name in (S.QUOTES, S.SENSITIVITY, S.COMPARE, S.SOURCES, S.READ_ME):
         assert wb[name].protection.sheet, name
 
 
@@ -275,7 +289,7 @@ def test_calc_of_the_template_reproduces_the_build(built: tuple[Path, B.BuildRep
     with zipfile.ZipFile(built[0]) as za, zipfile.ZipFile(out) as zb:
         assert za.namelist() == zb.namelist()
         assert za.read("xl/styles.xml") == zb.read("xl/styles.xml")
-    assert formulas(out)[B.SIZING].protection.sheet
+    assert formulas(out)[S.SIZING].protection.sheet
 
 
 def test_changed_inputs_flow_to_every_dependent_output(template: Path) -> None:
@@ -284,19 +298,19 @@ def test_changed_inputs_flow_to_every_dependent_output(template: Path) -> None:
     edit(
         template,
         {
-            (B.SIZING, B.WORKLOAD["benchmark"]): bench,
-            (B.SIZING, B.WORKLOAD["utilization"]): 0.45,
-            (B.QUOTES, above["price"]): 9.99,  # far above any break-even ceiling
+            (S.SIZING, WORKLOAD["benchmark"]): bench,
+            (S.SIZING, WORKLOAD["utilization"]): 0.45,
+            (S.QUOTES, above["price"]): 9.99,  # far above any break-even ceiling
         },
     )
     report = calc(template, template)  # in place
     assert report.ok, report.errors
     wb = values(template)
-    sz, q, s, c, src = (wb[n] for n in (B.SIZING, B.QUOTES, B.SENSITIVITY, B.COMPARE, B.SOURCES))
+    sz, q, s, c, src = (wb[n] for n in (S.SIZING, S.QUOTES, S.SENSITIVITY, S.COMPARE, S.SOURCES))
     avail, maxg = "available", 8
-    target = sz[B.WORKLOAD["target_with_headroom"]].value
-    price = sz[B.WORKLOAD["price"]].value
-    for i in range(len(B.DEFAULT_CANDIDATES)):
+    target = sz[WORKLOAD["target_with_headroom"]].value
+    price = sz[WORKLOAD["price"]].value
+    for i in range(len(S.CANDIDATES)):
         r = {k: sz[ref].value for k, ref in sizing_row(i).items()}
         per_gpu = fn("BEST", r["candidate"], bench, scen, avail, maxg)
         assert r["entry"] == fn("BESTENTRY", r["candidate"], bench, scen, avail, maxg)
@@ -308,29 +322,29 @@ def test_changed_inputs_flow_to_every_dependent_output(template: Path) -> None:
     assert q["B9"].value == 0.45
     be = fn("BREAKEVEN", "B200", "B300", bench, scen, avail, maxg)
     assert q[above["breakeven"]].value == pytest.approx(be)
-    ratio = 9.99 / q[B.BASELINE["price"]].value
+    ratio = 9.99 / q[BASELINE["price"]].value
     assert q[above["ratio"]].value == pytest.approx(ratio)
     assert q[above["verdict"]].value == f"{ratio / be - 1:.1%} above break-even"
     assert q[above["cost_per_mtok"]].value == pytest.approx(
         fn("COSTPERMTOK", 9.99, fn("BEST", "B300", bench, scen, avail, maxg), 0.45)
     )
-    assert s[B.SENS["per_gpu"]].value == pytest.approx(fn("BEST", "B300", bench, scen, avail, maxg))
-    assert c[f"B{B.COMPARE_FIRST}"].value == pytest.approx(
-        fn("BEST", c[f"A{B.COMPARE_FIRST}"].value, bench, scen, avail, maxg)
+    assert s[SENS["per_gpu"]].value == pytest.approx(fn("BEST", "B300", bench, scen, avail, maxg))
+    assert c[f"B{COMPARE_FIRST}"].value == pytest.approx(
+        fn("BEST", c[f"A{COMPARE_FIRST}"].value, bench, scen, avail, maxg)
     )
-    first_cite = src[f"D{B.SOURCES_FIRST}"].value
+    first_cite = src[f"D{S.SOURCES_TABLE.first}"].value
     assert first_cite == fn("CITE", sz[sizing_row(0)["entry"]].value, bench, scen)
     assert bench in first_cite
 
 
 def test_a_different_utilization_grid_and_accelerator(template: Path) -> None:
-    edit(template, {(B.SENSITIVITY, B.SENS["accelerator"]): "6.1-0052", (B.SENSITIVITY, "C18"): 0.55})
+    edit(template, {(S.SENSITIVITY, SENS["accelerator"]): "6.1-0052", (S.SENSITIVITY, "C18"): 0.55})
     assert calc(template, template).ok
-    s = values(template)[B.SENSITIVITY]
+    s = values(template)[S.SENSITIVITY]
     per_gpu = fn("PERGPU", "6.1-0052", "gpt-oss-120b", "Server")
-    assert s[B.SENS["entry"]].value == "6.1-0052"
-    assert s[B.SENS["per_gpu"]].value == pytest.approx(per_gpu)
-    assert s[f"C{B.SENS_FIRST}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{B.SENS_FIRST}"].value, per_gpu, 0.55))
+    assert s[SENS["entry"]].value == "6.1-0052"
+    assert s[SENS["per_gpu"]].value == pytest.approx(per_gpu)
+    assert s[f"C{SENS_FIRST}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{SENS_FIRST}"].value, per_gpu, 0.55))
 
 
 def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> None:
@@ -338,17 +352,17 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
     edit(
         template,
         {
-            (B.SIZING, cand["candidate"]): "B999",  # an unknown family in an empty slot
-            (B.SIZING, cand["gpus_per_node"]): 8,
-            (B.SIZING, B.WORKLOAD["headroom"]): "lots",  # text in a number cell
-            (B.QUOTES, quote["price"]): -2,  # a negative price
-            (B.SENSITIVITY, "D18"): "half",  # text in a utilization cell
+            (S.SIZING, cand["candidate"]): "B999",  # an unknown family in an empty slot
+            (S.SIZING, cand["gpus_per_node"]): 8,
+            (S.SIZING, WORKLOAD["headroom"]): "lots",  # text in a number cell
+            (S.QUOTES, quote["price"]): -2,  # a negative price
+            (S.SENSITIVITY, "D18"): "half",  # text in a utilization cell
         },
     )
     report = calc(template, template)
     errors = {e.where: e.text for e in report.errors}
     wb = values(template)
-    sz, q = wb[B.SIZING], wb[B.QUOTES]
+    sz, q = wb[S.SIZING], wb[S.QUOTES]
 
     unknown = fn("BESTENTRY", "B999", "gpt-oss-120b", "Server", "available", 8)
     assert unknown.startswith("#N/A ") and "B999" in unknown
@@ -356,15 +370,15 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
         assert sz[cand[key]].value == unknown, key
         assert errors[f"Sizing!{cand[key]}"] == unknown
 
-    headroom = sz[B.WORKLOAD["target_with_headroom"]].value
+    headroom = sz[WORKLOAD["target_with_headroom"]].value
     assert headroom.startswith("#VALUE! ") and "Sizing!B11" in headroom and "'lots'" in headroom
     assert sz[third["gpus"]].value == headroom  # GPUs needed depend on the target with headroom
     assert sz[third["cost_per_mtok"]].value == pytest.approx(  # the cost does not
         fn(
             "COSTPERMTOK",
-            sz[B.WORKLOAD["price"]].value,
+            sz[WORKLOAD["price"]].value,
             sz[third["per_gpu"]].value,
-            sz[B.WORKLOAD["utilization"]].value,
+            sz[WORKLOAD["utilization"]].value,
         )
     )
 
@@ -374,14 +388,14 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
         assert q[quote[key]].value == negative, key
     assert f"Quotes!{quote['verdict']}" in errors
 
-    half = wb[B.SENSITIVITY][f"D{B.SENS_FIRST}"].value
+    half = wb[S.SENSITIVITY][f"D{SENS_FIRST}"].value
     assert half == fn("COSTPERMTOK", 2.0, 1.0, "half")
     assert "Sensitivity!D19" in errors
     assert "Sensitivity!C19" not in errors
     assert all(not text.startswith("Traceback") for text in errors.values())
     # the Sources row of the bad candidate carries the same reason
-    src = wb[B.SOURCES]
-    r = B.SOURCES_FIRST + 5
+    src = wb[S.SOURCES]
+    r = S.SOURCES_TABLE.first + 5
     assert src[f"B{r}"].value == "B999" and src[f"D{r}"].value == unknown
 
 
@@ -467,7 +481,7 @@ def test_calc_writes_nothing_when_it_cannot_read(tmp_path: Path, template: Path)
 
 
 def test_chart_caches_follow_the_values(template: Path) -> None:
-    edit(template, {(B.SENSITIVITY, B.SENS["price_from"]): 7.25})
+    edit(template, {(S.SENSITIVITY, SENS["price_from"]): 7.25})
     calc(template, template)
     with zipfile.ZipFile(template) as zf:
         charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
@@ -488,7 +502,7 @@ def test_freeze_keeps_values_drops_formulas(built: tuple[Path, B.BuildReport], t
                 assert cell.data_type != "f", f"{ws.title}!{cell.coordinate} still has a formula"
                 want = orig[ws.title][cell.coordinate].value
                 assert cell.value == (pytest.approx(want) if isinstance(want, float) else want)
-    assert frozen[B.QUOTES][quote_row(0)["breakeven"]].value == pytest.approx(
+    assert frozen[S.QUOTES][quote_row(0)["breakeven"]].value == pytest.approx(
         fn("BREAKEVEN", "B200", "B300", "gpt-oss-120b", "Server", "available", 8)
     )
     with zipfile.ZipFile(out) as zf:
@@ -507,7 +521,7 @@ def test_cli_build_calc_freeze(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert f"wrote {path}" in out and "1.260" in out and "within break-even" in out and "above break-even" in out
     assert "B200" in out and "GB300" in out
 
-    edit(path, {(B.SIZING, sizing_row(0)["candidate"]): "B999"})
+    edit(path, {(S.SIZING, sizing_row(0)["candidate"]): "B999"})
     assert main(["template", "calc", str(path), "--out", str(tmp_path / "c.xlsx")]) == 1
     captured = capsys.readouterr()
     reason = fn("BESTENTRY", "B999", "gpt-oss-120b", "Server", "available", 8)
@@ -586,7 +600,7 @@ def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport
     done = subprocess.run([str(RENDER), str(built[0]), str(tmp_path)], capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     pdf = tmp_path / "cluster-sizing.pdf"
-    assert pdf.is_file() and len(list(tmp_path.glob("cluster-sizing-*.png"))) >= len(B.SHEETS)
+    assert pdf.is_file() and len(list(tmp_path.glob("cluster-sizing-*.png"))) >= len(S.SHEETS)
     if shutil.which("pdftotext"):
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         assert "#NAME?" not in text and "Err:" not in text

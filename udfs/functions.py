@@ -17,7 +17,8 @@ from typing import Any
 import xlwings as xw
 
 from benchsheet.catalogue import CATALOGUE, Function, call
-from benchsheet.errors import ERROR_CODES, BenchError
+from benchsheet.errors import ALL_ERROR_CODES, VT_ERRORS, BenchError
+from benchsheet.store import get_table
 
 __all__ = [f.name for f in CATALOGUE]
 
@@ -29,12 +30,21 @@ def error_text(err: BenchError) -> str:
 
 def is_error_text(value: Any) -> bool:
     """An Excel error cell (xlwings gives its text) or another function's error text: passed on as is."""
-    return isinstance(value, str) and value.startswith(ERROR_CODES)
+    return isinstance(value, str) and value.startswith(ALL_ERROR_CODES)
+
+
+def named_errors(value: Any) -> Any:
+    """A cell error xlwings leaves as its VT_ERROR integer (``#SPILL!`` is -2146826243) as its name."""
+    if type(value) is int:
+        return VT_ERRORS.get(value, value)
+    if isinstance(value, list):
+        return [named_errors(v) for v in value]
+    return value
 
 
 def _udf(fn: Function) -> Callable[..., Any]:
     def udf(*args: Any) -> Any:
-        return call(fn, args, error_text, is_error_text)
+        return call(fn, get_table(), [named_errors(a) for a in args], error_text, is_error_text)
 
     udf.__name__ = udf.__qualname__ = fn.name
     udf.__doc__ = fn.help

@@ -10,20 +10,21 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import BenchError, bad_value, not_available
 from .names import (
     AVAILABILITIES,
+    SCENARIOS,
     benchmark_key,
+    benchmark_keys,
     canonical_scenario,
-    cell_text,
     family_key,
+    gpus_per_card,
+    is_pipeline,
 )
-from .table import Row, Table, round_sort_key
+from .table import LATENCY_FIELDS, IdSource, Row, Table, round_sort_key
 
 ENTRY_FIELDS = (
     "submitter",
@@ -39,8 +40,9 @@ ENTRY_FIELDS = (
     "suite",
     "round",
     "software",
+    "model",
 )
-RUN_FIELDS = ("ttft_p99_ms", "tpot_p99_ms", "ttft_limit_ms", "tpot_limit_ms", "valid")
+RUN_FIELDS = (*LATENCY_FIELDS, "valid")
 """ENTRY fields that only private entries (your own loadgen runs) have."""
 
 TRADEMARK = (
@@ -49,46 +51,23 @@ TRADEMARK = (
     "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."
 )
 NOT_VERIFIED = "Result not verified by MLCommons Association."
-ENTRY_ID = re.compile(r"\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
+ENTRY_ID = re.compile(r"v?\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
 CATEGORY_NAMES = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
 
 
 # ----------------------------------------------------------------- entries
-
-_invalid_used: ContextVar[set[str] | None] = ContextVar("invalid_used", default=None)
-
-
-@contextmanager
-def track_invalid() -> Iterator[set[str]]:
-    """Collect the INVALID private runs that an answer was computed from."""
-    used: set[str] = set()
-    token = _invalid_used.set(used)
-    try:
-        yield used
-    finally:
-        _invalid_used.reset(token)
-
-
-def _note(table: Table, row: Row) -> None:
-    if row.id_source == "local":
-        run = table.run(row.entry)
-        used = _invalid_used.get()
-        if run is not None and not run.valid and used is not None:
-            used.add(row.entry)
 
 
 def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
     rows = table.entry_rows(entry)
     if not rows:
         raise not_available(f"Unknown entry {entry.strip()}")
-    _note(table, rows[0])
     return rows
 
 
 def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
     row = table.get(entry, benchmark, scenario)
     if row is not None:
-        _note(table, row)
         return row
     rows = entry_rows(table, entry)
     scen = canonical_scenario(scenario) or scenario.strip()
@@ -98,7 +77,7 @@ def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
 
 def per_gpu_value(row: Row) -> float | None:
     """The row's result per accelerator; None where it has no meaning. The one place that divides."""
-    if row.heterogeneous or not row.throughput or row.gpus <= 0:
+    if row.heterogeneous or not row.throughput or row.gpus <= 0 or is_pipeline(row.benchmark):
         return None
     return row.result / row.gpus
 
@@ -112,9 +91,23 @@ def per_gpu_of(row: Row) -> float:
         raise not_available(f"{row.entry} is heterogeneous ({row.family}): no per-GPU value")
     if not row.throughput:
         raise not_available(f"{row.entry} {row.benchmark} {row.scenario} is a latency in {row.units}: no per-GPU value")
+    if is_pipeline(row.benchmark):
+        raise not_available(_pipeline_reason(row.benchmark))
     if row.accelerator:
         raise not_available(f"{row.entry} does not give its accelerator count ({row.accelerator}): no per-GPU value")
     raise not_available(f"{row.entry} has no accelerators (CPU-only): no per-GPU value")
+
+
+def _pipeline_reason(benchmark: str) -> str:
+    return (
+        f"{benchmark_key(benchmark)} times a whole pipeline with CPU stages (retrieval, database): "
+        "no per-accelerator value"
+    )
+
+
+def model_run(row: Row) -> str:
+    """The model the row ran: the file's UsedModel in the open division; the benchmark's own in the closed."""
+    return row.used_model if row.division == "open" and row.used_model else row.benchmark
 
 
 def _same_units(a: Row, b: Row) -> None:
@@ -160,18 +153,21 @@ def gpus(table: Table, entry: str) -> int:
     return row.gpus
 
 
-def entry_field(table: Table, entry: str, field: str) -> str | int | float | bool:
+def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | bool:
     name = field.strip().lower()
     if name not in ENTRY_FIELDS + RUN_FIELDS:
         raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS + RUN_FIELDS)}")
-    row = entry_rows(table, entry)[0]
+    rows = entry_rows(table, entry_id)
+    row = rows[0]
+    if name == "model":  # an open entry is one (system, model run); a closed entry runs its benchmarks' models
+        return ", ".join(dict.fromkeys(model_run(r) for r in rows))
     if name in ENTRY_FIELDS:
         value: str | int = getattr(row, name)
-        return cell_text(value) if isinstance(value, str) else value
+        return value
     run = table.run(row.entry)
     if run is None:
         raise not_available(f"{name} is known only for your own runs (benchsheet import-run), not {row.entry}")
-    fact: float | bool | None = getattr(run, name)
+    fact: float | bool | None = run.valid if name == "valid" else getattr(run.latencies, name)
     if fact is None:
         raise not_available(f"{row.entry}'s log has no {name}")
     return fact
@@ -278,7 +274,7 @@ def _filter_note(f: Filters) -> str:
 
 def _check_known(table: Table, benchmark: str, scenario: str) -> None:
     if canonical_scenario(scenario) is None:
-        raise bad_value(f"Unknown scenario {scenario!r}: use Server, Offline, Interactive, SingleStream or MultiStream")
+        raise bad_value(f"Unknown scenario {scenario!r}: use {', '.join(SCENARIOS[:-1])} or {SCENARIOS[-1]}")
     if not table.has_benchmark(benchmark):
         known = sorted({r.benchmark for r in table.rows if r.division == "closed"})
         raise not_available(f"Unknown benchmark {benchmark!r}: use one of {', '.join(known)}")
@@ -294,6 +290,9 @@ def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
 
 
 def _refuse_latency(table: Table, benchmark: str, scenario: str) -> None:
+    """Refuse a per-GPU answer for a latency or a pipeline benchmark, before any filter."""
+    if is_pipeline(benchmark) and table.has_benchmark(benchmark):
+        raise not_available(_pipeline_reason(benchmark))
     rows = table.bench_rows(benchmark, scenario)
     if rows and not any(r.throughput for r in rows):
         r = rows[0]
@@ -323,18 +322,18 @@ def median_per_gpu(table: Table, family: str, benchmark: str, scenario: str, fil
     return float(statistics.median(values))
 
 
-def spread(table: Table, family: str, benchmark: str, scenario: str, n_gpus: int, filters: Filters) -> float:
-    """(max - min) / min of per-GPU values among systems with exactly ``n_gpus``.
+def spread(table: Table, family: str, benchmark: str, scenario: str, gpus: int, filters: Filters) -> float:
+    """(max - min) / min of per-GPU values among systems with exactly ``gpus``.
 
     The round is ``filters.round`` or the latest round with such systems; a spread needs two.
     """
-    if n_gpus < 1:
+    if gpus < 1:
         raise bad_value("gpus must be >= 1")
     _refuse_latency(table, benchmark, scenario)
-    rows = select(table, benchmark, scenario, family, filters, gpus=n_gpus)
+    rows = select(table, benchmark, scenario, family, filters, gpus=gpus)
     if len(rows) < 2:
         raise not_available(
-            f"Only one {family} {benchmark} {scenario} system with exactly {n_gpus} GPUs in round {rows[0].round} "
+            f"Only one {family} {benchmark} {scenario} system with exactly {gpus} GPUs in round {rows[0].round} "
             f"({rows[0].entry}): a spread needs two"
         )
     values = [v for v, _ in _ranked(rows)]
@@ -369,6 +368,7 @@ def breakeven(
     scenario: str,
     filters: Filters,
 ) -> float:
+    _check_known(table, benchmark, scenario)  # even when both sides are numbers: a ratio is for a workload
     base, base_row = per_gpu_spec(table, baseline, benchmark, scenario, filters)
     cand, cand_row = per_gpu_spec(table, candidate, benchmark, scenario, filters)
     if base_row is not None and cand_row is not None:
@@ -412,11 +412,15 @@ def cost_per_mtok(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, util
     return price_per_gpu_hour * 1e6 / (tokens_per_sec_per_gpu * 3600 * utilization)
 
 
+DEFAULT_GPUS_PER_NODE = 8
+"""Accelerators per node where a sheet leaves it out: the usual 8-GPU server."""
+
+
 def gpus_needed(
     target_tokens_per_sec: float,
     tokens_per_sec_per_gpu: float,
     utilization: float = 1.0,
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
 ) -> int:
     """GPUs to buy for a target rate, rounded up to whole nodes."""
     _check_price(target_tokens_per_sec, "target_tokens_per_sec")
@@ -427,8 +431,8 @@ def gpus_needed(
     raw = target_tokens_per_sec / (tokens_per_sec_per_gpu * utilization)
     if not math.isfinite(raw) or raw > 1e15:
         raise BenchError("#NUM!", "the answer is too large to be a number of GPUs; check the inputs' units")
-    # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17
-    gpus_exact = math.ceil(raw - 1e-9)
+    # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17; a positive target needs one GPU
+    gpus_exact = max(math.ceil(raw - 1e-9), 1 if target_tokens_per_sec > 0 else 0)
     return math.ceil(gpus_exact / gpus_per_node) * gpus_per_node
 
 
@@ -499,7 +503,13 @@ RESULTS_HEADER = (
     "per-GPU",
     "availability",
     "software",
+    "note",
 )
+
+
+def families(table: Table, benchmark: str, scenario: str, filters: Filters) -> list[list[str]]:
+    """``ranked_families`` as a column: one family a row, best first."""
+    return [[f] for f in ranked_families(table, benchmark, scenario, filters)]
 
 
 def results(
@@ -511,7 +521,7 @@ def results(
     rows += [
         r
         for r in table.bench_rows(benchmark, scenario)
-        if r.id_source == "local" and (fkey is None or family_key(r.family) == fkey)
+        if r.id_source == IdSource.LOCAL and (fkey is None or family_key(r.family) == fkey)
     ]
     if rows[0].throughput:  # best per-GPU first; rows without one (heterogeneous, no count) last
         keyed = sorted(rows, key=lambda r: (per_gpu_value(r) is None, -(per_gpu_value(r) or 0.0), r.entry))
@@ -522,12 +532,45 @@ def results(
         value = per_gpu_value(r)
         pg: str | float = "" if value is None else value
         availability = r.availability
-        run = table.run(r.entry) if r.id_source == "local" else None
+        run = table.run(r.entry) if r.id_source == IdSource.LOCAL else None
         if run is not None and not run.valid:
             availability += " (INVALID run)"
-        texts = [cell_text(t) for t in (r.entry, r.submitter, r.system, r.accelerator)]
-        out.append([*texts, r.gpus, r.result, pg, availability, cell_text(r.software)])
+        note = "; ".join(row_notes(table, r))
+        out.append(
+            [r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software, note]
+        )
     return out
+
+
+def row_notes(table: Table, r: Row) -> list[str]:
+    """What a reader must know to use the row's figures (shown in CITE and RESULTS)."""
+    notes = []
+    if r.division == "open":
+        notes.append(f"model run: {model_run(r)} (open division: not the {r.benchmark} benchmark model)")
+    per_card = gpus_per_card(r.accelerator)
+    if per_card > 1 and r.gpus_in_file:
+        notes.append(
+            f"{r.gpus} GPUs: the official file counts {r.gpus_in_file} cards of {r.accelerator}, "
+            f"{per_card} GPUs per card"
+        )
+    elif r.gpus_in_file:
+        per_node = (
+            f" (a# x Nodes) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
+            if r.nodes > 1 and r.gpus_in_file % r.nodes == 0
+            else " is "
+        )
+        notes.append(
+            f"{r.gpus} accelerators as the accelerator name states; "
+            f"the official file's accelerator count{per_node}{r.gpus_in_file}"
+        )
+    other = {x.round: x.units for x in table.bench_rows(r.benchmark, r.scenario) if x.throughput and x.round != r.round}
+    if r.throughput and r.units != "Tokens/s" and other and set(other.values()) == {"Tokens/s"}:
+        rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
+        notes.append(
+            f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
+            f"(Tokens/s in {rounds}); label kept as published, not comparable with other rounds"
+        )
+    return notes
 
 
 # --------------------------------------------------------------- citations
@@ -536,7 +579,7 @@ def results(
 def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     """A citation in the form the MLPerf Results Messaging Guidelines ask for."""
     r = find_row(table, entry, benchmark, scenario)
-    if r.id_source == "local":
+    if r.id_source == IdSource.LOCAL:
         return _cite_run(table, r)
     src = next((s for s in table.sources if s.round == r.round and s.sha256 == r.sha256), None)
     if src is None:
@@ -548,16 +591,23 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     retrieved = src.imported_at[:10] if src else "unknown"
     id_note = (
         " (entry ID derived by benchsheet from MLCommons' numbering; the source file carries none)"
-        if r.id_source == "derived"
+        if r.id_source == IdSource.DERIVED
         else ""
+    )
+    filed = f"filed under {r.benchmark} {r.scenario}" if r.division == "open" else f"{r.benchmark} {r.scenario}"
+    per_card = gpus_per_card(r.accelerator)
+    on = (
+        f"{r.gpus_in_file} x {r.accelerator} ({r.gpus} GPUs)"
+        if per_card > 1 and r.gpus_in_file
+        else f"{r.gpus} x {r.accelerator or 'CPU'}"
     )
     parts = [
         f"MLPerf® Inference v{r.round}, {r.division.capitalize()} division, "
         f"{CATEGORY_NAMES.get(r.availability, r.availability)} category, "
-        f"{r.benchmark} {r.scenario}, entry {r.entry}{id_note}: "
-        f"{_fmt(r.result)} {r.units} on {r.gpus} x {r.accelerator or 'CPU'} "
-        f"({r.submitter}, {r.system}).",
+        f"{filed}, entry {r.entry}{id_note}: "
+        f"{_fmt(r.result)} {r.units} on {on} ({r.submitter}, {r.system}).",
     ]
+    parts += [f"Note: {n[:1].upper()}{n[1:]}." for n in row_notes(table, r)]
     parts.append(f"Source: {where} (SHA-256 {r.sha256}), retrieved {retrieved}.")
     pg = per_gpu_value(r)
     if pg is not None:  # the derived figure is not verified by MLCommons; the official result is
@@ -590,7 +640,7 @@ def datainfo(table: Table, field: str | None = None) -> list[list[str | int]] | 
     info: dict[str, str | int] = {
         "rounds": ", ".join(table.rounds),
         "rows": len(table.rows),
-        "origin": table.origin,
+        "origin": str(table.origin),
         "sources": "; ".join(s.url or s.file for s in table.sources),
         "sha256": "; ".join(s.sha256 for s in table.sources),
         "imported_at": "; ".join(s.imported_at for s in table.sources),
@@ -599,7 +649,7 @@ def datainfo(table: Table, field: str | None = None) -> list[list[str | int]] | 
         out: list[list[str | int]] = [["round", "file", "rows", "sha256", "imported_at", "url"]]
         for s in table.sources:
             out.append([s.round, s.file, s.rows, s.sha256, s.imported_at, s.url])
-        out.append(["origin", table.origin, len(table.rows), "", "", ""])
+        out.append(["origin", str(table.origin), len(table.rows), "", "", ""])
         return out
     key = field.strip().lower()
     if key not in info:
@@ -609,9 +659,8 @@ def datainfo(table: Table, field: str | None = None) -> list[list[str | int]] | 
 
 def latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
     """TTFT and TPOT limits (ms) as a 1x2 array; llama2-70b covers its -99 and -99.9."""
-    bkey = benchmark_key(benchmark)
     scen = canonical_scenario(scenario)
-    for key in (bkey, re.sub(r"-99(\.9)?$", "", bkey)):
+    for key in benchmark_keys(benchmark):
         if key in bounds and scen in bounds[key]:
             ttft, tpot = bounds[key][scen]
             return [[ttft, tpot]]

@@ -1,39 +1,69 @@
 """The one catalogue of benchsheet's Excel functions.
 
-Each ``Function`` names itself, its arguments (with help text and whether they
-are optional), its category and an example, and points at the analysis code
-that answers it. The xlwings UDF module, the formula engine behind
-``benchsheet eval`` and the README's function reference are all made from
-this list. ``call`` is the single way in: it converts raw cell values to the
-argument kinds, maps a range in the first argument cell by cell, and turns
-every failure into an error value made by the shell's ``on_error``.
+Each ``Function`` declares itself once: its name, its arguments (kind, help text, and the value a
+left-out one takes), its category and an example, and the analysis function that answers it. The
+arguments are bound to that function by name (a ``table`` parameter gets the loaded table, a
+``filters`` parameter the ``Filters`` made of availability, max_gpus, round and software), and a
+test checks at import that the names agree. The xlwings UDF module, the xlwings Lite module, the
+formula engine behind ``benchsheet eval`` and the README's function reference are all made from
+this list. ``call`` is the single way in: the shell passes the loaded table and raw cell values;
+``call`` converts them to the argument kinds, maps a range in the first argument cell by cell, and
+turns every failure into an error value made by the shell's ``on_error``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import inspect
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any, Literal
 
 from . import analysis as A
+from . import claims as C
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
-from .store import get_table
 from .table import Table
 
 CATEGORY = "benchsheet"
 
-Value = str | float | int | bool | None
-ArgKind = str  # "text", "number", "int", "round", "spec"
+Value = str | float | int | bool | Decimal | dt.date | dt.time | None
+"""A cell value as a shell hands it over (Excel's currency cells are Decimal, date cells datetime)."""
+Kind = Literal["text", "number", "int", "round", "spec", "bool"]
+"""text; a number; a whole number; a round ("6.1", or typed as a number); an entry, family or number;
+TRUE/FALSE."""
+Returns = Literal["number", "text", "table"]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""An argument's default when it has none: it must be given."""
+FILTER_ARGS = ("availability", "max_gpus", "round", "software")
+"""Arguments that together make the ``filters`` of a family look-up."""
 
 
 @dataclass(frozen=True, slots=True)
 class Arg:
     name: str
-    kind: ArgKind
+    kind: Kind
     help: str
-    optional: bool = False
+    default: Any = REQUIRED  # the value a left-out argument takes
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not REQUIRED
+
+    def but(self, help: str | None = None, default: Any = REQUIRED) -> Arg:
+        """The same argument with other help text and/or default (REQUIRED keeps the default)."""
+        return replace(
+            self, help=self.help if help is None else help, default=self.default if default is REQUIRED else default
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +73,21 @@ class Function:
     help: str
     example: str
     impl: Callable[..., Any]
-    returns: str = "number"  # "number", "text" or "table"
+    returns: Returns = "number"
     category: str = CATEGORY
     flags_invalid: bool = True  # an answer from an INVALID private run says so
+    params: frozenset[str] = field(init=False, default=frozenset(), repr=False)
+
+    def __post_init__(self) -> None:
+        """The impl's parameters are the arguments' names (filters and context bound by name)."""
+        params = frozenset(inspect.signature(self.impl).parameters)
+        names = {a.name for a in self.args}
+        expected = (names - set(FILTER_ARGS) | {"filters"}) if "filters" in params else names
+        if params - {"table", "bounds"} != expected:
+            raise TypeError(
+                f"{self.name}: {self.impl.__name__} takes {sorted(params)}, the arguments are {sorted(names)}"
+            )
+        object.__setattr__(self, "params", params)
 
     @property
     def vectorized(self) -> bool:
@@ -57,6 +99,17 @@ class Function:
         parts = [f"[{a.name}]" if a.optional else a.name for a in self.args]
         return f"{self.name}({', '.join(parts)})"
 
+    def bind(self, table: Table, values: Sequence[Any]) -> dict[str, Any]:
+        """Keyword arguments for ``impl``: converted values by name, left-out ones as their defaults."""
+        kwargs = {a.name: a.default if v is None else v for a, v in zip(self.args, values, strict=True)}
+        if "filters" in self.params:
+            kwargs["filters"] = A.Filters(**{k: kwargs.pop(k) for k in FILTER_ARGS if k in kwargs})
+        if "table" in self.params:
+            kwargs["table"] = table
+        if "bounds" in self.params:
+            kwargs["bounds"] = latency_bounds()
+        return kwargs
+
 
 # ------------------------------------------------------------ argument help
 
@@ -64,27 +117,22 @@ ENTRY = Arg("entry", "text", 'Entry ID, e.g. "6.1-0052", or your own run, e.g. "
 BENCH = Arg("benchmark", "text", 'Benchmark, e.g. "gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"')
 SCEN = Arg("scenario", "text", '"Server", "Offline", "Interactive", ...')
 FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300"')
-AVAIL = Arg("availability", "text", '"available" (default), "preview", "rdi" or "any"', True)
-MAXG = Arg("max_gpus", "int", "Only systems with at most this many accelerators", True)
-ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with rows', True)
-SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', True)
+ANY_FAMILY = FAMILY.but(FAMILY.help + "; default: all", None)
+AVAIL = Arg("availability", "text", '"available" (default), "preview", "rdi" or "any"', "available")
+AVAIL_ANY = AVAIL.but('"any" (default) or "available", "preview", "rdi": applies to both', "any")
+MAXG = Arg("max_gpus", "int", "Only systems with at most this many accelerators", None)
+ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with rows', None)
+SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', None)
+FILTERS = (AVAIL, MAXG, ROUND, SOFT)
+PER_GPU = Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)")
 
 
 def _spec(name: str, what: str) -> Arg:
     return Arg(name, "spec", f"{what}: an entry ID, a family (its best row) or a per-GPU number")
 
 
-def _filters(
-    availability: str | None = None,
-    max_gpus: int | None = None,
-    round: str | None = None,
-    software: str | None = None,
-) -> A.Filters:
-    return A.Filters(availability or "available", max_gpus, round, software)
-
-
-def _t() -> Table:
-    return get_table()
+def _latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
+    return A.latency_bounds(bounds, benchmark, scenario)
 
 
 CATALOGUE: tuple[Function, ...] = (
@@ -92,26 +140,26 @@ CATALOGUE: tuple[Function, ...] = (
         "PERGPU",
         (
             ENTRY,
-            Arg("benchmark", "text", BENCH.help + "; may be left out when the entry has one", True),
-            Arg("scenario", "text", 'Default "Server" where the entry has it', True),
+            BENCH.but(BENCH.help + "; may be left out when the entry has one", None),
+            SCEN.but('Default "Server" where the entry has it', None),
         ),
         "The system's result divided by its total accelerators (a derived metric, not an official MLPerf result).",
         '=PERGPU("5.1-0072","deepseek-r1","Server")',
-        lambda entry, benchmark=None, scenario=None: A.pergpu(_t(), entry, benchmark, scenario),
+        A.pergpu,
     ),
     Function(
         "RESULT",
         (ENTRY, BENCH, SCEN),
         "The official system result, in the row's units.",
         '=RESULT("6.1-0052","gpt-oss-120b","Server")',
-        lambda entry, benchmark, scenario: A.result(_t(), entry, benchmark, scenario),
+        A.result,
     ),
     Function(
         "GPUS",
         (ENTRY,),
         "Total accelerators of the entry's system (per node x nodes).",
         '=GPUS("5.1-0072")',
-        lambda entry: A.gpus(_t(), entry),
+        A.gpus,
     ),
     Function(
         "ENTRY",
@@ -122,37 +170,31 @@ CATALOGUE: tuple[Function, ...] = (
         ),
         "One field of an entry: submitter, system, accelerator, family, gpus, ...",
         '=ENTRY("6.1-0052","system")',
-        lambda entry_id, field: A.entry_field(_t(), entry_id, field),
+        A.entry_field,
         returns="text",
         flags_invalid=False,  # ENTRY(e, "valid") is how a sheet tests for the flag
     ),
     Function(
         "BEST",
-        (FAMILY, BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        (FAMILY, BENCH, SCEN, *FILTERS),
         "The best per-GPU value of a family (closed division) under the filters.",
         '=BEST("B200","gpt-oss-120b","Server","available",8)',
-        lambda family, benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: A.best(
-            _t(), family, benchmark, scenario, _filters(availability, max_gpus, round, software)
-        ),
+        A.best,
     ),
     Function(
         "BESTENTRY",
-        (FAMILY, BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        (FAMILY, BENCH, SCEN, *FILTERS),
         "The entry ID behind BEST.",
         '=BESTENTRY("B300","gpt-oss-120b","Server","available",8)',
-        lambda family, benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: A.best_entry(
-            _t(), family, benchmark, scenario, _filters(availability, max_gpus, round, software)
-        ),
+        A.best_entry,
         returns="text",
     ),
     Function(
         "MEDIANPERGPU",
-        (FAMILY, BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        (FAMILY, BENCH, SCEN, *FILTERS),
         "The median per-GPU value of a family's rows under the filters.",
         '=MEDIANPERGPU("B200","gpt-oss-120b","Server")',
-        lambda family, benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: (
-            A.median_per_gpu(_t(), family, benchmark, scenario, _filters(availability, max_gpus, round, software))
-        ),
+        A.median_per_gpu,
     ),
     Function(
         "SPREAD",
@@ -167,36 +209,14 @@ CATALOGUE: tuple[Function, ...] = (
         ),
         "(max - min) / min of per-GPU values among systems of one size: how much the integrator matters.",
         '=SPREAD("B200","gpt-oss-120b","Server",8)',
-        lambda family, benchmark, scenario, gpus, availability=None, round=None, software=None: A.spread(
-            _t(),
-            family,
-            benchmark,
-            scenario,
-            gpus,
-            _filters(availability, None, round, software),
-        ),
+        A.spread,
     ),
     Function(
         "BREAKEVEN",
-        (
-            _spec("baseline", "Baseline"),
-            _spec("candidate", "Candidate"),
-            BENCH,
-            SCEN,
-            AVAIL,
-            MAXG,
-            ROUND,
-        ),
+        (_spec("baseline", "Baseline"), _spec("candidate", "Candidate"), BENCH, SCEN, AVAIL, MAXG, ROUND),
         "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate.",
         '=BREAKEVEN("B200","B300","gpt-oss-120b","Server","available",8)',
-        lambda baseline, candidate, benchmark, scenario, availability=None, max_gpus=None, round=None: A.breakeven(
-            _t(),
-            baseline,
-            candidate,
-            benchmark,
-            scenario,
-            _filters(availability, max_gpus, round),
-        ),
+        A.breakeven,
     ),
     Function(
         "BREAKEVENPRICE",
@@ -212,64 +232,42 @@ CATALOGUE: tuple[Function, ...] = (
         ),
         "baseline_price x BREAKEVEN: the contract ceiling per GPU-hour for the candidate.",
         '=BREAKEVENPRICE(5,"B200","B300","gpt-oss-120b","Server","available",8)',
-        lambda baseline_price, baseline, candidate, benchmark, scenario, availability=None, max_gpus=None, round=None: (
-            A.breakeven_price(
-                _t(),
-                baseline_price,
-                baseline,
-                candidate,
-                benchmark,
-                scenario,
-                _filters(availability, max_gpus, round),
-            )
-        ),
+        A.breakeven_price,
     ),
     Function(
         "COSTPERMTOK",
         (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour"),
-            Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)"),
-            Arg(
-                "utilization",
-                "number",
-                "Share of the hour spent serving, > 0 and <= 1 (default 1)",
-                True,
-            ),
+            PER_GPU,
+            Arg("utilization", "number", "Share of the hour spent serving, > 0 and <= 1 (default 1)", 1.0),
         ),
         "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization).",
         '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
-        lambda price_per_gpu_hour, tokens_per_sec_per_gpu, utilization=None: A.cost_per_mtok(
-            price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0 if utilization is None else utilization
-        ),
+        A.cost_per_mtok,
     ),
     Function(
         "GPUSNEEDED",
         (
             Arg("target_tokens_per_sec", "number", "Throughput to serve, tokens/s"),
-            Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)"),
-            Arg("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", True),
-            Arg("gpus_per_node", "int", "Accelerators per node (default 8)", True),
+            PER_GPU,
+            Arg("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", 1.0),
+            Arg(
+                "gpus_per_node",
+                "int",
+                f"Accelerators per node (default {A.DEFAULT_GPUS_PER_NODE})",
+                A.DEFAULT_GPUS_PER_NODE,
+            ),
         ),
         "GPUs to buy for a target throughput, rounded up to whole nodes.",
         '=GPUSNEEDED(1000000,BEST("B200","gpt-oss-120b","Server"),0.7,8)',
-        lambda target_tokens_per_sec, tokens_per_sec_per_gpu, utilization=None, gpus_per_node=None: A.gpus_needed(
-            target_tokens_per_sec,
-            tokens_per_sec_per_gpu,
-            1.0 if utilization is None else utilization,
-            8 if gpus_per_node is None else gpus_per_node,
-        ),
+        A.gpus_needed,
     ),
     Function(
         "GAIN",
-        (
-            Arg("old_entry", "text", "Earlier entry ID"),
-            Arg("new_entry", "text", "Later entry ID"),
-            BENCH,
-            SCEN,
-        ),
+        (Arg("old_entry", "text", "Earlier entry ID"), Arg("new_entry", "text", "Later entry ID"), BENCH, SCEN),
         "new per-GPU / old per-GPU - 1, e.g. a software update between rounds.",
         '=GAIN("6.0-0073","6.1-0071","gpt-oss-120b","Server")',
-        lambda old_entry, new_entry, benchmark, scenario: A.gain(_t(), old_entry, new_entry, benchmark, scenario),
+        A.gain,
     ),
     Function(
         "SCALING",
@@ -281,9 +279,7 @@ CATALOGUE: tuple[Function, ...] = (
         ),
         "large per-GPU / small per-GPU: how well a larger system keeps per-GPU throughput.",
         '=SCALING("6.1-0075","6.1-0074","deepseek-r1","Server")',
-        lambda small_entry, large_entry, benchmark, scenario: A.scaling(
-            _t(), small_entry, large_entry, benchmark, scenario
-        ),
+        A.scaling,
     ),
     Function(
         "HEADLINE",
@@ -292,46 +288,27 @@ CATALOGUE: tuple[Function, ...] = (
             SCEN,
             Arg("old_round", "round", 'Earlier round, e.g. "5.1"'),
             Arg("new_round", "round", 'Later round, e.g. "6.1"'),
-            Arg(
-                "availability",
-                "text",
-                '"any" (default) or "available", "preview", "rdi": applies to both rounds',
-                True,
-            ),
+            AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi": applies to both rounds'),
         ),
         "Best per-GPU of new_round / best per-GPU of old_round, closed division.",
         '=HEADLINE("deepseek-r1","Server","5.1","6.1")',
-        lambda benchmark, scenario, old_round, new_round, availability=None: A.headline(
-            _t(), benchmark, scenario, old_round, new_round, availability or "any"
-        ),
+        A.headline,
     ),
     Function(
         "RESULTS",
-        (
-            BENCH,
-            SCEN,
-            Arg("family", "text", FAMILY.help + "; default: all", True),
-            AVAIL,
-            MAXG,
-            ROUND,
-            SOFT,
-        ),
+        (BENCH, SCEN, ANY_FAMILY, *FILTERS),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software. Spills.",
+        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
-        lambda benchmark, scenario, family=None, availability=None, max_gpus=None, round=None, software=None: A.results(
-            _t(), benchmark, scenario, family, _filters(availability, max_gpus, round, software)
-        ),
+        A.results,
         returns="table",
     ),
     Function(
         "FAMILIES",
-        (BENCH, SCEN, AVAIL, MAXG, ROUND, SOFT),
+        (BENCH, SCEN, *FILTERS),
         "The accelerator families with a per-GPU value under the filters, best first: a column that spills.",
         '=INDEX(FAMILIES("gpt-oss-120b","Server","available",8),1)',
-        lambda benchmark, scenario, availability=None, max_gpus=None, round=None, software=None: [
-            [f] for f in A.ranked_families(_t(), benchmark, scenario, _filters(availability, max_gpus, round, software))
-        ],
+        A.families,
         returns="table",
     ),
     Function(
@@ -340,7 +317,7 @@ CATALOGUE: tuple[Function, ...] = (
         "A citation per the MLPerf Results Messaging Guidelines: round, division, category, "
         "entry, source file and SHA-256, derived-metric note, trademark notice.",
         '=CITE("6.1-0052","gpt-oss-120b","Server")',
-        lambda entry, benchmark, scenario: A.cite(_t(), entry, benchmark, scenario),
+        A.cite,
         returns="text",
     ),
     Function(
@@ -348,7 +325,7 @@ CATALOGUE: tuple[Function, ...] = (
         (BENCH, SCEN),
         "A 1x2 array: the p99 TTFT and TPOT limits in ms that Server/Interactive rows met.",
         '=LATENCYBOUNDS("deepseek-r1","Interactive")',
-        lambda benchmark, scenario: A.latency_bounds(latency_bounds(), benchmark, scenario),
+        _latency_bounds,
         returns="table",
     ),
     Function(
@@ -358,12 +335,61 @@ CATALOGUE: tuple[Function, ...] = (
                 "field",
                 "text",
                 '"rounds", "rows", "origin", "sources", "sha256" or "imported_at"; default: a table',
-                True,
+                None,
             ),
         ),
         "Provenance of the loaded results: rounds, rows, sources, SHA-256, imported at.",
         '=DATAINFO("rounds")',
-        lambda field=None: A.datainfo(_t(), field),
+        A.datainfo,
+        returns="table",
+    ),
+    Function(
+        "RATIOS",
+        (
+            Arg("candidate", "text", 'Candidate: a family, e.g. "Vera Rubin" (its best row), or an entry ID'),
+            Arg("baseline", "text", 'Baseline: a family, e.g. "GB300" (its best row), or an entry ID'),
+            AVAIL_ANY,
+            ROUND,
+            MAXG,
+            Arg("same_gpus", "bool", "TRUE: pair only rows with the same accelerator count (default FALSE)", False),
+        ),
+        "Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest "
+        "first: benchmark, scenario, ratio, both entries, per-GPU values, GPUs and availability. The first row is "
+        'where an "up to Nx" comes from. Spills.',
+        '=RATIOS("Vera Rubin","GB300")',
+        C.ratios,
+        returns="table",
+    ),
+    Function(
+        "GAINS",
+        (
+            BENCH,
+            SCEN,
+            Arg("old_round", "round", 'Earlier round, e.g. "6.0"; default: the second latest with rows', None),
+            Arg("new_round", "round", 'Later round, e.g. "6.1"; default: the latest with rows', None),
+            ANY_FAMILY,
+            AVAIL,
+            Arg(
+                "include_resized",
+                "bool",
+                "TRUE: also pair systems of different size, marked as not a software gain (default FALSE)",
+                False,
+            ),
+        ),
+        "Like-for-like systems across two rounds (same submitter, family and GPU count), biggest per-GPU gain "
+        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, and how strong the "
+        "match is. Spills.",
+        '=GAINS("gpt-oss-120b","Server","6.0","6.1")',
+        C.gains,
+        returns="table",
+    ),
+    Function(
+        "HISTORY",
+        (FAMILY, BENCH, SCEN, AVAIL, MAXG),
+        "One row per round with the family's closed rows, oldest first: round, best per-GPU, its entry and "
+        "GPUs, median per-GPU, number of rows, units. Spills.",
+        '=HISTORY("GB300","deepseek-r1","Server")',
+        C.history,
         returns="table",
     ),
 )
@@ -375,7 +401,11 @@ BY_NAME = {f.name: f for f in CATALOGUE}
 
 
 def convert(arg: Arg, value: Value) -> Any:
-    """A raw cell value as the argument's kind, or a #VALUE! error saying why."""
+    """A raw cell value as the argument's kind, or a #VALUE! error saying why.
+
+    Values arrive as Excel hands them over (tests/excel.py has the model): a number is a float, a
+    currency cell a ``Decimal``, a date or time cell a ``datetime``, an empty cell None.
+    """
     if type(value) is str and arg.kind == "text":  # the common case, first
         value = value.strip()
         if value and len(value) <= 200:
@@ -388,8 +418,14 @@ def convert(arg: Arg, value: Value) -> Any:
         if arg.optional:
             return None
         raise bad_value(f"{arg.name} is required")
+    if arg.kind == "bool":
+        return _flag(arg, value)
     if isinstance(value, bool):
         raise bad_value(f"{arg.name} must not be TRUE/FALSE")
+    if isinstance(value, dt.date | dt.time):
+        raise bad_value(_date_reason(arg, value))
+    if isinstance(value, Decimal):  # a currency or accounting cell
+        value = float(value)
     if isinstance(value, int | float) and not math.isfinite(value):
         raise bad_value(f"{arg.name} must be a finite number")
     kind = arg.kind
@@ -400,7 +436,7 @@ def convert(arg: Arg, value: Value) -> Any:
             raise bad_value(f"{arg.name} is too long ({len(value)} characters)")
         return value
     if kind == "round":
-        return f"{value:g}" if isinstance(value, int | float) else value
+        return round_text(value) if isinstance(value, int | float) else value
     if kind == "spec":
         return float(value) if isinstance(value, int | float) else value
     number = _number(arg, value)
@@ -409,6 +445,21 @@ def convert(arg: Arg, value: Value) -> Any:
             raise bad_value(f"{arg.name} must be a whole number, not {number:g}")
         return int(number)
     return number
+
+
+def round_text(number: float) -> str:
+    """A round typed as a number: 6 -> "6.0", 5.1 -> "5.1"; binary noise (6.1000000001) is dropped."""
+    text = f"{number:.4f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def _date_reason(arg: Arg, value: dt.date | dt.time) -> str:
+    shown = value.strftime("%H:%M" if isinstance(value, dt.time) else "%Y-%m-%d")
+    if arg.kind == "round":
+        return f'{arg.name} is a date ({shown}); type the round as text, e.g. "6.1"'
+    if arg.kind in ("text", "spec"):
+        return f"{arg.name} is a date ({shown}); type it as text"
+    return f"{arg.name} is a date ({shown}), not a number; format the cell as a number"
 
 
 def _number(arg: Arg, value: Any) -> float:
@@ -426,6 +477,17 @@ def _number(arg: Arg, value: Any) -> float:
         if math.isfinite(number):
             return number
     raise bad_value(f"{arg.name} must be a number")
+
+
+def _flag(arg: Arg, value: Any) -> bool:
+    """TRUE/FALSE, 1/0 or the text "TRUE"/"FALSE", as Excel reads a logical argument."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float | Decimal) and value in (0, 1):  # 1/0, also from a currency cell
+        return bool(value)
+    if isinstance(value, str) and value.upper() in ("TRUE", "FALSE"):
+        return value.upper() == "TRUE"
+    raise bad_value(f"{arg.name} must be TRUE or FALSE")
 
 
 class _Passed(Exception):
@@ -451,11 +513,12 @@ def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable
 
 def call(
     fn: Function,
+    table: Table,
     args: Sequence[Any],
     on_error: Callable[[BenchError], Any],
     is_error: Callable[[Any], bool] | None = None,
 ) -> Any:
-    """Answer one call of ``fn``; a 2-D list in the first argument maps cell by cell.
+    """Answer one call of ``fn`` on ``table``; a 2-D list in the first argument maps cell by cell.
 
     ``is_error`` recognises the runtime's own error values among the inputs;
     they are passed on unchanged, as Excel does. Every failure, even a defect,
@@ -464,7 +527,7 @@ def call(
     if len(args) > len(fn.args):
         return on_error(bad_value(f"{fn.name} takes at most {len(fn.args)} arguments"))
     if not (fn.vectorized and args and isinstance(args[0], list | tuple)):
-        return _answer(fn, args, None, on_error, is_error)
+        return _answer(fn, table, args, None, on_error, is_error)
     try:  # the other arguments are the same for every cell: convert them once
         rest: list[Any] | Any = _convert_all(fn.args[1:], args[1:], is_error)
     except BenchError as err:
@@ -478,10 +541,10 @@ def call(
             key = (type(cell), cell)  # 1, 1.0 and TRUE are equal in Python but not as arguments
             return memo[key]
         except KeyError:
-            value = memo[key] = _answer(fn, (cell,), rest, on_error, is_error)
+            value = memo[key] = _answer(fn, table, (cell,), rest, on_error, is_error)
             return value
         except TypeError:  # an unhashable cell
-            return _answer(fn, (cell,), rest, on_error, is_error)
+            return _answer(fn, table, (cell,), rest, on_error, is_error)
 
     return [[one(cell) for cell in _row(line)] for line in args[0]]
 
@@ -490,31 +553,42 @@ def _row(line: Any) -> Sequence[Any]:
     return line if isinstance(line, list | tuple) else (line,)
 
 
+def invalid_runs_named(fn: Function, table: Table, values: Sequence[Any]) -> list[str]:
+    """The INVALID private runs among the arguments: the only way such a run enters an answer (a family
+    look-up selects closed-division rows, never your own runs)."""
+    if not table.invalid_runs or not fn.flags_invalid or fn.returns == "table":
+        return []
+    named = {
+        v.strip().lower()
+        for a, v in zip(fn.args, values, strict=False)
+        if a.kind in ("text", "spec") and isinstance(v, str)
+    }
+    return sorted(named & table.invalid_runs)
+
+
 def _answer(
     fn: Function,
+    table: Table,
     args: Sequence[Any],
     rest: list[Any] | _Passed | None,
     on_error: Callable[[BenchError], Any],
     is_error: Callable[[Any], bool] | None,
 ) -> Any:
     """One answer; ``rest`` holds the already converted arguments after the first."""
-    if isinstance(rest, _Passed):
-        return rest.value
     try:
         if rest is None:
             converted = _convert_all(fn.args, args, is_error)
+        elif isinstance(rest, _Passed):  # the cell's own argument is judged first, as in a one-cell call
+            _convert_all(fn.args[:1], args, is_error)
+            return rest.value
         else:  # one cell of a range in the first argument
             converted = [*_convert_all(fn.args[:1], args, is_error), *rest]
-        if not _t().has_invalid_runs:
-            value = fn.impl(*converted)
-        else:
-            with A.track_invalid() as invalid:
-                value = fn.impl(*converted)
-            if invalid and fn.flags_invalid and fn.returns != "table":
-                return f"INVALID run {', '.join(sorted(invalid))}: {value}"
+        converted += [None] * (len(fn.args) - len(converted))
+        value = fn.impl(**fn.bind(table, converted))
         if type(value) is float and not math.isfinite(value):
             raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
-        return value
+        invalid = invalid_runs_named(fn, table, converted)
+        return f"INVALID run {', '.join(invalid)}: {value}" if invalid else value
     except _Passed as passed:
         return passed.value
     except BenchError as err:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .analysis import per_gpu_value
 from .names import SCENARIOS, benchmark_key, scenario_key
 from .table import Row, Table
 
@@ -16,7 +17,7 @@ AVAILABILITY_CHOICES = ("available", "preview", "rdi", "any")
 
 
 def _usable(rows: Iterable[Row]) -> list[Row]:
-    return [r for r in rows if r.division == "closed" and r.throughput and not r.heterogeneous and r.gpus > 0]
+    return [r for r in rows if r.division == "closed" and per_gpu_value(r) is not None]
 
 
 def benchmarks(table: Table) -> list[str]:

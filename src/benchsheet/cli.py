@@ -14,13 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-
-
-def _err(message: str) -> None:
-    from rich.console import Console
-
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {message}", markup=True)
-
+from .console import print_error
+from .errors import BenchsheetError, RefreshError
 
 # ---------------------------------------------------------------- commands
 
@@ -64,7 +59,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_refresh(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-    from .refresh import DEFAULT_HOSTS, Policy, RefreshError, refresh, sources_for
+    from .refresh import DEFAULT_HOSTS, Policy, refresh, sources_for
 
     policy = Policy(hosts=DEFAULT_HOSTS + tuple(h.lower() for h in args.allow_host), timeout=args.timeout)
     try:
@@ -85,11 +80,9 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
             table = refresh(sources, policy, progress)
     except RefreshError as exc:
-        _err(f"refresh failed, the previous cache is unchanged: {exc}")
-        return 2
+        raise RefreshError(f"refresh failed, the previous cache is unchanged: {exc}") from None
     except TimeoutError:
-        _err("another refresh holds the cache lock; try again when it has finished")
-        return 2
+        raise RefreshError("another refresh holds the cache lock; try again when it has finished") from None
     print(f"refreshed: {', '.join(table.rounds)} ({len(table.rows)} rows) -> user cache")
     for s in table.sources:
         print(f"  v{s.round}: {s.rows} rows, sha256 {s.sha256}")
@@ -105,39 +98,15 @@ def cmd_build_snapshot(args: argparse.Namespace) -> int:
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
-    from datetime import UTC, datetime
+    from .runs import import_run
 
-    from .loadgen import find_run_files, make_run
-    from .snapshot import latency_bounds
-    from .store import add_run
-
-    log, system, benchmark = find_run_files(Path(args.path), args.system and Path(args.system), args.benchmark)
-    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    log_data, system_data = log.read_bytes(), system.read_bytes()
-
-    def make(entry: str) -> Any:
-        row, run = make_run(
-            entry, log_data, str(log), system_data, str(system), benchmark, latency_bounds(), when, args.name
-        )
-        if not run.valid and not args.allow_invalid:
-            raise RunRefused(
-                f"{log} says 'Result is : INVALID'; not imported (use --allow-invalid to keep it, flagged)"
-            )
-        return row, run
-
-    try:
-        row, run = add_run(make)
-    except RunRefused as exc:
-        _err(str(exc))
-        return 2
+    row, run = import_run(
+        Path(args.path), args.system and Path(args.system), args.benchmark, args.name, args.allow_invalid
+    )
     flag = "" if run.valid else "  [INVALID run: every answer for it is flagged]"
     print(f"{row.entry}: {row.benchmark} {row.scenario}, {row.result:g} {row.units}", end="")
     print(f" on {row.gpus} x {row.accelerator}{flag}")
     return 0
-
-
-class RunRefused(Exception):
-    pass
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -156,7 +125,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    from .store import forget_run
+    from .runs import forget_run
 
     forget_run(args.entry)
     print(f"forgot {args.entry}")
@@ -171,6 +140,23 @@ def cmd_functions(args: argparse.Namespace) -> int:
         print(f"updated the function reference in {args.update}")
     else:
         print(function_reference())
+    return 0
+
+
+def cmd_lite(args: argparse.Namespace) -> int:
+    from .lite import main_py, requirements_txt
+
+    url = args.wheel_url
+    requirements = requirements_txt(url)
+    if args.file == "main.py":
+        print(main_py(), end="")
+    elif args.file == "requirements.txt":
+        print(requirements, end="")
+    else:
+        print("# ---- main.py: paste into the main.py tab of the xlwings Lite editor ----")
+        print(main_py())
+        print("# ---- requirements.txt: add below the xlwings line of the requirements.txt tab ----")
+        print(requirements, end="")
     return 0
 
 
@@ -273,6 +259,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--update", metavar="README", help="rewrite the reference between its markers in README")
     s.set_defaults(func=cmd_functions)
 
+    s = sub.add_parser(
+        "lite",
+        help="print the main.py and requirements.txt of xlwings Lite (Excel on Mac and the web)",
+        description="Print what to paste into the xlwings Lite editor so that benchsheet's functions "
+        "work in Excel on Windows, Mac and the web: main.py and the line for requirements.txt.",
+    )
+    s.add_argument("file", nargs="?", choices=("main.py", "requirements.txt"), help="print only this file")
+    s.add_argument(
+        "--wheel-url",
+        metavar="URL",
+        help="install benchsheet from this https address of its wheel (`pip wheel --no-deps .`) "
+        "instead of the package index",
+    )
+    s.set_defaults(func=cmd_lite)
+
     # benchsheet.addin and benchsheet.templates live in the top-level addin/ and
     # templates/ folders (pyproject's package-dir); mypy checks them there.
     from benchsheet.addin.cli import add_commands as addin_commands  # type: ignore[import-not-found,unused-ignore]
@@ -297,19 +298,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
+    except BenchsheetError as exc:  # the library raises, the CLI prints: one line, and the exit status
+        print_error(str(exc))
+        return exc.exit_status
     except KeyboardInterrupt:
-        _err("interrupted")
+        print_error("interrupted")
         return 130
     except BrokenPipeError:  # e.g. `benchsheet eval ... | head`: the reader has gone, nothing to say
         sys.stderr.close()
         return 0
-    except Exception as exc:  # the CLI never shows a bare traceback
-        from .errors import DataError
-
-        if isinstance(exc, DataError | OSError):
-            _err(str(exc))
-        else:
-            _err(f"{type(exc).__name__}: {exc} (please report this)")
+    except OSError as exc:  # a file the user named: the system's reason, with the file
+        print_error(str(exc))
+        return 2
+    except Exception as exc:  # a defect: still one line, never a bare traceback
+        print_error(f"{type(exc).__name__}: {exc} (please report this)")
         return 2
 
 

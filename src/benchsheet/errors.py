@@ -1,18 +1,67 @@
-"""Errors as values.
+"""Every error benchsheet raises on purpose, and the Excel error values.
 
-``BenchError`` carries an Excel error code and a reason a person can act on.
-The analysis layer raises it; each shell turns it into what its runtime shows:
-text such as ``#N/A Unknown entry 6.1-9999`` in an xlwings cell, a real error
-value in the formula engine, a message and exit status 1 in the CLI.
+``BenchsheetError`` is the one base: its message is one line a person can act on, and
+``exit_status`` is what the CLI exits with after printing it (``console.print_error``). The
+library raises; only the CLI prints. The groups:
+
+* ``BenchError``: a cell's answer that is an error value (``#N/A Unknown entry 6.1-9999``); each
+  shell turns it into what its runtime shows (text in an xlwings cell, a real error value in the
+  formula engine and xlwings Lite). Exit status 1, as for any error answer of ``benchsheet eval``.
+* ``DataError``: a file that cannot be used (results, cache, runs, loadgen log): names the file,
+  the row or line, and the field. ``WriteRefused``: a file benchsheet will not write.
+* ``RefreshError``: a download that did not replace the cache.
+* ``SetupError``: the Excel add-in set-up (``benchsheet addin``).
+* ``WorkbookError``: a workbook ``template calc`` or ``freeze`` cannot compute or write.
 """
 
 from __future__ import annotations
 
 ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
+"""The seven classic Excel errors: the codes benchsheet answers with."""
+
+EXCEL_ERRORS: dict[str, int] = {
+    "#NULL!": 2000,
+    "#DIV/0!": 2007,
+    "#VALUE!": 2015,
+    "#REF!": 2023,
+    "#NAME?": 2029,
+    "#NUM!": 2036,
+    "#N/A": 2042,
+    "#GETTING_DATA": 2043,
+    "#SPILL!": 2045,
+    "#CONNECT!": 2046,
+    "#BLOCKED!": 2047,
+    "#UNKNOWN!": 2048,
+    "#FIELD!": 2049,
+    "#CALC!": 2050,
+    "#BUSY!": 2051,
+}
+"""Every error value a cell can hold, with its Excel error number (``XlCVError``: xlErrNull = 2000 ...
+xlErrSpill = 2045; the newer ones continue the sequence, #BUSY! assumed next). Through COM a cell error
+is a VT_ERROR whose code is 0x800A0000 + this number; see ``vt_error``."""
+
+ALL_ERROR_CODES = tuple(EXCEL_ERRORS)
 
 
-class BenchError(Exception):
+def vt_error(code: str) -> int:
+    """The signed 32-bit integer pywin32 gives for a cell holding the error ``code`` (#SPILL!: -2146826243)."""
+    return 0x800A0000 + EXCEL_ERRORS[code] - (1 << 32)
+
+
+VT_ERRORS: dict[int, str] = {vt_error(code): code for code in EXCEL_ERRORS}
+"""VT_ERROR integer -> error code, as a classic xlwings UDF receives a cell error it does not name itself."""
+
+
+class BenchsheetError(Exception):
+    """Base of the errors benchsheet raises on purpose: a one-line message, and the CLI's exit status."""
+
+    exit_status = 2
+
+
+class BenchError(BenchsheetError):
     """A look-up or argument that cannot give a value, and why."""
+
+    exit_status = 1
 
     def __init__(self, code: str, reason: str) -> None:
         assert code in ERROR_CODES, code
@@ -33,17 +82,48 @@ def bad_value(reason: str) -> BenchError:
     return BenchError("#VALUE!", reason)
 
 
-class DataError(Exception):
+class DataError(BenchsheetError):
     """A results or cache file that cannot be used: names the file, row and field."""
 
-    def __init__(self, file: str, row: int | str | None, field: str | None, reason: str) -> None:
+    def __init__(
+        self, file: str, row: int | str | None, field: str | None, reason: str, *, line: int | None = None
+    ) -> None:
         where = file
         if row is not None:
             where += f", row {row}"
+        if line is not None:
+            where += f", line {line}"
         if field:
             where += f", field {field!r}"
         super().__init__(f"{where}: {reason}")
         self.file = file
         self.row = row
+        self.line = line
         self.field = field
         self.reason = reason
+
+
+class WriteRefused(DataError):
+    """A file benchsheet will not write; the message says which and why. Nothing was written."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(str(path), None, None, reason)
+
+
+class RefreshError(BenchsheetError):
+    """Why a refresh did not replace the cache."""
+
+
+class SetupError(BenchsheetError):
+    """A step of the Excel add-in set-up that cannot be done."""
+
+
+class WorkbookError(BenchsheetError):
+    """A workbook that cannot be computed or written; nothing was written."""
+
+
+MAX_RESULT = 1e12
+"""No MLPerf result comes near this (the largest official one is a few million per second): a
+value above it in a file is a defect, not a measurement, and would overflow the ratios built on it."""
+MAX_ACCELERATORS = 1_000_000
+"""More accelerators than any system holds: a count above it is a defect."""

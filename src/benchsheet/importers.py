@@ -24,15 +24,16 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import DataError
+from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
 from .names import (
     AVAILABILITIES,
     benchmark_key,
     canonical_scenario,
     classify_accelerator,
+    gpus_per_card,
     is_throughput,
 )
-from .table import Row, Source
+from .table import IdSource, Row, Source
 
 OFFICIAL_URLS = {
     "5.1": "https://raw.githubusercontent.com/mlcommons/inference_results_v5.1/main/summary_results.json",
@@ -93,7 +94,7 @@ def import_file(
     sha = sha256_hex(data)
     rows = []
     for p, did in zip(parsed, derived, strict=True):
-        entry, id_source = (p.official_id, "official") if p.official_id else (did, "derived")
+        entry, id_source = (p.official_id, IdSource.OFFICIAL) if p.official_id else (did, IdSource.DERIVED)
         rows.append(replace(p.row, entry=entry, id_source=id_source, source=name, sha256=sha))
     _check_unique(name, rows)
     when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -158,23 +159,31 @@ class _Fields:
         return v
 
     def count(self, field: str, blank_ok: bool = False) -> int:
+        """A whole number >= 0; older official files write ``8.0`` or ``"8"`` for 8."""
         if field not in self.raw:
             raise self.fail(field, "missing")
         v = self.raw[field]
-        if blank_ok and v in ("", None):
+        bad = self.fail(field, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}, got {_short(v)}")
+        if isinstance(v, str):
+            try:
+                v = float(v) if v.strip() else None
+            except ValueError:
+                raise bad from None
+        if blank_ok and (v is None or (isinstance(v, float) and math.isnan(v))):
             return 0
-        if isinstance(v, str) and v.strip().isdigit():
+        if isinstance(v, float) and math.isfinite(v) and v == int(v):
             v = int(v)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise self.fail(field, f"expected a whole number >= 0, got {v!r}")
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_ACCELERATORS:
+            raise bad
         return v
 
-    def number(self, field: str) -> float:
+    def result(self, field: str) -> float:
+        """A result: a rate or a latency, finite and > 0 (a zero or an absurd value is no measurement)."""
         if field not in self.raw:
             raise self.fail(field, "missing")
         v = self.raw[field]
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-            raise self.fail(field, f"expected a finite number >= 0, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= MAX_RESULT or not math.isfinite(v):
+            raise self.fail(field, f"expected a number > 0 and at most {MAX_RESULT:g}, got {_short(v)}")
         return float(v)
 
     def flag(self, field: str) -> bool:
@@ -209,7 +218,7 @@ def _make_row(
     system: str,
     platform: str,
     accelerator: str,
-    gpus: int,
+    file_gpus: int,
     nodes: int,
     benchmark: str,
     scenario: str,
@@ -222,10 +231,11 @@ def _make_row(
     if not units:
         raise f.fail("units", "missing")
     info = classify_accelerator(accelerator)
+    gpus = accelerator_count(accelerator, file_gpus)
     return Row(
         round=rnd,
         entry="",
-        id_source="",
+        id_source=IdSource.DERIVED,  # until the file's IDs are known (import_file)
         division=division,
         availability=availability,
         suite=suite,
@@ -250,7 +260,23 @@ def _make_row(
         used_model=used_model,
         source="",
         sha256="",
+        gpus_in_file=file_gpus if accelerator and file_gpus != gpus else 0,
     )
+
+
+def accelerator_count(accelerator: str, file_count: int) -> int:
+    """Accelerators of a system, from the file's count and what the accelerator name states.
+
+    A name with one explicit total ("MI355X 288GB HBM3e (x87)") is the submitter's
+    own count and wins; a name that states a multi-GPU card ("B60 Dual") multiplies
+    the file's count of cards into GPUs; a row without an accelerator has none.
+    """
+    if not accelerator:
+        return 0
+    explicit = _EXPLICIT_COUNT.findall(accelerator)
+    if len(explicit) == 1:
+        return int(explicit[0])
+    return file_count * gpus_per_card(accelerator)
 
 
 def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
@@ -262,17 +288,12 @@ def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Pars
     submitter, suite, platform = f.text("Submitter"), f.text("Suite").lower(), f.text("Platform")
     accelerator = f.text("Accelerator")
     per_node, nodes = f.count("a#", blank_ok=True), f.count("Nodes")
-    gpus = per_node * nodes
-    explicit = _EXPLICIT_COUNT.findall(accelerator)
-    if len(explicit) == 1:  # "MI355X 288GB HBM3e (x87)": the submitter's own total
-        gpus = int(explicit[0])
-    if not accelerator:
-        gpus = 0
     model = f.text("Model")
     used_model = f.text("UsedModel", required=False) or model
     official_id = f.text("ID", required=False)  # when absent, the numbering rule gives it
-    if official_id and not re.fullmatch(rf"{re.escape(rnd)}-\d{{4}}", official_id):
+    if official_id and not re.fullmatch(rf"[vV]?{re.escape(rnd)}-\d{{4}}", official_id):
         raise f.fail("ID", f"expected an entry ID such as {rnd}-0001, got {official_id!r}")
+    official_id = official_id.lstrip("vV")  # older rounds write v4.1-0046: the ID is 4.1-0046
     row = _make_row(
         f,
         rnd,
@@ -283,11 +304,11 @@ def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Pars
         system=f.text("System"),
         platform=platform,
         accelerator=accelerator,
-        gpus=gpus,
+        file_gpus=per_node * nodes,
         nodes=nodes,
         benchmark=model,
         scenario=f.scenario("Scenario"),
-        result=f.number("Performance_Result"),
+        result=f.result("Performance_Result"),
         units=f.text("Performance_Units"),
         software=f.text("Software"),
         used_model=used_model,
@@ -335,11 +356,11 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
         system=f.text("SystemName"),
         platform=platform,
         accelerator=accelerator,
-        gpus=gpus if accelerator else 0,
+        file_gpus=gpus,
         nodes=nodes,
         benchmark=benchmark,
         scenario=f.scenario("Scenario"),
-        result=f.number("Result"),
+        result=f.result("Result"),
         units=f.text("Units"),
         software=f.text("framework", required=False),
         used_model=model,
@@ -381,6 +402,12 @@ KNOWN_BENCHMARKS = frozenset(
     )
 )
 """Benchmark names of the MLPerf Inference suite (closed-division spellings)."""
+
+
+def _short(value: Any) -> str:
+    """A value for a message: a 400-digit number is not printed whole."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:20] + f"... ({len(text)} characters)"
 
 
 def _check_unique(name: str, rows: Sequence[Row]) -> None:

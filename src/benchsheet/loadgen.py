@@ -9,18 +9,21 @@ the user data folder beside the official cache.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import DataError
+from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
 from .importers import KNOWN_BENCHMARKS, sha256_hex
-from .names import benchmark_key, classify_accelerator
-from .table import Row, RunInfo
+from .names import benchmark_key, benchmark_keys, canonical_scenario, classify_accelerator
+from .table import IdSource, Latencies, Row, RunInfo
 
 LOCAL_PREFIX = "local-"
+MAX_NAME = 200  # characters: longer than any real system name
+LOADGEN_SCENARIOS = ("Server", "Offline", "SingleStream", "MultiStream")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,72 +34,96 @@ class Summary:
     valid: bool
     tokens_per_sec: float | None
     samples_per_sec: float | None
-    ttft_p99_ms: float | None
-    tpot_p99_ms: float | None
-    ttft_limit_ms: float | None
-    tpot_limit_ms: float | None
+    latencies: Latencies
 
 
 _LINE = re.compile(r"^\s*(?P<key>[^:]+?)\s*:\s*(?P<value>.*?)\s*$")
 
 
-def _fields(text: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        m = _LINE.match(line)
-        if m:
-            out.setdefault(m.group("key").lower(), m.group("value"))
-    return out
+@dataclass(frozen=True, slots=True)
+class _Log:
+    """The ``key : value`` lines of a loadgen summary (first of each key), with their line numbers."""
 
+    name: str
+    fields: dict[str, tuple[str, int]]
 
-def _number(fields: Mapping[str, str], keys: tuple[str, ...], name: str) -> float | None:
-    for key in keys:
-        if key in fields:
-            try:
-                return float(fields[key])
-            except ValueError:
-                raise DataError(name, None, key, f"{fields[key]!r} is not a number") from None
-    return None
+    @classmethod
+    def parse(cls, text: str, name: str) -> _Log:
+        fields: dict[str, tuple[str, int]] = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            m = _LINE.match(line)
+            if m:
+                fields.setdefault(m.group("key").lower(), (m.group("value"), number))
+        return cls(name, fields)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.fields
+
+    def text(self, key: str) -> str:
+        return self.fields[key][0]
+
+    def fail(self, key: str, reason: str) -> DataError:
+        line = self.fields[key][1] if key in self.fields else None
+        return DataError(self.name, None, key, reason, line=line)
+
+    def number(self, keys: tuple[str, ...], low: float = 0.0) -> float | None:
+        """The first of ``keys`` the log has, as a finite number > ``low`` (and not absurd), or None."""
+        for key in keys:
+            if key in self.fields:
+                try:
+                    value = float(self.text(key))
+                except ValueError:
+                    raise self.fail(key, f"{self.text(key)!r} is not a number") from None
+                if not (math.isfinite(value) and low < value <= MAX_RESULT):
+                    raise self.fail(key, f"{self.text(key)!r} is not a measurement (a finite number > {low:g})")
+                return value
+        return None
 
 
 def parse_summary(text: str, name: str) -> Summary:
-    """Parse ``mlperf_log_summary.txt``; a missing line is named in the error."""
+    """Parse ``mlperf_log_summary.txt``; a missing or impossible line is named in the error, with its number."""
     if "MLPerf Results Summary" not in text:
         raise DataError(name, None, None, "not a loadgen summary (no 'MLPerf Results Summary' header)")
-    f = _fields(text)
-    if "scenario" not in f:
+    log = _Log.parse(text, name)
+    if "scenario" not in log:
         raise DataError(name, None, "Scenario", "missing line 'Scenario : ...'")
-    if "result is" not in f:
+    scenario = canonical_scenario(log.text("scenario"))
+    if scenario not in LOADGEN_SCENARIOS:
+        known = ", ".join(LOADGEN_SCENARIOS)
+        raise log.fail("scenario", f"{log.text('scenario')[:40]!r} is not a loadgen scenario ({known})")
+    if "result is" not in log:
         raise DataError(name, None, "Result is", "missing line 'Result is : VALID|INVALID' (truncated log?)")
-    verdict = f["result is"].upper()
+    verdict = log.text("result is").upper()
     if verdict not in ("VALID", "INVALID"):
-        raise DataError(name, None, "Result is", f"{f['result is']!r} is neither VALID nor INVALID")
-    ns = 1e-6
+        raise log.fail("result is", f"{log.text('result is')!r} is neither VALID nor INVALID")
 
     def ms(key: str) -> float | None:
-        v = _number(f, (key,), name)
-        return None if v is None else v * ns
+        ns = log.number((key,))
+        return None if ns is None else ns * 1e-6
 
     return Summary(
-        scenario=f["scenario"].strip(),
+        scenario=scenario,
         valid=verdict == "VALID",
-        tokens_per_sec=_number(f, ("completed tokens per second", "tokens per second"), name),
-        samples_per_sec=_number(f, ("completed samples per second", "samples per second"), name),
-        ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
-        tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
-        ttft_limit_ms=ms("ttft_latency (ns)"),
-        tpot_limit_ms=ms("tpot_latency (ns)"),
+        tokens_per_sec=log.number(("completed tokens per second", "tokens per second")),
+        samples_per_sec=log.number(("completed samples per second", "samples per second")),
+        latencies=Latencies(
+            ttft_p99_ms=ms("99.00 percentile first token latency (ns)"),
+            tpot_p99_ms=ms("99.00 percentile time to output token (ns)"),
+            ttft_limit_ms=ms("ttft_latency (ns)"),
+            tpot_limit_ms=ms("tpot_latency (ns)"),
+        ),
     )
 
 
 def classify_scenario(summary: Summary, benchmark: str, bounds: Mapping[str, Mapping[str, list[float]]]) -> str:
     """Interactive runs are loadgen Server runs held to the tighter TTFT/TPOT limits."""
-    if summary.scenario.lower() != "server" or summary.ttft_limit_ms is None or summary.tpot_limit_ms is None:
+    limits = (summary.latencies.ttft_limit_ms, summary.latencies.tpot_limit_ms)
+    if summary.scenario.lower() != "server" or None in limits:
         return summary.scenario
     key = benchmark_key(benchmark)
-    for k in (key, re.sub(r"-99(\.9)?$", "", key)):
+    for k in benchmark_keys(key):
         interactive = bounds.get(k, {}).get("Interactive")
-        if interactive and (summary.ttft_limit_ms, summary.tpot_limit_ms) == (interactive[0], interactive[1]):
+        if interactive and limits == (interactive[0], interactive[1]):
             return "Interactive"
     return "Server"
 
@@ -115,8 +142,10 @@ def parse_system(data: bytes, name: str) -> dict[str, Any]:
         v = doc[key]
         if isinstance(v, str) and v.strip().isdigit():
             doc[key] = int(v)
-        if not isinstance(doc[key], int) or isinstance(doc[key], bool) or doc[key] < 1:
-            raise DataError(name, None, key, f"expected a whole number >= 1, got {v!r}")
+        if not isinstance(doc[key], int) or isinstance(doc[key], bool) or not 1 <= doc[key] <= MAX_ACCELERATORS:
+            raise DataError(name, None, key, f"expected a whole number from 1 to {MAX_ACCELERATORS:,}, got {v!r:.40}")
+    if doc["accelerators_per_node"] * doc["number_of_nodes"] > MAX_ACCELERATORS:
+        raise DataError(name, None, "number_of_nodes", f"more than {MAX_ACCELERATORS:,} accelerators in all")
     return doc
 
 
@@ -134,7 +163,7 @@ def make_run(
     summary = parse_summary(summary_data.decode("utf-8", errors="replace"), summary_name)
     system = parse_system(system_data, system_name)
     bench = benchmark_key(benchmark)
-    llm = any(k in bounds for k in (benchmark_key(bench), re.sub(r"-99(\.9)?$", "", benchmark_key(bench))))
+    llm = any(k in bounds for k in benchmark_keys(bench))
     if llm:
         if summary.tokens_per_sec is None:
             raise DataError(
@@ -154,10 +183,12 @@ def make_run(
     gpus = int(system["accelerators_per_node"]) * nodes
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
     label = name or str(system.get("system_name") or "").strip() or accelerator
+    if len(label) > MAX_NAME or len(accelerator) > MAX_NAME:
+        raise DataError(system_name, None, "system_name", f"longer than {MAX_NAME} characters; give --name")
     row = Row(
         round="local",
         entry=entry,
-        id_source="local",
+        id_source=IdSource.LOCAL,
         division="local",
         availability="local",
         suite=str(system.get("system_type") or ""),
@@ -187,10 +218,7 @@ def make_run(
         entry,
         label,
         summary.valid,
-        summary.ttft_p99_ms,
-        summary.tpot_p99_ms,
-        summary.ttft_limit_ms,
-        summary.tpot_limit_ms,
+        summary.latencies,
         summary_name,
         sha,
         imported_at,
@@ -222,7 +250,7 @@ def find_run_files(path: Path, system: Path | None, benchmark: str | None) -> tu
         known = set(latency_bounds()) | KNOWN_BENCHMARKS
         for d in folders:
             key = benchmark_key(d.name)
-            if key in known or re.sub(r"-99(\.9)?$", "", key) in known:
+            if any(k in known for k in benchmark_keys(key)):
                 benchmark = d.name
                 break
         else:

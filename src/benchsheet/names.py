@@ -23,19 +23,93 @@ AVAILABILITIES = ("available", "preview", "rdi")
 _KEYS: dict[str, str] = {}
 _SCENARIO_KEYS: dict[str, str] = {}
 
+BENCHMARK_ALIASES: dict[str, tuple[str, ...]] = {
+    # v6.1's new benchmarks, by the names people use for them. The first alias of
+    # each is the category the official summary.json gives in its MlperfModel field.
+    "qwen3.6-27b": ("agentic edge", "edge agentic", "agentic"),
+    "e2e-rag-db": ("end to end vector-database", "vector database", "rag db"),
+    "e2e-rag-qna": ("end to end question-answering", "question answering", "rag qna"),
+}
+"""Official benchmark name -> other names accepted wherever a benchmark is asked for."""
+
+
+def _loose(name: str) -> str:
+    return " ".join(re.split(r"[\s_\-]+", name.strip().lower())).strip()
+
+
+_ALIAS_KEYS = {_loose(alias): official for official, aliases in BENCHMARK_ALIASES.items() for alias in aliases}
+
 
 def benchmark_key(name: str) -> str:
     """Case- and punctuation-insensitive key of a benchmark name.
 
-    ``llama3_1-8b`` and ``Llama3.1-8B`` both give ``llama3.1-8b``. Memoized:
-    a sheet asks for the same few names thousands of times.
+    ``llama3_1-8b`` and ``Llama3.1-8B`` both give ``llama3.1-8b``; an alias in
+    ``BENCHMARK_ALIASES`` ("agentic edge") gives its benchmark ("qwen3.6-27b").
+    Memoized: a sheet asks for the same few names thousands of times.
     """
     key = _KEYS.get(name)
     if key is None:
-        key = name.strip().lower().replace("_", ".")
+        key = _ALIAS_KEYS.get(_loose(name)) or name.strip().lower().replace("_", ".")
         if len(_KEYS) < 4096:
             _KEYS[name] = key
     return key
+
+
+PIPELINE_BENCHMARKS = frozenset({"e2e-rag-db", "e2e-rag-qna"})
+"""Benchmarks that time a whole pipeline with CPU stages: no per-accelerator value."""
+
+
+def is_pipeline(benchmark: str) -> bool:
+    return benchmark_key(benchmark) in PIPELINE_BENCHMARKS
+
+
+def entry_key(entry: str) -> str:
+    """Key of an entry ID: ``v4.1-0046``, ``4.1-0046`` and `` 4.1-0046 `` are one entry."""
+    key = entry.strip().lower()
+    return key[1:] if key[:1] == "v" and key[1:2].isdigit() else key
+
+
+def submitter_key(name: str) -> str:
+    """A submitter's first-named part, case ignored: ``Lambda_SIT`` -> ``lambda``, ``Dell_AMD`` -> ``dell``."""
+    return name.strip().split("_")[0].casefold()
+
+
+def same_submitter(old: str, new: str, old_names: set[str], new_names: set[str]) -> bool:
+    """Whether two rounds' submitter names are one submitter (GAINS' pairing rule).
+
+    Names equal but for case are one submitter (``ORACLE``, ``Oracle``). A joint
+    submission ``A_B`` counts as its first-named submitter ``A`` only when one of
+    the two names does not appear in the other round at all (``*_names`` hold
+    each round's names, case-folded): v6.0's ``Lambda_SIT`` is v6.1's ``Lambda``,
+    but ``Dell_MangoBoost`` and ``Dell``, which both submit in both rounds, stay apart.
+    """
+    o, n = old.strip().casefold(), new.strip().casefold()
+    if o == n:
+        return True
+    return submitter_key(old) == submitter_key(new) and (o not in new_names or n not in old_names)
+
+
+_MULTI_GPU_CARD = re.compile(r"(?<![A-Za-z0-9])(dual|quad)(?![A-Za-z0-9])", re.IGNORECASE)
+_GPUS_PER_CARD = {"dual": 2, "quad": 4}
+
+
+def gpus_per_card(accelerator: str) -> int:
+    """GPUs on one card of an accelerator whose name states a multi-GPU card ("B60 Dual"), else 1.
+
+    Results files count cards (``a#``); a dual-GPU card is two GPUs.
+    """
+    m = _MULTI_GPU_CARD.search(accelerator)
+    return _GPUS_PER_CARD[m.group(1).lower()] if m else 1
+
+
+_ACCURACY_SUFFIX = re.compile(r"-99(\.9)?$")
+
+
+def benchmark_keys(name: str) -> tuple[str, str]:
+    """The benchmark's key, and the key without its accuracy target (llama2-70b-99.9 -> llama2-70b):
+    where a rule is set per model, not per accuracy target (latency bounds)."""
+    key = benchmark_key(name)
+    return key, _ACCURACY_SUFFIX.sub("", key)
 
 
 def scenario_key(name: str) -> str:

@@ -10,6 +10,10 @@ failure leaves the previous cache in place.
 from __future__ import annotations
 
 import functools
+import http.client
+import re
+import stat
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -18,18 +22,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import DataError
+from .errors import DataError, RefreshError
+from .files import locked, write_atomic
 from .importers import OFFICIAL_URLS, Imported, import_file
-from .store import merge, update_user_cache
-from .table import Table
+from .store import load_official, load_table, user_cache
+from .table import USER_ORIGIN, Table, build_table, round_sort_key, table_from_json
 
 DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubusercontent.com")
 MAX_BYTES = 64 * 1024 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-class RefreshError(Exception):
-    """Why a refresh did not replace the cache."""
+_UNSAFE_URL = re.compile(r"[\\\x00-\x20\x7f]|%[01][0-9a-f]|%7f", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,11 @@ class Policy:
     max_bytes: int = MAX_BYTES
 
     def check_url(self, url: str) -> None:
+        if _UNSAFE_URL.search(url):
+            raise RefreshError(f"{url!r}: a URL with a backslash, a control character or a space is not fetched")
         parts = urlsplit(url)
+        if "@" in parts.netloc:  # "https://evil.com\@raw.githubusercontent.com": the host is not what it seems
+            raise RefreshError(f"{url}: a URL with a user name (user@host) is not fetched")
         host = (parts.hostname or "").lower()
         if parts.scheme == "http" and host in LOOPBACK:
             return
@@ -59,50 +65,64 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
 
 
 def fetch(source: str, policy: Policy, progress: Callable[[int, int | None], None] | None = None) -> bytes:
-    """The bytes of a local file or URL, within the policy's limits."""
+    """The bytes of a local file or URL, within the policy's limits: a size cap on the bytes actually
+    read, and for a URL a deadline of ``policy.timeout`` seconds for the whole download."""
     if "://" not in source:
-        path = Path(source)
-        try:
-            size = path.stat().st_size
-            if size > policy.max_bytes:
-                raise RefreshError(f"{source}: {size} bytes is more than the cap of {policy.max_bytes}")
-            return path.read_bytes()
-        except OSError as exc:
-            raise RefreshError(f"{source}: {exc.strerror or exc}") from None
+        return _read_local(Path(source), policy)
     policy.check_url(source)
     opener = urllib.request.build_opener(_CheckedRedirects(policy))
     request = urllib.request.Request(source, headers={"User-Agent": "benchsheet"})
+    deadline = time.monotonic() + policy.timeout
     try:
         with opener.open(request, timeout=policy.timeout) as resp:
-            ctype = resp.headers.get("Content-Type", "")
-            if "html" in ctype.lower():
-                raise RefreshError(f"{source}: the server sent a web page ({ctype}), not JSON")
-            total = resp.headers.get("Content-Length")
-            expected = int(total) if total and total.isdigit() else None
-            if expected is not None and expected > policy.max_bytes:
-                raise RefreshError(f"{source}: {expected} bytes is more than the cap")
-            chunks, got = [], 0
-            while True:
-                chunk = resp.read(65536)
-                if not chunk:
-                    break
-                got += len(chunk)
-                if got > policy.max_bytes:
-                    raise RefreshError(f"{source}: more than {policy.max_bytes} bytes, stopped")
-                chunks.append(chunk)
-                if progress:
-                    progress(got, expected)
-            if expected is not None and got != expected:
-                raise RefreshError(f"{source}: body truncated ({got} of {expected} bytes)")
-            return b"".join(chunks)
+            return _read_body(source, resp, policy, deadline, progress)
     except urllib.error.HTTPError as exc:
         raise RefreshError(f"{source}: HTTP {exc.code} {exc.reason}") from None
     except urllib.error.URLError as exc:
         raise RefreshError(f"{source}: {exc.reason}") from None
     except TimeoutError:
         raise RefreshError(f"{source}: no answer within {policy.timeout:g} s") from None
-    except OSError as exc:  # connection reset, incomplete read
+    except (OSError, ValueError, http.client.HTTPException) as exc:  # reset, incomplete read, odd URL
         raise RefreshError(f"{source}: {exc}") from None
+
+
+def _read_local(path: Path, policy: Policy) -> bytes:
+    """A regular file, read up to the cap (``stat`` says 0 for /dev/zero; a FIFO would block forever)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise RefreshError(f"{path}: not a regular file (a device, pipe or folder); give a summary file")
+        with path.open("rb") as fh:
+            data = fh.read(policy.max_bytes + 1)
+    except OSError as exc:
+        raise RefreshError(f"{path}: {exc.strerror or exc}") from None
+    if len(data) > policy.max_bytes:
+        raise RefreshError(f"{path}: more than the cap of {policy.max_bytes} bytes")
+    return data
+
+
+def _read_body(
+    source: str, resp: Any, policy: Policy, deadline: float, progress: Callable[[int, int | None], None] | None
+) -> bytes:
+    ctype = resp.headers.get("Content-Type", "")
+    if "html" in ctype.lower():
+        raise RefreshError(f"{source}: the server sent a web page ({ctype}), not JSON")
+    total = resp.headers.get("Content-Length")
+    expected = int(total) if total and total.isdigit() else None
+    if expected is not None and expected > policy.max_bytes:
+        raise RefreshError(f"{source}: {expected} bytes is more than the cap")
+    chunks, got = [], 0
+    while chunk := resp.read1(65536):  # whatever has arrived: a trickle cannot outlive the deadline
+        got += len(chunk)
+        if got > policy.max_bytes:
+            raise RefreshError(f"{source}: more than {policy.max_bytes} bytes, stopped")
+        if time.monotonic() > deadline:
+            raise RefreshError(f"{source}: not downloaded within {policy.timeout:g} s, stopped")
+        chunks.append(chunk)
+        if progress:
+            progress(got, expected)
+    if expected is not None and got != expected:
+        raise RefreshError(f"{source}: body truncated ({got} of {expected} bytes)")
+    return b"".join(chunks)
 
 
 def sources_for(rounds: Sequence[str] | None) -> list[str]:
@@ -129,12 +149,28 @@ def check_against(current: Table, imported: Sequence[Imported]) -> None:
             )
 
 
+def merge(current: Table, imported: Sequence[Imported]) -> Table:
+    """``current`` with the imported rounds replaced by the new rows: what the user cache will hold."""
+    new_rounds = {i.source.round for i in imported}
+    rows = [r for r in current.rows if r.round not in new_rounds]
+    sources = [s for s in current.sources if s.round not in new_rounds]
+    for imp in imported:
+        rows.extend(imp.rows)
+        sources.append(imp.source)
+    sources.sort(key=lambda s: round_sort_key(s.round))
+    return build_table(rows, sources, USER_ORIGIN)
+
+
 def refresh(
     sources: Sequence[str],
     policy: Policy,
     progress: Callable[[str, int, int | None], None] | None = None,
 ) -> Table:
-    """Fetch and import every source, then replace the user cache in one step."""
+    """Fetch and import every source, then replace the user cache in one step; the table now loaded.
+
+    The new cache is built, serialized and parsed back before anything is replaced, under the
+    cache's lock; on any failure the previous cache stays as it was.
+    """
     imported = []
     for src in sources:
         report = None
@@ -146,9 +182,11 @@ def refresh(
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
             raise RefreshError(str(exc)) from None
-
-    def change(current: Table) -> Table:
+    cache = user_cache()
+    with locked(cache):
+        current = load_official()
         check_against(current, imported)
-        return merge(current, imported, origin="user")
-
-    return update_user_cache(change)
+        text = merge(current, imported).to_json()
+        table_from_json(text, "new cache")  # the file we write must load
+        write_atomic(cache, text)
+    return load_table()

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from .errors import DataError
@@ -35,7 +36,7 @@ def import_folder(folder: Path, imported_at: str | None = None) -> list[Imported
 def table_from_folder(folder: Path, imported_at: str | None = None) -> Table:
     imported = import_folder(folder, imported_at)
     rows = [r for imp in imported for r in imp.rows]
-    return build_table(rows, [imp.source for imp in imported], origin="bundled")
+    return build_table(rows, [imp.source for imp in imported])
 
 
 def bounds_from_csv(data: bytes, name: str) -> dict[str, object]:
@@ -65,6 +66,6 @@ def write_snapshot(folder: Path, out_dir: Path, imported_at: str | None = None) 
 
 @lru_cache(maxsize=1)
 def latency_bounds() -> dict[str, dict[str, list[float]]]:
-    doc = json.loads(BUNDLED_BOUNDS.read_text(encoding="utf-8"))
+    doc = json.loads((resources.files("benchsheet") / "data" / BUNDLED_BOUNDS.name).read_text(encoding="utf-8"))
     bounds: dict[str, dict[str, list[float]]] = doc["bounds"]
     return bounds

@@ -11,14 +11,40 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from .errors import DataError
-from .names import benchmark_key, scenario_key
+from .names import benchmark_key, entry_key, scenario_key
 
 CACHE_FORMAT = "benchsheet-results"
 CACHE_VERSION = 1
+
+
+class IdSource(StrEnum):
+    """Where a row's entry ID comes from."""
+
+    OFFICIAL = "official"  # the file names it
+    DERIVED = "derived"  # MLCommons' numbering rule (v6.1's file carries none)
+    LOCAL = "local"  # your own run, local-NNNN (benchsheet import-run)
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where the loaded table comes from, and what the user should know about it."""
+
+    kind: Literal["bundled", "user"] = "bundled"  # the package's snapshot, or the user cache (refresh)
+    notes: tuple[str, ...] = ()  # why the bundled snapshot answers instead; private runs that could not load
+
+    def __str__(self) -> str:
+        return self.kind + (f" ({'; '.join(self.notes)})" if self.notes else "")
+
+    def noting(self, note: str) -> Origin:
+        return Origin(self.kind, (*self.notes, note))
+
+
+BUNDLED_ORIGIN, USER_ORIGIN = Origin("bundled"), Origin("user")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +53,7 @@ class Row:
 
     round: str  # "6.1"
     entry: str  # "6.1-0052"
-    id_source: str  # "official" (in the file) or "derived" (numbering rule)
+    id_source: IdSource
     division: str  # closed / open
     availability: str  # available / preview / rdi
     suite: str  # datacenter / edge
@@ -52,6 +78,7 @@ class Row:
     used_model: str
     source: str  # file name the row was read from
     sha256: str  # SHA-256 of that file
+    gpus_in_file: int = 0  # the file's own count (a# x Nodes, or total_accelerators) where gpus differs; else 0
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
@@ -62,7 +89,10 @@ _TYPES: dict[str, type] = {
     "gpus": int,
     "nodes": int,
     "result": float,
+    "gpus_in_file": int,
 }
+_ADDED_COLUMNS: dict[int, dict[str, Any]] = {len(COLUMNS) - 1: {"gpus_in_file": 0}}
+"""Files written before a column was added still load: column count -> the added columns' defaults."""
 _STR_COLUMNS = tuple(c for c in COLUMNS if c not in _TYPES)
 
 
@@ -79,26 +109,55 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Latencies:
+    """A loadgen run's p99 latencies and the limits it was held to, in ms (None: the log has no such line)."""
+
+    ttft_p99_ms: float | None = None
+    tpot_p99_ms: float | None = None
+    ttft_limit_ms: float | None = None
+    tpot_limit_ms: float | None = None
+
+
+LATENCY_FIELDS = tuple(f.name for f in fields(Latencies))
+
+
+@dataclass(frozen=True, slots=True)
 class RunInfo:
     """A private entry's facts that official rows do not have."""
 
     entry: str
     name: str
     valid: bool
-    ttft_p99_ms: float | None
-    tpot_p99_ms: float | None
-    ttft_limit_ms: float | None
-    tpot_limit_ms: float | None
+    latencies: Latencies
     log_file: str
     log_sha256: str
     imported_at: str
+
+    def record(self) -> dict[str, Any]:
+        """As the runs file stores it: one flat record."""
+        flat = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "latencies"}
+        return flat | asdict(self.latencies)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> RunInfo:
+        latencies = Latencies(**{k: record[k] for k in LATENCY_FIELDS if k in record})
+        return cls(**{k: v for k, v in record.items() if k not in LATENCY_FIELDS}, latencies=latencies)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateRuns:
+    """Your own runs (``benchsheet import-run``): their rows, their facts, and the highest number given out."""
+
+    rows: tuple[Row, ...] = ()
+    runs: tuple[RunInfo, ...] = ()
+    issued: int = 0  # local-NNNN numbers are never reused, so a workbook never silently changes meaning
 
 
 @dataclass(frozen=True)
 class Table:
     rows: tuple[Row, ...]
     sources: tuple[Source, ...]
-    origin: str = "bundled"  # "bundled", "user" or a note on why bundled was used
+    origin: Origin = BUNDLED_ORIGIN
     runs: tuple[RunInfo, ...] = ()  # private entries' facts (loadgen runs), by entry
     runs_issued: int = 0  # the highest local-NNNN ever given out, so that none is reused
     _by_key: dict[tuple[str, str, str], Row] = field(default_factory=dict, repr=False)
@@ -110,18 +169,18 @@ class Table:
         by_entry: dict[str, list[Row]] = {}
         by_bench: dict[tuple[str, str], list[Row]] = {}
         for r in self.rows:
-            key = (r.entry.lower(), benchmark_key(r.benchmark), scenario_key(r.scenario))
+            key = (entry_key(r.entry), benchmark_key(r.benchmark), scenario_key(r.scenario))
             if key in self._by_key:
                 raise DataError(r.source, None, "entry", f"duplicate row {r.entry} {r.benchmark} {r.scenario}")
             self._by_key[key] = r
-            by_entry.setdefault(r.entry.lower(), []).append(r)
+            by_entry.setdefault(key[0], []).append(r)
             by_bench.setdefault(key[1:], []).append(r)
             self._benchmarks.add(key[1])
         self._by_entry.update({k: tuple(v) for k, v in by_entry.items()})
         self._by_bench.update({k: tuple(v) for k, v in by_bench.items()})
 
     def get(self, entry: str, benchmark: str, scenario: str) -> Row | None:
-        return self._by_key.get((entry.strip().lower(), benchmark_key(benchmark), scenario_key(scenario)))
+        return self._by_key.get((entry_key(entry), benchmark_key(benchmark), scenario_key(scenario)))
 
     @cached_property
     def families(self) -> dict[str, str]:
@@ -131,15 +190,24 @@ class Table:
         return {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
 
     @cached_property
-    def has_invalid_runs(self) -> bool:
-        return any(not r.valid for r in self.runs)
+    def invalid_runs(self) -> frozenset[str]:
+        """Entry keys of the private runs whose loadgen log says INVALID."""
+        return frozenset(r.entry for r in self.runs if not r.valid)
 
     def run(self, entry: str) -> RunInfo | None:
         key = entry.strip().lower()
         return next((r for r in self.runs if r.entry == key), None)
 
+    def with_runs(self, private: PrivateRuns) -> Table:
+        """This table with your own runs beside the official rows."""
+        return Table(self.rows + private.rows, self.sources, self.origin, private.runs, private.issued)
+
+    @property
+    def private(self) -> PrivateRuns:
+        return PrivateRuns(tuple(r for r in self.rows if r.id_source == IdSource.LOCAL), self.runs, self.runs_issued)
+
     def entry_rows(self, entry: str) -> tuple[Row, ...]:
-        return self._by_entry.get(entry.strip().lower(), ())
+        return self._by_entry.get(entry_key(entry), ())
 
     def bench_rows(self, benchmark: str, scenario: str) -> tuple[Row, ...]:
         return self._by_bench.get((benchmark_key(benchmark), scenario_key(scenario)), ())
@@ -149,7 +217,7 @@ class Table:
 
     @property
     def rounds(self) -> tuple[str, ...]:
-        return tuple(sorted({r.round for r in self.rows if r.id_source != "local"}, key=round_sort_key))
+        return tuple(sorted({r.round for r in self.rows if r.id_source != IdSource.LOCAL}, key=round_sort_key))
 
     def to_json(self) -> str:
         doc = {
@@ -159,29 +227,32 @@ class Table:
             "sources": [asdict(s) for s in self.sources],
             "rows": [[getattr(r, c) for c in COLUMNS] for r in self.rows],
         }
-        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def round_sort_key(rnd: str) -> tuple[int, ...]:
     return tuple(int(p) for p in rnd.split(".") if p.isdigit())
 
 
-def build_table(rows: Iterable[Row], sources: Sequence[Source], origin: str = "bundled") -> Table:
+def build_table(rows: Iterable[Row], sources: Sequence[Source], origin: Origin = BUNDLED_ORIGIN) -> Table:
     return Table(tuple(rows), tuple(sources), origin)
 
 
-def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Table:
-    """Parse a cache file; any defect raises DataError naming the file and row."""
+def _json(text: str | bytes, name: str, fmt: str) -> Mapping[str, Any]:
     try:
         doc = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise DataError(name, None, None, f"not a JSON cache file ({exc})") from None
-    if not isinstance(doc, Mapping) or doc.get("format") != CACHE_FORMAT:
-        raise DataError(name, None, "format", "not a benchsheet cache file")
+        raise DataError(name, None, None, f"not a JSON file ({exc})") from None
+    if not isinstance(doc, Mapping) or doc.get("format") != fmt:
+        raise DataError(name, None, "format", f"not a {fmt} file")
     if doc.get("version") != CACHE_VERSION:
-        raise DataError(name, None, "version", f"cache version {doc.get('version')!r}, expected {CACHE_VERSION}")
-    if doc.get("columns") != list(COLUMNS):
-        raise DataError(name, None, "columns", "cache columns do not match this benchsheet")
+        raise DataError(name, None, "version", f"version {doc.get('version')!r}, expected {CACHE_VERSION}")
+    return doc
+
+
+def table_from_json(text: str | bytes, name: str, origin: Origin = BUNDLED_ORIGIN) -> Table:
+    """Parse a cache file; any defect raises DataError naming the file and row."""
+    doc = _json(text, name, CACHE_FORMAT)
     try:
         sources = tuple(Source(**s) for s in doc["sources"])
     except (TypeError, KeyError) as exc:
@@ -190,14 +261,25 @@ def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Ta
         for f in fields(Source):
             if not isinstance(getattr(src, f.name), int if f.name == "rows" else str):
                 raise DataError(name, f"source {i}", f.name, f"unexpected {getattr(src, f.name)!r}")
-    rows = []
+    return Table(_rows(doc, name), sources, origin)
+
+
+def _rows(doc: Mapping[str, Any], name: str) -> tuple[Row, ...]:
+    """The rows of a cache or runs file, each field checked (older files lack the columns added since)."""
+    columns = doc.get("columns")
+    if not isinstance(columns, list):
+        raise DataError(name, None, "columns", "columns do not match this benchsheet")
+    added = _ADDED_COLUMNS.get(len(columns))
+    if columns != list(COLUMNS) and (added is None or columns != list(COLUMNS[: len(columns)])):
+        raise DataError(name, None, "columns", "columns do not match this benchsheet")
     raw_rows = doc.get("rows")
     if not isinstance(raw_rows, list):
         raise DataError(name, None, "rows", "missing row list")
+    rows = []
     for i, raw in enumerate(raw_rows):
-        if not isinstance(raw, list) or len(raw) != len(COLUMNS):
+        if not isinstance(raw, list) or len(raw) != len(columns):
             raise DataError(name, i, None, "row has the wrong number of fields")
-        values: dict[str, Any] = dict(zip(COLUMNS, raw, strict=True))
+        values: dict[str, Any] = dict(zip(columns, raw, strict=True)) | (added or {})
         for col, typ in _TYPES.items():
             v = values[col]
             if typ is float and isinstance(v, int) and not isinstance(v, bool):
@@ -207,48 +289,40 @@ def table_from_json(text: str | bytes, name: str, origin: str = "bundled") -> Ta
         for col in _STR_COLUMNS:
             if not isinstance(values[col], str):
                 raise DataError(name, i, col, f"expected text, got {values[col]!r}")
+        try:
+            values["id_source"] = IdSource(values["id_source"])
+        except ValueError:
+            raise DataError(name, i, "id_source", f"unexpected {values['id_source']!r}") from None
         rows.append(Row(**values))
-    return Table(tuple(rows), sources, origin)
+    return tuple(rows)
 
 
 RUNS_FORMAT = "benchsheet-runs"
 
 
-def runs_to_json(rows: Sequence[Row], runs: Sequence[RunInfo], issued: int) -> str:
+def runs_to_json(private: PrivateRuns) -> str:
     """Private entries (rows and run facts) as plain JSON."""
     doc = {
         "format": RUNS_FORMAT,
         "version": CACHE_VERSION,
-        "issued": issued,
+        "issued": private.issued,
         "columns": list(COLUMNS),
-        "rows": [[getattr(r, c) for c in COLUMNS] for r in rows],
-        "runs": [asdict(r) for r in runs],
+        "rows": [[getattr(r, c) for c in COLUMNS] for r in private.rows],
+        "runs": [r.record() for r in private.runs],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1)
+    return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False)
 
 
-def runs_from_json(text: str | bytes, name: str) -> tuple[tuple[Row, ...], tuple[RunInfo, ...], int]:
+def runs_from_json(text: str | bytes, name: str) -> PrivateRuns:
+    doc = _json(text, name, RUNS_FORMAT)
+    rows = _rows(doc, name)
     try:
-        doc = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise DataError(name, None, None, f"not a JSON file ({exc})") from None
-    if not isinstance(doc, Mapping) or doc.get("format") != RUNS_FORMAT or doc.get("version") != CACHE_VERSION:
-        raise DataError(name, None, "format", "not a benchsheet runs file of this version")
-    as_cache: dict[str, Any] = {
-        "format": CACHE_FORMAT,
-        "version": CACHE_VERSION,
-        "columns": doc.get("columns"),
-        "sources": [],
-        "rows": doc.get("rows"),
-    }
-    rows = table_from_json(json.dumps(as_cache), name).rows
-    try:
-        runs = tuple(RunInfo(**r) for r in doc.get("runs", []))
-    except TypeError as exc:
+        runs = tuple(RunInfo.from_record(r) for r in doc.get("runs", []))
+    except (TypeError, AttributeError) as exc:
         raise DataError(name, None, "runs", f"bad run record ({exc})") from None
     if {r.entry for r in rows} != {r.entry for r in runs}:
         raise DataError(name, None, "runs", "rows and run records do not match")
     issued = doc.get("issued", 0)
     if not isinstance(issued, int) or isinstance(issued, bool):
         raise DataError(name, None, "issued", f"expected a whole number, got {issued!r}")
-    return rows, runs, issued
+    return PrivateRuns(rows, runs, issued)

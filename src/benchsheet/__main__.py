@@ -1,0 +1,7 @@
+"""``python -m benchsheet ...``: the ``benchsheet`` command, where pip left its script off PATH."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,337 @@
+"""Claims, software gains and history: scans that start from a question, not from entry IDs.
+
+Pure functions over a ``Table``, like ``analysis``: RATIOS finds where an
+"up to Nx" comes from, GAINS pairs like-for-like systems across two rounds,
+HISTORY follows one family's best and median per-GPU value round by round.
+Every figure is a per-GPU value of an official row (``analysis.per_gpu_value``);
+two rows are only compared in the same units.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from .analysis import (
+    ENTRY_ID,
+    Filters,
+    _check_known,
+    _filter_note,
+    _matching,
+    _refuse_latency,
+    model_run,
+    normalize_round,
+    per_gpu_value,
+)
+from .errors import bad_value, not_available
+from .names import family_key, same_submitter, scenario_key, submitter_key
+from .table import Row, Table, round_sort_key
+
+Cell = str | float | int
+
+# ------------------------------------------------------------------ RATIOS
+
+RATIOS_HEADER = (
+    "benchmark",
+    "scenario",
+    "ratio",
+    "candidate entry",
+    "baseline entry",
+    "candidate per-GPU",
+    "baseline per-GPU",
+    "candidate GPUs",
+    "baseline GPUs",
+    "candidate availability",
+    "baseline availability",
+)
+
+
+def _side(table: Table, spec: str, role: str) -> tuple[str, str]:
+    """("entry", ID) or ("family", name) for a RATIOS argument."""
+    rows = table.entry_rows(spec)
+    if rows and rows[0].division == "open":  # an open row ran its own model: never a claim about the benchmark
+        raise not_available(
+            f"{rows[0].entry} is an open-division entry (model run: {model_run(rows[0])}): "
+            "its rows are not the benchmarks' models, so no ratio"
+        )
+    if rows:
+        return "entry", rows[0].entry
+    if ENTRY_ID.fullmatch(spec.strip()):
+        raise not_available(f"Unknown entry {spec.strip()}")
+    if family_key(spec) not in table.families:
+        raise not_available(f"Unknown entry or family {spec.strip()!r} ({role})")
+    return "family", table.families[family_key(spec)]
+
+
+def _usable(table: Table, benchmark: str, scenario: str, family: str, filters: Filters) -> list[Row]:
+    """A family's closed rows with a per-GPU value under the filters (every round, or the given one)."""
+    rows = [r for r in _matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
+    if filters.round is not None:
+        rnd = normalize_round(filters.round)
+        rows = [r for r in rows if r.round == rnd]
+    return rows
+
+
+def _best(rows: Sequence[Row]) -> Row | None:
+    """BEST's choice: the best per-GPU row of the latest round among ``rows``."""
+    if not rows:
+        return None
+    latest = max((r.round for r in rows), key=round_sort_key)
+    return min((r for r in rows if r.round == latest), key=lambda r: (-(per_gpu_value(r) or 0.0), r.entry))
+
+
+def _workloads(table: Table) -> list[tuple[str, str]]:
+    """Every (benchmark, scenario) with closed throughput rows that have a per-GPU value."""
+    seen: dict[tuple[str, str], tuple[str, str]] = {}
+    for r in table.rows:
+        if r.division == "closed" and per_gpu_value(r) is not None:
+            seen.setdefault((r.benchmark.lower(), scenario_key(r.scenario)), (r.benchmark, r.scenario))
+    return sorted(seen.values())
+
+
+def _rows_for(
+    table: Table, side: tuple[str, str], benchmark: str, scenario: str, filters: Filters, gpus: int | None
+) -> Row | None:
+    kind, name = side
+    if kind == "entry":
+        row = table.get(name, benchmark, scenario)
+        ok = row is not None and per_gpu_value(row) is not None and (gpus is None or row.gpus == gpus)
+        return row if ok else None
+    rows = _usable(table, benchmark, scenario, name, filters)
+    return _best([r for r in rows if gpus is None or r.gpus == gpus])
+
+
+def _sizes(table: Table, side: tuple[str, str], benchmark: str, scenario: str, filters: Filters) -> set[int]:
+    kind, name = side
+    if kind == "entry":
+        row = _rows_for(table, side, benchmark, scenario, filters, None)
+        return {row.gpus} if row is not None else set()
+    return {r.gpus for r in _usable(table, benchmark, scenario, name, filters)}
+
+
+def ratios(table: Table, candidate: str, baseline: str, filters: Filters, same_gpus: bool = False) -> list[list[Cell]]:
+    """Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest first.
+
+    Each side is an entry's row or a family's best closed row under the filters
+    (BEST's choice: the latest round with rows). With ``same_gpus`` a pair counts
+    only where both rows have the same accelerator count; of the sizes both have,
+    the one with the highest ratio is shown. Pairs in different units are left out.
+    """
+    filters = filters.check()
+    cand, base = _side(table, candidate, "candidate"), _side(table, baseline, "baseline")
+    found: list[tuple[float, Row, Row]] = []
+    for bench, scen in _workloads(table):
+        if same_gpus:
+            sizes = _sizes(table, cand, bench, scen, filters) & _sizes(table, base, bench, scen, filters)
+        else:
+            sizes = {0}
+        pairs = []
+        for n in sorted(sizes):
+            c = _rows_for(table, cand, bench, scen, filters, n or None)
+            b = _rows_for(table, base, bench, scen, filters, n or None)
+            if c is not None and b is not None and c.units == b.units:
+                pairs.append(((per_gpu_value(c) or 0.0) / (per_gpu_value(b) or 1.0), c, b))
+        if pairs:
+            found.append(max(pairs, key=lambda p: p[0]))
+    if not found:
+        raise not_available(
+            f"No benchmark and scenario where both {candidate.strip()} and {baseline.strip()} have a closed "
+            f"per-GPU value in the same units{_filter_note(filters)}" + (" and the same GPU count" if same_gpus else "")
+        )
+    found.sort(key=lambda p: (-p[0], p[1].benchmark, p[1].scenario))
+    out: list[list[Cell]] = [list(RATIOS_HEADER)]
+    for ratio, c, b in found:
+        out.append(
+            [
+                c.benchmark,
+                c.scenario,
+                ratio,
+                c.entry,
+                b.entry,
+                per_gpu_value(c) or 0.0,
+                per_gpu_value(b) or 0.0,
+                c.gpus,
+                b.gpus,
+                c.availability,
+                b.availability,
+            ]
+        )
+    return out
+
+
+# ------------------------------------------------------------------- GAINS
+
+GAINS_HEADER = (
+    "family",
+    "submitter",
+    "GPUs",
+    "old entry",
+    "new entry",
+    "old per-GPU",
+    "new per-GPU",
+    "gain",
+    "old software",
+    "new software",
+    "match",
+)
+_STRENGTH = ("same platform", "same system", "same submitter, family and size only")
+
+
+def _strength(old: Row, new: Row) -> int:
+    """0: the same platform label; 1: the same system name; 2: only submitter, family and size."""
+    if old.platform.strip().lower() == new.platform.strip().lower():
+        return 0
+    if old.system.strip().lower() == new.system.strip().lower():
+        return 1
+    return 2
+
+
+def _check_family(table: Table, family: str | None) -> None:
+    if family is not None and family_key(family) not in table.families:
+        known = ", ".join(sorted(table.families.values()))
+        raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
+
+
+def gains(
+    table: Table,
+    benchmark: str,
+    scenario: str,
+    old_round: str | None = None,
+    new_round: str | None = None,
+    family: str | None = None,
+    availability: str = "available",
+    include_resized: bool = False,
+) -> list[list[Cell]]:
+    """Like-for-like systems across two rounds, biggest gain first.
+
+    A pair is one submitter (``names.same_submitter``: case ignored; a joint
+    submission ``A_B`` counts as ``A`` where one of the names is absent from the
+    other round), one accelerator family and one
+    accelerator count, in the same units. Of several old rows for a new one, the
+    strongest match wins (same platform, then same system name), then the
+    stronger old row, so that a gain is never overstated. With ``include_resized``
+    a new system with no partner of its size is paired with the submitter's
+    nearest-sized old system of the family, listed after the rest and marked.
+    """
+    filters = Filters(availability).check()
+    _check_known(table, benchmark, scenario)
+    _refuse_latency(table, benchmark, scenario)
+    _check_family(table, family)
+    rows = [r for r in _matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
+    have = sorted({r.round for r in rows}, key=round_sort_key)
+    what = f"{family.strip() + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
+    if old_round is None and new_round is None and len(have) < 2:
+        raise not_available(f"Closed {what} rows in {len(have)} round(s) only{_filter_note(filters)}: no gain")
+    new = normalize_round(new_round) if new_round is not None else (have[-1] if have else "")
+    if old_round is not None:
+        old = normalize_round(old_round)
+    else:
+        earlier = [r for r in have if round_sort_key(r) < round_sort_key(new)]
+        if not earlier:
+            raise not_available(f"No closed {what} rows in a round before {new}{_filter_note(filters)}")
+        old = earlier[-1]
+    if round_sort_key(old) >= round_sort_key(new):
+        raise bad_value(f"old_round ({old}) must be earlier than new_round ({new})")
+    for rnd in (old, new):
+        if rnd not in have:
+            listed = ", ".join(have) or "none"
+            raise not_available(
+                f"No closed {what} rows in round {rnd}{_filter_note(filters)} (rounds with rows: {listed})"
+            )
+    olds: dict[tuple[str, str], list[Row]] = {}
+    for r in rows:
+        if r.round == old:
+            olds.setdefault((submitter_key(r.submitter), family_key(r.family)), []).append(r)
+    same: list[tuple[float, Row, Row, str]] = []
+    resized: list[tuple[float, Row, Row, str]] = []
+    names = {rnd: {r.submitter.strip().casefold() for r in table.rows if r.round == rnd} for rnd in (old, new)}
+    for n in (r for r in rows if r.round == new):
+        partners = [
+            o
+            for o in olds.get((submitter_key(n.submitter), family_key(n.family)), [])
+            if o.units == n.units and same_submitter(o.submitter, n.submitter, names[old], names[new])
+        ]
+        sized = [o for o in partners if o.gpus == n.gpus]
+        if sized:
+            o = min(sized, key=lambda o: (_strength(o, n), -(per_gpu_value(o) or 0.0), o.entry))
+            same.append((_gain(o, n), o, n, _match(o, n, _STRENGTH[_strength(o, n)])))
+        elif include_resized and partners:
+            o = min(partners, key=lambda o: (abs(o.gpus - n.gpus), _strength(o, n), -(per_gpu_value(o) or 0.0)))
+            label = f"resized: {o.gpus} -> {n.gpus} GPUs, not a software gain"
+            resized.append((_gain(o, n), o, n, _match(o, n, label)))
+    if not same and not resized:
+        raise not_available(
+            f"No like-for-like {what} systems in both {old} and {new} (same submitter, family and GPU count)"
+            f"{_filter_note(filters)}"
+        )
+    out: list[list[Cell]] = [list(GAINS_HEADER)]
+    for group in (same, resized):
+        group.sort(key=lambda p: (-p[0], p[2].entry))
+        for gain, o, n, match in group:
+            out.append(
+                [
+                    n.family,
+                    n.submitter,
+                    n.gpus,
+                    o.entry,
+                    n.entry,
+                    per_gpu_value(o) or 0.0,
+                    per_gpu_value(n) or 0.0,
+                    gain,
+                    o.software,
+                    n.software,
+                    match,
+                ]
+            )
+    return out
+
+
+def _gain(old: Row, new: Row) -> float:
+    return (per_gpu_value(new) or 0.0) / (per_gpu_value(old) or 1.0) - 1
+
+
+def _match(old: Row, new: Row, label: str) -> str:
+    if old.submitter != new.submitter:
+        label += f" (submitter {old.submitter} in {old.round}, {new.submitter} in {new.round})"
+    return label
+
+
+# ----------------------------------------------------------------- HISTORY
+
+HISTORY_HEADER = ("round", "best per-GPU", "entry", "GPUs", "median per-GPU", "rows", "units")
+
+
+def history(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> list[list[Cell]]:
+    """One row per round with closed rows of the family, oldest first: best and median per-GPU, and how many rows.
+
+    The units column shows each round's units: a benchmark relabelled between
+    rounds (llama3.1-8b Interactive, Queries/s in v5.1) is not one scale.
+    """
+    filters = filters.check()
+    _check_known(table, benchmark, scenario)
+    _refuse_latency(table, benchmark, scenario)
+    _check_family(table, family)
+    rows = _usable(table, benchmark, scenario, family, filters)
+    if not rows:
+        raise not_available(
+            f"No closed {family.strip()} {benchmark.strip()} {scenario.strip()} rows{_filter_note(filters)}"
+        )
+    out: list[list[Cell]] = [list(HISTORY_HEADER)]
+    for rnd in sorted({r.round for r in rows}, key=round_sort_key):
+        in_round = [r for r in rows if r.round == rnd]
+        best = _best(in_round)
+        assert best is not None
+        values = [per_gpu_value(r) or 0.0 for r in in_round]
+        units = ", ".join(sorted({r.units for r in in_round}))
+        out.append(
+            [
+                rnd,
+                per_gpu_value(best) or 0.0,
+                best.entry,
+                best.gpus,
+                float(statistics.median(values)),
+                len(values),
+                units,
+            ]
+        )
+    return out

@@ -1,0 +1,81 @@
+"""Writing files the user has: whole or not at all, and only where writing is what they asked for.
+
+``write_atomic`` writes to a temporary file of its own beside the target, flushes it to disk and
+renames it over the target, so a reader sees the old file or the new one, never half of one. Before
+anything is written, ``writable_target`` says where the bytes will go and refuses what must not be
+replaced: a device, FIFO or socket (``--out /dev/null`` must never become a regular file), a
+folder, a read-only file, or (unless ``replace``) any existing file. A symbolic link is followed: the
+file it points to is written and the link stays a link. ``locked`` serializes writers across
+processes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import WriteRefused
+
+__all__ = ["WriteRefused", "locked", "writable_target", "write_atomic"]
+
+
+def writable_target(path: Path, *, replace: bool = True) -> Path:
+    """The regular file that writing ``path`` writes (a symlink's target), or ``WriteRefused``."""
+    path = Path(path).absolute()
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        st = target.stat()
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise WriteRefused(path, f"no such folder {target.parent}") from None
+        return target
+    if stat.S_ISDIR(st.st_mode):
+        raise WriteRefused(path, "is a folder; give a file name")
+    if not stat.S_ISREG(st.st_mode):
+        raise WriteRefused(path, "is not a regular file (a device, pipe or socket); nothing is written there")
+    if not replace:
+        raise WriteRefused(path, "exists; nothing written (use --force to replace it)")
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise WriteRefused(path, "is read-only; nothing written (make it writable, or write elsewhere)")
+    return target
+
+
+def write_atomic(path: Path, data: str | bytes, *, replace: bool = True) -> Path:
+    """Write ``data`` to ``path`` whole or not at all; returns the file written (a symlink's target).
+
+    The file keeps the mode of the one it replaces (a new one gets 0o666 less the umask). Only the
+    temporary file this call made is ever removed: nothing else in the folder is touched.
+    """
+    target = writable_target(path, replace=replace)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+@contextmanager
+def locked(path: Path, timeout: float = 60.0) -> Iterator[None]:
+    """Serialize writers of ``path`` across processes."""
+    from filelock import FileLock
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(path) + ".lock", timeout=timeout):
+        yield

@@ -1,0 +1,79 @@
+"""Your own runs as private entries (``local-0001``, ...): adding, forgetting, and their file.
+
+Private runs live in ``runs.json`` beside the user cache, written atomically under the cache's lock.
+A file that cannot be read is never overwritten: it may hold runs and the count of numbers given
+out (numbers are never reused, so a workbook naming ``local-0002`` never silently changes meaning).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .errors import DataError
+from .files import locked, write_atomic
+from .loadgen import LOCAL_PREFIX, find_run_files, make_run
+from .snapshot import latency_bounds
+from .store import load_runs, user_cache, user_runs
+from .table import PrivateRuns, Row, RunInfo, runs_from_json, runs_to_json
+
+
+def _update(change: Callable[[PrivateRuns], PrivateRuns]) -> PrivateRuns:
+    """Replace the private runs with ``change(current runs)``, atomically, under the cache's lock."""
+    with locked(user_cache()):
+        try:
+            current = load_runs()
+        except DataError as exc:
+            raise DataError(
+                str(user_runs()),
+                None,
+                None,
+                f"cannot read your private runs ({exc.reason}); fix it or move it aside to start afresh; "
+                "nothing was written",
+            ) from None
+        new = change(current)
+        text = runs_to_json(new)
+        runs_from_json(text, "new runs file")  # the file we write must load
+        write_atomic(user_runs(), text)
+    return new
+
+
+def import_run(
+    path: Path, system: Path | None = None, benchmark: str | None = None, name: str = "", allow_invalid: bool = False
+) -> tuple[Row, RunInfo]:
+    """Add the loadgen run at ``path`` (a summary file or its folder) as the next private entry.
+
+    A log that says INVALID is refused unless ``allow_invalid``; then every answer from it is flagged.
+    """
+    log, system_file, bench = find_run_files(path, system, benchmark)
+    log_data, system_data = log.read_bytes(), system_file.read_bytes()
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def change(current: PrivateRuns) -> PrivateRuns:
+        issued = current.issued + 1
+        entry = f"{LOCAL_PREFIX}{issued:04d}"
+        row, run = make_run(
+            entry, log_data, str(log), system_data, str(system_file), bench, latency_bounds(), when, name
+        )
+        if not run.valid and not allow_invalid:
+            raise DataError(
+                str(log), None, "Result is", "the log says INVALID; not imported (--allow-invalid keeps it, flagged)"
+            )
+        return PrivateRuns((*current.rows, row), (*current.runs, run), issued)
+
+    new = _update(change)
+    return new.rows[-1], new.runs[-1]
+
+
+def forget_run(entry: str) -> None:
+    key = entry.strip().lower()
+
+    def change(current: PrivateRuns) -> PrivateRuns:
+        if key not in {r.entry for r in current.runs}:
+            known = ", ".join(r.entry for r in current.runs) or "none"
+            raise DataError(str(user_runs()), None, None, f"no private entry {entry.strip()} (yours: {known})")
+        rows = tuple(r for r in current.rows if r.entry != key)
+        return PrivateRuns(rows, tuple(r for r in current.runs if r.entry != key), current.issued)
+
+    _update(change)

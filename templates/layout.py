@@ -1,0 +1,636 @@
+"""The vocabulary a sheet is described in: cells, formulas, blocks of cells, checks and charts.
+
+A sheet description (``sheets.py``) places blocks at rows; each block knows its own cells, so a
+formula refers to a cell by asking the block for it, never by writing its address. The writer
+(``writer.py``) turns the blocks into XlsxWriter calls, the report (``report.py``) reads the
+computed values back through the same blocks.
+
+Rows are Excel row numbers (1-based, as a user sees them); columns are 0-based indexes (A = 0),
+as in XlsxWriter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from openpyxl.utils.cell import column_index_from_string, get_column_letter
+from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
+
+Style = str  # a format name of the writer: "in_money", "out_ratio", ...
+ROW_PX = 17  # the default row height in pixels, which places what follows a chart
+Scalar = str | float | int | None
+
+# ------------------------------------------------------------------ cells
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a sheet, and how a formula refers to it ($B$5, B5, $A19 or B$18)."""
+
+    sheet: str
+    row: int  # Excel row number, 1-based
+    col: int  # 0-based
+    row_abs: bool = True
+    col_abs: bool = True
+
+    @property
+    def a1(self) -> str:
+        """The plain address, e.g. ``B5``."""
+        return str(xl_rowcol_to_cell(self.row - 1, self.col))
+
+    @property
+    def rel(self) -> Cell:
+        return replace(self, row_abs=False, col_abs=False)
+
+    @property
+    def abs(self) -> Cell:
+        return replace(self, row_abs=True, col_abs=True)
+
+    def fixed(self, row: bool, col: bool) -> Cell:
+        return replace(self, row_abs=row, col_abs=col)
+
+    def ref(self, here: str) -> str:
+        """How a formula on sheet ``here`` names this cell."""
+        local = str(xl_rowcol_to_cell(self.row - 1, self.col, self.row_abs, self.col_abs))
+        return local if here == self.sheet else f"{quote_sheetname(self.sheet)}!{local}"
+
+    def __add__(self, other: Term) -> Expr:
+        return Expr.of(self) + other
+
+    def __radd__(self, other: Term) -> Expr:
+        return Expr.of(other) + self
+
+    def __sub__(self, other: Term) -> Expr:
+        return Expr.of(self) - other
+
+    def __mul__(self, other: Term) -> Expr:
+        return Expr.of(self) * other
+
+    def __truediv__(self, other: Term) -> Expr:
+        return Expr.of(self) / other
+
+    def __and__(self, other: Term) -> Expr:
+        return Expr.of(self) & other
+
+    def __rand__(self, other: Term) -> Expr:
+        return Expr.of(other) & self
+
+
+@dataclass(frozen=True)
+class Span:
+    """A rectangle of cells on one sheet, first to last (inclusive)."""
+
+    first: Cell
+    last: Cell
+
+    def a1(self) -> str:
+        return self.first.a1 if self.first == self.last else f"{self.first.a1}:{self.last.a1}"
+
+    def chart_ref(self) -> list[Any]:
+        """XlsxWriter's ``[sheet, first_row, first_col, last_row, last_col]`` (0-based)."""
+        return [self.first.sheet, self.first.row - 1, self.first.col, self.last.row - 1, self.last.col]
+
+
+# --------------------------------------------------------------- formulas
+
+_PRECEDENCE = {"=": 1, "<=": 1, "&": 2, "+": 3, "-": 3, "*": 4, "/": 4}
+_ATOM = 9
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A formula (without its leading ``=``) built from cells, literals and calls.
+
+    Operators render as in Excel and add the parentheses their precedence needs, so a
+    formula is balanced by construction; ``==``/``<=`` are ``eq``/``le`` (Python keeps ``==``).
+    """
+
+    parts: tuple[str | Cell, ...]
+    precedence: int = _ATOM
+
+    @staticmethod
+    def of(term: Term) -> Expr:
+        if isinstance(term, Expr):
+            return term
+        if isinstance(term, Cell):
+            return Expr((term,))
+        if isinstance(term, bool) or not isinstance(term, int | float):
+            raise TypeError(f"not a formula term: {term!r} (text goes through lit())")
+        return Expr((f"{term:g}",)) if isinstance(term, float) else Expr((str(term),))
+
+    def render(self, here: str) -> str:
+        """The formula's text on sheet ``here``, without ``=``."""
+        return "".join(p if isinstance(p, str) else p.ref(here) for p in self.parts)
+
+    def _binary(self, op: str, other: Term, swap: bool = False) -> Expr:
+        left, right = (Expr.of(other), self) if swap else (self, Expr.of(other))
+        p = _PRECEDENCE[op]
+        return Expr((*_wrapped(left, p < left.precedence + 1), op, *_wrapped(right, p < right.precedence)), p)
+
+    def __add__(self, other: Term) -> Expr:
+        return self._binary("+", other)
+
+    def __radd__(self, other: Term) -> Expr:
+        return self._binary("+", other, swap=True)
+
+    def __sub__(self, other: Term) -> Expr:
+        return self._binary("-", other)
+
+    def __mul__(self, other: Term) -> Expr:
+        return self._binary("*", other)
+
+    def __truediv__(self, other: Term) -> Expr:
+        return self._binary("/", other)
+
+    def __and__(self, other: Term) -> Expr:
+        return self._binary("&", other)
+
+    def __rand__(self, other: Term) -> Expr:
+        return self._binary("&", other, swap=True)
+
+
+Term = Expr | Cell | int | float
+
+
+def _wrapped(e: Expr, bare: bool) -> tuple[str | Cell, ...]:
+    return e.parts if bare else ("(", *e.parts, ")")
+
+
+def lit(text: str) -> Expr:
+    """An Excel text literal: ``"..."`` with inner quotes doubled."""
+    return Expr(('"' + text.replace('"', '""') + '"',))
+
+
+def call(name: str, *args: Term) -> Expr:
+    """``NAME(arg,arg,...)``."""
+    parts: list[str | Cell] = [f"{name}("]
+    for i, arg in enumerate(args):
+        if i:
+            parts.append(",")
+        parts.extend(Expr.of(arg).parts)
+    parts.append(")")
+    return Expr(tuple(parts))
+
+
+def eq(a: Term, b: Term) -> Expr:
+    return Expr.of(a)._binary("=", b)
+
+
+def le(a: Term, b: Term) -> Expr:
+    return Expr.of(a)._binary("<=", b)
+
+
+def if_(cond: Term, then: Term, otherwise: Term) -> Expr:
+    return call("IF", cond, then, otherwise)
+
+
+# --------------------------------------------------------------- contents
+
+
+@dataclass(frozen=True)
+class Text:
+    """Fixed text; ``fit``: make the row tall enough when the style wraps."""
+
+    text: str = ""
+    style: Style = "plain"
+    fit: bool = True
+
+
+@dataclass(frozen=True)
+class Input:
+    """A yellow cell a user types over; ``value`` is the sample a fresh workbook holds."""
+
+    value: Scalar = None
+    style: Style = "in_text"
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula; in a block, ``expr`` may be a function of the block's (or the row's) cells."""
+
+    expr: Expr | Callable[[Row], Expr]
+    style: Style = "out_text"
+
+    def at(self, row: Row) -> Formula:
+        return self if isinstance(self.expr, Expr) else Formula(self.expr(row), self.style)
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The build's own line (version and time), filled in when the workbook is written."""
+
+    style: Style = "plain"
+
+
+Content = Text | Input | Formula | Stamp
+
+
+@dataclass(frozen=True)
+class Put:
+    """One cell's content, as the writer receives it (formulas resolved)."""
+
+    cell: Cell
+    content: Content
+
+
+class Row(Mapping[str, Cell]):
+    """The cells of one row of a block (or of a whole Fields block), by key."""
+
+    def __init__(self, cells: Mapping[str, Cell], index: int = 0, first: int = 0) -> None:
+        self._cells = dict(cells)
+        self.index = index  # the slot, 0 for the first row of a table
+        self.first = first  # the Excel row of the table's first slot
+
+    def __getitem__(self, key: str) -> Cell:
+        return self._cells[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+
+# ----------------------------------------------------------------- checks
+
+
+@dataclass(frozen=True)
+class ListRule:
+    """A drop-down list: a named column of the Lists sheet, or fixed choices.
+
+    Strict rules refuse other values; a lenient one (``title``/``message`` given) only informs.
+    """
+
+    source: str | tuple[str, ...]
+    what: str = "value"
+    title: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class NumberRule:
+    low: float
+    high: float | None = None
+    whole: bool = False
+
+
+Rule = ListRule | NumberRule
+
+
+@dataclass(frozen=True)
+class Check:
+    span: Span
+    rule: Rule
+
+
+# ----------------------------------------------------------------- blocks
+
+
+@dataclass(frozen=True)
+class Use:
+    """A place that names an MLPerf entry: where, the cell with what was asked, the cell with the entry."""
+
+    where: str
+    asked: Cell
+    entry: Cell
+
+
+@dataclass(frozen=True)
+class Cite:
+    """Which keys of a block hold what was asked and the entry used, for the Sources sheet."""
+
+    asked: str
+    entry: str
+    label: str = ""
+
+
+class Block:
+    """Something placed on a sheet. Subclasses yield their cells, checks, row heights and uses."""
+
+    end: int  # the last row the block takes
+
+    def puts(self) -> Iterator[Put]:
+        return iter(())
+
+    def checks(self) -> Iterator[Check]:
+        return iter(())
+
+    def heights(self) -> Iterator[tuple[int, float]]:
+        return iter(())
+
+    def uses(self) -> Iterator[Use]:
+        return iter(())
+
+
+class Headed(Block):
+    """A block under its header row, with an optional section title (text or formula) in the row above."""
+
+    sheet: str
+    header_row: int
+    title: str | Expr | None
+
+    @property
+    def title_cell(self) -> Cell:
+        return Cell(self.sheet, self.header_row - 1, 0)
+
+    def title_puts(self) -> Iterator[Put]:
+        if self.title is not None:
+            yield section(self.sheet, self.header_row - 1, self.title)
+
+
+def section(sheet: str, row: int, title: str | Expr) -> Put:
+    """A section title in column A: text, or a formula that names what follows."""
+    content: Content = Text(title, "section") if isinstance(title, str) else Formula(title, "section")
+    return Put(Cell(sheet, row, 0), content)
+
+
+@dataclass(frozen=True)
+class Lines(Block):
+    """Lines of text down column A (notes under a table or chart)."""
+
+    sheet: str
+    top: int
+    lines: tuple[str, ...]
+    style: Style = "note"
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return self.top + len(self.lines) - 1
+
+    def puts(self) -> Iterator[Put]:
+        for i, line in enumerate(self.lines):
+            yield Put(Cell(self.sheet, self.top + i, 0), Text(line, self.style))
+
+
+@dataclass(frozen=True)
+class Field:
+    """One labelled value: label in A, value in B, an optional note in C."""
+
+    key: str
+    label: str
+    content: Content
+    note: str = ""
+    check: Rule | None = None
+    label_style: Style = "label"
+
+
+@dataclass(frozen=True)
+class Fields(Block):
+    """Labelled values down rows ``top``..; ``fields["key"]`` is the value's cell ($B$5)."""
+
+    sheet: str
+    top: int
+    fields: tuple[Field, ...]
+    title: str | Expr | None = None  # a section title in the row above
+    cite: Cite | None = None
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return self.top + len(self.fields) - 1
+
+    def __getitem__(self, key: str) -> Cell:
+        for i, f in enumerate(self.fields):
+            if f.key == key:
+                return Cell(self.sheet, self.top + i, 1)
+        raise KeyError(key)
+
+    def cells(self) -> Row:
+        return Row({f.key: self[f.key] for f in self.fields})
+
+    def puts(self) -> Iterator[Put]:
+        if self.title is not None:
+            yield section(self.sheet, self.top - 1, self.title)
+        row = self.cells()
+        for i, f in enumerate(self.fields):
+            r = self.top + i
+            yield Put(Cell(self.sheet, r, 0), Text(f.label, f.label_style))
+            yield Put(Cell(self.sheet, r, 1), f.content.at(row) if isinstance(f.content, Formula) else f.content)
+            if f.note:
+                yield Put(Cell(self.sheet, r, 2), Text(f.note, "note"))
+
+    def checks(self) -> Iterator[Check]:
+        for f in self.fields:
+            if f.check is not None:
+                yield Check(Span(self[f.key], self[f.key]), f.check)
+
+    def uses(self) -> Iterator[Use]:
+        if self.cite is not None:
+            where = f"{self.sheet} {self.cite.label}".strip()
+            yield Use(where, self[self.cite.asked], self[self.cite.entry])
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: its header and what each row holds.
+
+    ``values`` gives a row-by-row value to an Input or Text column (rows past it are empty);
+    ``short``, a heading for text reports (``template build`` prints the columns that have one).
+    """
+
+    key: str
+    header: str
+    content: Content
+    check: Rule | None = None
+    values: Sequence[Scalar] = ()
+    short: str = ""
+
+
+@dataclass(frozen=True)
+class Table(Headed):
+    """A header row and ``slots`` rows under it, one column per ``Column`` from column A."""
+
+    sheet: str
+    header_row: int
+    slots: int
+    columns: tuple[Column, ...]
+    title: str | Expr | None = None  # a section title in the row above the header
+    header_height: float | None = None
+    cite: Cite | None = None
+
+    @property
+    def first(self) -> int:
+        return self.header_row + 1
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return self.header_row + self.slots
+
+    def col(self, key: str) -> int:
+        return [c.key for c in self.columns].index(key)
+
+    def row(self, i: int) -> Row:
+        """Slot ``i``'s cells, as relative references (A18)."""
+        r = self.first + i
+        return Row({c.key: Cell(self.sheet, r, j, False, False) for j, c in enumerate(self.columns)}, i, self.first)
+
+    def column(self, key: str) -> Span:
+        j = self.col(key)
+        return Span(Cell(self.sheet, self.first, j), Cell(self.sheet, self.end, j))
+
+    def puts(self) -> Iterator[Put]:
+        yield from self.title_puts()
+        for j, c in enumerate(self.columns):
+            yield Put(Cell(self.sheet, self.header_row, j), Text(c.header, "header", fit=False))
+        for i in range(self.slots):
+            row = self.row(i)
+            for c in self.columns:
+                yield Put(row[c.key], _slot(c, i, row))
+
+    def checks(self) -> Iterator[Check]:
+        for c in self.columns:
+            if c.check is not None:
+                yield Check(self.column(c.key), c.check)
+
+    def heights(self) -> Iterator[tuple[int, float]]:
+        if self.header_height is not None:
+            yield self.header_row, self.header_height
+
+    def uses(self) -> Iterator[Use]:
+        if self.cite is not None:
+            for i in range(self.slots):
+                row = self.row(i)
+                yield Use(f"{self.sheet} row {row.first + i}", row[self.cite.asked].abs, row[self.cite.entry].abs)
+
+
+def _slot(c: Column, i: int, row: Row) -> Content:
+    content = c.content
+    if isinstance(content, Formula):
+        return content.at(row)
+    if isinstance(content, Input) and c.values:
+        return replace(content, value=c.values[i] if i < len(c.values) else None)
+    if isinstance(content, Text) and c.values:
+        return replace(content, text=str(c.values[i]))
+    return content
+
+
+@dataclass(frozen=True)
+class Grid(Headed):
+    """A two-way table: input values across the header row, a series down column A, and a
+    formula of (row value, column value) in every other cell."""
+
+    sheet: str
+    header_row: int
+    corner: str
+    across: tuple[float, ...]
+    across_style: Style
+    across_check: Rule
+    down: int
+    down_first: Expr
+    down_next: Callable[[Cell], Expr]  # of the cell above
+    down_style: Style
+    body: Callable[[Cell, Cell], Expr]  # of the row's value ($A19) and the column's value (B$18)
+    body_style: Style
+    title: str | Expr | None = None
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return self.header_row + self.down
+
+    def across_cell(self, j: int) -> Cell:
+        return Cell(self.sheet, self.header_row, 1 + j)
+
+    def down_span(self) -> Span:
+        return Span(Cell(self.sheet, self.header_row + 1, 0), Cell(self.sheet, self.end, 0))
+
+    def body_span(self, j: int) -> Span:
+        return Span(Cell(self.sheet, self.header_row + 1, 1 + j), Cell(self.sheet, self.end, 1 + j))
+
+    def puts(self) -> Iterator[Put]:
+        yield from self.title_puts()
+        yield Put(Cell(self.sheet, self.header_row, 0), Text(self.corner, "header"))
+        for j, value in enumerate(self.across):
+            yield Put(self.across_cell(j), Input(value, self.across_style))
+        for i in range(self.down):
+            here = Cell(self.sheet, self.header_row + 1 + i, 0, False, False)
+            first = self.down_first if i == 0 else self.down_next(replace(here, row=here.row - 1))
+            yield Put(here, Formula(first, self.down_style))
+            for j in range(len(self.across)):
+                cell = Cell(self.sheet, here.row, 1 + j, False, False)
+                body = self.body(here.fixed(False, True), self.across_cell(j).fixed(True, False))
+                yield Put(cell, Formula(body, self.body_style))
+
+    def checks(self) -> Iterator[Check]:
+        yield Check(Span(self.across_cell(0), self.across_cell(len(self.across) - 1)), self.across_check)
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str | Cell
+    categories: Span
+    values: Span
+    options: Mapping[str, Any] = field(default_factory=dict)  # marker, fill, gap: XlsxWriter's own keys
+
+
+@dataclass(frozen=True)
+class Chart(Block):
+    """A native chart anchored in column A of ``top``; ``end`` is the last row it covers."""
+
+    top: int
+    kind: str
+    series: tuple[Series, ...]
+    title: Cell
+    x_axis: Mapping[str, Any]
+    y_axis: Mapping[str, Any]
+    legend: str
+    width: int
+    height: int
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        """Rows of default height the chart covers, plus one."""
+        return self.top + -(-self.height // ROW_PX)
+
+
+def under(block: Block, gap: int = 1, titled: bool = True) -> int:
+    """The first row of what follows ``block`` after ``gap`` blank rows (and its section title)."""
+    return block.end + 1 + gap + (1 if titled else 0)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One worksheet, described once: its title, column widths, blocks and charts."""
+
+    name: str
+    title: str
+    subtitle: str
+    widths: tuple[tuple[str, float], ...]  # ("B:C", 14): columns and width in characters
+    blocks: tuple[Block, ...]
+    purpose: str = ""  # what the sheet answers, for the Read me
+    landscape: bool = True
+    one_page: bool = True
+
+    def heading(self) -> Iterator[Put]:
+        """The title in A1 and what the sheet is for in A2."""
+        yield Put(Cell(self.name, 1, 0), Text(self.title, "title"))
+        yield Put(Cell(self.name, 2, 0), Text(self.subtitle, "subtitle"))
+
+    def uses(self) -> Iterator[Use]:
+        for b in self.blocks:
+            yield from b.uses()
+
+
+@dataclass(frozen=True)
+class ListsSheet:
+    """The hidden sheet of drop-down choices: one column per named list, its header in row 1."""
+
+    name: str
+    columns: tuple[tuple[str, str], ...]  # (header, list name)
+    note: str
+    first: int = 2  # the Excel row of each list's first choice
+
+    def span(self, source: str, count: int) -> str:
+        """The formula of the range holding ``count`` choices of list ``source``."""
+        j = [name for _, name in self.columns].index(source)
+        rows = (self.first - 1, self.first - 2 + max(count, 1))
+        first, last = (xl_rowcol_to_cell(row, j, True, True) for row in rows)
+        return f"={quote_sheetname(self.name)}!{first}:{last}"  # A2:A2 for one choice, not A2
+
+
+def columns_of(widths: Sequence[tuple[str, float]]) -> Iterator[tuple[str, float]]:
+    """Expand ("B:C", 14) into ("B", 14), ("C", 14)."""
+    for cols, width in widths:
+        first, _, last = cols.partition(":")
+        for i in range(column_index_from_string(first), column_index_from_string(last or first) + 1):
+            yield get_column_letter(i), width

@@ -1,0 +1,148 @@
+"""What ``build`` reports: the key outputs as the workbook computed them, and how the CLI prints them.
+
+The values are read back through the sheet descriptions (``sheets.py``), so the report
+follows the layout wherever it moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .compute import Computed
+from .layout import Cell, Table
+from .sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
+
+Value = float | int | bool | str | None  # a computed cell: a number, text, an error's text; None if empty
+
+
+@dataclass(frozen=True, slots=True)
+class SizingLine:
+    """One candidate row of Sizing, as computed (numbers, text, or an error's text)."""
+
+    candidate: Value
+    gpus_per_node: Value
+    price_override: Value
+    entry: Value
+    availability: Value
+    per_gpu: Value
+    gpus: Value
+    nodes: Value
+    price: Value
+    cost_per_mtok: Value
+    monthly_cost: Value
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteLine:
+    """One vendor quote row of Quotes, as computed."""
+
+    vendor: Value
+    accelerator: Value
+    price: Value
+    term: Value
+    entry: Value
+    per_gpu: Value
+    cost_per_mtok: Value
+    ratio: Value
+    breakeven: Value
+    ceiling: Value
+    verdict: Value
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What ``build`` wrote and the key outputs, as the workbook computed them."""
+
+    path: Path
+    benchmark: str
+    scenario: str
+    utilization: Value
+    target: Value
+    baseline: str
+    baseline_price: Value
+    sizing: tuple[SizingLine, ...]
+    quotes: tuple[QuoteLine, ...]
+    formulas: int
+    seconds: float
+    errors: dict[str, str] = field(default_factory=dict)  # "Sheet!B5" -> error text (none in a fresh template)
+
+
+def _rows(c: Computed, table: Table, filled: str) -> list[dict[str, Value]]:
+    """The computed rows of ``table`` whose ``filled`` column is not empty."""
+    rows = [{k: _value(c, cell) for k, cell in table.row(i).items()} for i in range(table.slots)]
+    return [row for row in rows if row[filled]]
+
+
+def _value(c: Computed, cell: Cell) -> Value:
+    return c.shown_value(cell.sheet, cell.a1)
+
+
+def make_report(out: Path, c: Computed, count: int, seconds: float) -> BuildReport:
+    return BuildReport(
+        path=out,
+        benchmark=str(_value(c, WORKLOAD["benchmark"])),
+        scenario=str(_value(c, WORKLOAD["scenario"])),
+        utilization=_value(c, WORKLOAD["utilization"]),
+        target=_value(c, WORKLOAD["target"]),
+        baseline=str(_value(c, BASELINE["accelerator"])),
+        baseline_price=_value(c, BASELINE["price"]),
+        sizing=tuple(SizingLine(**row) for row in _rows(c, SIZING_TABLE, "candidate")),
+        quotes=tuple(QuoteLine(**row) for row in _rows(c, QUOTES_TABLE, "accelerator")),
+        formulas=count,
+        seconds=seconds,
+        errors={c.where(k): text for k, text in c.errors.items()},
+    )
+
+
+# ------------------------------------------------------------------ printing
+
+_NUMBER_FORMATS = {
+    "money": "${:,.2f}",
+    "money3": "${:,.3f}",
+    "money0": "${:,.0f}",
+    "ratio": "{:.3f}",
+    "pct": "{:.0%}",
+    "int": "{:,.0f}",
+}
+
+
+def fmt(value: Any, kind: str = "") -> str:
+    """A cached value as a short text: numbers in the given style, errors and text as they are."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "" if value is None else str(value)
+    return _NUMBER_FORMATS.get(kind, "{:,.1f}").format(value)
+
+
+def text_table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+
+    def cell(i: int, text: str) -> str:
+        numeric = i > 0 and text[:1] in "$0123456789"
+        return text.rjust(widths[i]) if numeric else text.ljust(widths[i])
+
+    return "\n".join(indent + "  ".join(cell(i, c) for i, c in enumerate(r)).rstrip() for r in rows)
+
+
+def _lines_table(lines: Sequence[Any], table: Table) -> str:
+    """The lines under the table's short headings, each value shown as its column's format."""
+    columns = [(c.short, c.key, c.content.style.partition("_")[2]) for c in table.columns if c.short]
+    rows = [[heading for heading, _, _ in columns]]
+    rows += [[fmt(getattr(line, key), kind) for _, key, kind in columns] for line in lines]
+    return text_table(rows)
+
+
+def print_report(r: BuildReport) -> None:
+    """The key outputs of a build, as ``benchsheet template build`` prints them."""
+    print(f"wrote {r.path}: {r.formulas} formulas computed and cached in {r.seconds:.1f} s")
+    print(
+        f"workload: {r.benchmark} {r.scenario}, target {fmt(r.target, 'int')} tokens/s, "
+        f"utilization {fmt(r.utilization, 'pct')} (inputs on the Sizing sheet; prices are examples)"
+    )
+    print("sizing:")
+    print(_lines_table(r.sizing, SIZING_TABLE))
+    print(f"quotes vs baseline {r.baseline} at {fmt(r.baseline_price, 'money')}/GPU-hour:")
+    print(_lines_table(r.quotes, QUOTES_TABLE))
+    print("Per-GPU values, ratios and costs are derived from MLPerf results, not official MLPerf results.")

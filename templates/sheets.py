@@ -1,0 +1,645 @@
+"""The cluster-sizing workbook, sheet by sheet, described once as data.
+
+Each sheet is a ``Sheet`` of blocks (``layout.py``): labelled fields, tables, a grid, charts
+and notes. Formulas name cells by asking their block (``WORKLOAD["benchmark"]``,
+``row["entry"]``), so every address is stated once, here. The Sources sheet cites every
+entry the other sheets name (their ``cite``), the Read me lists what each sheet answers
+(its ``purpose``). To add a sheet: describe it and add it to ``ANSWERING``.
+
+Sample inputs (prices, quotes) are examples and say so in the sheets.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from benchsheet.analysis import NOT_VERIFIED, TRADEMARK
+from benchsheet.choices import AVAILABILITY_CHOICES
+
+from .layout import (
+    Block,
+    Cell,
+    Chart,
+    Cite,
+    Column,
+    Expr,
+    Field,
+    Fields,
+    Formula,
+    Grid,
+    Input,
+    Lines,
+    ListRule,
+    ListsSheet,
+    NumberRule,
+    Row,
+    Series,
+    Sheet,
+    Stamp,
+    Table,
+    Term,
+    Text,
+    call,
+    eq,
+    if_,
+    le,
+    lit,
+    under,
+)
+
+READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, SOURCES = (
+    "Read me",
+    "Sizing",
+    "Quotes",
+    "Sensitivity",
+    "Compare",
+    "Sources",
+)
+TEXTS: dict[str, Any] = tomllib.loads(Path(__file__).with_name("texts.toml").read_text(encoding="utf-8"))
+NOTICES = {"derived": str(TEXTS["notices"]["derived"]), "not_verified": NOT_VERIFIED, "trademark": TRADEMARK}
+DERIVED_NOTE = NOTICES["derived"]
+BOOK_PROPERTIES = {**TEXTS["book"], "comments": " ".join(NOTICES.values())}
+
+
+def prose(text: str) -> str:
+    """A text of texts.toml with the notices filled in."""
+    return text.format(**NOTICES)
+
+
+def sheet(name: str, widths: tuple[tuple[str, float], ...], blocks: tuple[Block, ...], **page: bool) -> Sheet:
+    """A sheet with its title, subtitle and purpose from texts.toml."""
+    t = TEXTS["sheets"][name]
+    return Sheet(name, t["title"], t["subtitle"], widths, blocks, t.get("purpose", ""), **page)
+
+
+def notes(name: str, top: int) -> Lines:
+    """The sheet's notes (texts.toml) down column A from ``top``."""
+    return Lines(name, top, tuple(prose(line) for line in TEXTS["sheets"][name]["notes"]))
+
+
+LISTS = ListsSheet(
+    "Lists",
+    (
+        ("Benchmarks", "benchmarks"),
+        ("Scenarios", "scenarios"),
+        ("Families", "families"),
+        ("Availability", "availability"),
+    ),
+    TEXTS["lists"]["note"],
+)
+FAMILY_RULE = ListRule("families", title=TEXTS["families"]["title"], message=TEXTS["families"]["message"])
+
+# ------------------------------------------------------------ formula pieces
+
+
+def if_number(x: Term, then: Term) -> Expr:
+    """``then`` if ``x`` is a number, else ``x`` itself: its error or reason passes on."""
+    return if_(call("ISNUMBER", x), then, x)
+
+
+def unless_blank(cell: Cell, then: Term) -> Expr:
+    """Empty text while ``cell`` is empty (an unused slot), else ``then``."""
+    return if_(eq(cell, lit("")), lit(""), then)
+
+
+def unless_error(entry: Cell, then: Term) -> Expr:
+    """``then`` unless ``entry`` is an error (an error value, or the add-in's error text)."""
+    return if_(eq(call("LEFT", entry, 1), lit("#")), entry, then)
+
+
+def filters(workload: Fields) -> tuple[Cell, Cell, Cell, Cell]:
+    """A workload block's benchmark, scenario, availability and max GPUs."""
+    return workload["benchmark"], workload["scenario"], workload["availability"], workload["max_gpus"]
+
+
+def entry_used(spec: Cell, workload: Fields) -> Expr:
+    """An entry ID stays itself; a family becomes the entry behind its best per-GPU value."""
+    return if_(call("ISNUMBER", call("GPUS", spec)), spec, call("BESTENTRY", spec, *filters(workload)))
+
+
+def per_gpu(entry: Cell, workload: Fields) -> Expr:
+    return unless_error(entry, call("PERGPU", entry, workload["benchmark"], workload["scenario"]))
+
+
+# -------------------------------------------------------------------- Sizing
+
+AVAILABILITY = Field(
+    "availability",
+    "Availability",
+    Input("available"),
+    "available, preview, rdi or any",
+    ListRule(AVAILABILITY_CHOICES, "availability"),
+)
+MAX_GPUS = Field(
+    "max_gpus",
+    "Max GPUs per system",
+    Input(8, "in_int"),
+    "only systems with at most this many GPUs; blank = any size",
+    NumberRule(1, whole=True),
+)
+WORKLOAD = Fields(
+    SIZING,
+    top=5,
+    title="Workload (shared by all sheets)",
+    fields=(
+        Field(
+            "benchmark",
+            "Benchmark",
+            Input("gpt-oss-120b"),
+            "from the list of benchmarks in the data",
+            ListRule("benchmarks", "benchmark"),
+        ),
+        Field(
+            "scenario", "Scenario", Input("Server"), "Server, Offline or Interactive", ListRule("scenarios", "scenario")
+        ),
+        AVAILABILITY,
+        MAX_GPUS,
+        Field(
+            "utilization",
+            "Utilization",
+            Input(0.6, "in_pct"),
+            "share of each hour spent serving, > 0 and <= 100%",
+            NumberRule(0.0001, 1),
+        ),
+        Field(
+            "target",
+            "Target throughput",
+            Input(1_000_000, "in_int"),
+            "tokens/s (the benchmark's units) to serve",
+            NumberRule(0),
+        ),
+        Field("headroom", "Headroom", Input(0.2, "in_pct"), "extra capacity on top of the target", NumberRule(0)),
+        Field(
+            "price",
+            "Default $/GPU-hour (example)",
+            Input(3.00, "in_money"),
+            "an example price, not data; a price per candidate below overrides it",
+            NumberRule(0),
+        ),
+        Field("hours", "Hours per month", Input(730, "in_int"), "for the monthly cost", NumberRule(1)),
+        Field(
+            "target_with_headroom",
+            "Target with headroom",
+            Formula(lambda w: w["target"].rel * (1 + w["headroom"].rel), "out_int"),
+            "target x (1 + headroom)",
+        ),
+    ),
+)
+CANDIDATES: tuple[tuple[str, int], ...] = (("B200", 8), ("B300", 8), ("GB300", 4), ("MI355X", 8), ("H200", 8))
+
+
+def _cost(price: Cell, per_gpu: Cell, utilization: Cell) -> Expr:
+    return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization))
+
+
+def _nodes(r: Row) -> Expr:
+    return if_number(r["gpus"], r["gpus"] / if_(eq(r["gpus_per_node"], lit("")), 8, r["gpus_per_node"]))
+
+
+def _monthly(r: Row) -> Expr:
+    return if_number(r["cost_per_mtok"], if_number(r["gpus"], r["gpus"] * r["price"] * WORKLOAD["hours"]))
+
+
+SIZING_COLUMNS = (
+    Column(
+        "candidate",
+        "Candidate (family or entry ID)",
+        Input(),
+        FAMILY_RULE,
+        [c for c, _ in CANDIDATES],
+        short="candidate",
+    ),
+    Column(
+        "gpus_per_node",
+        "GPUs per node (blank = 8)",
+        Input(style="in_int"),
+        NumberRule(1, whole=True),
+        [n for _, n in CANDIDATES],
+    ),
+    Column("price_override", "$/GPU-hour (blank = default)", Input(style="in_money"), NumberRule(0)),
+    Column(
+        "entry",
+        "Entry used",
+        Formula(lambda r: unless_blank(r["candidate"], entry_used(r["candidate"], WORKLOAD))),
+        short="entry",
+    ),
+    Column(
+        "availability",
+        "Availability",
+        Formula(
+            lambda r: unless_blank(
+                r["candidate"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("availability")))
+            )
+        ),
+    ),
+    Column(
+        "per_gpu",
+        "Per-GPU throughput",
+        Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
+        short="per-GPU",
+    ),
+    Column(
+        "gpus",
+        "GPUs needed",
+        Formula(
+            lambda r: if_number(
+                r["per_gpu"],
+                call(
+                    "GPUSNEEDED",
+                    WORKLOAD["target_with_headroom"],
+                    r["per_gpu"],
+                    WORKLOAD["utilization"],
+                    r["gpus_per_node"],
+                ),
+            ),
+            "out_int",
+        ),
+        short="GPUs",
+    ),
+    Column("nodes", "Nodes needed", Formula(_nodes, "out_int"), short="nodes"),
+    Column(
+        "price",
+        "$/GPU-hour used",
+        Formula(
+            lambda r: unless_blank(
+                r["candidate"], if_(eq(r["price_override"], lit("")), WORKLOAD["price"], r["price_override"])
+            ),
+            "out_money",
+        ),
+        short="$/GPU-h",
+    ),
+    Column(
+        "cost_per_mtok",
+        "Cost per million tokens",
+        Formula(lambda r: _cost(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
+        short="$/M tokens",
+    ),
+    Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
+)
+SIZING_TABLE = Table(
+    SIZING,
+    under(WORKLOAD),
+    8,
+    SIZING_COLUMNS,
+    "Candidates: a family takes its best per-GPU entry under the workload's filters",
+    header_height=45,
+    cite=Cite("candidate", "entry"),
+)
+SIZING_SHEET = sheet(
+    SIZING,
+    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:K", 13)),
+    (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
+)
+
+# --------------------------------------------------- the workload, linked from Sizing
+
+_LINK_STYLES = {"max_gpus": "out_int", "utilization": "out_pct"}
+
+
+def linked(key: str, note: str = "") -> Field:
+    """The workload's ``key``, shown on another sheet as a link to Sizing."""
+    label = next(f.label for f in WORKLOAD.fields if f.key == key)
+    source = WORKLOAD[key]
+    return Field(key, label, Formula(unless_blank(source, source), _LINK_STYLES.get(key, "out_text")), note)
+
+
+def workload_links(sheet: str, *keys: str) -> Fields:
+    return Fields(sheet, top=5, title="Workload (set on Sizing)", fields=tuple(linked(k) for k in keys))
+
+
+_FILTERS = ("benchmark", "scenario", "availability", "max_gpus")
+
+# -------------------------------------------------------------------- Quotes
+
+QUOTES_WORKLOAD = workload_links(QUOTES, *_FILTERS, "utilization")
+BASELINE = Fields(
+    QUOTES,
+    top=under(QUOTES_WORKLOAD),
+    title="Baseline",
+    cite=Cite("accelerator", "entry", "baseline"),
+    fields=(
+        Field(
+            "accelerator",
+            "Baseline accelerator",
+            Input("B200"),
+            "a family (its best entry) or an entry ID",
+            FAMILY_RULE,
+        ),
+        Field(
+            "price",
+            "Baseline $/GPU-hour (example)",
+            Input(3.00, "in_money"),
+            "an example price, not data",
+            NumberRule(0),
+        ),
+        Field("entry", "Baseline entry used", Formula(lambda b: entry_used(b["accelerator"], QUOTES_WORKLOAD))),
+        Field(
+            "per_gpu", "Baseline per-GPU throughput", Formula(lambda b: per_gpu(b["entry"], QUOTES_WORKLOAD), "out_num")
+        ),
+        Field(
+            "cost_per_mtok",
+            "Baseline cost per million tokens",
+            Formula(lambda b: _cost(b["price"], b["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
+        ),
+    ),
+)
+SAMPLE_QUOTES: tuple[tuple[str, str, float, str], ...] = (
+    ("Example vendor A", "B300", 3.60, "12 months"),
+    ("Example vendor B", "B300", 4.10, "36 months"),
+    ("Example vendor C", "MI355X", 3.40, "12 months"),
+    ("Example vendor D", "GB300", 5.00, "24 months"),
+)
+
+
+def _ratio(r: Row) -> Expr:
+    # the quote's own cost check has vetted its price; the baseline's cost vets the baseline price
+    return if_number(r["cost_per_mtok"], if_number(BASELINE["cost_per_mtok"], r["price"] / BASELINE["price"]))
+
+
+def _verdict(r: Row) -> Expr:
+    ratio, be = r["ratio"], r["breakeven"]
+    above = call("TEXT", ratio / be - 1, lit("0.0%")) & lit(" above break-even")
+    return if_number(ratio, if_number(be, if_(le(ratio, be), lit("within break-even"), above)))
+
+
+def _breakeven(r: Row, *price: Cell) -> Expr:
+    """BREAKEVEN (no price) or BREAKEVENPRICE (the baseline price first) of the row's accelerator."""
+    name = "BREAKEVENPRICE" if price else "BREAKEVEN"
+    args = (*price, BASELINE["accelerator"], r["accelerator"], *filters(QUOTES_WORKLOAD))
+    return unless_blank(r["accelerator"], call(name, *args))
+
+
+QUOTES_COLUMNS = (
+    Column("vendor", "Vendor", Input(), values=[q[0] for q in SAMPLE_QUOTES], short="vendor"),
+    Column(
+        "accelerator",
+        "Accelerator (family or entry ID)",
+        Input(),
+        FAMILY_RULE,
+        [q[1] for q in SAMPLE_QUOTES],
+        short="accelerator",
+    ),
+    Column(
+        "price",
+        "Quoted $/GPU-hour",
+        Input(style="in_money"),
+        NumberRule(0),
+        [q[2] for q in SAMPLE_QUOTES],
+        short="quote",
+    ),
+    Column("term", "Term", Input(), values=[q[3] for q in SAMPLE_QUOTES]),
+    Column(
+        "entry",
+        "Entry used",
+        Formula(lambda r: unless_blank(r["accelerator"], entry_used(r["accelerator"], QUOTES_WORKLOAD))),
+    ),
+    Column(
+        "per_gpu",
+        "Per-GPU throughput",
+        Formula(lambda r: unless_blank(r["accelerator"], per_gpu(r["entry"], QUOTES_WORKLOAD)), "out_num"),
+    ),
+    Column(
+        "cost_per_mtok",
+        "Cost per million tokens",
+        Formula(lambda r: _cost(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
+    ),
+    Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio"), short="ratio"),
+    Column("breakeven", "Break-even ratio", Formula(_breakeven, "out_ratio"), short="break-even"),
+    Column(
+        "ceiling",
+        "Break-even price ceiling ($/GPU-hour)",
+        Formula(lambda r: _breakeven(r, BASELINE["price"]), "out_money"),
+        short="ceiling",
+    ),
+    Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
+)
+QUOTES_TABLE = Table(
+    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("accelerator", "entry")
+)
+QUOTES_SHEET = sheet(
+    QUOTES,
+    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
+    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False))),
+)
+
+# --------------------------------------------------------------- Sensitivity
+
+SENS_WORKLOAD = workload_links(SENSITIVITY, *_FILTERS)
+SENS = Fields(
+    SENSITIVITY,
+    top=under(SENS_WORKLOAD),
+    title="Accelerator and price range",
+    cite=Cite("accelerator", "entry"),
+    fields=(
+        Field("accelerator", "Accelerator", Input("B300"), "a family (its best entry) or an entry ID", FAMILY_RULE),
+        Field("entry", "Entry used", Formula(lambda s: entry_used(s["accelerator"], SENS_WORKLOAD))),
+        Field("per_gpu", "Per-GPU throughput", Formula(lambda s: per_gpu(s["entry"], SENS_WORKLOAD), "out_num")),
+        Field(
+            "price_from",
+            "$/GPU-hour, first row (example)",
+            Input(2.00, "in_money"),
+            "an example price, not data",
+            NumberRule(0),
+        ),
+        Field("price_step", "$/GPU-hour, step between rows", Input(0.50, "in_money"), check=NumberRule(0)),
+    ),
+)
+SENS_GRID = Grid(
+    SENSITIVITY,
+    header_row=under(SENS),
+    title=lit("Cost per million tokens ($): ")
+    & SENS["accelerator"]
+    & lit(", ")
+    & SENS_WORKLOAD["benchmark"]
+    & lit(" ")
+    & SENS_WORKLOAD["scenario"]
+    & lit(", by $/GPU-hour and utilization"),
+    corner="$/GPU-hour \\ utilization",
+    across=(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    across_style="in_pct",
+    across_check=NumberRule(0.0001, 1),
+    down=8,
+    down_first=Expr.of(SENS["price_from"]),
+    down_next=lambda above: above + SENS["price_step"],
+    down_style="out_money",
+    body=lambda price, utilization: _cost(price, SENS["per_gpu"], utilization),
+    body_style="out_money3",
+)
+SENS_CHART = Chart(
+    top=under(SENS_GRID, gap=2, titled=False),
+    kind="line",
+    series=tuple(
+        Series(
+            SENS_GRID.across_cell(j),
+            SENS_GRID.down_span(),
+            SENS_GRID.body_span(j),
+            {"marker": {"type": "circle", "size": 4}},
+        )
+        for j in range(len(SENS_GRID.across))
+    ),
+    title=SENS_GRID.title_cell,
+    x_axis={"name": "$/GPU-hour", "num_format": "$0.00"},
+    y_axis={"name": "$ per million tokens", "num_format": "$0.00", "major_gridlines": {"visible": True}},
+    legend="right",
+    width=860,
+    height=400,
+)
+SENSITIVITY_SHEET = sheet(
+    SENSITIVITY,
+    (("A", 30), ("B:I", 11)),
+    (SENS_WORKLOAD, SENS, SENS_GRID, SENS_CHART, notes(SENSITIVITY, under(SENS_CHART, gap=0, titled=False))),
+)
+
+# ------------------------------------------------------------------- Compare
+
+COMPARE_FILTERS = Fields(
+    COMPARE,
+    top=5,
+    title="Workload",
+    fields=(linked("benchmark", "set on Sizing"), linked("scenario", "set on Sizing"), AVAILABILITY, MAX_GPUS),
+)
+_FAMILY_FILTERS = filters(COMPARE_FILTERS)
+
+
+def _ranked(r: Row) -> Expr:
+    """The families ranked for the workload; a family typed over a cell pins it, and the formula copied
+    back from any other row ranks it again (the rank is the cell's own row)."""
+    rank = call("ROW") - (r.first - 1)
+    return call("IFERROR", call("INDEX", call("FAMILIES", *_FAMILY_FILTERS), rank), lit(""))
+
+
+def _of_family(name: str) -> Formula:
+    """BEST, BESTENTRY or MEDIANPERGPU of the row's family under the sheet's filters."""
+    style = "out_text" if name == "BESTENTRY" else "out_num"
+    return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), style)
+
+
+def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
+    """What the table (and its chart) show, under which filters."""
+    size = if_(eq(maxg, lit("")), lit("any system size"), lit("at most ") & maxg & lit(" GPUs"))
+    return lit("Per-GPU throughput by family: ") & bench & lit(" ") & scen & lit(", ") & avail & lit(", ") & size
+
+
+COMPARE_TABLE = Table(
+    COMPARE,
+    header_row=under(COMPARE_FILTERS, gap=0),
+    slots=16,
+    title=_caption(*_FAMILY_FILTERS),
+    header_height=30,
+    cite=Cite("family", "entry"),
+    columns=(
+        Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
+        Column("best", "Best per-GPU", _of_family("BEST")),
+        Column("entry", "Entry behind best", _of_family("BESTENTRY")),
+        Column(
+            "system",
+            "System",
+            Formula(
+                lambda r: unless_blank(r["family"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("system"))))
+            ),
+        ),
+        Column("median", "Median per-GPU", _of_family("MEDIANPERGPU")),
+        Column(
+            "best_over_median",
+            "Best / median",
+            Formula(lambda r: if_number(r["best"], if_number(r["median"], r["best"] / r["median"])), "out_ratio"),
+        ),
+    ),
+)
+COMPARE_CHART = Chart(
+    top=under(COMPARE_TABLE, gap=2, titled=False),
+    kind="bar",
+    series=tuple(
+        Series(name, COMPARE_TABLE.column("family"), COMPARE_TABLE.column(key), {"fill": {"color": color}, "gap": 60})
+        for key, name, color in (("best", "Best per-GPU", "#2F5597"), ("median", "Median per-GPU", "#A9C4EB"))
+    ),
+    title=COMPARE_TABLE.title_cell,
+    x_axis={"name": "per-GPU throughput (the benchmark's units per second)", "num_format": "#,##0"},
+    y_axis={"reverse": True},
+    legend="bottom",
+    width=860,
+    height=460,
+)
+COMPARE_SHEET = sheet(
+    COMPARE,
+    (("A", 24), ("B", 13), ("C", 11), ("D", 52), ("E:F", 13)),
+    (COMPARE_FILTERS, COMPARE_TABLE, COMPARE_CHART, notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False))),
+)
+
+# --------------------------------------------------- the registry, Sources and Read me
+
+ANSWERING = (SIZING_SHEET, QUOTES_SHEET, SENSITIVITY_SHEET, COMPARE_SHEET)  # a new sheet: describe it, add it here
+
+USES = tuple(use for sheet in ANSWERING for use in sheet.uses())
+SOURCES_WORKLOAD = Fields(
+    SOURCES, top=4, fields=(linked("benchmark", "set on Sizing"), linked("scenario", "set on Sizing"))
+)
+
+
+def _citation(r: Row) -> Expr:
+    entry, workload = r["entry"], SOURCES_WORKLOAD
+    return unless_blank(entry, unless_error(entry, call("CITE", entry, workload["benchmark"], workload["scenario"])))
+
+
+SOURCES_TABLE = Table(
+    SOURCES,
+    header_row=under(SOURCES_WORKLOAD, titled=False),
+    slots=len(USES),
+    columns=(
+        Column("where", "Used on", Text(), values=[u.where for u in USES]),
+        Column(
+            "asked",
+            "Candidate or family",
+            Formula(lambda r: unless_blank(USES[r.index].asked, USES[r.index].asked)),
+        ),
+        Column("entry", "Entry", Formula(lambda r: Expr.of(USES[r.index].entry))),  # "" where nothing is asked
+        Column("citation", "Citation (CITE)", Formula(_citation, "cite")),
+    ),
+)
+SOURCES_SHEET = sheet(
+    SOURCES, (("A", 18), ("B", 18), ("C", 10), ("D", 130)), (SOURCES_WORKLOAD, SOURCES_TABLE), one_page=False
+)
+
+ANSWERS = Fields(
+    READ_ME,
+    top=5,
+    title="What it answers",
+    fields=tuple(Field(s.name, s.name, Text(s.purpose, "wrap")) for s in (*ANSWERING, SOURCES_SHEET)),
+)
+HOW_TO = Fields(
+    READ_ME,
+    top=under(ANSWERS),
+    title="How to use it",
+    fields=tuple(
+        Field(label, label, Text(prose(text), "wrap"), label_style="label" if i else "in_text")  # a yellow sample
+        for i, (label, text) in enumerate(TEXTS["read_me"]["how"].items())
+    ),
+)
+_DATAINFO = (
+    ("rounds", "Rounds", "out_left"),
+    ("rows", "Result rows", "out_left"),
+    ("origin", "Loaded from", "out_left"),
+    ("sources", "Source files", "out_wrap"),
+    ("sha256", "SHA-256", "out_wrap"),
+    ("imported_at", "Imported at (UTC)", "out_left"),
+)
+DATA = Fields(
+    READ_ME,
+    top=under(HOW_TO),
+    title="Where the data comes from (DATAINFO)",
+    fields=(
+        *(Field(key, label, Formula(call("DATAINFO", lit(key)), style)) for key, label, style in _DATAINFO),
+        Field("built", "Built", Stamp()),
+    ),
+)
+NOTES = Fields(
+    READ_ME,
+    top=under(DATA),
+    title="Notes",
+    fields=tuple(Field(label, label, Text(prose(text), "wrap")) for label, text in TEXTS["read_me"]["notes"].items()),
+)
+READ_ME_SHEET = sheet(READ_ME, (("A", 24), ("B", 120)), (ANSWERS, HOW_TO, DATA, NOTES), landscape=False, one_page=False)
+
+SHEETS = (READ_ME_SHEET, *ANSWERING, SOURCES_SHEET)  # in workbook order; the Lists sheet follows, hidden

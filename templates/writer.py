@@ -1,0 +1,286 @@
+"""Sheet descriptions to an .xlsx file, with XlsxWriter.
+
+The writer knows formats, page setup and how each kind of content, check and chart is written;
+what goes where comes from the descriptions (``sheets.py``). Given the computed values of a
+draft, each formula is written with its value cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import xlsxwriter
+from xlsxwriter.utility import xl_col_to_name, xl_range
+
+from benchsheet import __version__
+from benchsheet.names import cell_text
+
+from .compute import Computed
+from .layout import (
+    ROW_PX,
+    Cell,
+    Chart,
+    Check,
+    Content,
+    Formula,
+    Input,
+    ListRule,
+    ListsSheet,
+    NumberRule,
+    Series,
+    Sheet,
+    Text,
+    columns_of,
+)
+
+Choices = Mapping[str, Sequence[str]]  # list name -> drop-down choices
+
+FONT, FONT_SIZE = "Arial", 10
+DEFAULT_WIDTH = 8.43  # characters, a column XlsxWriter leaves alone
+RED_TEXT_SPAN = xl_range(0, 0, 199, 25)  # cells whose text starts with "#" (an error's) show red
+A4 = 9
+_INPUT = {"bg_color": "#FFF2CC", "border": 1, "border_color": "#BF9000", "locked": False, "valign": "top"}
+FORMATS: dict[str, dict[str, Any]] = {
+    "plain": {"valign": "top"},
+    "title": {"bold": True, "font_size": 14, "font_color": "#1F3864"},
+    "subtitle": {"italic": True, "font_color": "#595959"},
+    "section": {"bold": True, "font_color": "#1F3864", "bottom": 1},
+    "label": {"valign": "top"},
+    "note": {"italic": True, "font_color": "#7F7F7F", "valign": "top"},
+    "wrap": {"text_wrap": True, "valign": "top"},
+    "cite": {"text_wrap": True, "valign": "top", "font_size": 9},
+    "header": {"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True, "valign": "top"},
+    "error": {"font_color": "#C00000"},
+    "in_text": dict(_INPUT),
+    "in_int": {**_INPUT, "num_format": "#,##0"},
+    "in_money": {**_INPUT, "num_format": "$#,##0.00"},
+    "in_pct": {**_INPUT, "num_format": "0%"},
+    "out_text": {"valign": "top"},
+    "out_left": {"valign": "top", "align": "left"},
+    "out_wrap": {"text_wrap": True, "valign": "top"},
+    "out_int": {"num_format": "#,##0"},
+    "out_num": {"num_format": "#,##0.0"},
+    "out_money": {"num_format": "$#,##0.00"},
+    "out_money3": {"num_format": "$#,##0.000"},
+    "out_money0": {"num_format": "$#,##0"},
+    "out_ratio": {"num_format": "0.000"},
+    "out_pct": {"num_format": "0%"},
+    "out_bold_money3": {"num_format": "$#,##0.000", "bold": True},
+}
+
+
+class Book:
+    """The workbook being written: its formats, the drop-down choices and the computed draft."""
+
+    def __init__(self, target: Any, choices: Choices, computed: Computed | None, built: str) -> None:
+        self.wb = xlsxwriter.Workbook(
+            target,
+            {
+                "strings_to_numbers": False,
+                "strings_to_formulas": False,
+                # Arial: Liberation Sans, its metric twin, ships with LibreOffice, so layouts match
+                "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
+                "default_row_height": ROW_PX,
+            },
+        )
+        self.choices, self.computed, self.built = choices, computed, built
+        self.formats = {name: self.wb.add_format(spec) for name, spec in FORMATS.items()}
+        # Show the cached values on open: no full recalculation on load (which, in Excel without the
+        # add-in, would turn every benchsheet function into #NAME?), and a current calc engine ID.
+        self.wb.calc_on_load = False
+        self.wb.set_calc_mode("auto", calc_id=191029)
+
+    def value(self, cell: Cell) -> Any:
+        return None if self.computed is None else self.computed.shown_value(cell.sheet, cell.a1)
+
+
+class SheetWriter:
+    """Writes one described sheet: cells with formats and cached values, checks, charts, page setup."""
+
+    def __init__(self, book: Book, sheet: Sheet) -> None:
+        self.book, self.sheet = book, sheet
+        self.ws: Any = book.wb.add_worksheet(sheet.name)
+        self.formulas = 0
+        self.widths = dict(columns_of(sheet.widths))  # column letter -> width in characters
+        self.heights: dict[int, float] = {}  # Excel row -> height in points
+        self.written: set[Cell] = set()
+
+    def write(self, lists: ListsSheet) -> int:
+        """Write everything the description holds; returns the number of formulas."""
+        for cols, width in self.sheet.widths:
+            self.ws.set_column(cols if ":" in cols else f"{cols}:{cols}", width)
+        for p in self.sheet.heading():
+            self.put(p.cell, p.content)
+        for block in self.sheet.blocks:
+            for p in block.puts():
+                self.put(p.cell, p.content)
+            for check in block.checks():
+                self.check(check, lists)
+            for row, points in block.heights():
+                self.height(row, points)
+            if isinstance(block, Chart):
+                self.chart(block)
+        self.finish()
+        return self.formulas
+
+    def fmt(self, style: str) -> Any:
+        return self.book.formats[style]
+
+    def put(self, cell: Cell, content: Content) -> None:
+        if cell.abs in self.written:
+            raise ValueError(f"{cell.sheet}!{cell.a1} is described twice")
+        self.written.add(cell.abs)
+        row, col, ws = cell.row - 1, cell.col, self.ws
+        if isinstance(content, Formula):
+            assert not callable(content.expr), "a block resolves its formulas"
+            value = self.book.value(cell)
+            ws.write_formula(row, col, "=" + content.expr.render(cell.sheet), self.fmt(content.style), value)
+            self.formulas += 1
+            self._fit(cell, value, content.style)
+        elif isinstance(content, Input):
+            _write_input(ws, row, col, content.value, self.fmt(content.style))
+        else:
+            text = content.text if isinstance(content, Text) else f"benchsheet {__version__}, {self.book.built}"
+            ws.write_string(row, col, text, self.fmt(content.style))
+            if not isinstance(content, Text) or content.fit:
+                self._fit(cell, text, content.style)
+
+    def height(self, row: int, points: float) -> None:
+        self.heights[row] = max(points, self.heights.get(row, 0.0))
+
+    def _fit(self, cell: Cell, value: Any, style: str) -> None:
+        """Make a wrapped cell's row tall enough for its text (neither Excel nor LibreOffice does on open)."""
+        spec = FORMATS[style]
+        if not spec.get("text_wrap") or not isinstance(value, str) or not value:
+            return
+        size = float(spec.get("font_size", FONT_SIZE))
+        col = xl_col_to_name(cell.col)
+        per_line = max(1.0, self.widths.get(col, DEFAULT_WIDTH) * FONT_SIZE / size)
+        lines = sum(wrapped_lines(part, per_line) for part in value.split("\n"))
+        if lines > 1:
+            self.height(cell.row, lines * size * 1.3 + 2)
+
+    def check(self, check: Check, lists: ListsSheet) -> None:
+        rule, span = check.rule, check.span.a1()
+        if isinstance(rule, ListRule):
+            source = rule.source
+            choices = list(source) if isinstance(source, tuple) else lists.span(source, len(self.book.choices[source]))
+            self.ws.data_validation(span, _list_options(rule, choices))
+        else:
+            self.ws.data_validation(span, _number_options(rule))
+
+    def chart(self, c: Chart) -> None:
+        chart = self.book.wb.add_chart({"type": c.kind})
+        for s in c.series:
+            chart.add_series(_series(s))
+        chart.set_title({"name": _cell_ref(c.title), "name_font": {"size": 11}})
+        chart.set_x_axis(dict(c.x_axis))
+        chart.set_y_axis(dict(c.y_axis))
+        chart.set_legend({"position": c.legend})
+        chart.set_size({"width": c.width, "height": c.height})
+        self.ws.insert_chart(c.top - 1, 0, chart)
+
+    def finish(self) -> None:
+        """Red text for errors, protection (inputs stay editable), one page wide when printed."""
+        ws = self.ws
+        ws.conditional_format(
+            RED_TEXT_SPAN, {"type": "text", "criteria": "begins with", "value": "#", "format": self.fmt("error")}
+        )
+        for row, points in self.heights.items():
+            ws.set_row(row - 1, points)
+        ws.protect("", {"format_columns": True, "format_rows": True})
+        if self.sheet.landscape:
+            ws.set_landscape()
+        ws.set_paper(A4)
+        ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
+        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
+        if not self.sheet.landscape:
+            ws.set_portrait()
+
+
+def _write_input(ws: Any, row: int, col: int, value: str | float | None, fmt: Any) -> None:
+    if value is None or value == "":
+        ws.write_blank(row, col, None, fmt)
+    elif isinstance(value, str):
+        ws.write_string(row, col, value, fmt)
+    else:
+        ws.write_number(row, col, value, fmt)
+
+
+def _list_options(rule: ListRule, source: str | list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {"validate": "list", "source": source}
+    if rule.message:  # lenient: other values are read another way
+        options.update(error_type="information", error_title=rule.title, error_message=rule.message)
+    else:
+        options.update(error_title="Not in the list", error_message=f"Pick a {rule.what} from the list.")
+    return options
+
+
+def _number_options(rule: NumberRule) -> dict[str, Any]:
+    options: dict[str, Any] = {"validate": "integer" if rule.whole else "decimal", "ignore_blank": True}
+    if rule.high is None:
+        options.update(criteria=">=", value=rule.low, error_message=f"Enter a number >= {rule.low:g}.")
+    else:
+        options.update(
+            criteria="between",
+            minimum=rule.low,
+            maximum=rule.high,
+            error_message=f"Enter a number from {rule.low:g} to {rule.high:g}.",
+        )
+    return options
+
+
+def _cell_ref(cell: Cell) -> list[Any]:
+    return [cell.sheet, cell.row - 1, cell.col]
+
+
+def _series(s: Series) -> dict[str, Any]:
+    name = _cell_ref(s.name) if isinstance(s.name, Cell) else s.name
+    return {"name": name, "categories": s.categories.chart_ref(), "values": s.values.chart_ref(), **s.options}
+
+
+def wrapped_lines(text: str, per_line: float) -> int:
+    """Lines a paragraph takes when wrapped at spaces into lines of ``per_line`` characters."""
+    lines, used = 1, 0.0
+    for word in text.split(" "):
+        need = float(len(word) + (1 if used else 0))
+        if used and used + need > per_line:
+            lines, used = lines + 1, 0.0
+            need = float(len(word))
+        while need > per_line:  # a word longer than a line breaks anywhere
+            lines, need = lines + 1, need - per_line
+        used += need
+    return lines
+
+
+def write_lists(book: Book, lists: ListsSheet) -> None:
+    """The hidden sheet the drop-down lists point at."""
+    ws = book.wb.add_worksheet(lists.name)
+    for col, (title, name) in enumerate(lists.columns):
+        ws.write_string(lists.first - 2, col, title, book.formats["header"])
+        for i, v in enumerate(book.choices[name]):
+            ws.write_string(lists.first - 1 + i, col, cell_text(v))  # names from results files: never a formula
+    ws.write_string(lists.first - 2, len(lists.columns) + 1, lists.note)
+    ws.protect("")
+    ws.hide()
+
+
+def write_workbook(
+    target: Any,
+    sheets: Sequence[Sheet],
+    lists: ListsSheet,
+    choices: Choices,
+    computed: Computed | None,
+    built: str,
+    properties: Mapping[str, str],
+) -> int:
+    """Write the described sheets to ``target`` (a path or a binary file); returns the number of formulas."""
+    book = Book(target, choices, computed, built)
+    book.wb.set_properties({**properties, "author": f"benchsheet {__version__}"})
+    writers = [SheetWriter(book, sheet) for sheet in sheets]
+    count = sum(w.write(lists) for w in writers)
+    write_lists(book, lists)
+    writers[0].ws.activate()
+    book.wb.close()
+    return count
