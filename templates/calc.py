@@ -20,7 +20,7 @@ from pathlib import Path
 from benchsheet.errors import WorkbookError
 from benchsheet.files import WriteRefused, writable_target
 
-from .compute import ComputeError, Computed, compute
+from .compute import Computed, ComputeError, compute
 from .xlsxfile import XlsxError, cached_values, has_macros, read_package, rewrite
 
 
