@@ -338,13 +338,19 @@ def test_libreoffice_declared_dimension_does_not_refuse(tmp_path: Path) -> None:
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 
 
+def _workload() -> dict[str, str]:
+    from benchsheet.templates import sheets as S
+
+    return {k: c.a1 for k, c in S.WORKLOAD.cells().items()}
+
+
 def _edit(wb: Any) -> None:
     """The same edits in openpyxl and in LibreOffice: inputs changed, a row deleted, a sheet added."""
-    from benchsheet.templates import builder as B
+    from benchsheet.templates import sheets as S
 
-    sizing = wb[B.SIZING]
-    sizing[B.WORKLOAD["target"]] = 2_500_000
-    sizing[B.WORKLOAD["headroom"]] = 0.3
+    sizing = wb[S.SIZING]
+    sizing[_workload()["target"]] = 2_500_000
+    sizing[_workload()["headroom"]] = 0.3
     wb.create_sheet("Notes")["A1"] = "added in another program"
 
 
@@ -355,14 +361,14 @@ def test_a_template_saved_by_libreoffice_calcs_like_the_same_edits_in_openpyxl(
     """Round trip through LibreOffice headless: open the template, edit inputs, delete a row (an
     empty one of Read me, above its formulas, which move up), add a sheet, save as .xlsx; then calc
     must give every value a calc of the same edits made with openpyxl gives."""
-    from benchsheet.templates import builder as B
+    from benchsheet.templates import sheets as S
 
     names = openpyxl.load_workbook(template_path).sheetnames
-    sizing_index = names.index(B.SIZING)
+    sizing_index = names.index(S.SIZING)
     readme = openpyxl.load_workbook(template_path).worksheets[0]
     assert all(c.value is None for c in readme[3])  # the row deleted is empty
-    target = B.WORKLOAD["target"]
-    headroom = B.WORKLOAD["headroom"]
+    target = _workload()["target"]
+    headroom = _workload()["headroom"]
     macro = tmp_path / "edit.py"
     macro.write_text(
         f"""
