@@ -26,6 +26,7 @@ import functools
 import html
 import math
 import re
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -74,6 +75,7 @@ CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming to the cells present)
 MAX_EDGES = 20_000_000  # dependencies between formula cells: beyond, the workbook is refused
+MAX_SECONDS = 600.0  # a workbook that takes longer is refused, nothing written (bounded time)
 MAX_ROW, MAX_COL = 1_048_576, 16_384
 EXTERNAL = "external workbook references are not followed"
 _CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
@@ -723,19 +725,25 @@ def _one(v: Any) -> np.ndarray[Any, Any]:
     return out
 
 
-def compute(path: Path) -> Computed:
-    """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused."""
+def compute(path: Path, seconds: float | None = None) -> Computed:
+    """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused,
+    also one that would take longer than ``seconds`` (default ``MAX_SECONDS``)."""
     functions()  # the catalogue is registered in the engine's function table
+    deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
     book = _Book(Path(path))
     shapes: dict[tuple[int, str], _Shape | None] = {}
-    for f in book.formulas:
+    for n, f in enumerate(book.formulas):
         _prepare(book, f, shapes)
+        if n % 256 == 0:
+            _in_time(deadline)
     producers = _Producers(book)
     order, circular = _order(book, producers)
     runner = _Runner(book)
     reasons: dict[int, str] = {}
     results: dict[int, Any] = {}
-    for i in order:
+    for n, i in enumerate(order):
+        if n % 256 == 0:
+            _in_time(deadline)
         f = book.formulas[i]
         if f.problem is not None:
             value: Any = f.problem
@@ -776,6 +784,14 @@ def compute(path: Path) -> Computed:
                 if isinstance(v, XlError):
                     out.errors[k] = shown if isinstance(shown, str) else str(v)
     return out
+
+
+def _in_time(deadline: float) -> None:
+    if time.monotonic() > deadline:
+        raise ComputeError(
+            "refused: computing it takes too long (many long or distinct formulas?); nothing was written. "
+            "Excel computes it; or split the workbook"
+        )
 
 
 def _store(book: _Book, f: _Formula, value: Any) -> Any:

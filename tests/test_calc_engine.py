@@ -139,6 +139,18 @@ def test_a_formula_over_excels_limit_is_refused_at_once(tmp_path: Path, capsys: 
     assert evaluate("=" + "1+" * 200 + "1") == 201 and len("=" + "1+" * 200 + "1") <= 8192
 
 
+def test_a_workbook_that_would_take_too_long_is_refused_in_time(tmp_path: Path) -> None:
+    from benchsheet.templates.compute import ComputeError
+
+    path = tmp_path / "slow.xlsx"
+    wb = openpyxl.Workbook()
+    for n in range(1, 3000):
+        wb.active[f"A{n}"] = f"=ROW()*{n}"  # distinct formulas: each is read on its own
+    wb.save(path)
+    with pytest.raises(ComputeError, match="too long"):
+        compute(path, seconds=0.01)
+
+
 def test_a_text_over_excels_limit_is_refused_without_making_it(tmp_path: Path) -> None:
     start = time.perf_counter()
     for formula in ('=REPT("a",1000000000)', '=REPT("ab",20000)', '=REPT("a",32767)&"b"'):
@@ -219,11 +231,15 @@ def test_sheet_names_are_quoted_and_compared_as_excel_does(tmp_path: Path) -> No
     home["A1"] = "=Straße!A1+STRASSE!A1"
     home["A2"] = "='Bob''s'!A1*2"
     home["A3"] = "=straße!A1"  # Excel compares sheet names without regard to case
+    home["A4"] = "=bobs*3"  # a defined name for a cell of a quoted sheet
+    from openpyxl.workbook.defined_name import DefinedName
+
+    wb.defined_names["bobs"] = DefinedName("bobs", attr_text="'Bob''s'!$A$1")
     wb.save(path)
     out = tmp_path / "out.xlsx"
     assert calc(path, out).ok
     got = _cached(out)["Sum"]
-    assert (got["A1"], got["A2"], got["A3"]) == (101, 14, 1)
+    assert (got["A1"], got["A2"], got["A3"], got["A4"]) == (101, 14, 1, 21)
 
 
 # ------------------------------------------------------------------ array formulas
