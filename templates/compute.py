@@ -707,8 +707,11 @@ class _Runner:
             return ReasonedError(
                 "#VALUE!", f"a range of {big.cells:,} cells is more than benchsheet reads ({MAX_RANGE:,})"
             )
-        here = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
-        value = run(f.prog, refs, make_range(here, np.full(f.shape, EMPTY, dtype=object)))
+        here = None
+        if f.prog.uses_cell:
+            parts = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
+            here = make_range(parts, np.full(f.shape, EMPTY, dtype=object))
+        value = run(f.prog, refs, here)
         if memo_key is not None:
             self.memo[memo_key] = value
         return value

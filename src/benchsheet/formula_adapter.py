@@ -21,6 +21,7 @@ with ``function``/``inputs``/``outputs``/``extra_inputs``, ``default_values``,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,7 @@ class Program:
     output: Any
     functions: tuple[str, ...]  # names of the functions it calls, upper case
     pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
+    uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
@@ -155,12 +157,13 @@ def compile_program(text: str) -> Program:
             if len(outputs) != 1:
                 raise ProgramError("#VALUE!", "the formula engine could not order this formula")
             inputs = tuple(i for i in n.get("inputs") or () if i is not sh.START)  # START: a call with no arguments
-            steps.append(Step(n["function"], inputs, outputs[0]))
+            steps.append(Step(_arithmetic(n["function"]), inputs, outputs[0]))
             ready.add(outputs[0])
     if output not in ready:
         raise ProgramError("#VALUE!", "not a valid formula")
     names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
-    return Program(constants, references, tuple(steps), output, names, not (set(names) & IMPURE))
+    uses_cell = any(CELL in step.inputs for step in steps)
+    return Program(constants, references, tuple(steps), output, names, not (set(names) & IMPURE), uses_cell)
 
 
 # functions whose answer depends on more than their arguments' values
@@ -196,6 +199,47 @@ IMPURE = frozenset(
         "_XLFN.RANDARRAY",
     }
 )
+
+
+def _number(x: Any) -> float | None:
+    """A finite number (int or float, not bool) held by a value, a 1x1 array or a 1x1 Ranges."""
+    if isinstance(x, Ranges):
+        x = x._value if x._value is not sh.NONE else None  # noqa: SLF001
+    if isinstance(x, np.ndarray):
+        if x.size != 1:
+            return None
+        x = x.flat[0]
+    if type(x) is float or type(x) is int:
+        return float(x)
+    return None
+
+
+def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:
+    """formulas' +, -, * and / with a fast path for two plain finite numbers (what a chain of
+    ``=A1+1`` cells is); anything else (text, TRUE, an empty cell, an error, an array, a division
+    by zero, an overflow) goes to formulas as before. The answer has formulas' form: a 0-d Array."""
+    from formulas.functions.operators import OPERATORS
+
+    ops: dict[int, Callable[[float, float], float]] = {
+        id(OPERATORS["+"]): lambda a, b: a + b,
+        id(OPERATORS["-"]): lambda a, b: a - b,
+        id(OPERATORS["*"]): lambda a, b: a * b,
+        id(OPERATORS["/"]): lambda a, b: a / b,
+    }
+    op = ops.get(id(function))
+    if op is None:
+        return function
+
+    def fast(*args: Any) -> Any:
+        if len(args) == 2:
+            a, b = _number(args[0]), _number(args[1])
+            if a is not None and b is not None and (b != 0 or op is not ops[id(OPERATORS["/"])]):
+                value = op(a, b)
+                if math.isfinite(value):
+                    return np.asarray(value, dtype=object).view(Array)
+        return function(*args)
+
+    return fast
 
 
 def range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, Any]:
