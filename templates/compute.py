@@ -657,14 +657,23 @@ def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
 class _Runner:
     def __init__(self, book: _Book) -> None:
         self.book = book
-        self.cache: dict[Ref, Any] = {}
+        self.cache: dict[Ref, Any] = {}  # a range read by several formulas, built once
         self.memo: dict[tuple[Any, ...], Any] = {}
+        # how many formulas still read each range: built once, kept until its last reader ran
+        # (running totals, SUM($B$2:B9) filled down, read each range once: never kept)
+        self.readers: dict[Ref, int] = {}
+        for f in book.formulas:
+            for r in f.refs:
+                if r[1:3] != r[3:5]:
+                    self.readers[r] = self.readers.get(r, 0) + 1
 
     def ranges(self, ref: Ref) -> Any:
         s, r1, c1, r2, c2 = ref
         if (r1, c1) == (r2, c2):
             return make_range(range_parts(f"S{s}", r1, c1, r1, c1), _one(self.book.values.get((s, r1, c1), EMPTY)))
-        found = self.cache.get(ref)
+        left = self.readers.get(ref, 1) - 1
+        self.readers[ref] = left
+        found = self.cache.pop(ref, None) if left <= 0 else self.cache.get(ref)
         if found is not None:
             return found
         r2, c2 = self.book.trimmed(ref)
@@ -684,7 +693,8 @@ class _Runner:
                 if vs == s and r1 <= r <= r2 and c1 <= c <= c2:
                     out[r - r1, c - c1] = v
         rng = make_range(range_parts(f"S{s}", r1, c1, r2, c2), out)
-        self.cache[ref] = rng
+        if left > 0:
+            self.cache[ref] = rng
         return rng
 
     def value(self, f: _Formula) -> Any:
