@@ -153,9 +153,13 @@ def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
 def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = False) -> tuple[str, int]:
     """Replace the cached value of each formula cell found in ``values`` (by "B5")."""
     count = 0
+    seen: set[str] = set()
 
     def one(m: re.Match[str]) -> str:
         nonlocal count
+        found = _ATTR_R.search(m.group("attrs"))
+        if found is not None:
+            seen.add(found.group(1).upper())
         body = m.group("body") or ""
         formula = _FORMULA.search(body)
         attrs = m.group("attrs")
@@ -187,7 +191,68 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
             content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
         return f"<{p}c{attrs}>{keep}{content}</{p}c>"
 
-    return _CELL.sub(one, xml), count
+    xml = _CELL.sub(one, xml)
+    missing = {
+        ref: v for ref, v in values.items() if ref not in seen and not (v == "" and not isinstance(v, ErrorCode))
+    }
+    if missing:  # cells of an array formula's range the file does not hold (a writer left them out)
+        xml = _insert_cells(xml, missing)
+        count += len(missing)
+    return xml, count
+
+
+_ROW = re.compile(r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
+_ATTR_ROW_R = re.compile(r'\sr="(\d+)"')
+_SHEET_DATA = re.compile(
+    r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)sheetData\b[^>]*?(?:/>|>(?P<body>.*?)</(?P=p)sheetData>)", re.DOTALL
+)
+_REF_PARTS = re.compile(r"^([A-Z]{1,3})(\d+)$")
+
+
+def _insert_cells(xml: str, cells: Mapping[str, Shown]) -> str:
+    """Add value cells (by "B5") to a sheet, each in its row and in column order."""
+    by_row: dict[int, list[tuple[int, str]]] = {}
+    for ref, value in cells.items():
+        m = _REF_PARTS.match(ref)
+        if m is None:
+            continue
+        kind, content = _typed(value, formula=False)
+        t = f' t="{kind}"' if kind else ""
+        by_row.setdefault(int(m.group(2)), []).append((col_number(m.group(1)), f'<c r="{ref}"{t}>{content}</c>'))
+    data = _SHEET_DATA.search(xml)
+    if data is None or data.group("p"):
+        return xml  # no sheetData, or a prefixed one: left as it was
+    body = data.group("body") or ""
+
+    def merge(row: int, attrs: str, inner: str) -> str:
+        new = sorted(by_row.pop(row))
+        parts: list[tuple[int, str]] = []
+        for c in _CELL.finditer(inner):
+            r = _ATTR_R.search(c.group("attrs"))
+            at = _REF_PARTS.match(r.group(1).upper()) if r else None
+            parts.append((col_number(at.group(1)) if at else 0, c.group(0)))
+        merged = sorted(parts + new, key=lambda x: x[0])
+        return f"<row{attrs}>{''.join(text for _, text in merged)}</row>"
+
+    def one_row(m: re.Match[str]) -> str:
+        if m.group("p"):
+            return m.group(0)
+        r = _ATTR_ROW_R.search(m.group("attrs"))
+        if r is None or int(r.group(1)) not in by_row:
+            return m.group(0)
+        return merge(int(r.group(1)), m.group("attrs"), m.group("body") or "")
+
+    body = _ROW.sub(one_row, body)
+    if by_row:  # rows the sheet does not have: added in order
+        rows = [
+            (int(r.group(1)), m.start()) for m in _ROW.finditer(body) if (r := _ATTR_ROW_R.search(m.group("attrs")))
+        ]
+        for row in sorted(by_row, reverse=True):
+            at = next((start for n, start in rows if n > row), len(body))
+            cells_xml = "".join(text for _, text in sorted(by_row[row]))
+            body = body[:at] + f'<row r="{row}">{cells_xml}</row>' + body[at:]
+    start, end = data.span()
+    return xml[:start] + f"<sheetData>{body}</sheetData>" + xml[end:]
 
 
 _SERIES_REF = re.compile(

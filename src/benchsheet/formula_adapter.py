@@ -204,7 +204,7 @@ IMPURE = frozenset(
 def _number(x: Any) -> float | None:
     """A finite number (int or float, not bool) held by a value, a 1x1 array or a 1x1 Ranges."""
     if isinstance(x, Ranges):
-        x = x._value if x._value is not sh.NONE else None  # noqa: SLF001
+        x = x._value if x._value is not sh.NONE else None
     if isinstance(x, np.ndarray):
         if x.size != 1:
             return None
