@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+
+from benchsheet.commands import Command, opt
 
 
 def _config_file(args: argparse.Namespace) -> Path:
@@ -53,60 +54,55 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_config_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="the xlwings user configuration (default: the one the add-in reads, ~/.xlwings/xlwings.conf)",
-    )
+CONFIG = opt(
+    "--config",
+    metavar="FILE",
+    help="the xlwings user configuration (default: the one the add-in reads, ~/.xlwings/xlwings.conf)",
+)
 
-
-def add_commands(sub: Any) -> None:
-    """Add ``addin`` and its actions to the ``benchsheet`` parser."""
-    p = sub.add_parser(
+COMMANDS = (
+    Command(
         "addin",
-        help="set up the worksheet functions in Excel on Windows (xlwings add-in)",
-        description="Set up, inspect or remove the benchsheet worksheet functions in Excel on "
-        "Windows: the xlwings add-in plus benchsheet's module in the xlwings configuration. "
-        "On macOS and Excel on the web, use `benchsheet template build` instead.",
-    )
-    actions = p.add_subparsers(dest="addin_action", metavar="ACTION", required=True)
-
-    s = actions.add_parser(
-        "install",
-        help="install the xlwings add-in and list benchsheet's functions in its configuration",
-        description="Run `xlwings addin install` (Windows, Excel installed) and add "
-        '"benchsheet.udfs.functions" to "UDF MODULES" in the xlwings user configuration, '
-        "keeping every other setting and module. Running it again changes nothing.",
-    )
-    s.add_argument(
-        "--config-only",
-        action="store_true",
-        help="only edit the xlwings configuration; skip `xlwings addin install` (works on any system)",
-    )
-    _add_config_option(s)
-    s.set_defaults(func=cmd_install)
-
-    s = actions.add_parser(
-        "status",
-        help="what is installed and which data the functions use",
-        description="Show whether the xlwings add-in is installed, whether benchsheet's module is "
-        "configured, which Python the add-in starts, and whether the functions answer from the "
-        "bundled snapshot or the user cache.",
-    )
-    _add_config_option(s)
-    s.set_defaults(func=cmd_status)
-
-    s = actions.add_parser(
-        "uninstall",
-        help="take benchsheet out of the xlwings configuration and remove the xlwings add-in",
-        description='Remove "benchsheet.udfs.functions" from "UDF MODULES" (other modules stay), '
-        "then run `xlwings addin remove`.",
-    )
-    s.add_argument(
-        "--config-only",
-        action="store_true",
-        help="only edit the xlwings configuration; keep the xlwings add-in (e.g. other workbooks use it)",
-    )
-    _add_config_option(s)
-    s.set_defaults(func=cmd_uninstall)
+        "set up the worksheet functions in Excel on Windows (xlwings add-in)",
+        description="Set up, inspect or remove the benchsheet worksheet functions in Excel on Windows: the "
+        "xlwings add-in plus benchsheet's module in the xlwings configuration. On macOS and Excel on the web, "
+        "use `benchsheet lite` (xlwings Lite) or `benchsheet template build`.",
+        metavar="ACTION",
+        commands=(
+            Command(
+                "install",
+                "install the xlwings add-in and list benchsheet's functions in its configuration",
+                cmd_install,
+                "Run `xlwings addin install` (Windows, Excel installed) and add \"benchsheet.udfs.functions\" to "
+                "\"UDF MODULES\" in the xlwings user configuration, keeping every other setting and module. "
+                "Running it again changes nothing.",
+                (
+                    opt("--config-only", action="store_true", help="only edit the xlwings configuration; skip "
+                        "`xlwings addin install` (works on any system)"),
+                    CONFIG,
+                ),
+            ),
+            Command(
+                "status",
+                "what is installed and which data the functions use",
+                cmd_status,
+                "Show whether the xlwings add-in is installed, whether benchsheet's module is configured, which "
+                "Python the add-in starts, and whether the functions answer from the bundled snapshot or the "
+                "user cache.",
+                (CONFIG,),
+            ),
+            Command(
+                "uninstall",
+                "take benchsheet out of the xlwings configuration and remove the xlwings add-in",
+                cmd_uninstall,
+                "Remove \"benchsheet.udfs.functions\" from \"UDF MODULES\" (other modules stay), then run "
+                "`xlwings addin remove`.",
+                (
+                    opt("--config-only", action="store_true", help="only edit the xlwings configuration; keep "
+                        "the xlwings add-in (e.g. other workbooks use it)"),
+                    CONFIG,
+                ),
+            ),
+        ),
+    ),
+)  # fmt: skip

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How fast benchsheet answers, against naive baselines measured in the same run.
 
-    python benchmarks/run.py [--json OUT.json] [--quick] [--shared PATH] [--strict]
+    python benchmarks/run.py [--json OUT.json] [--quick] [--shared PATH] [--strict] [--markdown] [--update-readme]
 
 Every number comes from this one run, on this machine: the benchsheet path and the
 baseline it is compared with are measured side by side, so a slow or busy machine
@@ -674,6 +674,46 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+# ------------------------------------------------------ the README's table
+
+README = ROOT / "README.md"
+SPEED_BEGIN = "<!-- speed:begin (written by `python benchmarks/run.py --update-readme`; do not edit) -->"
+SPEED_END = "<!-- speed:end -->"
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The README's speed block: the machine, the table and what it means, all from this run."""
+    m = result["machine"]
+    packages = m["packages"]
+    lines = [
+        SPEED_BEGIN,
+        "",
+        f"One run, on commit {m['git']} ({result['date']}), {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, "
+        f"{m['platform']}, {m['python']}, xlwings {packages['xlwings']}, pandas {packages['pandas']}"
+        + ("" if result["mode"] == "full" else f", {result['mode']}")
+        + ":",
+        "",
+        table_text(result),
+    ]
+    if None not in (result["scalar_us"], result["dict_lookup_us"], result["cold_start_added_ms"]):
+        lines += [
+            "",
+            f"A scalar `PERGPU` costs {result['scalar_us'] / result['dict_lookup_us']:.0f} dictionary look-ups "
+            "measured in the same run (argument conversion, alias keys, the per-GPU division and the error "
+            f"checks); Excel's first call pays {result['xlwings_import_ms']:.0f} ms for `import xlwings` "
+            f"(pandas included), and benchsheet adds {result['cold_start_added_ms']:.0f} ms to it.",
+        ]
+    lines += ["", SPEED_END]
+    return "\n".join(lines)
+
+
+def update_readme(path: Path, block: str) -> None:
+    """Replace the speed block between its markers; the rest of the file stays as it is."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(SPEED_BEGIN), text.index(SPEED_END) + len(SPEED_END)
+    path.write_text(text[:start] + block + text[end:], encoding="utf-8")
+
+
 # ------------------------------------------------------------------- main
 
 
@@ -688,7 +728,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="folder with the official files (default ../shared/mlperf)",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--markdown", action="store_true", help="print the README's speed block instead of the report")
+    parser.add_argument("--update-readme", action="store_true", help="write the speed block into README.md")
     args = parser.parse_args(argv)
+    if args.update_readme and args.quick:
+        parser.error("--update-readme takes a full run: --quick numbers are not meaningful")
     reps = QUICK if args.quick else FULL
     shared = args.shared.resolve()
     if not (shared / "v6.1" / "summary.json").is_file():
@@ -722,7 +766,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    print(report(result))
+    result["date"] = time.strftime("%Y-%m-%d", time.gmtime())
+    print(markdown(result) if args.markdown else report(result))
+    if args.update_readme:
+        update_readme(README, markdown(result))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

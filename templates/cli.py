@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchsheet.commands import Command, opt
+
 MAX_LISTED = 20  # reasons
 MAX_CELLS = 8  # cells per reason
 
@@ -116,47 +118,51 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
-    """Add ``template`` (build, calc) and ``freeze`` to the ``benchsheet`` parser."""
-    t = sub.add_parser(
+COMMANDS = (
+    Command(
         "template",
-        help="build or recompute the cluster-sizing workbook",
-        description="The cluster-sizing workbook: sizing, vendor quotes, price sensitivity, "
-        "family comparison and sources, wired to benchsheet's functions.",
-    )
-    tsub = t.add_subparsers(dest="template_command", metavar="COMMAND", required=True)
-
-    s = tsub.add_parser(
-        "build",
-        help="write the workbook from the loaded results and print its key outputs",
-        description="Write the cluster-sizing workbook with every formula computed and its value "
-        "cached (so it shows numbers without the add-in), then print the key outputs.",
-    )
-    s.add_argument("--out", default="cluster-sizing.xlsx", help="where to write (default: %(default)s)")
-    s.add_argument("--force", action="store_true", help="replace OUT if it exists (an edited workbook is lost)")
-    s.set_defaults(func=cmd_build)
-
-    s = tsub.add_parser(
-        "calc",
-        help="recompute an edited workbook without Excel",
-        description="Recompute every formula of IN with benchsheet's functions (the engine behind "
-        "`benchsheet eval`) and store the values next to the formulas; formulas, inputs, styles and "
-        "charts are kept. Without --out, IN is replaced (atomically). Cells that cannot be computed "
-        "get the reason as their value and are listed; exit status 1 then.",
-    )
-    s.add_argument("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx")
-    s.add_argument("--out", metavar="OUT", help="write here instead of replacing IN")
-    s.set_defaults(func=cmd_calc)
-
-    s = sub.add_parser(
+        "build or recompute the cluster-sizing workbook",
+        description="The cluster-sizing workbook: sizing, vendor quotes, price sensitivity, family comparison, "
+        "claims and sources, wired to benchsheet's functions.",
+        commands=(
+            Command(
+                "build",
+                "write the workbook from the loaded results and print its key outputs",
+                cmd_build,
+                "Write the cluster-sizing workbook with every formula computed and its value cached (so it shows "
+                "numbers without the add-in), then print the key outputs.",
+                (
+                    opt("--out", default="cluster-sizing.xlsx", help="where to write (default: %(default)s)"),
+                    opt("--force", action="store_true", help="replace OUT if it exists (an edited workbook is lost)"),
+                ),
+            ),
+            Command(
+                "calc",
+                "recompute an edited workbook without Excel",
+                cmd_calc,
+                "Recompute every formula of IN with benchsheet's functions (the engine behind `benchsheet eval`) "
+                "and store the values next to the formulas; formulas, inputs, styles and charts are kept. Without "
+                "--out, IN is replaced (atomically). Cells that cannot be computed get the reason as their value "
+                "and are listed; exit status 1 then.",
+                (
+                    opt("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx"),
+                    opt("--out", metavar="OUT", help="write here instead of replacing IN"),
+                ),
+            ),
+        ),
+    ),
+    Command(
         "freeze",
-        help="a values-only copy of a workbook, for someone without the add-in",
-        description="Recompute IN and write OUT with every formula replaced by its value; styles, "
-        "layout and charts are kept. OUT must differ from IN.",
-    )
-    s.add_argument("input", metavar="IN", help="an .xlsx or .xlsm workbook")
-    s.add_argument("output", metavar="OUT", help="the values-only copy to write")
-    s.set_defaults(func=cmd_freeze)
+        "a values-only copy of a workbook, for someone without the add-in",
+        cmd_freeze,
+        "Recompute IN and write OUT with every formula replaced by its value; styles, layout and charts are kept. "
+        "OUT must differ from IN; a .xlsx OUT leaves macros out.",
+        (
+            opt("input", metavar="IN", help="an .xlsx or .xlsm workbook"),
+            opt("output", metavar="OUT", help="the values-only copy to write"),
+        ),
+    ),
+)
 
 
-__all__ = ["add_commands"]
+__all__ = ["COMMANDS"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -115,6 +116,46 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
         assert f"| {target['status']} |" in line
     # the run used a temporary home: the user's cache folder is untouched
     assert list(user_home.iterdir()) == []
+    # the README block of this run has the format the README's block is checked against
+    data["date"] = "2026-01-01"
+    block = _bench_module().markdown(data)
+    assert _table_rows(block) == _script_rows(_table_values(block))
+
+
+def _table_rows(block: str) -> list[str]:
+    return [ln for ln in block.splitlines() if ln.startswith("|")]
+
+
+def _table_values(block: str) -> dict[str, float | None]:
+    """metric -> value, as the block's table prints it ("1,930" -> 1930.0, "null" -> None)."""
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]*) \|", block, flags=re.MULTILINE)
+    return {key: None if text == "null" else float(text.replace(",", "")) for key, text in rows}
+
+
+def _script_rows(values: dict[str, float | None]) -> list[str]:
+    """The table the script prints for these values: its keys in its order, units, targets and verdicts."""
+    run = _bench_module()
+    return _table_rows(run.table_text({key: values.get(key) for key in run.KEYS}))
+
+
+def test_the_readme_speed_block_is_the_scripts() -> None:
+    run = _bench_module()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count(run.SPEED_BEGIN) == 1 and readme.count(run.SPEED_END) == 1
+    block = readme[readme.index(run.SPEED_BEGIN) : readme.index(run.SPEED_END) + len(run.SPEED_END)]
+    values = _table_values(block)
+    assert list(values) == list(run.KEYS), "run `python benchmarks/run.py --update-readme`"
+    assert _table_rows(block) == _script_rows(values)
+    head = re.search(r"^One run, on commit (\w+) \((\d{4}-\d\d-\d\d)\), (.+), (\d+) cores, ", block, re.MULTILINE)
+    assert head, "the machine line the script writes"
+
+
+def test_update_readme_replaces_only_the_block(tmp_path: Path) -> None:
+    run = _bench_module()
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{run.SPEED_BEGIN}\nold numbers\n{run.SPEED_END}\nafter\n", encoding="utf-8")
+    run.update_readme(readme, f"{run.SPEED_BEGIN}\nnew\n{run.SPEED_END}")
+    assert readme.read_text(encoding="utf-8") == f"before\n{run.SPEED_BEGIN}\nnew\n{run.SPEED_END}\nafter\n"
 
 
 def test_verdicts_follow_the_targets() -> None:

@@ -20,7 +20,7 @@ from benchsheet.udfs import functions as udf
 
 def _raw(shared: Path, rel: str, entry: str, model: str, scenario: str) -> dict[str, Any]:
     rows = json.loads((shared / rel).read_bytes())
-    return next(r for r in rows if r["ID"] == entry and r["Model"] == model and r["Scenario"] == scenario)  # type: ignore[no-any-return]
+    return next(r for r in rows if r["ID"] == entry and r["Model"] == model and r["Scenario"] == scenario)
 
 
 # ------------------------------------------------------------ dual-GPU cards

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from benchsheet.docs import function_reference
+from benchsheet.docs import cli_reference, function_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,6 +16,18 @@ def _readme() -> str:
 
 def test_readme_function_reference_is_generated() -> None:
     assert function_reference() in _readme(), "run `benchsheet functions` and paste it into README.md"
+
+
+def test_readme_command_reference_is_generated() -> None:
+    assert cli_reference() in _readme(), "run `benchsheet functions --update README.md`"
+
+
+def test_the_command_reference_names_every_command_and_option() -> None:
+    text = cli_reference()
+    for command in ("info", "eval", "refresh", "template build", "template calc", "freeze", "addin install"):
+        assert f"- `benchsheet {command}" in text
+    for option in ("--allow-host HOST", "--timeout TIMEOUT", "--force", "--config-only", "--wheel-url URL"):
+        assert f"  - `{option}`: " in text
 
 
 def _first_commands() -> list[str]:

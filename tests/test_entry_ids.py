@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchsheet.errors import DataError
 from benchsheet.importers import import_file
+from benchsheet.names import benchmark_key, entry_key, scenario_key
+from benchsheet.table import build_table
 
 
 @pytest.mark.parametrize("rel", ["v5.1/summary_results.json", "v6.0/summary_results.json"])
@@ -41,6 +44,11 @@ def test_v61_examples(shared: Path) -> None:
     assert numbers == list(range(1, len(numbers) + 1))
 
 
-def test_rows_are_identified_by_entry_benchmark_scenario(table) -> None:  # type: ignore[no-untyped-def]
-    keys = [(r.entry, r.benchmark, r.scenario) for r in table.rows]
+@pytest.mark.parametrize("rel", ["v5.1/summary_results.json", "v6.0/summary_results.json", "v6.1/summary.json"])
+def test_rows_are_identified_by_entry_benchmark_scenario(shared: Path, rel: str) -> None:
+    # the importer's rows, before a Table (which refuses duplicates) sees them: v6.1's IDs are derived
+    rows = import_file((shared / rel).read_bytes(), rel).rows
+    keys = [(entry_key(r.entry), benchmark_key(r.benchmark), scenario_key(r.scenario)) for r in rows]
     assert len(keys) == len(set(keys))
+    with pytest.raises(DataError, match="duplicate row"):  # and the table would refuse them if not
+        build_table([*rows, rows[-1]], [])

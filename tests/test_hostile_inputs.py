@@ -23,8 +23,9 @@ import pytest
 
 from benchsheet import store
 from benchsheet.cli import main
+from benchsheet.errors import RefreshError
 from benchsheet.files import write_atomic
-from benchsheet.refresh import Policy, RefreshError, fetch
+from benchsheet.refresh import Policy, fetch
 from benchsheet.templates.builder import build
 from benchsheet.udfs import functions as udf
 from tests import robustness

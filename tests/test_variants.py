@@ -19,7 +19,7 @@ from benchsheet import store
 from benchsheet.cli import main
 from benchsheet.errors import DataError
 from benchsheet.importers import import_file
-from benchsheet.table import COLUMNS, table_from_json
+from benchsheet.table import COLUMNS, Row, table_from_json
 from benchsheet.udfs import functions as udf
 from tests import robustness
 
@@ -67,7 +67,10 @@ def test_variant_imports_as_the_published_file(shared: Path, name: str) -> None:
     original = import_file((shared / REL).read_bytes(), REL).rows
     data = json.dumps([VARIANTS[name](r) for r in _rows(shared)]).encode()
     variant = import_file(data, "variant.json").rows
-    strip = lambda r: (r.entry, r.benchmark, r.scenario, r.gpus, r.nodes, r.result, r.id_source)  # noqa: E731
+
+    def strip(r: Row) -> tuple[object, ...]:
+        return (r.entry, r.benchmark, r.scenario, r.gpus, r.nodes, r.result, r.id_source)
+
     assert [strip(r) for r in variant] == [strip(r) for r in original]
     assert all(not r.entry.startswith("v") for r in variant)  # IDs normalized to <round>-NNNN
     robustness.held("older official file variants (float/text counts, v-prefixed IDs)")

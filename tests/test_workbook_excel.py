@@ -216,7 +216,7 @@ class Call:
 
 
 def function_name(tok: Token) -> str:
-    return tok.value[:-1].upper().removeprefix("_XLUDF.")
+    return str(tok.value)[:-1].upper().removeprefix("_XLUDF.")
 
 
 def closes_at_end(tokens: list[Token]) -> bool:

@@ -30,7 +30,7 @@ import pytest
 import xlwings
 from xlwings.main import Engine
 
-from benchsheet import udfs as udfs_package
+import benchsheet.udfs as udfs_package
 
 MODULE = "benchsheet.udfs.functions"
 EXCEL_RANGE_IID = "{00020846-0000-0000-C000-000000000046}"
@@ -187,7 +187,7 @@ def windows_xlwings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Windows]:
             m.setattr(ctypes, "oledll", _Anything(), raising=False)
             m.setattr(ctypes, "PyDLL", lambda *a, **k: _Anything())
             xlwindows = importlib.import_module("xlwings._xlwindows")
-        xlwindows.BOOK_CALLER = None
+        xlwindows.BOOK_CALLER = None  # type: ignore[attr-defined]  # set by xlwings' own UDF server at run time
         udfs = importlib.import_module("xlwings.udfs")
         monkeypatch.setattr(xlwings, "func", udfs.xlfunc)
         monkeypatch.setattr(xlwings, "arg", udfs.xlarg)

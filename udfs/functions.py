@@ -72,3 +72,8 @@ def _udf(fn: Function) -> Callable[..., Any]:
 
 for _fn in CATALOGUE:
     globals()[_fn.name] = _udf(_fn)
+
+
+def __getattr__(name: str) -> Callable[..., Any]:
+    """Tells type checkers that the functions made above are callables; a name not in the catalogue stays missing."""
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

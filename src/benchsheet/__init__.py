@@ -2,6 +2,53 @@
 
 MLPerf is a trademark of MLCommons Association. Per-accelerator values and the
 ratios and costs computed from them are derived metrics, not MLPerf results.
+
+The public API, imported on first use (PEP 562) so that ``import benchsheet``
+stays light (the xlwings Lite module imports it in Pyodide, without formulas,
+openpyxl or XlsxWriter)::
+
+    from benchsheet import evaluate, get_table, build, calc, freeze
+
+    evaluate('=PERGPU("6.1-0052","gpt-oss-120b","Server")')  # a value, or a ReasonedError
+    get_table()                                                # the loaded results (a Table)
+    build(Path("cluster-sizing.xlsx"))                         # -> BuildReport
+    calc(src, out)                                             # -> CalcReport
+    freeze(src, out)                                           # values-only copy
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+__all__ = ["__version__", "build", "calc", "evaluate", "freeze", "get_table"]
+
+_HOMES = {
+    "evaluate": "benchsheet.engine",
+    "get_table": "benchsheet.store",
+    "build": "benchsheet.templates.builder",
+    "calc": "benchsheet.templates.calc",
+    "freeze": "benchsheet.templates.calc",
+}
+"""Where each name of the public API lives."""
+
+if TYPE_CHECKING:
+    from benchsheet.engine import evaluate
+    from benchsheet.store import get_table
+    from benchsheet.templates.builder import build
+    from benchsheet.templates.calc import calc, freeze
+else:
+
+    def __getattr__(name: str) -> Any:
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home), name)
+        globals()[name] = value  # later look-ups are plain attribute reads
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -204,7 +204,7 @@ def normalize_round(value: str) -> str:
     return f"{int(parts[0])}.{int(parts[1])}"
 
 
-def _matching(
+def matching(
     table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters, heterogeneous: bool = False
 ) -> list[Row]:
     """Closed-division rows passing every filter but the round (heterogeneous systems only when asked)."""
@@ -239,11 +239,11 @@ def select(
     is an error that says which filter emptied it.
     """
     filters = filters.check()
-    _check_known(table, benchmark, scenario)
+    check_known(table, benchmark, scenario)
     if family is not None and family_key(family) not in table.families:
         known = ", ".join(sorted(table.families.values()))
         raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
-    rows = _matching(table, benchmark, scenario, family, filters, heterogeneous)
+    rows = matching(table, benchmark, scenario, family, filters, heterogeneous)
     what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()} rows"
     if gpus is not None:
         rows = [r for r in rows if r.gpus == gpus]
@@ -256,12 +256,12 @@ def select(
             raise not_available(f"No closed {what} in round {rnd}" + (f" (rounds with rows: {have})" if have else ""))
         return in_round
     if not rows:
-        raise not_available(f"No closed {what}{_filter_note(filters)}")
+        raise not_available(f"No closed {what}{filter_note(filters)}")
     latest = max((r.round for r in rows), key=round_sort_key)
     return [r for r in rows if r.round == latest]
 
 
-def _filter_note(f: Filters) -> str:
+def filter_note(f: Filters) -> str:
     parts = []
     if f.availability != "any":
         parts.append(f"availability {f.availability}")
@@ -272,7 +272,7 @@ def _filter_note(f: Filters) -> str:
     return " with " + ", ".join(parts) if parts else ""
 
 
-def _check_known(table: Table, benchmark: str, scenario: str) -> None:
+def check_known(table: Table, benchmark: str, scenario: str) -> None:
     if canonical_scenario(scenario) is None:
         raise bad_value(f"Unknown scenario {scenario!r}: use {', '.join(SCENARIOS[:-1])} or {SCENARIOS[-1]}")
     if not table.has_benchmark(benchmark):
@@ -289,7 +289,7 @@ def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
     return out
 
 
-def _refuse_latency(table: Table, benchmark: str, scenario: str) -> None:
+def refuse_latency(table: Table, benchmark: str, scenario: str) -> None:
     """Refuse a per-GPU answer for a latency or a pipeline benchmark, before any filter."""
     if is_pipeline(benchmark) and table.has_benchmark(benchmark):
         raise not_available(_pipeline_reason(benchmark))
@@ -301,7 +301,7 @@ def _refuse_latency(table: Table, benchmark: str, scenario: str) -> None:
 
 def _per_gpu_rows(table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters) -> list[Row]:
     """``select`` for a per-GPU answer: a latency benchmark is refused before any filter."""
-    _refuse_latency(table, benchmark, scenario)
+    refuse_latency(table, benchmark, scenario)
     return select(table, benchmark, scenario, family, filters)
 
 
@@ -329,7 +329,7 @@ def spread(table: Table, family: str, benchmark: str, scenario: str, gpus: int, 
     """
     if gpus < 1:
         raise bad_value("gpus must be >= 1")
-    _refuse_latency(table, benchmark, scenario)
+    refuse_latency(table, benchmark, scenario)
     rows = select(table, benchmark, scenario, family, filters, gpus=gpus)
     if len(rows) < 2:
         raise not_available(
@@ -368,7 +368,7 @@ def breakeven(
     scenario: str,
     filters: Filters,
 ) -> float:
-    _check_known(table, benchmark, scenario)  # even when both sides are numbers: a ratio is for a workload
+    check_known(table, benchmark, scenario)  # even when both sides are numbers: a ratio is for a workload
     base, base_row = per_gpu_spec(table, baseline, benchmark, scenario, filters)
     cand, cand_row = per_gpu_spec(table, candidate, benchmark, scenario, filters)
     if base_row is not None and cand_row is not None:
@@ -474,11 +474,11 @@ def ranked_families(table: Table, benchmark: str, scenario: str, filters: Filter
     measured in Queries/s in one round and Tokens/s in another has no common scale.
     """
     filters = filters.check()
-    _check_known(table, benchmark, scenario)
-    _refuse_latency(table, benchmark, scenario)
+    check_known(table, benchmark, scenario)
+    refuse_latency(table, benchmark, scenario)
     rnd = normalize_round(filters.round) if filters.round is not None else None
     tops: dict[str, tuple[tuple[int, ...], float, Row]] = {}  # family key -> (round, best per-GPU, row)
-    for r in _matching(table, benchmark, scenario, None, filters):
+    for r in matching(table, benchmark, scenario, None, filters):
         value = per_gpu_value(r)
         if not r.family or value is None or (rnd is not None and r.round != rnd):
             continue
@@ -487,7 +487,7 @@ def ranked_families(table: Table, benchmark: str, scenario: str, filters: Filter
         if have is None or (round_sort_key(r.round), value) > have[:2]:
             tops[key] = (round_sort_key(r.round), value, r)
     if not tops:
-        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{_filter_note(filters)}")
+        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{filter_note(filters)}")
     units = max(tops.values(), key=lambda t: t[0])[2].units
     ranked = sorted((t for t in tops.values() if t[2].units == units), key=lambda t: (-t[1], t[2].family.lower()))
     return [t[2].family for t in ranked]

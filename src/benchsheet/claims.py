@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from .analysis import (
     ENTRY_ID,
     Filters,
-    _check_known,
-    _filter_note,
-    _matching,
-    _refuse_latency,
+    check_known,
+    filter_note,
+    matching,
     model_run,
     normalize_round,
     per_gpu_value,
+    refuse_latency,
 )
 from .errors import bad_value, not_available
 from .names import family_key, same_submitter, scenario_key, submitter_key
@@ -65,7 +65,7 @@ def _side(table: Table, spec: str, role: str) -> tuple[str, str]:
 
 def _usable(table: Table, benchmark: str, scenario: str, family: str, filters: Filters) -> list[Row]:
     """A family's closed rows with a per-GPU value under the filters (every round, or the given one)."""
-    rows = [r for r in _matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
+    rows = [r for r in matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
     if filters.round is not None:
         rnd = normalize_round(filters.round)
         rows = [r for r in rows if r.round == rnd]
@@ -136,7 +136,7 @@ def ratios(table: Table, candidate: str, baseline: str, filters: Filters, same_g
     if not found:
         raise not_available(
             f"No benchmark and scenario where both {candidate.strip()} and {baseline.strip()} have a closed "
-            f"per-GPU value in the same units{_filter_note(filters)}" + (" and the same GPU count" if same_gpus else "")
+            f"per-GPU value in the same units{filter_note(filters)}" + (" and the same GPU count" if same_gpus else "")
         )
     found.sort(key=lambda p: (-p[0], p[1].benchmark, p[1].scenario))
     out: list[list[Cell]] = [list(RATIOS_HEADER)]
@@ -214,21 +214,21 @@ def gains(
     nearest-sized old system of the family, listed after the rest and marked.
     """
     filters = Filters(availability).check()
-    _check_known(table, benchmark, scenario)
-    _refuse_latency(table, benchmark, scenario)
+    check_known(table, benchmark, scenario)
+    refuse_latency(table, benchmark, scenario)
     _check_family(table, family)
-    rows = [r for r in _matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
+    rows = [r for r in matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
     have = sorted({r.round for r in rows}, key=round_sort_key)
     what = f"{family.strip() + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
     if old_round is None and new_round is None and len(have) < 2:
-        raise not_available(f"Closed {what} rows in {len(have)} round(s) only{_filter_note(filters)}: no gain")
+        raise not_available(f"Closed {what} rows in {len(have)} round(s) only{filter_note(filters)}: no gain")
     new = normalize_round(new_round) if new_round is not None else (have[-1] if have else "")
     if old_round is not None:
         old = normalize_round(old_round)
     else:
         earlier = [r for r in have if round_sort_key(r) < round_sort_key(new)]
         if not earlier:
-            raise not_available(f"No closed {what} rows in a round before {new}{_filter_note(filters)}")
+            raise not_available(f"No closed {what} rows in a round before {new}{filter_note(filters)}")
         old = earlier[-1]
     if round_sort_key(old) >= round_sort_key(new):
         raise bad_value(f"old_round ({old}) must be earlier than new_round ({new})")
@@ -236,7 +236,7 @@ def gains(
         if rnd not in have:
             listed = ", ".join(have) or "none"
             raise not_available(
-                f"No closed {what} rows in round {rnd}{_filter_note(filters)} (rounds with rows: {listed})"
+                f"No closed {what} rows in round {rnd}{filter_note(filters)} (rounds with rows: {listed})"
             )
     olds: dict[tuple[str, str], list[Row]] = {}
     for r in rows:
@@ -262,7 +262,7 @@ def gains(
     if not same and not resized:
         raise not_available(
             f"No like-for-like {what} systems in both {old} and {new} (same submitter, family and GPU count)"
-            f"{_filter_note(filters)}"
+            f"{filter_note(filters)}"
         )
     out: list[list[Cell]] = [list(GAINS_HEADER)]
     for group in (same, resized):
@@ -308,13 +308,13 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
     rounds (llama3.1-8b Interactive, Queries/s in v5.1) is not one scale.
     """
     filters = filters.check()
-    _check_known(table, benchmark, scenario)
-    _refuse_latency(table, benchmark, scenario)
+    check_known(table, benchmark, scenario)
+    refuse_latency(table, benchmark, scenario)
     _check_family(table, family)
     rows = _usable(table, benchmark, scenario, family, filters)
     if not rows:
         raise not_available(
-            f"No closed {family.strip()} {benchmark.strip()} {scenario.strip()} rows{_filter_note(filters)}"
+            f"No closed {family.strip()} {benchmark.strip()} {scenario.strip()} rows{filter_note(filters)}"
         )
     out: list[list[Cell]] = [list(HISTORY_HEADER)]
     for rnd in sorted({r.round for r in rows}, key=round_sort_key):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .commands import Command, add, opt
 from .console import print_error
 from .errors import BenchsheetError, RefreshError
 
@@ -137,7 +138,7 @@ def cmd_functions(args: argparse.Namespace) -> int:
 
     if args.update:
         update_readme(Path(args.update))
-        print(f"updated the function reference in {args.update}")
+        print(f"updated the function and command references in {args.update}")
     else:
         print(function_reference())
     return 0
@@ -163,6 +164,92 @@ def cmd_lite(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ parser
 
 
+COMMANDS = (
+    Command("info", "which results are loaded, from where, with their SHA-256", cmd_info),
+    Command(
+        "eval",
+        "evaluate one Excel formula with the benchsheet functions",
+        cmd_eval,
+        "Evaluate an Excel formula (benchsheet functions and Excel's own) and print the value; an array "
+        "prints as tab-separated rows. Exit status: 0 for a value; 1 for an error value (its code and reason "
+        "on stderr) or an array holding at least one error (the array on stdout, the count on stderr); 2 for "
+        "bad usage. A formula may start with '-' (benchsheet eval -1+2).",
+        (opt("formula", help='e.g. \'=PERGPU("6.1-0052","gpt-oss-120b","Server")\''),),
+    ),
+    Command(
+        "refresh",
+        "download or read official summary files into the user cache",
+        cmd_refresh,
+        "Replace rounds in the user cache with official summary files. Without SOURCE, downloads the known "
+        "rounds from MLCommons' results repositories. On any failure the previous cache is kept.",
+        (
+            opt("source", nargs="*", help="a local file or an https URL of a summary file"),
+            opt("--round", action="append", default=[], help="a round to download (6.1); repeatable; default: all"),
+            opt("--allow-host", action="append", default=[], metavar="HOST", help="also allow downloads from HOST"),
+            opt("--timeout", type=float, default=30.0, help="seconds for the whole download of each file"),
+        ),
+    ),
+    Command(
+        "build-snapshot",
+        "regenerate the bundled snapshot from the official files",
+        cmd_build_snapshot,
+        "Import the official files of every known round from a results folder and write the package's "
+        "bundled snapshot.",
+        (
+            opt(
+                "--from",
+                dest="src",
+                default="../shared/mlperf",
+                help="folder holding v5.1/, v6.0/, v6.1/ and latency_bounds.csv",
+            ),
+            opt(
+                "--out",
+                default=str(Path(__file__).with_name("data")),
+                help="where to write results.json and latency_bounds.json",
+            ),
+        ),
+    ),
+    Command(
+        "import-run",
+        "add your own loadgen run as a private entry (local-0001, ...)",
+        cmd_import_run,
+        "Import an MLPerf loadgen result (mlperf_log_summary.txt, or a folder holding it) with a submission-style "
+        "system.json as a private entry that every function accepts.",
+        (
+            opt("path", help="mlperf_log_summary.txt or the folder holding it"),
+            opt("--system", help="system.json (default: the nearest one in PATH's folder or above)"),
+            opt("--name", default="", help="a label for the run (default: the system name)"),
+            opt("--benchmark", help="benchmark name (default: taken from the folder names)"),
+            opt("--allow-invalid", action="store_true", help="keep a run whose log says INVALID, flagged"),
+        ),
+    ),
+    Command("runs", "list your private entries", cmd_runs),
+    Command("forget", "remove a private entry", cmd_forget, options=(opt("entry", help="e.g. local-0001"),)),
+    Command(
+        "functions",
+        "print the function reference (Markdown); --update also rewrites the command reference",
+        cmd_functions,
+        options=(opt("--update", metavar="README", help="rewrite the reference between its markers in README"),),
+    ),
+    Command(
+        "lite",
+        "print the main.py and requirements.txt of xlwings Lite (Excel on Mac and the web)",
+        cmd_lite,
+        "Print what to paste into the xlwings Lite editor so that benchsheet's functions work in Excel on "
+        "Windows, Mac and the web: main.py and the line for requirements.txt.",
+        (
+            opt("file", nargs="?", choices=("main.py", "requirements.txt"), help="print only this file"),
+            opt(
+                "--wheel-url",
+                metavar="URL",
+                help="install benchsheet from this https address of its wheel "
+                "(`pip wheel --no-deps .`) instead of the package index",
+            ),
+        ),
+    ),
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="benchsheet",
@@ -173,114 +260,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"benchsheet {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    s = sub.add_parser("info", help="which results are loaded, from where, with their SHA-256")
-    s.set_defaults(func=cmd_info)
-
-    s = sub.add_parser(
-        "eval",
-        help="evaluate one Excel formula with the benchsheet functions",
-        description="Evaluate an Excel formula (benchsheet functions and Excel's "
-        "own) and print the value; an array prints as tab-separated rows. "
-        "Exit status: 0 for a value; 1 for an error value (its code and reason "
-        "on stderr) or an array holding at least one error (the array on stdout, "
-        "the count on stderr); 2 for bad usage. A formula may start with '-' "
-        "(benchsheet eval -1+2).",
-    )
-    s.add_argument("formula", help='e.g. \'=PERGPU("6.1-0052","gpt-oss-120b","Server")\'')
-    s.set_defaults(func=cmd_eval)
-
-    s = sub.add_parser(
-        "refresh",
-        help="download or read official summary files into the user cache",
-        description="Replace rounds in the user cache with "
-        "official summary files. Without SOURCE, downloads the known rounds "
-        "from MLCommons' results repositories. On any failure the previous "
-        "cache is kept.",
-    )
-    s.add_argument("source", nargs="*", help="a local file or an https URL of a summary file")
-    s.add_argument(
-        "--round",
-        action="append",
-        default=[],
-        help="a round to download (6.1); repeatable; default: all known rounds",
-    )
-    s.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="HOST",
-        help="also allow downloads from HOST",
-    )
-    s.add_argument("--timeout", type=float, default=30.0, help="connect/read timeout, seconds")
-    s.set_defaults(func=cmd_refresh)
-
-    s = sub.add_parser(
-        "build-snapshot",
-        help="regenerate the bundled snapshot from the official files",
-        description="Import the official files of every "
-        "known round from a results folder and write the package's bundled "
-        "snapshot.",
-    )
-    s.add_argument(
-        "--from",
-        dest="src",
-        default="../shared/mlperf",
-        help="folder holding v5.1/, v6.0/, v6.1/ and latency_bounds.csv",
-    )
-    s.add_argument(
-        "--out",
-        default=str(Path(__file__).with_name("data")),
-        help="where to write results.json and latency_bounds.json",
-    )
-    s.set_defaults(func=cmd_build_snapshot)
-
-    s = sub.add_parser(
-        "import-run",
-        help="add your own loadgen run as a private entry (local-0001, ...)",
-        description="Import an MLPerf loadgen result (mlperf_log_summary.txt, or a folder holding it) with a "
-        "submission-style system.json as a private entry that every function accepts.",
-    )
-    s.add_argument("path", help="mlperf_log_summary.txt or the folder holding it")
-    s.add_argument("--system", help="system.json (default: the nearest one in PATH's folder or above)")
-    s.add_argument("--name", default="", help="a label for the run (default: the system name)")
-    s.add_argument("--benchmark", help="benchmark name (default: taken from the folder names)")
-    s.add_argument("--allow-invalid", action="store_true", help="keep a run whose log says INVALID, flagged")
-    s.set_defaults(func=cmd_import_run)
-
-    s = sub.add_parser("runs", help="list your private entries")
-    s.set_defaults(func=cmd_runs)
-
-    s = sub.add_parser("forget", help="remove a private entry")
-    s.add_argument("entry", help="e.g. local-0001")
-    s.set_defaults(func=cmd_forget)
-
-    s = sub.add_parser("functions", help="print the function reference (Markdown)")
-    s.add_argument("--update", metavar="README", help="rewrite the reference between its markers in README")
-    s.set_defaults(func=cmd_functions)
-
-    s = sub.add_parser(
-        "lite",
-        help="print the main.py and requirements.txt of xlwings Lite (Excel on Mac and the web)",
-        description="Print what to paste into the xlwings Lite editor so that benchsheet's functions "
-        "work in Excel on Windows, Mac and the web: main.py and the line for requirements.txt.",
-    )
-    s.add_argument("file", nargs="?", choices=("main.py", "requirements.txt"), help="print only this file")
-    s.add_argument(
-        "--wheel-url",
-        metavar="URL",
-        help="install benchsheet from this https address of its wheel (`pip wheel --no-deps .`) "
-        "instead of the package index",
-    )
-    s.set_defaults(func=cmd_lite)
-
     # benchsheet.addin and benchsheet.templates live in the top-level addin/ and
     # templates/ folders (pyproject's package-dir); mypy checks them there.
-    from benchsheet.addin.cli import add_commands as addin_commands  # type: ignore[import-not-found,unused-ignore]
-    from benchsheet.templates.cli import add_commands as template_commands  # type: ignore[import-not-found,unused-ignore]
+    from benchsheet.addin.cli import COMMANDS as ADDIN  # type: ignore[import-not-found,unused-ignore]
+    from benchsheet.templates.cli import COMMANDS as TEMPLATE  # type: ignore[import-not-found,unused-ignore]
 
-    template_commands(sub)
-    addin_commands(sub)
+    for command in (*COMMANDS, *TEMPLATE, *ADDIN):
+        add(sub, command)
     return p
 
 

@@ -207,61 +207,103 @@ class _Fields:
         return s
 
 
-def _make_row(
-    f: _Fields,
-    rnd: str,
-    *,
-    division: str,
-    availability: str,
-    suite: str,
-    submitter: str,
-    system: str,
-    platform: str,
-    accelerator: str,
-    file_gpus: int,
-    nodes: int,
-    benchmark: str,
-    scenario: str,
-    result: float,
-    units: str,
-    software: str,
-    used_model: str,
-    location: str,
-) -> Row:
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where one official format keeps the fields both formats have."""
+
+    division: str
+    submitter: str
+    suite: str
+    system: str
+    accelerator: str
+    nodes: str
+    result: str
+    units: str
+    software: str
+    software_required: bool
+
+
+SUMMARY_RESULTS = _Layout(
+    "Category", "Submitter", "Suite", "System", "Accelerator", "Nodes", "Performance_Result", "Performance_Units",
+    "Software", True,
+)  # fmt: skip
+SUMMARY = _Layout(
+    "Division", "Organization", "SystemType", "SystemName", "accelerator_model_name", "number_of_nodes", "Result",
+    "Units", "framework", False,
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Common:
+    """The fields both formats have, read and checked."""
+
+    round: str
+    division: str
+    availability: str
+    suite: str
+    submitter: str
+    platform: str
+    accelerator: str
+
+    @classmethod
+    def read(cls, f: _Fields, layout: _Layout) -> _Common:
+        return cls(
+            f.round(),
+            f.choice(layout.division, ("closed", "open")),
+            f.choice("Availability", AVAILABILITIES),
+            f.text(layout.suite).lower(),
+            f.text(layout.submitter),
+            f.text("Platform"),
+            f.text(layout.accelerator),
+        )
+
+    def id_key(self, used_model: str) -> tuple[str, ...]:
+        return _id_key(self.division, self.availability, self.submitter, self.suite, self.platform, used_model)
+
+
+def _make_row(f: _Fields, layout: _Layout, c: _Common, *, file_gpus: int, benchmark: str, used_model: str) -> Row:
+    units = f.text(layout.units)
     if not units:
-        raise f.fail("units", "missing")
-    info = classify_accelerator(accelerator)
-    gpus = accelerator_count(accelerator, file_gpus)
+        raise f.fail(layout.units, "missing")
+    gpus = accelerator_count(c.accelerator, file_gpus)
     return Row(
-        round=rnd,
+        round=c.round,
         entry="",
         id_source=IdSource.DERIVED,  # until the file's IDs are known (import_file)
-        division=division,
-        availability=availability,
-        suite=suite,
-        submitter=submitter,
-        system=system,
-        platform=platform,
-        accelerator=accelerator,
-        family=info.family,
-        vendor=info.vendor,
-        heterogeneous=info.heterogeneous,
+        division=c.division,
+        availability=c.availability,
+        suite=c.suite,
+        submitter=c.submitter,
+        system=f.text(layout.system),
+        platform=c.platform,
+        **accelerator_fields(c.accelerator),
         gpus=gpus,
-        nodes=nodes,
+        nodes=f.count(layout.nodes),
         benchmark=benchmark_key(benchmark),
-        scenario=scenario,
-        result=result,
+        scenario=f.scenario("Scenario"),
+        result=f.result(layout.result),
         units=units,
         throughput=is_throughput(units),
-        software=software,
+        software=f.text(layout.software, required=layout.software_required),
         weight_data_types=f.text("weight_data_types", required=False),
         inferred=f.flag("inferred"),
-        location=location.removeprefix("./"),
+        location=f.text("Location", required=False).removeprefix("./"),
         used_model=used_model,
         source="",
         sha256="",
-        gpus_in_file=file_gpus if accelerator and file_gpus != gpus else 0,
+        gpus_in_file=file_gpus if c.accelerator and file_gpus != gpus else 0,
     )
+
+
+def accelerator_fields(accelerator: str) -> dict[str, Any]:
+    """A row's accelerator, family, vendor and heterogeneous flag, from the accelerator's name."""
+    info = classify_accelerator(accelerator)
+    return {
+        "accelerator": accelerator,
+        "family": info.family,
+        "vendor": info.vendor,
+        "heterogeneous": info.heterogeneous,
+    }
 
 
 def accelerator_count(accelerator: str, file_count: int) -> int:
@@ -280,59 +322,28 @@ def accelerator_count(accelerator: str, file_count: int) -> int:
 
 
 def _parse_summary_results(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
-    """One row of ``summary_results.json`` (v5.1, v6.0)."""
+    """One row of ``summary_results.json`` (v5.1, v6.0, and older rounds' variants)."""
     f = _Fields(name, key, raw)
-    rnd = f.round()
-    division = f.choice("Category", ("closed", "open"))
-    availability = f.choice("Availability", AVAILABILITIES)
-    submitter, suite, platform = f.text("Submitter"), f.text("Suite").lower(), f.text("Platform")
-    accelerator = f.text("Accelerator")
-    per_node, nodes = f.count("a#", blank_ok=True), f.count("Nodes")
+    c = _Common.read(f, SUMMARY_RESULTS)
+    per_node = f.count("a#", blank_ok=True)
     model = f.text("Model")
     used_model = f.text("UsedModel", required=False) or model
     official_id = f.text("ID", required=False)  # when absent, the numbering rule gives it
-    if official_id and not re.fullmatch(rf"[vV]?{re.escape(rnd)}-\d{{4}}", official_id):
-        raise f.fail("ID", f"expected an entry ID such as {rnd}-0001, got {official_id!r}")
+    if official_id and not re.fullmatch(rf"[vV]?{re.escape(c.round)}-\d{{4}}", official_id):
+        raise f.fail("ID", f"expected an entry ID such as {c.round}-0001, got {official_id!r}")
     official_id = official_id.lstrip("vV")  # older rounds write v4.1-0046: the ID is 4.1-0046
-    row = _make_row(
-        f,
-        rnd,
-        division=division,
-        availability=availability,
-        suite=suite,
-        submitter=submitter,
-        system=f.text("System"),
-        platform=platform,
-        accelerator=accelerator,
-        file_gpus=per_node * nodes,
-        nodes=nodes,
-        benchmark=model,
-        scenario=f.scenario("Scenario"),
-        result=f.result("Performance_Result"),
-        units=f.text("Performance_Units"),
-        software=f.text("Software"),
-        used_model=used_model,
-        location=f.text("Location", required=False),
-    )
-    key_ = _id_key(division, availability, submitter, suite, platform, used_model)
-    return _Parsed(rnd, official_id, key_, row)
+    file_gpus = per_node * f.count(SUMMARY_RESULTS.nodes)  # a# is per node
+    row = _make_row(f, SUMMARY_RESULTS, c, file_gpus=file_gpus, benchmark=model, used_model=used_model)
+    return _Parsed(c.round, official_id, c.id_key(used_model), row)
 
 
 def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
-    """One row of ``summary.json`` (v6.1): no entry IDs."""
+    """One row of ``summary.json`` (v6.1): no entry IDs; ``total_accelerators`` is the system's total."""
     f = _Fields(name, key, raw)
-    rnd = f.round()
-    division = f.choice("Division", ("closed", "open"))
-    availability = f.choice("Availability", AVAILABILITIES)
-    submitter, suite, platform = (
-        f.text("Organization"),
-        f.text("SystemType").lower(),
-        f.text("Platform"),
-    )
-    accelerator = f.text("accelerator_model_name")
-    gpus, nodes = f.count("total_accelerators"), f.count("number_of_nodes")
-    if accelerator and gpus == 0:
-        raise f.fail("total_accelerators", f"0 accelerators for {accelerator!r}")
+    c = _Common.read(f, SUMMARY)
+    gpus = f.count("total_accelerators")
+    if c.accelerator and gpus == 0:
+        raise f.fail("total_accelerators", f"0 accelerators for {c.accelerator!r}")
     model = f.text("Model")
     mlperf_model = f.text("MlperfModel", required=False)
     # The file's "Model" is what ran; "MlperfModel" is the benchmark, except that
@@ -340,33 +351,14 @@ def _parse_summary(name: str, key: str, raw: Mapping[str, Any]) -> _Parsed:
     # unless it is an open-division variant of a benchmark that MlperfModel names.
     benchmark = model
     if (
-        division == "open"
+        c.division == "open"
         and mlperf_model
         and " " not in mlperf_model
         and benchmark_key(mlperf_model) in KNOWN_BENCHMARKS
     ):
         benchmark = mlperf_model
-    row = _make_row(
-        f,
-        rnd,
-        division=division,
-        availability=availability,
-        suite=suite,
-        submitter=submitter,
-        system=f.text("SystemName"),
-        platform=platform,
-        accelerator=accelerator,
-        file_gpus=gpus,
-        nodes=nodes,
-        benchmark=benchmark,
-        scenario=f.scenario("Scenario"),
-        result=f.result("Result"),
-        units=f.text("Units"),
-        software=f.text("framework", required=False),
-        used_model=model,
-        location=f.text("Location", required=False),
-    )
-    return _Parsed(rnd, "", _id_key(division, availability, submitter, suite, platform, model), row)
+    row = _make_row(f, SUMMARY, c, file_gpus=gpus, benchmark=benchmark, used_model=model)
+    return _Parsed(c.round, "", c.id_key(model), row)
 
 
 KNOWN_BENCHMARKS = frozenset(

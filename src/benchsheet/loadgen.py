@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
-from .importers import KNOWN_BENCHMARKS, sha256_hex
-from .names import benchmark_key, benchmark_keys, canonical_scenario, classify_accelerator
+from .importers import KNOWN_BENCHMARKS, accelerator_fields, sha256_hex
+from .names import benchmark_key, benchmark_keys, canonical_scenario
 from .table import IdSource, Latencies, Row, RunInfo
 
 LOCAL_PREFIX = "local-"
@@ -178,7 +178,6 @@ def make_run(
     else:
         raise DataError(summary_name, None, "Samples per second", "missing line 'Samples per second : ...'")
     accelerator = str(system["accelerator_model_name"]).strip()
-    info = classify_accelerator(accelerator)
     nodes = int(system["number_of_nodes"])
     gpus = int(system["accelerators_per_node"]) * nodes
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
@@ -195,10 +194,7 @@ def make_run(
         submitter=str(system.get("submitter") or "internal"),
         system=label,
         platform=label,
-        accelerator=accelerator,
-        family=info.family,
-        vendor=info.vendor,
-        heterogeneous=info.heterogeneous,
+        **accelerator_fields(accelerator),
         gpus=gpus,
         nodes=nodes,
         benchmark=bench,
