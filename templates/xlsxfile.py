@@ -196,8 +196,9 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
         ref: v for ref, v in values.items() if ref not in seen and not (v == "" and not isinstance(v, ErrorCode))
     }
     if missing:  # cells of an array formula's range the file does not hold (a writer left them out)
-        xml = _insert_cells(xml, missing)
-        count += len(missing)
+        patched = _insert_cells(xml, missing)
+        count += len(missing) if patched != xml else 0
+        xml = patched
     return xml, count
 
 
