@@ -193,7 +193,7 @@ class _Book:
         self.names: dict[tuple[int | None, str], str] = {}
         try:
             _read_xml(self, path)
-        except _Unusual:  # what the quick reader does not know: openpyxl reads it
+        except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
             self._openpyxl(path)
         self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
 
