@@ -52,6 +52,9 @@ TARGETS: dict[str, tuple[str, float]] = {
     "template_build_s": ("<=", 3.0),
     "template_calc_s": ("<=", 5.0),
     "peak_rss_mb": ("<=", 150.0),
+    "calc_15k_s": ("<=", 5.0),
+    "calc_15k_rss_mb": ("<=", 300.0),
+    "calc_growth": ("<=", 6.0),
 }
 
 # (key, unit, what) in the order the table prints them
@@ -77,8 +80,22 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("reimport_s", "s", "three official files into a fresh cache (fresh process)"),
     ("template_build_s", "s", "templates.builder.build (fresh process)"),
     ("template_calc_s", "s", "templates.calc.calc (fresh process)"),
+    ("calc_15k_s", "s", "template calc of 5,000 rows x 3 formulas (PERGPU, COSTPERMTOK, GPUSNEEDED; fresh process)"),
+    ("calc_15k_rss_mb", "MiB", "peak RSS of that process"),
+    ("calc_3k_s", "s", "same sheet, 1,000 rows x 3 formulas"),
+    ("calc_growth", "x", "calc_15k_s / calc_3k_s (5x the formulas: linear is 5)"),
+    ("calc_15k_baseline_s", "s", "the 15,000 formulas computed as before issue 13 (formulas' ExcelModel)"),
+    ("calc_15k_baseline_rss_mb", "MiB", "peak RSS of that process"),
 )
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
+CALC_KEYS = (
+    "calc_15k_s",
+    "calc_15k_rss_mb",
+    "calc_3k_s",
+    "calc_growth",
+    "calc_15k_baseline_s",
+    "calc_15k_baseline_rss_mb",
+)
 KEYS = tuple(k for k, _, _ in ROWS)
 
 
@@ -96,10 +113,12 @@ class Reps:
     reimport: int
     template: int
     pyodide: int  # fresh Pyodide runtimes (each times its own scalar calls too)
+    calc: int  # fresh processes computing each generated workbook
+    calc_rows: tuple[int, int]  # rows of the large and the small generated workbook (3 formulas a row)
 
 
-FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3)
-QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1, 1)
+FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3, 3, (5_000, 1_000))
+QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1, 1, 1, (100, 20))
 
 
 # ------------------------------------------------------------------ helpers
@@ -313,6 +332,42 @@ from benchsheet.templates.calc import calc
 calc(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"s": time.perf_counter() - t0}))
 """
+GENERATE = """
+import sys
+from pathlib import Path
+import openpyxl
+from benchsheet.store import get_table
+rows = get_table().rows
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = "Results"
+ws.append(["entry", "benchmark", "scenario", "per GPU", "$/Mtok", "GPUs"])
+for i in range(int(sys.argv[2])):
+    r, n = rows[i % len(rows)], i + 2
+    ws.append([r.entry, r.benchmark, r.scenario, f"=PERGPU(A{n},B{n},C{n})",
+               f'=IF(ISNUMBER(D{n}),COSTPERMTOK(3,D{n},0.6),"")',
+               f'=IF(ISNUMBER(D{n}),GPUSNEEDED(1000000,D{n},0.6,8),"")'])
+wb.save(sys.argv[1])
+"""
+CALC_BASELINE = """
+import json, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+sys.path.insert(0, sys.argv[3])
+from calc_baseline import compute
+from benchsheet.templates.xlsxfile import cached_values, rewrite
+computed = compute(Path(sys.argv[1]))
+rewrite(Path(sys.argv[1]), Path(sys.argv[2]), cached_values(computed))
+print(json.dumps({"s": time.perf_counter() - t0, "formulas": len(computed.formulas)}))
+"""
+CALC_SHEET = """
+import json, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from benchsheet.templates.calc import calc
+r = calc(Path(sys.argv[1]), Path(sys.argv[2]))
+print(json.dumps({"s": time.perf_counter() - t0, "formulas": r.formulas}))
+"""
 
 
 def start_env(base: dict[str, str], pycache: Path) -> dict[str, str]:
@@ -394,6 +449,48 @@ def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]
         "template_build_s": statistics.median(build),
         "template_calc_s": statistics.median(calc),
     }
+
+
+def bench_calc(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
+    """``template calc`` of a generated results sheet (issue 13), in fresh processes, against the
+    approach before it measured in the same run."""
+    why = template_api()
+    if why is not None:
+        notes.append(f"calc: {why}; the calc_* keys are null")
+        return dict.fromkeys(CALC_KEYS)
+    big, small = tmp / "calc-big.xlsx", tmp / "calc-small.xlsx"
+    for path, rows in ((big, reps.calc_rows[0]), (small, reps.calc_rows[1])):
+        run_child(GENERATE, env, [str(path), str(rows)], tmp)
+
+    def timed(code: str, src: Path, extra: Sequence[str] = ()) -> tuple[float, float]:
+        child = run_child(code, env, [str(src), str(tmp / "calc-out.xlsx"), *extra], tmp)
+        got = last_json(child.stdout)
+        if got["formulas"] != 3 * (reps.calc_rows[0] if src == big else reps.calc_rows[1]):
+            raise RuntimeError(f"calc computed {got['formulas']} formulas of {src.name}")
+        return got["s"], child.maxrss_mib
+
+    large, rss, little = [], [], []
+    for _ in range(reps.calc):  # taking turns
+        s, m = timed(CALC_SHEET, big)
+        large.append(s)
+        rss.append(m)
+        little.append(timed(CALC_SHEET, small)[0])
+    base_s, base_rss = timed(CALC_BASELINE, big, [str(ROOT / "benchmarks")])
+    out = {
+        "calc_15k_s": statistics.median(large),
+        "calc_15k_rss_mb": statistics.median(rss),
+        "calc_3k_s": statistics.median(little),
+        "calc_15k_baseline_s": base_s,
+        "calc_15k_baseline_rss_mb": base_rss,
+    }
+    out["calc_growth"] = out["calc_15k_s"] / out["calc_3k_s"]
+    notes.append(
+        f"calc: generated sheets of {reps.calc_rows[0]:,} and {reps.calc_rows[1]:,} rows x 3 formulas, each calc "
+        f"in a fresh process ({reps.calc} times, taking turns), timed from its import to its return; the baseline "
+        f"(benchmarks/calc_baseline.py, the code before issue 13) once; "
+        f"{out['calc_15k_baseline_s'] / out['calc_15k_s']:.1f}x faster than it"
+    )
+    return out
 
 
 def bench_pyodide(reps: Reps, tmp: Path, notes: list[str]) -> dict[str, Any]:
@@ -655,6 +752,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result.update(bench_udf(reps, inproc["column"], inproc["answer"], notes))
         result.update(bench_processes(reps, env, tmp, shared, inproc["answer"], notes, args.quick))
         result.update(bench_templates(reps, env, tmp, notes))
+        result.update(bench_calc(reps, env, tmp, notes))
         result.update(bench_pyodide(reps, tmp, notes))
         notes.append(
             f"scalar: {reps.scalar_repeat} batches of {reps.scalar_number:,} calls; start-up: {reps.start} "

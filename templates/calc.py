@@ -20,7 +20,7 @@ from pathlib import Path
 from benchsheet.errors import WorkbookError
 from benchsheet.files import WriteRefused, writable_target
 
-from .compute import Computed, compute
+from .compute import Computed, ComputeError, compute
 from .xlsxfile import XlsxError, cached_values, has_macros, read_package, rewrite
 
 
@@ -74,6 +74,8 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         computed = compute(src)
     except XlsxError as exc:
         raise CalcError(str(exc)) from None
+    except ComputeError as exc:
+        raise CalcError(f"{src}: {exc}") from None
     except Exception as exc:  # the engine could not read the file: say so, write nothing
         first = str(exc).strip().splitlines()
         raise CalcError(f"{src}: cannot compute this workbook ({first[0] if first else type(exc).__name__})") from None

@@ -1,50 +1,87 @@
 """Compute every formula of an .xlsx file with benchsheet's functions, without Excel.
 
-The workbook is loaded into the ``formulas`` package's ``ExcelModel`` with the
-catalogue registered (``benchsheet.engine``), so the functions answer exactly
-as ``benchsheet eval`` does. On top of that this module
+One engine with ``benchsheet eval`` (``benchsheet.engine``): each formula is
+prepared there (its references replaced by placeholders) and parsed once per
+shape, so a filled-down column of 5,000 formulas is parsed once and run 5,000
+times. This module reads the cells that exist (never the declared sheet size),
+resolves each reference relative to its cell, orders the formula cells by their
+dependencies (no recursion: a 100,000-long chain computes) and runs them over a
+plain value map. On top of that it
 
 * never lets one bad formula stop the whole workbook: a formula that cannot be
   parsed answers ``#VALUE!``/``#NAME?`` with the reason, the rest computes;
+* computes array formulas (Ctrl+Shift+Enter and Excel 365's spilled ones) over
+  the range the file gives them;
 * turns each answer into the value an .xlsx file caches next to its formula,
   and an error into the text the xlwings add-in shows in Excel
   (``#N/A Unknown entry 6.1-9999``);
 * explains plain Excel errors that carry no reason (``=B5*(1+B7)`` with text in
-  B7) by following the cell's precedents to the input that caused them.
+  B7) from the cell's precedents, which were computed before it.
 """
 
 from __future__ import annotations
 
-import contextlib
+import bisect
 import functools
-import logging
+import html
 import math
 import re
-import types
+import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import formulas
-import formulas.excel as fexcel
-import schedula as sh
-from formulas.tokens.operand import XlError
+import numpy as np
 
-from benchsheet.engine import ReasonedError, functions, mark_missing, plain
+from benchsheet.engine import (
+    ReasonedError,
+    as_written,
+    functions,
+    normalize_formula,
+    plain,
+    prepare,
+    program,
+    run,
+)
+from benchsheet.formula_adapter import (
+    EMPTY,
+    XlError,
+    error,
+    load_workbook,
+    make_range,
+    range_parts,
+    read_string_table,
+    reshape_as_excel,
+)
 
-CellKey = tuple[str, str]  # (sheet name in upper case, "B5")
+__all__ = [
+    "EXTERNAL",
+    "CellKey",
+    "ComputeError",
+    "Computed",
+    "ErrorCode",
+    "col_letters",
+    "col_number",
+    "compute",
+    "normalize_formula",
+    "sheet_key",
+    "to_shown",
+]
+
+CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
 
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
-
-_KEY = re.compile(r"^'?\[(?P<book>[^\]]*)\](?P<sheet>.*?)'?!(?P<ref>\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$")
-_CELL = re.compile(r"^\$?([A-Z]{1,3})\$?(\d+)$")
-_BOOK = re.compile(r"^'?(?P<dir>[^\[!]*)\[(?P<book>[^\]]*)\]")  # '../[other.xlsx]SHEET1'!A1
+MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming to the cells present)
+MAX_EDGES = 20_000_000  # dependencies between formula cells: beyond, the workbook is refused
+MAX_SECONDS = 600.0  # a workbook that takes longer is refused, nothing written (bounded time)
+MAX_ROW, MAX_COL = 1_048_576, 16_384
 EXTERNAL = "external workbook references are not followed"
-_EXTERNAL_KEY: CellKey = ("", "[external workbook]")  # the precedent every external reference stands for
-# A function called through an add-in or marked as user-defined by the program
-# that saved the file: _xludf.BEST(...), [1]!BEST(...), 'benchsheet.xlam'!BEST(...)
-_UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
+_CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
+_COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
+_ROWS = re.compile(r"^(\$?)(\d+):(\$?)(\d+)$")
+_ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
 
 
 class ErrorCode(str):
@@ -53,91 +90,61 @@ class ErrorCode(str):
     __slots__ = ()
 
 
+class ComputeError(Exception):
+    """The workbook cannot be computed at all (too many dependencies): nothing is written."""
+
+
+def sheet_key(name: str) -> str:
+    """A sheet name compared as Excel compares them: case-insensitive, letter by letter
+    (``Straße`` and ``STRASSE`` are two sheets; ``sizing`` and ``Sizing`` one)."""
+    return "".join(ch.upper() if len(ch.upper()) == 1 else ch for ch in name)
+
+
 @dataclass
 class Computed:
-    """Every cell's answer, keyed by (SHEET, "B5") with the sheet name in upper case."""
+    """Every cell's answer, keyed by (sheet_key(sheet), "B5")."""
 
     values: dict[CellKey, Any] = field(default_factory=dict)  # plain values of all cells
     formulas: dict[CellKey, str] = field(default_factory=dict)  # formula text of formula cells
     shown: dict[CellKey, float | int | bool | str] = field(default_factory=dict)  # cached value per formula cell
     errors: dict[CellKey, str] = field(default_factory=dict)  # error text per formula cell that has one
-    sheet_names: dict[str, str] = field(default_factory=dict)  # SHEET -> the name as written in the file
+    sheet_names: dict[str, str] = field(default_factory=dict)  # sheet key -> the name as written in the file
+    arrays: dict[CellKey, str] = field(default_factory=dict)  # anchor of an array formula -> its range "H2:H9"
 
     def where(self, key: CellKey) -> str:
         """``Sizing!B5``, ``'Read me'!B5``: a cell as Excel writes it."""
-        name = self.sheet_names.get(key[0], key[0])
-        if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
-            name = "'" + name.replace("'", "''") + "'"
-        return f"{name}!{key[1]}"
+        return f"{quote_sheet(self.sheet_names.get(key[0], key[0]))}!{key[1]}"
 
     def shown_value(self, sheet: str, ref: str) -> float | int | bool | str | None:
-        key = (sheet.upper(), ref.replace("$", "").upper())
+        key = (sheet_key(sheet), ref.replace("$", "").upper())
         if key in self.shown:
             return self.shown[key]
         value = self.values.get(key)
         return None if value is None else to_shown(value)
 
 
+def quote_sheet(name: str) -> str:
+    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``."""
+    if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not _CELL.match(name) and not re.fullmatch(r"R\d*C\d*", name, re.I):
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
+@functools.lru_cache(maxsize=4096)
 def col_number(letters: str) -> int:
     n = 0
-    for ch in letters:
+    for ch in letters.upper():
         n = n * 26 + ord(ch) - 64
     return n
 
 
+@functools.lru_cache(maxsize=MAX_COL)
 def col_letters(n: int) -> str:
     out = ""
     while n:
         n, rem = divmod(n - 1, 26)
         out = chr(65 + rem) + out
     return out
-
-
-def normalize_formula(text: str) -> str:
-    """Drop add-in prefixes from function names, outside string literals."""
-    parts = text.split('"')
-    for i in range(0, len(parts), 2):
-        parts[i] = _UDF_PREFIX.sub("", parts[i])
-    return '"'.join(parts)
-
-
-def book_of(name: str) -> str | None:
-    """``'../[other.xlsx]SHEET1'!A1`` -> "../OTHER.XLSX"; None for a name with no book (a defined name)."""
-    m = _BOOK.match(name)
-    return (m.group("dir") + m.group("book")).replace("''", "'").upper() if m else None
-
-
-def split_key(name: str) -> tuple[str, str] | None:
-    """``'[book.xlsx]SIZING'!B5`` -> ("SIZING", "B5"); None for names that are no cell or range."""
-    m = _KEY.match(name)
-    if not m:
-        return None
-    return m.group("sheet").replace("''", "'").upper(), m.group("ref").replace("$", "")
-
-
-def expand(ref: str) -> list[str]:
-    """The cells of "B5" or "A1:C3" (empty when the range is too large to search)."""
-    if ":" not in ref:
-        return [ref]
-    first, last = ref.split(":")
-    m1, m2 = _CELL.match(first), _CELL.match(last)
-    if not m1 or not m2:
-        return []
-    c1, c2 = sorted((col_number(m1.group(1)), col_number(m2.group(1))))
-    r1, r2 = sorted((int(m1.group(2)), int(m2.group(2))))
-    if (c2 - c1 + 1) * (r2 - r1 + 1) > MAX_RANGE_CELLS:
-        return []
-    return [f"{col_letters(c)}{r}" for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
-
-
-def unknown_functions(formula: str) -> list[str]:
-    """Names of functions in ``formula`` that neither Excel's table nor the catalogue has."""
-    try:
-        tokens, _ = formulas.Parser().ast(formula)
-    except Exception:
-        return []
-    known = functions()
-    return sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function" and t.name.upper() not in known})
 
 
 def to_shown(value: Any) -> float | int | bool | str:
@@ -159,189 +166,698 @@ def to_shown(value: Any) -> float | int | bool | str:
     return str(value)
 
 
-class _Model(formulas.ExcelModel):  # type: ignore[misc]
-    """formulas' ExcelModel that records formula texts, survives formulas it cannot parse, reads
-    left-out arguments of benchsheet's functions as ``benchsheet eval`` does, and loads no book but
-    the one it was given."""
+Ref = tuple[int, int, int, int, int]  # (sheet index, r1, c1, r2, c2)
+Pos = tuple[int, int, int]  # (sheet index, row, column)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: dict[str, str] = {}
-        self.broken: dict[str, ReasonedError] = {}
-        self.home = ""  # the loaded book, as formulas names it ("CLUSTER-SIZING.XLSX")
 
-    def add_book(self, book: Any = None, context: Any = None, data_only: bool = False) -> Any:
-        """Load the input; refuse every other book (``'../[other.xlsx]Sheet1'!A1``, a defined name
-        pointing elsewhere): formulas then makes the cell ``#REF!`` and nothing is read."""
-        if self.home:
-            if not isinstance(book, str) or fexcel._encode_path(book).upper() != self.home:
-                raise LookupError(f"{book}: {EXTERNAL}")
-            return super().add_book(book, context, data_only)
-        loaded, ctx = super().add_book(book, context, data_only)
-        self.home = ctx["excel"]
-        return loaded, ctx
+@dataclass
+class _Formula:
+    pos: Pos
+    text: str  # as written
+    shape: tuple[int, int] = (1, 1)  # rows, columns of an array formula's range
+    prog: Any = None
+    refs: list[Ref] = field(default_factory=list)
+    problem: ReasonedError | None = None  # a reason known before running (unknown sheet, external)
 
-    def is_external(self, name: str) -> bool:
-        book = book_of(name)
-        return book is not None and book != self.home
 
-    def compile_cell(self, cell: Any, context: Any, references: Any, formula_references: Any) -> Any:
+class _Book:
+    """The cells of a workbook that exist, by sheet index, row and column."""
+
+    def __init__(self, path: Path) -> None:
+        self.titles: list[str] = []
+        self.values: dict[Pos, Any] = {}
+        self.formulas: list[_Formula] = []
+        self.extent: list[tuple[int, int]] = []  # (last row, last column) holding a cell, per sheet
+        self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
+        self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
+        self.names: dict[tuple[int | None, str], str] = {}
         try:
-            return super().compile_cell(cell, context, references, formula_references)
-        except Exception as exc:  # e.g. a data-table formula formulas cannot read
-            return self._broken(cell.coordinate, context, f"cannot compute this formula ({_short(exc)})")
+            _read_xml(self, path)
+        except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
+            self._openpyxl(path)
+        self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
 
-    def _compile_cell(self, crd: str, val: Any, context: Any, check_formula: bool, references: Any) -> Any:
-        if check_formula and isinstance(val, str) and val.startswith("="):
-            val = normalize_formula(val)
-            try:  # left-out arguments of benchsheet's functions are "missing", as in benchsheet eval
-                cell = formulas.ExcelModel._compile_cell(crd, mark_missing(val), context, check_formula, references)
-            except Exception as exc:
-                unknown = unknown_functions(val)
-                if unknown:
-                    return self._broken(crd, context, f"unknown function {', '.join(unknown)}", "#NAME?", val)
-                return self._broken(crd, context, f"cannot read the formula {val[:80]!r} ({_short(exc)})", text=val)
-            if any(self.is_external(str(name)) for name in cell.inputs or ()):
-                return self._broken(crd, context, EXTERNAL, "#REF!", val)
-            self.texts[cell.output] = val
-            return cell
-        return formulas.ExcelModel._compile_cell(crd, val, context, check_formula, references)
+    def _reset(self) -> None:
+        self.titles, self.values, self.formulas, self.extent = [], {}, [], []
+        self.col_last, self.row_last, self.names = {}, {}, {}
 
-    def _broken(self, crd: str, context: Any, reason: str, code: str = "#VALUE!", text: str = "") -> Any:
-        cell = formulas.ExcelModel._compile_cell(crd.split(":")[0], "=" + code, context, True, {})
-        self.broken[cell.output] = ReasonedError(code, reason)
-        self.texts[cell.output] = text or "=" + code
-        return cell
+    def _openpyxl(self, path: Path) -> None:
+        """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
+        self._reset()
+        wb = load_workbook(str(path))
+        self.titles = [ws.title for ws in wb.worksheets]
+        for dn in _defined_names(wb):
+            self.names[(dn[0], dn[1].upper())] = dn[2]
+        for s, ws in enumerate(wb.worksheets):
+            for (row, col), cell in ws._cells.items():
+                self.add(s, row, col, cell.data_type, cell.value)
+            self.extent.append((0, 0))
+        self._extents()
+
+    def add(self, s: int, row: int, col: int, data_type: str, value: Any) -> None:
+        """One cell present in the file (a value of None: a cell with a style only)."""
+        if row > self.col_last.get((s, col), 0):
+            self.col_last[(s, col)] = row
+        if col > self.row_last.get((s, row), 0):
+            self.row_last[(s, row)] = col
+        if value is None:
+            return
+        pos = (s, row, col)
+        if data_type == "f":
+            self._formula(pos, value)
+        elif data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
+            self.values[pos] = error(value.upper())
+        elif data_type == "n" and isinstance(value, float):
+            self.values[pos] = round(value, 15)
+        else:
+            self.values[pos] = value
+
+    def _extents(self) -> None:
+        extent = [(0, 0)] * len(self.titles)
+        for (s, col), row in self.col_last.items():
+            r, c = extent[s]
+            extent[s] = (max(r, row), max(c, col))
+        self.extent = extent
+
+    def _formula(self, pos: Pos, value: Any) -> None:
+        if isinstance(value, str):
+            self.formulas.append(_Formula(pos, value[1:] if value.startswith("==") else value))
+            return
+        text = getattr(value, "text", None)
+        ref = getattr(value, "ref", None)
+        if type(value).__name__ in ("ArrayFormula", "_ArrayFormula") and isinstance(text, str) and isinstance(ref, str):
+            r = _area(ref)
+            shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
+            self.formulas.append(_Formula(pos, text, shape))
+            return
+        f = _Formula(pos, "=" + type(value).__name__)
+        f.problem = ReasonedError("#VALUE!", "a data table (What-If Analysis) is not computed outside Excel")
+        self.formulas.append(f)
+
+    def trimmed(self, ref: Ref) -> tuple[int, int]:
+        """The last row and column of a range that can hold a cell: a whole column (A:A) or row (1:1)
+        reads the cells that exist, so memory follows the cells, never the sheet's size."""
+        s, r1, c1, r2, c2 = ref
+        last_r, last_c = self.extent[s]
+        if r2 - r1 + 1 >= MAX_ROW:
+            if c2 - c1 < 1024:
+                last_r = max((self.col_last.get((s, c), 0) for c in range(c1, c2 + 1)), default=0)
+            r2 = max(r1, min(r2, last_r))
+        if c2 - c1 + 1 >= MAX_COL:
+            if r2 - r1 < 1024:
+                last_c = max((self.row_last.get((s, r), 0) for r in range(r1, r2 + 1)), default=0)
+            c2 = max(c1, min(c2, last_c))
+        return r2, c2
+
+    def name(self, sheet: int, text: str) -> str | None:
+        key = text.upper()
+        found = self.names.get((sheet, key))
+        return found if found is not None else self.names.get((None, key))
 
 
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return (text[0] if text else type(exc).__name__)[:160]
+class _Unusual(Exception):
+    """A workbook the quick reader leaves to openpyxl (a cell without its address, a date cell...)."""
 
 
-@contextlib.contextmanager
-def _engine_settings() -> Iterator[None]:
-    """While a workbook computes: nothing on stderr (no tqdm progress bar, no log lines from formulas:
-    what it would log, a missing sheet or a refused external book, is the cell's reason), and formulas
-    compiled as plain sub-dispatchers. formulas' default (a ``DispatchPipe``) pre-plans each formula for
-    repeated calls; here each formula runs once, and planning it cost more than running it (a third of
-    build time)."""
-    import formulas.builder as fbuilder
-    import tqdm  # type: ignore[import-untyped,unused-ignore]
-
-    saved = fexcel.tqdm, fbuilder.AstBuilder.compile_class
-    log = logging.getLogger("formulas")
-    level = log.level
-    fexcel.tqdm = types.SimpleNamespace(tqdm=functools.partial(tqdm.tqdm, disable=True))
-    fbuilder.AstBuilder.compile_class = sh.SubDispatchFunction
-    log.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        fexcel.tqdm, fbuilder.AstBuilder.compile_class = saved
-        log.setLevel(level)
+_X_TAG = rb"(?:[A-Za-z_][\w.-]*:)?"
+_X_SHEETDATA = re.compile(rb"<" + _X_TAG + rb"sheetData\b[^>]*?(?:/>|>(.*?)</" + _X_TAG + rb"sheetData>)", re.S)
+_X_CELL = re.compile(rb"<" + _X_TAG + rb"c\b([^>]*?)(?:/>|>(.*?)</" + _X_TAG + rb"c>)", re.S)
+_X_ATTR = re.compile(rb'([\w:]+)="([^"]*)"')
+_X_F = re.compile(rb"<" + _X_TAG + rb"f\b([^>]*?)(?:/>|>(.*?)</" + _X_TAG + rb"f>)", re.S)
+_X_V = re.compile(rb"<" + _X_TAG + rb"v>(.*?)</" + _X_TAG + rb"v>", re.S)
+_X_T = re.compile(rb"<" + _X_TAG + rb"t(?:\s[^>]*)?>(.*?)</" + _X_TAG + rb"t>", re.S)
+_X_RPH = re.compile(rb"<" + _X_TAG + rb"rPh\b.*?</" + _X_TAG + rb"rPh>", re.S)
+_X_REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
 
 
-def compute(path: Path) -> Computed:
-    """Load ``path`` into the formula engine and compute every formula cell."""
-    functions()  # the catalogue is registered in formulas' function table
-    with _engine_settings():
-        model = _Model().loads(str(Path(path).resolve())).finish()
-        solution = model.calculate()
+def _xml_text(raw: bytes) -> str:
+    return html.unescape(raw.decode("utf-8")).replace("\r\n", "\n")
+
+
+def _read_xml(book: _Book, path: Path) -> None:
+    """Read the cells present straight from the sheets' XML (openpyxl builds an object per cell,
+    most of a calc's time on a large sheet). Anything unusual raises ``_Unusual``."""
+    from defusedxml import ElementTree
+    from openpyxl.formula.translate import Translator
+
+    from .xlsxfile import NS_MAIN, read_package, sheet_parts
+
+    parts = read_package(path)
+    workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
+    every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
+    worksheets = sheet_parts(parts)
+    book.titles = list(worksheets)
+    index = {name: i for i, name in enumerate(book.titles)}
+    for dn in workbook.iter(f"{{{NS_MAIN}}}definedName"):
+        if dn.get("hidden") in ("1", "true") or not dn.text or not dn.get("name"):
+            continue
+        local = dn.get("localSheetId")
+        if local is None:
+            book.names[(None, str(dn.get("name")).upper())] = dn.text
+        elif local.isdigit() and int(local) < len(every) and every[int(local)] in index:
+            book.names[(index[every[int(local)]], str(dn.get("name")).upper())] = dn.text
+    strings = _shared_strings(parts)
+    for s, part in enumerate(worksheets.values()):
+        data = _X_SHEETDATA.search(parts[part])
+        shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
+        for m in _X_CELL.finditer(data.group(1) or b"") if data else ():
+            attrs = dict(_X_ATTR.findall(m.group(1)))
+            ref = _X_REF.match(attrs.get(b"r", b"").decode())
+            if ref is None:
+                raise _Unusual("a cell without its address")
+            row, col = int(ref.group(2)), col_number(ref.group(1))
+            body = m.group(2) or b""
+            kind = attrs.get(b"t", b"n")
+            f = _X_F.search(body) if b"<" in body else None
+            v = _X_V.search(body)
+            if f is not None:
+                fattrs = dict(_X_ATTR.findall(f.group(1)))
+                text = _xml_text(f.group(2) or b"")
+                ftype = fattrs.get(b"t", b"normal")
+                if ftype == b"shared":
+                    si = fattrs.get(b"si", b"")
+                    if text:
+                        shared[si] = ("=" + text, ref.group(0))
+                        value: Any = "=" + text
+                    elif si in shared:
+                        master, origin = shared[si]
+                        value = Translator(master, origin=origin).translate_formula(ref.group(0))
+                    else:
+                        raise _Unusual("a shared formula before its master")
+                elif ftype == b"array" and b"ref" in fattrs:
+                    value = _ArrayFormula(fattrs[b"ref"].decode(), "=" + text)
+                elif ftype == b"normal" and text:
+                    value = "=" + text
+                else:
+                    raise _Unusual("a data table or an empty formula")
+                book.add(s, row, col, "f", value)
+                continue
+            if kind == b"s":
+                value = strings[int(v.group(1))] if v else None
+                book.add(s, row, col, "s", value)
+            elif kind == b"inlineStr":
+                value = "".join(_xml_text(t) for t in _X_T.findall(_X_RPH.sub(b"", body)))
+                book.add(s, row, col, "s", value)
+            elif kind == b"n":
+                raw = v.group(1).strip() if v else b""
+                if not raw:
+                    book.add(s, row, col, "n", None)
+                else:
+                    number: float | int = float(raw) if b"." in raw or b"E" in raw or b"e" in raw else int(raw)
+                    book.add(s, row, col, "n", number)
+            elif kind == b"b":
+                book.add(s, row, col, "b", (v.group(1).strip() in (b"1", b"true")) if v else None)
+            elif kind == b"e":
+                book.add(s, row, col, "e", _xml_text(v.group(1)) if v else None)
+            elif kind == b"str":
+                book.add(s, row, col, "s", _xml_text(v.group(1)) if v else None)
+            else:
+                raise _Unusual(f"a cell of type {kind.decode(errors='replace')}")
+    book._extents()
+
+
+@dataclass(frozen=True)
+class _ArrayFormula:
+    """An array formula as the quick reader finds it (openpyxl's ArrayFormula has the same fields)."""
+
+    ref: str
+    text: str
+
+
+def _shared_strings(parts: dict[str, bytes]) -> list[str]:
+    from .xlsxfile import shared_strings_part
+
+    name = shared_strings_part(parts)
+    if name is None:
+        return []
+    return read_string_table(parts[name])
+
+
+def _defined_names(wb: Any) -> Iterator[tuple[int | None, str, str]]:
+    """(sheet index or None for the workbook, name, what it stands for) of every defined name."""
+    names = wb.defined_names
+    for dn in names.values() if isinstance(names, dict) else getattr(names, "definedName", ()):
+        if dn.value and not dn.hidden:
+            yield None, dn.name, str(dn.value)
+    for s, ws in enumerate(wb.worksheets):
+        for dn in getattr(ws, "defined_names", {}).values():
+            if dn.value:
+                yield s, dn.name, str(dn.value)
+
+
+def _area(ref: str) -> tuple[int, int, int, int] | None:
+    """ "B2:C9" -> (2, 2, 9, 3): rows and columns, first and last."""
+    first, _, last = ref.replace("$", "").partition(":")
+    m1, m2 = _CELL.match(first), _CELL.match(last or first)
+    if not m1 or not m2:
+        return None
+    r1, r2 = sorted((int(m1.group(4)), int(m2.group(4))))
+    c1, c2 = sorted((col_number(m1.group(2)), col_number(m2.group(2))))
+    return r1, c1, r2, c2
+
+
+_SHEET_PREFIX = re.compile(r"^(?:'(?P<q>(?:[^']|'')*)'|(?P<s>[^'!]*))!(?P<ref>[^!]*)$")
+
+
+def _resolve(book: _Book, home: int, text: str) -> Ref | ReasonedError:
+    """A reference as written in a formula of sheet ``home`` -> (sheet, r1, c1, r2, c2)."""
+    sheet = home
+    ref = text
+    m = _SHEET_PREFIX.match(text)
+    if m:
+        name = m.group("q").replace("''", "'") if m.group("q") is not None else m.group("s")
+        ref = m.group("ref")
+        if "[" in name or "]" in name:
+            return ReasonedError("#REF!", EXTERNAL)
+        if ":" in name:
+            return ReasonedError("#REF!", f"references across sheets ({name}) are not computed outside Excel")
+        found = book.by_key.get(sheet_key(name))
+        if found is None:
+            return ReasonedError("#REF!", f"there is no sheet {name.upper()}")
+        sheet = found
+    elif text.startswith("[") or "!" in text:
+        return ReasonedError("#REF!", EXTERNAL)
+    first, colon, last = ref.partition(":")
+    m1, m2 = _CELL.match(first), _CELL.match(last) if colon else None
+    if m1 and (m2 or not colon):
+        r1, c1 = int(m1.group(4)), col_number(m1.group(2))
+        r2, c2 = (int(m2.group(4)), col_number(m2.group(2))) if m2 else (r1, c1)
+    elif mc := _COLS.match(ref):
+        r1, r2, c1, c2 = 1, MAX_ROW, col_number(mc.group(2)), col_number(mc.group(4))
+    elif mr := _ROWS.match(ref):
+        r1, r2, c1, c2 = int(mr.group(2)), int(mr.group(4)), 1, MAX_COL
+    else:
+        if ref.upper() in _ERROR_CODES or ref.upper() == "#REF!":
+            return ReasonedError(ref.upper(), "the formula refers to a deleted cell")
+        return ReasonedError("#NAME?", f"unknown name {ref}")
+    r1, r2 = sorted((r1, r2))
+    c1, c2 = sorted((c1, c2))
+    if not (r1 >= 1 and r2 <= MAX_ROW and c1 >= 1 and c2 <= MAX_COL):
+        return ReasonedError("#REF!", f"{text} is outside the sheet")
+    return sheet, r1, c1, r2, c2
+
+
+# A cell reference outside string literals, as a filled-down formula repeats it with other numbers
+_A1 = re.compile(r"(?<![A-Za-z0-9_.\\$])(\$?)([A-Za-z]{1,3})(\$?)([0-9]{1,7})(?![A-Za-z0-9_(!.\\$])")
+_REL = re.compile(r"\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00")
+
+
+def _relative(text: str, row: int, col: int) -> str:
+    """``text`` with each cell reference relative to (row, col), as R1C1 does (outside strings)."""
+
+    def one(m: re.Match[str]) -> str:
+        c = col_number(m.group(2)) if m.group(1) else col_number(m.group(2)) - col
+        r = int(m.group(4)) if m.group(3) else int(m.group(4)) - row
+        return f"\x00{m.group(1)}{c}\x01{m.group(3)}{r}\x00"
+
+    parts = text.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _A1.sub(one, parts[i])
+    return '"'.join(parts)
+
+
+def _absolute(text: str, row: int, col: int) -> str:
+    """The inverse of ``_relative`` for the cell at (row, col)."""
+
+    def one(m: re.Match[str]) -> str:
+        c = int(m.group(2)) if m.group(1) else int(m.group(2)) + col
+        r = int(m.group(4)) if m.group(3) else int(m.group(4)) + row
+        return f"{m.group(1)}{col_letters(c)}{m.group(3)}{r}"
+
+    return _REL.sub(one, text)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What a formula shape prepares to: the same for every cell that shares it."""
+
+    prog: Any  # Program or the ReasonedError of a formula that cannot be read
+    refs: tuple[str, ...]  # references, relative (``_relative``)
+    order: tuple[int, ...]
+    fast: tuple[_Offsets, ...] | None = None  # the references as numbers, when all are cells or ranges
+
+
+# sheet, then (absolute?, column or offset, absolute?, row or offset) of both corners
+_Offsets = tuple[int, tuple[bool, int, bool, int], tuple[bool, int, bool, int]]
+_FAST = re.compile(
+    r"^(?P<prefix>(?:'(?:[^'\x00]|'')*'|[^'!\x00]*)!)?\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00"
+    r"(?::\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00)?$"
+)
+
+
+def _offsets(book: _Book, home: int, rel: str) -> _Offsets | None:
+    """A relative reference (``_relative``) as numbers; None for anything but a cell or range of a
+    sheet of this book."""
+    m = _FAST.match(rel)
+    if not m:
+        return None
+    sheet = home
+    if m.group("prefix"):
+        found = _resolve(book, home, m.group("prefix") + "A1")
+        if isinstance(found, ReasonedError):
+            return None
+        sheet = found[0]
+    g = m.groups()
+    first = (g[1] == "$", int(g[2]), g[3] == "$", int(g[4]))
+    second = (g[5] == "$", int(g[6]), g[7] == "$", int(g[8])) if g[6] is not None else first
+    return sheet, first, second
+
+
+def _place(offsets: _Offsets, row: int, col: int) -> Ref | None:
+    """The reference of ``_offsets`` for the cell at (row, col); None when it leaves the sheet."""
+    sheet, (ac1, c1, ar1, r1), (ac2, c2, ar2, r2) = offsets
+    c1 = c1 if ac1 else c1 + col
+    r1 = r1 if ar1 else r1 + row
+    c2 = c2 if ac2 else c2 + col
+    r2 = r2 if ar2 else r2 + row
+    if c1 > c2:
+        c1, c2 = c2, c1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    if c1 < 1 or r1 < 1 or c2 > MAX_COL or r2 > MAX_ROW:
+        return None
+    return sheet, r1, c1, r2, c2
+
+
+def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | None]) -> None:
+    """Resolve the formula's references and find its program: parsed once per shape (a filled-down
+    column is one shape), the references of each cell its own."""
+    if f.problem is not None:
+        return
+    home, row, col = f.pos
+    key = (home, _relative(f.text, row, col)) if "\x00" not in f.text else None
+    shape = shapes.get(key) if key is not None else None
+    if shape is None:
+        prepared = prepare(f.text, lambda text: book.name(home, text))
+        if prepared.problem is not None:
+            f.problem = prepared.problem
+            return
+        prog = program(prepared.text)
+        order: tuple[int, ...] = ()
+        if not isinstance(prog, ReasonedError):
+            order = tuple(int(name[len("_BSREF") :]) for name in prog.references)
+        rels = tuple(_relative(t, row, col) for t in prepared.refs)
+        fast = [_offsets(book, home, rel) for rel in rels]
+        shape = _Shape(prog, rels, order, None if None in fast else tuple(o for o in fast if o is not None))
+        # the shortcut holds when every cell reference the pattern finds is one the engine reads
+        if key is not None and key not in shapes:
+            found = sum(1 for part in f.text.split('"')[::2] for _ in _A1.finditer(part))
+            inside = sum(1 for t in prepared.refs for _ in _A1.finditer(t))
+            ok = found == inside and not _A1.search(
+                prepared.text.split('"', 1)[0] if '"' not in prepared.text else "".join(prepared.text.split('"')[::2])
+            )
+            shapes[key] = shape if ok else None
+    if isinstance(shape.prog, ReasonedError):
+        f.problem = as_written(shape.prog, f.text)
+        return
+    if shape.fast is not None:
+        placed = [_place(o, row, col) for o in shape.fast]
+        if None not in placed:
+            f.prog = shape.prog
+            f.refs = [p for i in shape.order if (p := placed[i]) is not None]
+            return
+    refs: list[Ref] = []
+    for rel in shape.refs:
+        r = _resolve(book, home, _absolute(rel, row, col))
+        if isinstance(r, ReasonedError):
+            f.problem = r
+            return
+        refs.append(r)
+    f.prog = shape.prog
+    f.refs = [refs[i] for i in shape.order]
+
+
+class _Producers:
+    """Which formula produces each cell (an array formula produces its whole range)."""
+
+    def __init__(self, book: _Book) -> None:
+        self.at: dict[Pos, int] = {}
+        columns: dict[tuple[int, int], list[int]] = {}
+        for i, f in enumerate(book.formulas):
+            s, row, col = f.pos
+            for r in range(row, row + f.shape[0]):
+                for c in range(col, col + f.shape[1]):
+                    self.at.setdefault((s, r, c), i)
+                    columns.setdefault((s, c), []).append(r)
+        self.columns = {k: sorted(set(v)) for k, v in columns.items()}
+        self.by_sheet: dict[int, list[int]] = {}
+        for s, c in self.columns:
+            self.by_sheet.setdefault(s, []).append(c)
+        for cols in self.by_sheet.values():
+            cols.sort()
+
+    def within(self, ref: Ref) -> Iterator[int]:
+        s, r1, c1, r2, c2 = ref
+        if (r1, c1) == (r2, c2):
+            i = self.at.get((s, r1, c1))
+            if i is not None:
+                yield i
+            return
+        cols = self.by_sheet.get(s, [])
+        for c in cols[bisect.bisect_left(cols, c1) : bisect.bisect_right(cols, c2)]:
+            rows = self.columns[(s, c)]
+            for r in rows[bisect.bisect_left(rows, r1) : bisect.bisect_right(rows, r2)]:
+                yield self.at[(s, r, c)]
+
+
+def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
+    """Formula indices in an order where each comes after what it reads; the set is those on
+    or behind a circular reference (never computed)."""
+    n = len(book.formulas)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    indeg = [0] * n
+    edges = 0
+    for i, f in enumerate(book.formulas):
+        seen: set[int] = set()
+        for ref in f.refs:
+            for j in producers.within(ref):
+                if j not in seen:
+                    seen.add(j)
+                    succ[j].append(i)
+                    indeg[i] += 1
+            edges += len(seen)
+            if edges > MAX_EDGES:
+                raise ComputeError(
+                    f"refused: its formulas depend on each other more than {MAX_EDGES:,} times "
+                    "(ranges over many formula cells); it would take too long to compute"
+                )
+    queue = deque(i for i in range(n) if indeg[i] == 0)
+    order: list[int] = []
+    while queue:
+        i = queue.popleft()
+        order.append(i)
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                queue.append(j)
+    circular = {i for i in range(n) if indeg[i] > 0}
+    return order, circular
+
+
+class _Runner:
+    def __init__(self, book: _Book) -> None:
+        self.book = book
+        self.cache: dict[Ref, Any] = {}  # a range read by several formulas, built once
+        self.memo: dict[tuple[Any, ...], Any] = {}
+        # how many formulas still read each range: built once, kept until its last reader ran
+        # (running totals, SUM($B$2:B9) filled down, read each range once: never kept)
+        self.readers: dict[Ref, int] = {}
+        for f in book.formulas:
+            for r in f.refs:
+                if r[1:3] != r[3:5]:
+                    self.readers[r] = self.readers.get(r, 0) + 1
+
+    def ranges(self, ref: Ref) -> Any:
+        s, r1, c1, r2, c2 = ref
+        if (r1, c1) == (r2, c2):
+            return make_range(range_parts(f"S{s}", r1, c1, r1, c1), _one(self.book.values.get((s, r1, c1), EMPTY)))
+        left = self.readers.get(ref, 1) - 1
+        self.readers[ref] = left
+        found = self.cache.pop(ref, None) if left <= 0 else self.cache.get(ref)
+        if found is not None:
+            return found
+        r2, c2 = self.book.trimmed(ref)
+        rows, cols = r2 - r1 + 1, c2 - c1 + 1
+        if rows * cols > MAX_RANGE:
+            raise _TooLarge(rows * cols)
+        out = np.full((rows, cols), EMPTY, dtype=object)
+        values = self.book.values
+        if rows * cols <= len(values):
+            for r in range(r1, r2 + 1):
+                for c in range(c1, c2 + 1):
+                    v = values.get((s, r, c), EMPTY)
+                    if v is not EMPTY:
+                        out[r - r1, c - c1] = v
+        else:
+            for (vs, r, c), v in values.items():
+                if vs == s and r1 <= r <= r2 and c1 <= c <= c2:
+                    out[r - r1, c - c1] = v
+        rng = make_range(range_parts(f"S{s}", r1, c1, r2, c2), out)
+        if left > 0:
+            self.cache[ref] = rng
+        return rng
+
+    def value(self, f: _Formula) -> Any:
+        s, row, col = f.pos
+        memo_key: tuple[Any, ...] | None = None
+        if f.shape == (1, 1) and f.prog is not None and f.prog.pure and all(r[1:3] == r[3:5] for r in f.refs):
+            # a formula that reads single cells and not its own position answers the same for the same
+            # inputs: a filled-down column repeating its IDs is answered once per distinct row
+            inputs = [self.book.values.get((r[0], r[1], r[2]), EMPTY) for r in f.refs]
+            memo_key = (id(f.prog), *((type(v), v, getattr(v, "reason", None)) for v in inputs))
+            try:
+                return self.memo[memo_key]
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable value
+                memo_key = None
+        try:
+            refs = [self.ranges(r) for r in f.refs]
+        except _TooLarge as big:
+            return ReasonedError(
+                "#VALUE!", f"a range of {big.cells:,} cells is more than benchsheet reads ({MAX_RANGE:,})"
+            )
+        here = None
+        if f.prog.uses_cell:
+            parts = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
+            here = make_range(parts, np.full(f.shape, EMPTY, dtype=object))
+        value = run(f.prog, refs, here)
+        if memo_key is not None:
+            self.memo[memo_key] = value
+        return value
+
+
+class _TooLarge(Exception):
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
+
+
+def _one(v: Any) -> np.ndarray[Any, Any]:
+    out = np.empty((1, 1), dtype=object)
+    out[0, 0] = v
+    return out
+
+
+def compute(path: Path, seconds: float | None = None) -> Computed:
+    """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused,
+    also one that would take longer than ``seconds`` (default ``MAX_SECONDS``)."""
+    functions()  # the catalogue is registered in the engine's function table
+    deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
+    book = _Book(Path(path))
+    shapes: dict[tuple[int, str], _Shape | None] = {}
+    for n, f in enumerate(book.formulas):
+        _prepare(book, f, shapes)
+        if n % 256 == 0:
+            _in_time(deadline)
+    producers = _Producers(book)
+    order, circular = _order(book, producers)
+    runner = _Runner(book)
+    reasons: dict[int, str] = {}
+    results: dict[int, Any] = {}
+    for n, i in enumerate(order):
+        if n % 256 == 0:
+            _in_time(deadline)
+        f = book.formulas[i]
+        if f.problem is not None:
+            value: Any = f.problem
+        else:
+            value = runner.value(f)
+        results[i] = value = _store(book, f, value)
+        if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
+            reason = _explain(book, producers, f, value, reasons)
+            if reason:
+                reasons[i] = reason
     out = Computed()
-    for data in model.books.values():
-        book = data.get(fexcel.BOOK)
-        for title in getattr(book, "sheetnames", ()):
-            out.sheet_names[title.upper()] = title
-    for name, value in solution.items():
-        if isinstance(name, sh.Token) or model.is_external(str(name)):
-            continue
-        key = split_key(str(name))
-        if key and ":" not in key[1]:
-            out.values[key] = plain(value)
-    for name, text in model.texts.items():
-        key = split_key(name)
-        if key is None:
-            continue
-        out.formulas[key] = text
-        if name in model.broken:
-            out.values[key] = model.broken[name]
-        elif key not in out.values:
-            out.values[key] = ReasonedError("#VALUE!", "not computed (a circular reference?)")
-    precedents = _precedents(model)
-    for key in out.formulas:
-        value = out.values[key]
-        if isinstance(value, list):
-            value = value[0][0] if value and value[0] else None
-        if isinstance(value, XlError) and not isinstance(value, ReasonedError):
-            reason = _explain(key, str(value), out, precedents, set())
-            if reason:
-                value = ReasonedError(str(value), reason)
-        shown = to_shown(value)
-        out.shown[key] = shown
-        if isinstance(value, XlError):
-            out.errors[key] = shown if isinstance(shown, str) else str(value)
+    keys = [sheet_key(t) for t in book.titles]
+    for name_key, title in zip(keys, book.titles, strict=True):
+        out.sheet_names[name_key] = title
+    for (s, r, c), v in book.values.items():
+        out.values[(keys[s], f"{col_letters(c)}{r}")] = v
+    for i, f in enumerate(book.formulas):
+        s, row, col = f.pos
+        key = (keys[s], f"{col_letters(col)}{row}")
+        out.formulas[key] = f.text
+        if f.shape != (1, 1):
+            out.arrays[key] = f"{key[1]}:{col_letters(col + f.shape[1] - 1)}{row + f.shape[0] - 1}"
+        if i in circular:
+            results[i] = _store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
+        for r in range(row, row + f.shape[0]):
+            for c in range(col, col + f.shape[1]):
+                k = (keys[s], f"{col_letters(c)}{r}")
+                v = book.values.get((s, r, c))
+                if f.shape == (1, 1):
+                    v = results[i]
+                    out.values[k] = v
+                if isinstance(v, list):
+                    v = v[0][0] if v and v[0] else None
+                if isinstance(v, XlError) and not isinstance(v, ReasonedError) and reasons.get(i):
+                    v = ReasonedError(str(v), reasons[i])
+                shown = to_shown(v)
+                out.shown[k] = shown
+                if isinstance(v, XlError):
+                    out.errors[k] = shown if isinstance(shown, str) else str(v)
     return out
 
 
-def _precedents(model: _Model) -> dict[CellKey, list[CellKey]]:
-    """The cells each formula cell reads, through defined names; another book is ``_EXTERNAL_KEY``."""
-
-    def cells_of(names: Any, seen: set[str]) -> Iterator[CellKey]:
-        for inp in map(str, names or ()):
-            k = split_key(inp)
-            if model.is_external(inp):
-                yield _EXTERNAL_KEY
-            elif k:
-                yield from ((k[0], ref) for ref in expand(k[1]))
-            elif inp in model.cells and inp not in seen:  # a defined name: what it refers to
-                seen.add(inp)
-                yield from cells_of(getattr(model.cells[inp], "inputs", None), seen)
-
-    out: dict[CellKey, list[CellKey]] = {}
-    for name, cell in model.cells.items():
-        key = split_key(str(name))
-        inputs = getattr(cell, "inputs", None)
-        if key is None or model.is_external(str(name)) or not inputs:
-            continue
-        out[key] = list(cells_of(inputs, set()))
-    return out
+def _in_time(deadline: float) -> None:
+    if time.monotonic() > deadline:
+        raise ComputeError(
+            "refused: computing it takes too long (many long or distinct formulas?); nothing was written. "
+            "Excel computes it; or split the workbook"
+        )
 
 
-def _explain(
-    key: CellKey, code: str, out: Computed, precedents: dict[CellKey, list[CellKey]], seen: set[CellKey]
-) -> str:
-    """A reason for a plain error, found among the cell's precedents ('' if none)."""
-    if key in seen:
+def _store(book: _Book, f: _Formula, value: Any) -> Any:
+    """Put a formula's answer into the value map (an array formula's over its range); the answer
+    as plain Python."""
+    s, row, col = f.pos
+    if f.shape == (1, 1):
+        answer = v = plain(value)
+        if isinstance(v, list):
+            v = v[0][0] if v and v[0] else EMPTY
+        book.values[f.pos] = EMPTY if v is None else v
+        return answer
+    grid = reshape_as_excel(value, f.shape)
+    for dr in range(f.shape[0]):
+        for dc in range(f.shape[1]):
+            v = plain(grid[dr, dc])
+            book.values[(s, row + dr, col + dc)] = EMPTY if v is None else v
+    return plain(grid)
+
+
+def _explain(book: _Book, producers: _Producers, f: _Formula, value: Any, reasons: dict[int, str]) -> str:
+    """A reason for a plain error, from the cell's precedents (computed before it; '' if none)."""
+    v = value
+    if isinstance(v, list):
+        v = v[0][0] if v and v[0] else None
+    if not isinstance(v, XlError) or isinstance(v, ReasonedError):
         return ""
-    seen.add(key)
-    if code == "#NAME?" and key in out.formulas:
-        unknown = unknown_functions(out.formulas[key])
-        if unknown:
-            return f"unknown function {', '.join(unknown)}"
-    for p in precedents.get(key, []):
-        if p == _EXTERNAL_KEY:
-            return EXTERNAL
-        if code == "#REF!" and p[0] not in out.sheet_names:
-            return f"there is no sheet {p[0]}"  # formulas would have logged it; the reason is the cell's
-        value = out.values.get(p)
-        if isinstance(value, ReasonedError):
-            return value.reason
-        where = out.where(p)
-        if p not in out.formulas and code == "#VALUE!" and isinstance(value, str) and not _numeric(value):
-            return f"{where} holds the text {value[:40]!r} where a number is needed"
-        if p not in out.formulas and isinstance(value, XlError):
-            return f"{where} holds the error {value}"
-        if p in out.formulas and isinstance(value, XlError):
-            reason = _explain(p, str(value), out, precedents, seen)
-            if reason:
-                return reason
+    code = str(v)
+    for ref in f.refs:
+        s, r1, c1, r2, c2 = ref
+        if (r2 - r1 + 1) * (c2 - c1 + 1) > MAX_RANGE_CELLS:
+            continue
+        for r in range(r1, r2 + 1):
+            for c in range(c1, c2 + 1):
+                p = book.values.get((s, r, c))
+                if isinstance(p, ReasonedError):
+                    return p.reason
+                made = producers.at.get((s, r, c))
+                where = f"{quote_sheet(book.titles[s])}!{col_letters(c)}{r}"
+                if made is None:
+                    if code == "#VALUE!" and isinstance(p, str) and not isinstance(p, XlError) and not _numeric(p):
+                        return f"{where} holds the text {p[:40]!r} where a number is needed"
+                    if isinstance(p, XlError):
+                        return f"{where} holds the error {p}"
+                elif isinstance(p, XlError) and reasons.get(made):
+                    return reasons[made]
     return ""
 
 
 def _numeric(text: str) -> bool:
+    """Text the engine reads as a number ("5", " 1.5e3"); "1,000,000" is not one."""
     try:
-        float(text.replace(",", ""))
+        float(text)
     except ValueError:
         return False
     return True

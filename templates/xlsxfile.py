@@ -27,15 +27,15 @@ from defusedxml import ElementTree
 from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
-from .compute import Computed, ErrorCode, col_letters, col_number
+from .compute import Computed, ErrorCode, col_letters, col_number, sheet_key
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
 
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
-MAX_CELLS = 2_000_000  # cells a sheet may declare (dimension) or hold
-_DIMENSION = re.compile(rb'<(?:[A-Za-z_][\w.-]*:)?dimension\s+ref="([A-Z]{1,3})(\d+)(?::([A-Z]{1,3})(\d+))?"')
+MAX_CELLS = 2_000_000  # cells a sheet may hold (the cells present: a declared <dimension> is not trusted)
+_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s>/]")
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -47,6 +47,7 @@ _CELL = re.compile(
 )
 _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
+_ATTR_CM = re.compile(r'\scm="[^"]*"')
 _FORMULA = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:/>|>.*?</(?:[A-Za-z_][\w.-]*:)?f>)", re.DOTALL)
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
@@ -88,20 +89,14 @@ def read_package(path: Path) -> dict[str, bytes]:
     for name, data in parts.items():
         if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
             raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
-        if name.startswith("xl/worksheets/") and name.endswith(".xml"):
-            cells = _declared_cells(data)
-            if max(cells, data.count(b"<c ") + data.count(b"<c>")) > MAX_CELLS:
-                raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
+        if name.startswith("xl/worksheets/") and name.endswith(".xml") and _cells_present(data) > MAX_CELLS:
+            raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
 
 
-def _declared_cells(xml: bytes) -> int:
-    m = _DIMENSION.search(xml)
-    if not m or not m.group(3):
-        return 1
-    cols = col_number(m.group(3).decode()) - col_number(m.group(1).decode()) + 1
-    rows = int(m.group(4)) - int(m.group(2)) + 1
-    return max(cols, 1) * max(rows, 1)
+def _cells_present(xml: bytes) -> int:
+    """The cells a sheet holds (its ``<c>`` elements), whatever size its ``<dimension>`` declares."""
+    return sum(1 for _ in _CELL_TAG.finditer(xml))
 
 
 def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
@@ -118,6 +113,16 @@ def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
         if target and target in parts and "worksheets/" in target:
             out[sheet.get("name", "")] = target
     return out
+
+
+def shared_strings_part(parts: Mapping[str, bytes]) -> str | None:
+    """The part holding the workbook's shared strings, if any."""
+    rels = ElementTree.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
+    for r in rels.iter(f"{{{NS_PKG_REL}}}Relationship"):
+        if r.get("Type", "").endswith("/sharedStrings"):
+            target = _resolve("xl/workbook.xml", r.get("Target", ""))
+            return target if target in parts else None
+    return None
 
 
 def _resolve(base: str, target: str) -> str:
@@ -148,16 +153,21 @@ def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
 def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = False) -> tuple[str, int]:
     """Replace the cached value of each formula cell found in ``values`` (by "B5")."""
     count = 0
+    seen: set[str] = set()
 
     def one(m: re.Match[str]) -> str:
         nonlocal count
-        body = m.group("body")
-        if not body:
-            return m.group(0)
+        found = _ATTR_R.search(m.group("attrs"))
+        if found is not None:
+            seen.add(found.group(1).upper())
+        body = m.group("body") or ""
         formula = _FORMULA.search(body)
-        if formula is None:
-            return m.group(0)
         attrs = m.group("attrs")
+        if formula is None:
+            # a cell of an array formula's range: its value comes from the formula at the range's corner
+            ref = _ATTR_R.search(attrs)
+            if ref is None or ref.group(1).upper() not in values:
+                return m.group(0)
         ref = _ATTR_R.search(attrs)
         if ref is None or ref.group(1).upper() not in values:
             if not strip_formulas:
@@ -168,18 +178,82 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
         if strip_formulas and value == "" and not isinstance(value, ErrorCode):
             count += 1  # an empty text answer: a blank cell, keeping its style
             return f"<{m.group('p')}c{_ATTR_T.sub('', attrs)}/>"
-        kind, content = _typed(value, formula=not strip_formulas)
+        kind, content = _typed(value, formula=formula is not None and not strip_formulas)
         attrs = _ATTR_T.sub("", attrs)
+        if strip_formulas:
+            attrs = _ATTR_CM.sub("", attrs)  # dynamic-array metadata of a formula no longer there
         if kind:
             attrs += f' t="{kind}"'
-        keep = "" if strip_formulas else formula.group(0)
+        keep = "" if strip_formulas or formula is None else formula.group(0)
         count += 1
         p = m.group("p")
         if p:  # a prefixed sheet (x:c, x:v): keep its prefix on what we write
             content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
         return f"<{p}c{attrs}>{keep}{content}</{p}c>"
 
-    return _CELL.sub(one, xml), count
+    xml = _CELL.sub(one, xml)
+    missing = {
+        ref: v for ref, v in values.items() if ref not in seen and not (v == "" and not isinstance(v, ErrorCode))
+    }
+    if missing:  # cells of an array formula's range the file does not hold (a writer left them out)
+        patched = _insert_cells(xml, missing)
+        count += len(missing) if patched != xml else 0
+        xml = patched
+    return xml, count
+
+
+_ROW = re.compile(r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
+_ATTR_ROW_R = re.compile(r'\sr="(\d+)"')
+_SHEET_DATA = re.compile(
+    r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)sheetData\b[^>]*?(?:/>|>(?P<body>.*?)</(?P=p)sheetData>)", re.DOTALL
+)
+_REF_PARTS = re.compile(r"^([A-Z]{1,3})(\d+)$")
+
+
+def _insert_cells(xml: str, cells: Mapping[str, Shown]) -> str:
+    """Add value cells (by "B5") to a sheet, each in its row and in column order."""
+    by_row: dict[int, list[tuple[int, str]]] = {}
+    for ref, value in cells.items():
+        m = _REF_PARTS.match(ref)
+        if m is None:
+            continue
+        kind, content = _typed(value, formula=False)
+        t = f' t="{kind}"' if kind else ""
+        by_row.setdefault(int(m.group(2)), []).append((col_number(m.group(1)), f'<c r="{ref}"{t}>{content}</c>'))
+    data = _SHEET_DATA.search(xml)
+    if data is None or data.group("p"):
+        return xml  # no sheetData, or a prefixed one: left as it was
+    body = data.group("body") or ""
+
+    def merge(row: int, attrs: str, inner: str) -> str:
+        new = sorted(by_row.pop(row))
+        parts: list[tuple[int, str]] = []
+        for c in _CELL.finditer(inner):
+            r = _ATTR_R.search(c.group("attrs"))
+            at = _REF_PARTS.match(r.group(1).upper()) if r else None
+            parts.append((col_number(at.group(1)) if at else 0, c.group(0)))
+        merged = sorted(parts + new, key=lambda x: x[0])
+        return f"<row{attrs}>{''.join(text for _, text in merged)}</row>"
+
+    def one_row(m: re.Match[str]) -> str:
+        if m.group("p"):
+            return m.group(0)
+        r = _ATTR_ROW_R.search(m.group("attrs"))
+        if r is None or int(r.group(1)) not in by_row:
+            return m.group(0)
+        return merge(int(r.group(1)), m.group("attrs"), m.group("body") or "")
+
+    body = _ROW.sub(one_row, body)
+    if by_row:  # rows the sheet does not have: added in order
+        rows = [
+            (int(r.group(1)), m.start()) for m in _ROW.finditer(body) if (r := _ATTR_ROW_R.search(m.group("attrs")))
+        ]
+        for row in sorted(by_row, reverse=True):
+            at = next((start for n, start in rows if n > row), len(body))
+            cells_xml = "".join(text for _, text in sorted(by_row[row]))
+            body = body[:at] + f'<row r="{row}">{cells_xml}</row>' + body[at:]
+    start, end = data.span()
+    return xml[:start] + f"<sheetData>{body}</sheetData>" + xml[end:]
 
 
 _SERIES_REF = re.compile(
@@ -257,18 +331,18 @@ def rewrite(
     strip_formulas: bool = False,
     drop_macros: bool = False,
 ) -> int:
-    """Write ``src`` with new cached values (by SHEET name in upper case, then "B5") to ``out``.
+    """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
     ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one).
     """
     parts = read_package(src)
     names = sheet_parts(parts)
-    by_upper = {name.upper(): name for name in names}
+    by_key = {sheet_key(name): name for name in names}
     count = 0
     new: dict[str, bytes] = {}
     for name, part in names.items():
-        sheet_values = values.get(name.upper())
+        sheet_values = values.get(sheet_key(name))
         if not sheet_values and not strip_formulas:
             continue
         xml, n = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
@@ -276,7 +350,7 @@ def rewrite(
         count += n
 
     def lookup(sheet: str, cell: str) -> Shown | None:
-        return values.get(sheet.upper(), {}).get(cell) if sheet.upper() in by_upper else None
+        return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
     for part, data in parts.items():
         if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:

@@ -42,6 +42,7 @@ NUMBER_KEYS = (
     "table_mb",
 )
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
+CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
 
 
 def _bench_module() -> ModuleType:
@@ -84,11 +85,12 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
     assert math.isfinite(data["cold_start_added_ms"])
     if _template_importable():
         assert data["template_available"] is True
-        for key in TEMPLATE_KEYS:
+        for key in TEMPLATE_KEYS + CALC_KEYS:
             assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
+        assert data["calc_growth"] == pytest.approx(data["calc_15k_s"] / data["calc_3k_s"])
     else:
         assert data["template_available"] is False
-        assert all(data[key] is None for key in TEMPLATE_KEYS)
+        assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS)
 
     # the xlwings Lite module in Pyodide, beside CPython's figures (null only where Node/pyodide are absent)
     pyodide_keys = ("pyodide_load_ms", "pyodide_scalar_us")

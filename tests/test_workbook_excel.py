@@ -482,13 +482,10 @@ def test_whole_call_cells_are_what_calc_cached(workbooks: dict[str, Book]) -> No
         assert checked >= 6
 
 
-@pytest.mark.xfail(strict=True, reason="calc: a left-out argument beside a cell reference is never computed")
 def test_calc_computes_a_left_out_argument_beside_a_reference(workbooks: dict[str, Book]) -> None:
-    """``=MEDIANPERGPU("B300","gpt-oss-120b","Server",,,A1)``: Excel passes "missing" and answers.
-    calc (templates/compute.py) answers '#VALUE! not computed (a circular reference?)': the
-    ``BENCHSHEET.MISSING()`` that engine.mark_missing puts in the gap returns schedula's EMPTY, which
-    stops a formula that also has cell inputs (``=BENCHSHEET.MISSING()`` alone, or next to a
-    reference, is never computed; without references, as in ``benchsheet eval``, it is)."""
+    """``=MEDIANPERGPU("B300","gpt-oss-120b","Server",,,A1)``: Excel passes "missing" and answers;
+    so does calc (the ``BENCHSHEET.MISSING()`` in the gap once stopped a formula that also had cell
+    inputs: '#VALUE! not computed (a circular reference?)')."""
     book = workbooks["edited"]
     for ref in ("B11", "B12"):
         assert isinstance(book.engine_value(CHECKS, ref), float), ref

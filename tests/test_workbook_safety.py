@@ -72,13 +72,23 @@ def test_zip_bomb_is_refused(template: Path, tmp_path: Path, capsys: pytest.Capt
     _refused(bad, capsys, "its packed size")
 
 
-def test_absurd_dimensions_are_refused(template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_declared_size_is_not_trusted_the_cells_present_are_counted(
+    template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LibreOffice declares <dimension ref="A1:K1048576">: the declared size proves nothing, so a
+    workbook declaring the whole sheet computes; the cap counts the cells a sheet really holds."""
+    from benchsheet.templates import xlsxfile
+
     with zipfile.ZipFile(template) as zf:
         xml = zf.read("xl/worksheets/sheet2.xml")
     huge = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:XFD1048576"', xml)
     assert huge != xml
-    bad = _variant(template, tmp_path / "huge.xlsx", {"xl/worksheets/sheet2.xml": huge})
-    _refused(bad, capsys, "cells")
+    declared = _variant(template, tmp_path / "declared.xlsx", {"xl/worksheets/sheet2.xml": huge})
+    assert main(["template", "calc", str(declared)]) == 0
+    capsys.readouterr()
+    cells = len(re.findall(rb"<c[ >/]", xml))
+    monkeypatch.setattr(xlsxfile, "MAX_CELLS", cells - 1)  # a sheet holding more cells than the cap
+    _refused(_variant(template, tmp_path / "many.xlsx", {}), capsys, "cells")
 
 
 def test_not_a_workbook_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,7 +42,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .engine import evaluate, format_value, is_error
+    from .engine import error_cells, evaluate, format_value, is_error
 
     value = evaluate(args.formula)
     text = format_value(value)
@@ -50,6 +50,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(text, file=sys.stderr)
         return 1
     print(text)
+    errors = error_cells(value)
+    if errors:  # an array answer holding errors: shown in full, and the exit status says so
+        print(f"{errors} of the answer's cells {'is an error' if errors == 1 else 'are errors'}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -166,8 +170,10 @@ COMMANDS = (
         "eval",
         "evaluate one Excel formula with the benchsheet functions",
         cmd_eval,
-        "Evaluate an Excel formula (benchsheet functions and Excel's own) and print the value; an error "
-        "prints its code and reason and exits 1.",
+        "Evaluate an Excel formula (benchsheet functions and Excel's own) and print the value; an array "
+        "prints as tab-separated rows. Exit status: 0 for a value; 1 for an error value (its code and reason "
+        "on stderr) or an array holding at least one error (the array on stdout, the count on stderr); 2 for "
+        "bad usage. A formula may start with '-' (benchsheet eval -1+2).",
         (opt("formula", help='e.g. \'=PERGPU("6.1-0052","gpt-oss-120b","Server")\''),),
     ),
     Command(
@@ -264,9 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _formula_first(argv: Sequence[str]) -> list[str]:
+    """``eval -1+2``: a formula starting with "-" is the formula, not an option."""
+    out = list(argv)
+    if len(out) >= 2 and out[0] == "eval" and out[1].startswith("-") and out[1] not in ("-h", "--help", "--"):
+        out.insert(1, "--")
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_formula_first(sys.argv[1:] if argv is None else argv))
     try:
         code: int = args.func(args)
         return code

@@ -9,16 +9,18 @@ value (``#N/A``, ``#VALUE!``) that also carries the reason.
 from __future__ import annotations
 
 import logging
-from functools import cache
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import Array, get_functions
-from formulas.tokens.operand import XlError
 
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
+from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
 from .names import cell_text
 from .store import get_table
 
@@ -93,7 +95,30 @@ def functions() -> dict[str, Any]:
     for fn in CATALOGUE:
         table[fn.name] = _engine_function(fn)
     table[MISSING_FN] = lambda: sh.EMPTY
+    table["REPT"] = _bounded_rept(table["REPT"])
     return dict(table)
+
+
+def _bounded_rept(rept: Any) -> Any:
+    """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
+    (``REPT("a",1000000000)`` would need a gigabyte)."""
+
+    def bounded(text: Any, times: Any) -> Any:
+        def values(v: Any) -> list[Any]:
+            v = plain(v)
+            return [x for row in v for x in row] if isinstance(v, list) else [v]
+
+        width = max((len(str(t)) for t in values(text) if not isinstance(t, XlError)), default=0)
+        count = 0.0
+        for n in values(times):
+            if isinstance(n, int | float) and not isinstance(n, bool):
+                count = max(count, float(n))
+        if width and count * width > MAX_TEXT:
+            return _too_long(int(min(count * width, 1e18)))
+        return rept(text, times)
+
+    bounded.__name__ = "REPT"
+    return bounded
 
 
 def mark_missing(formula: str) -> str:
@@ -127,30 +152,164 @@ def mark_missing(formula: str) -> str:
     return "".join(out)
 
 
-def evaluate(formula: str) -> Any:
-    """Compute one formula; the answer is plain Python or a ReasonedError."""
-    import formulas
+MAX_FORMULA = 8192  # characters in a formula, as Excel allows
+MAX_TEXT = 32767  # characters in a cell's text, as Excel allows
+PLACEHOLDER = "_BSREF"  # a reference of a prepared formula: _BSREF0, _BSREF1...
+_UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
+_EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own spelling of 1E+3
+
+
+def normalize_formula(text: str) -> str:
+    """Drop add-in prefixes from function names (``_xludf.BEST(``), outside string literals."""
+    parts = text.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _UDF_PREFIX.sub("", parts[i])
+    return '"'.join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A formula ready for the engine: each reference replaced by a placeholder.
+
+    ``text`` is the same for every cell of a filled-down column once its references are
+    resolved relative to the cell, so it is parsed once (``program``)."""
+
+    text: str  # "=PERGPU(_BSREF0,_BSREF1,_BSREF2)"
+    refs: tuple[str, ...]  # the references as written, in placeholder order: ("A2", "'Bob''s'!$B$5")
+    problem: ReasonedError | None = None  # why it cannot be computed at all
+
+
+def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> Prepared:
+    """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
+    placeholder. ``names`` gives the text a defined name stands for (None: not defined)."""
+    from openpyxl.formula.tokenizer import Tokenizer, TokenizerError
 
     text = formula.strip()
     if not text.startswith("="):
         text = "=" + text
+    if len(text) > MAX_FORMULA:
+        return Prepared(
+            text,
+            (),
+            ReasonedError("#VALUE!", f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"),
+        )
+    text = normalize_formula(text)
+    for _ in range(16):  # defined names standing for other names, at most this deep
+        try:
+            items = Tokenizer(text).items
+        except (TokenizerError, IndexError) as exc:
+            return Prepared(text, (), ReasonedError("#VALUE!", f"cannot read the formula {text[:80]!r} ({exc})"))
+        substituted = False
+        out: list[str] = []
+        refs: list[str] = []
+        for tok in items:
+            value = tok.value
+            if tok.type == "OPERAND" and tok.subtype == "RANGE":
+                meaning = names(value) if names is not None else None
+                if meaning is not None:
+                    out.append("(" + meaning.removeprefix("=") + ")")
+                    substituted = True
+                    continue
+                out.append(f"{PLACEHOLDER}{len(refs)}")
+                refs.append(value)
+                continue
+            if tok.type == "OPERAND" and tok.subtype == "NUMBER":
+                value = _EXPONENT.sub(r"\1E+\2", value)
+            elif tok.type == "OPERAND" and tok.subtype == "TEXT" and len(value) - 2 > MAX_TEXT:
+                return Prepared(
+                    text,
+                    (),
+                    ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
+                )
+            out.append(value)
+        if not substituted:
+            return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
+        text = "=" + "".join(out)
+    return Prepared(text, (), ReasonedError("#NAME?", "defined names refer to each other too deeply"))
+
+
+_TEXT = "\x00formula\x00"  # stands for the formula as written in a reason from ``program``
+
+
+def as_written(err: ReasonedError, formula: str) -> ReasonedError:
+    """A reason from ``program`` naming the formula as the user wrote it."""
+    if _TEXT not in err.reason:
+        return err
+    return ReasonedError(str(err), err.reason.replace(_TEXT, repr(formula.strip()[:80])))
+
+
+@lru_cache(maxsize=4096)
+def program(text: str) -> Program | ReasonedError:
+    """The prepared formula ``text`` parsed once (shared by every cell of the same shape)."""
     known = functions()
     try:
-        tokens, builder = formulas.Parser().ast(mark_missing(text))
-        unknown = sorted(
-            {t.name.upper() for t in tokens if type(t).__name__ == "Function" and t.name.upper() not in known}
+        prog = compile_program(text)
+    except ProgramError as exc:
+        why = (
+            " (not a valid formula)"
+            if exc.reason.lower().startswith("not a valid formula")
+            else f" ({exc.reason[:160]})"
         )
-        if unknown:
-            return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
-        compiled = builder.compile()
-        if compiled.inputs:
-            names = ", ".join(compiled.inputs)
-            return ReasonedError("#REF!", f"eval has no cells to refer to ({names})")
-        return plain(compiled())
-    except Exception as exc:  # the engine's own parse and name errors
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        code = "#NAME?" if "not" in message.lower() and "function" in message.lower() else "#VALUE!"
-        return ReasonedError(code, f"cannot evaluate {formula.strip()!r}: {message[:200]}")
+        return ReasonedError(exc.code, "cannot read the formula " + _TEXT + why)
+    unknown = [name for name in prog.functions if name not in known]
+    if unknown:
+        return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
+    return prog
+
+
+def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
+    """One value of ``prog``: an engine value (number, text, bool, error, array) or a ReasonedError."""
+    try:
+        value = prog.run(refs, cell)
+    except ProgramError as exc:
+        return ReasonedError(exc.code, exc.reason)
+    except RecursionError:
+        return ReasonedError("#VALUE!", "the formula is nested too deeply")
+    except MemoryError:
+        return ReasonedError("#VALUE!", "the formula needs more memory than there is")
+    except Exception as exc:  # the engine's own failure on odd input: the cell says so, the rest computes
+        return ReasonedError("#VALUE!", f"cannot compute this formula ({type(exc).__name__}: {str(exc)[:120]})")
+    return _checked(value)
+
+
+def _checked(value: Any) -> Any:
+    """Excel's limits on an answer: a text of at most 32,767 characters."""
+    if isinstance(value, str) and not isinstance(value, XlError) and len(value) > MAX_TEXT:
+        return _too_long(len(value))
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        for v in value.flat:
+            if isinstance(v, str) and not isinstance(v, XlError) and len(v) > MAX_TEXT:
+                return _too_long(len(v))
+    return value
+
+
+def _too_long(n: int) -> ReasonedError:
+    return ReasonedError("#VALUE!", f"the text would have {n:,} characters; Excel allows {MAX_TEXT:,}")
+
+
+BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing more specific
+    "#DIV/0!": "division by zero",
+    "#NUM!": "a number out of range (too large, or no answer exists)",
+    "#VALUE!": "an argument of the wrong type (text where a number is needed?)",
+    "#NULL!": "the ranges do not intersect",
+}
+
+
+def evaluate(formula: str) -> Any:
+    """Compute one formula; the answer is plain Python or a ReasonedError."""
+    prepared = prepare(formula)
+    if prepared.problem is not None:
+        return prepared.problem
+    if prepared.refs:
+        return ReasonedError("#REF!", f"eval has no cells to refer to ({', '.join(prepared.refs)})")
+    prog = program(prepared.text)
+    if isinstance(prog, ReasonedError):
+        reason = prog.reason.replace("cannot read the formula " + _TEXT, "cannot evaluate " + _TEXT)
+        return as_written(ReasonedError(str(prog), reason), formula)
+    value = plain(run(prog, ()))
+    if isinstance(value, XlError) and not isinstance(value, ReasonedError) and str(value) in BARE_REASONS:
+        return ReasonedError(str(value), BARE_REASONS[str(value)])
+    return value
 
 
 def format_value(value: Any) -> str:
@@ -166,6 +325,13 @@ def format_value(value: Any) -> str:
     if value is None:
         return ""
     return str(value)
+
+
+def error_cells(value: Any) -> int:
+    """How many cells of an array answer are errors (0 for a single value)."""
+    if not isinstance(value, list):
+        return 0
+    return sum(isinstance(v, XlError) for row in value for v in (row if isinstance(row, list) else [row]))
 
 
 def is_error(value: Any) -> bool:

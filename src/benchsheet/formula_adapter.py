@@ -1,0 +1,298 @@
+"""Every use of the ``formulas`` package's private API, in one place.
+
+benchsheet computes Excel's own functions with ``formulas`` (parser, operators and
+function table), but runs a parsed formula itself: ``formulas`` compiles each
+formula into a ``schedula`` dispatcher, and calling that costs about 0.8 ms, a
+hundred times the work. Here a formula is parsed once into a ``Program`` (its
+steps in order) and run as often as needed, for every cell that shares its shape.
+
+The names used below are not ``formulas``' documented API; ``pyproject.toml`` pins
+the tested range and ``tests/test_formula_adapter.py`` checks each one (a contract
+test per name), so an upgrade that moves them fails there, not in a user's workbook.
+Touched: ``Parser().ast`` (tokens, builder), ``AstBuilder.dsp`` (``function_nodes``
+with ``function``/``inputs``/``outputs``/``extra_inputs``, ``default_values``,
+``data_nodes``), ``AstBuilder.get_node_id``, ``formulas.cell.CELL``,
+``formulas.functions.COMPILING``, ``formulas.functions.replace_empty``,
+``formulas.functions.get_functions``, ``formulas.functions.Array``,
+``formulas.ranges.Ranges`` (``ranges``/``values``/``_value``),
+``formulas.tokens.operand.range2parts``, ``formulas.tokens.operand.XlError`` and
+``Error.errors``, ``formulas.errors.FormulaError``, ``formulas.excel.xlreader.load_workbook``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas import Parser
+from formulas.cell import CELL
+from formulas.errors import FormulaError
+from formulas.excel.xlreader import load_workbook as _load_workbook
+from formulas.functions import COMPILING, Array, get_functions, replace_empty
+from formulas.ranges import Ranges, _reshape_array_as_excel
+from formulas.tokens.operand import Error, XlError
+
+__all__ = [
+    "EMPTY",
+    "Array",
+    "FormulaError",
+    "Program",
+    "ProgramError",
+    "XlError",
+    "compile_program",
+    "error",
+    "get_functions",
+    "load_workbook",
+    "make_range",
+    "parse_message",
+    "range_parts",
+    "read_string_table",
+    "reshape_as_excel",
+]
+
+EMPTY: Any = sh.EMPTY  # an empty cell, as formulas' functions expect it
+
+
+def error(code: str) -> XlError:
+    """formulas' own error value for ``#N/A``, ``#VALUE!``..."""
+    return Error.errors[code]
+
+
+def parse_message(exc: BaseException) -> str:
+    """formulas' parse errors carry ``(template, formula)``: the message as text."""
+    args: tuple[Any, ...] = exc.args
+    if isinstance(exc, FormulaError) and len(args) >= 2 and isinstance(args[0], str):
+        try:
+            return (args[0] % args[1:]).replace("\n", " ").strip()
+        except TypeError:
+            pass
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+class ProgramError(Exception):
+    """A formula the engine cannot run; ``code`` is the Excel error to show."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Step:
+    function: Callable[..., Any]
+    inputs: tuple[Any, ...]
+    output: Any
+
+
+@dataclass(frozen=True)
+class Program:
+    """A parsed formula: constants, the reference names it reads, and its steps in order."""
+
+    constants: dict[Any, Any]
+    references: tuple[str, ...]  # names of the reference inputs, upper case ("_BSREF0")
+    steps: tuple[Step, ...]
+    output: Any
+    functions: tuple[str, ...]  # names of the functions it calls, upper case
+    pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
+    uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
+
+    def run(self, refs: Sequence[Any], cell: Any) -> Any:
+        """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
+        cell computing it (ROW(), COLUMN(), implicit intersection)."""
+        env = dict(self.constants)
+        env[CELL] = cell
+        env[COMPILING] = False
+        for name, value in zip(self.references, refs, strict=True):
+            env[name] = value
+        for step in self.steps:
+            try:
+                env[step.output] = step.function(*[env[i] for i in step.inputs])
+            except NotImplementedError:
+                raise ProgramError("#NAME?", "a function the formula engine does not implement") from None
+        value = env[self.output]
+        if isinstance(value, Ranges):
+            value = value.value
+        if isinstance(value, np.ndarray) and value.size == 1:
+            return 0 if value.flat[0] is EMPTY else value  # an empty cell read by a formula is 0
+        return replace_empty(value)
+
+
+def compile_program(text: str) -> Program:
+    """Parse ``text`` (``=...``) once. Raises ``ProgramError`` with a reason."""
+    try:
+        tokens, builder = Parser().ast(text)
+        builder.finish()
+        output = builder.get_node_id(builder[-1])
+    except FormulaError as exc:
+        raise ProgramError("#VALUE!", parse_message(exc)) from None
+    except Exception as exc:  # the parser's other complaints (parentheses, ranges)
+        raise ProgramError("#VALUE!", parse_message(exc) or "not a valid formula") from None
+    dsp = builder.dsp
+    constants = {k: v["value"] for k, v in dsp.default_values.items()}
+    nodes = dsp.function_nodes
+    produced = {o for n in nodes.values() for o in n.get("outputs", ())}
+    references = tuple(
+        sorted(
+            k
+            for k in dsp.data_nodes
+            if isinstance(k, str) and not isinstance(k, sh.Token) and k not in constants and k not in produced
+        )
+    )
+    ready = set(constants) | set(references) | {CELL, COMPILING, sh.START}
+    pending = dict(nodes)
+    steps: list[Step] = []
+    while pending:
+        done = [fid for fid, n in pending.items() if all(i in ready for i in n.get("inputs") or ())]
+        if not done:
+            raise ProgramError("#VALUE!", "the formula engine could not order this formula")
+        for fid in sorted(done, key=lambda f: pending[f].get("index", (0,))):
+            n = pending.pop(fid)
+            outputs: Sequence[Any] = n.get("outputs") or ()
+            if len(outputs) != 1:
+                raise ProgramError("#VALUE!", "the formula engine could not order this formula")
+            inputs = tuple(i for i in n.get("inputs") or () if i is not sh.START)  # START: a call with no arguments
+            steps.append(Step(_arithmetic(n["function"]), inputs, outputs[0]))
+            ready.add(outputs[0])
+    if output not in ready:
+        raise ProgramError("#VALUE!", "not a valid formula")
+    names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
+    uses_cell = any(CELL in step.inputs for step in steps)
+    return Program(constants, references, tuple(steps), output, names, not (set(names) & IMPURE), uses_cell)
+
+
+# functions whose answer depends on more than their arguments' values
+IMPURE = frozenset(
+    {
+        "ROW",
+        "COLUMN",
+        "ROWS",
+        "COLUMNS",
+        "OFFSET",
+        "INDIRECT",
+        "CELL",
+        "SINGLE",
+        "_XLFN.SINGLE",
+        "RAND",
+        "RANDBETWEEN",
+        "NOW",
+        "TODAY",
+        "ISREF",
+        "ADDRESS",
+        "AREAS",
+        "FORMULATEXT",
+        "_XLFN.FORMULATEXT",
+        "INFO",
+        "ISFORMULA",
+        "_XLFN.ISFORMULA",
+        "SHEET",
+        "SHEETS",
+        "_XLFN.SHEET",
+        "_XLFN.SHEETS",
+        "INDEX",
+        "RANDARRAY",
+        "_XLFN.RANDARRAY",
+    }
+)
+
+
+def _number(x: Any) -> float | None:
+    """A finite number (int or float, not bool) held by a value, a 1x1 array or a 1x1 Ranges."""
+    if isinstance(x, Ranges):
+        x = x._value if x._value is not sh.NONE else None
+    if isinstance(x, np.ndarray):
+        if x.size != 1:
+            return None
+        x = x.flat[0]
+    if type(x) is float or type(x) is int:
+        return float(x)
+    return None
+
+
+def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:
+    """formulas' +, -, * and / with a fast path for two plain finite numbers (what a chain of
+    ``=A1+1`` cells is); anything else (text, TRUE, an empty cell, an error, an array, a division
+    by zero, an overflow) goes to formulas as before. The answer has formulas' form: a 0-d Array."""
+    from formulas.functions.operators import OPERATORS
+
+    ops: dict[int, Callable[[float, float], float]] = {
+        id(OPERATORS["+"]): lambda a, b: a + b,
+        id(OPERATORS["-"]): lambda a, b: a - b,
+        id(OPERATORS["*"]): lambda a, b: a * b,
+        id(OPERATORS["/"]): lambda a, b: a / b,
+    }
+    op = ops.get(id(function))
+    if op is None:
+        return function
+
+    def fast(*args: Any) -> Any:
+        if len(args) == 2:
+            a, b = _number(args[0]), _number(args[1])
+            if a is not None and b is not None and (b != 0 or op is not ops[id(OPERATORS["/"])]):
+                value = op(a, b)
+                if math.isfinite(value):
+                    return np.asarray(value, dtype=object).view(Array)
+        return function(*args)
+
+    return fast
+
+
+def range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, Any]:
+    """formulas' description of a range (``S1!A2:B3``), as its ``Ranges`` keep it."""
+    from openpyxl.utils import get_column_letter
+
+    l1, l2 = get_column_letter(c1), get_column_letter(c2)
+    ref = f"{l1}{r1}" if (r1, c1) == (r2, c2) else f"{l1}{r1}:{l2}{r2}"
+    return {
+        "sheet_id": sheet_id,
+        "r1": str(r1),
+        "r2": str(r2),
+        "c1": l1,
+        "c2": l2,
+        "n1": c1,
+        "n2": c2,
+        "ref": ref,
+        "name": f"{sheet_id}!{ref}" if sheet_id else ref,
+    }
+
+
+def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:
+    """A formulas Ranges holding ``value`` (a 2-D object array of the range's shape)."""
+    rng = Ranges((parts,), {parts["name"]: (parts, value)})
+    rng._value = value
+    return rng
+
+
+def read_string_table(xml: bytes) -> list[str]:
+    """The shared strings of a workbook, decoded as formulas' reader decodes them (``_x000D_``)."""
+    import io
+
+    from formulas.excel.xlreader import read_string_table as read
+
+    strings: list[str] = read(False, io.BytesIO(xml))
+    return strings
+
+
+def load_workbook(path: str) -> Any:
+    """openpyxl's workbook with formulas kept and dates as serial numbers (as formulas reads them)."""
+    return _load_workbook(path, data_only=False)
+
+
+def reshape_as_excel(value: Any, shape: tuple[int, int]) -> np.ndarray[Any, Any]:
+    """An array formula's answer laid over its range as Excel does (a single value fills it,
+    a row or column repeats, cells beyond the answer are #N/A)."""
+    if isinstance(value, Ranges):
+        value = value.value
+    if not isinstance(value, np.ndarray):
+        out = np.empty(shape, dtype=object)
+        out[:, :] = value
+        return out
+    if value.ndim != 2:
+        value = value.reshape(1, -1)
+    result: np.ndarray[Any, Any] = _reshape_array_as_excel(np.asarray(value, dtype=object), shape)
+    return result

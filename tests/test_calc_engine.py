@@ -1,0 +1,529 @@
+"""``template calc`` on the workbooks users make and Excel or LibreOffice save (issue 13), and the
+``eval`` bullets of issue 11: one engine behind both, so they cannot disagree."""
+
+from __future__ import annotations
+
+import re
+import resource
+import shutil
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from openpyxl.worksheet.formula import ArrayFormula
+
+from benchsheet import store
+from benchsheet.cli import main
+from benchsheet.engine import ReasonedError, evaluate, format_value, is_error
+from benchsheet.templates.calc import calc, freeze
+from benchsheet.templates.compute import compute
+from benchsheet.templates.xlsxfile import read_package
+
+ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
+
+
+def _cached(path: Path) -> dict[str, dict[str, Any]]:
+    wb = openpyxl.load_workbook(path, data_only=True)
+    # the cells present (iter_rows would walk the whole rectangle up to the last cell)
+    return {ws.title: {c.coordinate: c.value for c in ws._cells.values()} for ws in wb.worksheets}
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return repr(value)
+
+
+# ------------------------------------------------------------ one engine: eval and calc agree
+
+
+def test_a_generated_3000_formula_workbook_equals_eval_cell_by_cell(tmp_path: Path) -> None:
+    """Every formula cell of calc equals ``benchsheet eval`` of the same formula with its inputs
+    written in as literals."""
+    rows = store.get_table().rows
+    path = tmp_path / "many.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Results"
+    texts: dict[str, str] = {}  # cell -> formula with the inputs as literals
+    for i in range(1000):
+        r = rows[(i * 7) % len(rows)]
+        n = i + 1
+        util = [0.6, 0.35, "x", 1.2, None][i % 5]
+        ws.append([r.entry, r.benchmark, r.scenario, util])
+        a, b, c = _literal(r.entry), _literal(r.benchmark), _literal(r.scenario)
+        d = "" if util is None else _literal(util)  # an empty cell reads as nothing
+        own = {
+            "E": (f"=PERGPU(A{n},B{n},C{n})", f"=PERGPU({a},{b},{c})"),
+            "F": (f"=COSTPERMTOK(3,PERGPU(A{n},B{n},C{n}),D{n})", f"=COSTPERMTOK(3,PERGPU({a},{b},{c}),{d or 0})"),
+            "G": (
+                f'=IF(ISNUMBER(D{n}),D{n}*2&"x",LEFT(A{n},3))',
+                f'=IF(ISNUMBER({d or 0}),{d or 0}*2&"x",LEFT({a},3))',
+            ),
+        }
+        if util is None:  # an empty cell: 0 for Excel's functions, "missing" for benchsheet's
+            own["F"] = (own["F"][0], f"=COSTPERMTOK(3,PERGPU({a},{b},{c}),)")
+            own["G"] = (own["G"][0], f'=IF(ISNUMBER(""),0,LEFT({a},3))')
+        for col, (formula, literal) in own.items():
+            ws[f"{col}{n}"] = formula
+            texts[f"{col}{n}"] = literal
+    wb.save(path)
+    c = compute(path)
+    assert len(c.formulas) == 3000
+    for ref, literal in texts.items():
+        want, got = evaluate(literal), c.values[("RESULTS", ref)]
+        if is_error(want):
+            assert is_error(got) and str(got) == str(want), (ref, literal, got)
+        else:
+            assert format_value(got) == format_value(want), (ref, literal)
+
+
+# ------------------------------------------------------------------ speed and memory
+
+
+def test_a_100000_long_chain_computes(tmp_path: Path) -> None:
+    path = tmp_path / "chain.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = 1
+    for n in range(2, 100_001):
+        ws[f"A{n}"] = f"=A{n - 1}+1"
+    wb.save(path)
+    report = calc(path, tmp_path / "out.xlsx")
+    assert report.ok and report.formulas == 99_999
+    assert _cached(tmp_path / "out.xlsx")["Sheet"]["A100000"] == 100_000
+
+
+def test_memory_follows_the_cells_present_not_the_address(tmp_path: Path) -> None:
+    """One cell at XFD1048576 (the last of a sheet) and a whole-column sum: no sheet-sized work."""
+    path = tmp_path / "corner.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = 2
+    ws["A5"] = 3
+    ws["XFD1048576"] = "=A1+1"
+    ws["B1"] = "=SUM(A:A)"
+    ws["C7"] = "=SUM(1:1)"
+    wb.save(path)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    report = calc(path, tmp_path / "out.xlsx")
+    assert time.perf_counter() - start < 5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB: under 200 MB more
+    assert report.ok
+    got = _cached(tmp_path / "out.xlsx")["Sheet"]
+    assert (got["XFD1048576"], got["B1"], got["C7"]) == (3, 5, 7)
+
+
+def test_a_formula_over_excels_limit_is_refused_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = "=" + "+".join(["1"] * 20_000)  # 40 KB
+    start = time.perf_counter()
+    value = evaluate(long)
+    assert isinstance(value, ReasonedError) and "8,192" in value.reason
+    assert main(["eval", long]) == 1 and "8,192" in capsys.readouterr().err
+    path = tmp_path / "long.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = long
+    wb.active["A2"] = "=1+1"
+    wb.save(path)
+    report = calc(path, tmp_path / "out.xlsx")
+    assert time.perf_counter() - start < 10
+    assert [e.where for e in report.errors] == ["Sheet!A1"] and "8,192" in report.errors[0].text
+    assert _cached(tmp_path / "out.xlsx")["Sheet"]["A2"] == 2
+    assert evaluate("=" + "1+" * 200 + "1") == 201 and len("=" + "1+" * 200 + "1") <= 8192
+
+
+def test_a_workbook_that_would_take_too_long_is_refused_in_time(tmp_path: Path) -> None:
+    from benchsheet.templates.compute import ComputeError
+
+    path = tmp_path / "slow.xlsx"
+    wb = openpyxl.Workbook()
+    for n in range(1, 3000):
+        wb.active[f"A{n}"] = f"=ROW()*{n}"  # distinct formulas: each is read on its own
+    wb.save(path)
+    with pytest.raises(ComputeError, match="too long"):
+        compute(path, seconds=0.01)
+
+
+def test_a_text_over_excels_limit_is_refused_without_making_it(tmp_path: Path) -> None:
+    start = time.perf_counter()
+    for formula in ('=REPT("a",1000000000)', '=REPT("ab",20000)', '=REPT("a",32767)&"b"'):
+        value = evaluate(formula)
+        assert isinstance(value, ReasonedError) and str(value) == "#VALUE!" and "32,767" in value.reason, formula
+    assert evaluate('=LEN(REPT("a",32767))') == 32767
+    path = tmp_path / "rept.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = '=REPT("a",1000000000)'
+    wb.save(path)
+    report = calc(path, tmp_path / "out.xlsx")
+    assert "32,767" in report.errors[0].text
+    assert time.perf_counter() - start < 10
+
+
+# ---------------------------------------------------------------- issue 11: eval's messages
+
+
+def test_eval_reads_1e3_as_excel_does() -> None:
+    assert evaluate("=1E3") == 1000
+    assert evaluate("=2.5e2+1") == 251
+    assert evaluate("=1E+3") == 1000
+
+
+def test_parse_reasons_are_text_not_a_python_tuple(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "=1+*"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot evaluate '=1+*'" in err and "('" not in err and "%s" not in err
+
+
+def test_eval_takes_a_formula_starting_with_minus(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "-1+2"]) == 0
+    assert capsys.readouterr().out.strip() == "1"
+    assert main(["eval", "--", "-3"]) == 0
+    assert capsys.readouterr().out.strip() == "-3"
+
+
+def test_eval_exit_status_says_an_array_holds_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", '={1,2;3,"a"+1}']) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["1\t2", "3\t#VALUE!"]
+    assert "1 of the answer's cells is an error" in captured.err
+    assert main(["eval", "={1,2;3,4}"]) == 0
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    assert "array holding at least one error" in " ".join(capsys.readouterr().out.split())
+
+
+def test_eval_gives_reasons_for_excels_own_errors() -> None:
+    for formula, code, words in (("=1/0", "#DIV/0!", "division by zero"), ('="a"+1', "#VALUE!", "wrong type")):
+        value = evaluate(formula)
+        assert isinstance(value, ReasonedError) and str(value) == code and words in value.reason
+
+
+def test_text_with_thousands_separators_in_a_number_cell_is_explained(tmp_path: Path) -> None:
+    path = tmp_path / "commas.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = "1,000,000"
+    ws["B1"] = "=A1*2"
+    wb.save(path)
+    c = compute(path)
+    assert c.shown_value("Sheet", "B1") == "#VALUE! Sheet!A1 holds the text '1,000,000' where a number is needed"
+
+
+# ------------------------------------------------------------------ sheet names
+
+
+def test_sheet_names_are_quoted_and_compared_as_excel_does(tmp_path: Path) -> None:
+    path = tmp_path / "names.xlsx"
+    wb = openpyxl.Workbook()
+    first = wb.active
+    first.title = "Straße"
+    first["A1"] = 1
+    wb.create_sheet("STRASSE")["A1"] = 100
+    wb.create_sheet("Bob's")["A1"] = 7
+    home = wb.create_sheet("Sum")
+    home["A1"] = "=Straße!A1+STRASSE!A1"
+    home["A2"] = "='Bob''s'!A1*2"
+    home["A3"] = "=straße!A1"  # Excel compares sheet names without regard to case
+    home["A4"] = "=bobs*3"  # a defined name for a cell of a quoted sheet
+    from openpyxl.workbook.defined_name import DefinedName
+
+    wb.defined_names["bobs"] = DefinedName("bobs", attr_text="'Bob''s'!$A$1")
+    wb.save(path)
+    out = tmp_path / "out.xlsx"
+    assert calc(path, out).ok
+    got = _cached(out)["Sum"]
+    assert (got["A1"], got["A2"], got["A3"], got["A4"]) == (101, 14, 1, 21)
+
+
+# ------------------------------------------------------------------ array formulas
+
+
+def _array_book(path: Path, covered: bool = True) -> None:
+    """Array formulas; ``covered``: each cell of their ranges is in the file, as Excel writes them
+    (openpyxl writes the corner only)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for n, v in enumerate((1, 2, 3), start=1):
+        ws[f"A{n}"] = v
+    ws["B1"] = ArrayFormula("B1:B3", "=A1:A3*2")
+    ws["C1"] = ArrayFormula("C1:C12", f'=FAMILIES("{BENCH}","{SCEN}")')
+    for ref in ("B2", "B3", *(f"C{n}" for n in range(2, 13))) if covered else ():
+        ws[ref] = 0  # Excel writes each cell of the range with its cached value (stale here)
+    ws["D1"] = "=SUM(B1:B3)"
+    wb.save(path)
+
+
+def _dynamic(path: Path) -> None:
+    """Mark C1 as Excel 365 does for a spilled dynamic array (cell metadata cm="1")."""
+    with zipfile.ZipFile(path) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    sheet, n = re.subn(r'<c r="C1"', '<c r="C1" cm="1"', sheet)
+    assert n == 1
+    parts["xl/worksheets/sheet1.xml"] = sheet.encode()
+    parts["xl/metadata.xml"] = (
+        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        b'<metadata xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        b'xmlns:xda="http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray">'
+        b'<metadataTypes count="1"><metadataType name="XLDAPR" minSupportedVersion="120000" copy="1" '
+        b'pasteAll="1" pasteValues="1" merge="1" splitFirst="1" rowColShift="1" clearFormats="1" '
+        b'clearComments="1" assign="1" coerce="1" cellMeta="1"/></metadataTypes>'
+        b'<futureMetadata name="XLDAPR" count="1"><bk><extLst><ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}">'
+        b'<xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext></extLst></bk></futureMetadata>'
+        b'<cellMetadata count="1"><bk><rc t="1" v="0"/></bk></cellMetadata></metadata>'
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+
+
+@pytest.mark.parametrize(
+    ("dynamic", "covered"),
+    [(False, True), (True, True), (False, False)],
+    ids=["ctrl-shift-enter", "excel-365-spill", "range-cells-missing"],
+)
+def test_array_formulas_compute_over_their_range(tmp_path: Path, dynamic: bool, covered: bool) -> None:
+    path = tmp_path / "arrays.xlsx"
+    _array_book(path, covered)
+    if dynamic:
+        _dynamic(path)
+    before = path.read_bytes()
+    out = tmp_path / "out.xlsx"
+    report = calc(path, out)
+    assert path.read_bytes() == before  # calc to another file leaves the input alone
+    got = _cached(out)["Sheet"]
+    assert [got[f"B{n}"] for n in (1, 2, 3)] == [2, 4, 6]
+    assert got["D1"] == 12
+    families = evaluate(f'=FAMILIES("{BENCH}","{SCEN}")')
+    assert isinstance(families, list)
+    want = [row[0] for row in families][:12]
+    want += ["#N/A"] * (12 - len(want))
+    assert [got[f"C{n}"] for n in range(1, 13)] == want
+    assert {e.where for e in report.errors} == {f"Sheet!C{n}" for n in range(len(families) + 1, 13)}
+    with zipfile.ZipFile(out) as zf:
+        xml = zf.read("xl/worksheets/sheet1.xml").decode()
+        assert 't="array"' in xml and 'ref="C1:C12"' in xml
+        if dynamic:
+            assert 'cm="1"' in xml and zf.read("xl/metadata.xml")
+    frozen = tmp_path / "frozen.xlsx"
+    freeze(path, frozen)
+    assert [_cached(frozen)["Sheet"][f"B{n}"] for n in (1, 2, 3)] == [2, 4, 6]
+    with zipfile.ZipFile(frozen) as zf:
+        xml = zf.read("xl/worksheets/sheet1.xml").decode()
+        assert "<f" not in xml and "cm=" not in xml
+
+
+def test_calc_in_place_of_an_array_workbook_exits_0_and_writes_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "arrays.xlsx"
+    _array_book(path)
+    families = evaluate(f'=FAMILIES("{BENCH}","{SCEN}")')
+    errors = isinstance(families, list) and len(families) < 12  # #N/A beyond the families
+    assert main(["template", "calc", str(path)]) == (1 if errors else 0)
+    captured = capsys.readouterr()
+    assert "computed 3 formulas" in captured.out and "please report" not in captured.err
+    assert _cached(path)["Sheet"]["B3"] == 6
+
+
+# ------------------------------------------------------------------ files LibreOffice saves
+
+
+def test_libreoffice_declared_dimension_does_not_refuse(tmp_path: Path) -> None:
+    path = tmp_path / "lo.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = 5
+    wb.active["B1"] = "=A1*2"
+    wb.save(path)
+    with zipfile.ZipFile(path) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    xml, n = re.subn(
+        rb'<dimension ref="[^"]*"\s*/>', b'<dimension ref="A1:K1048576"/>', parts["xl/worksheets/sheet1.xml"]
+    )
+    assert n == 1
+    parts["xl/worksheets/sheet1.xml"] = xml
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    read_package(path)
+    assert calc(path, tmp_path / "out.xlsx").ok
+    assert _cached(tmp_path / "out.xlsx")["Sheet"]["B1"] == 10
+
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def _workload() -> dict[str, str]:
+    from benchsheet.templates import sheets as S
+
+    return {k: c.a1 for k, c in S.WORKLOAD.cells().items()}
+
+
+def _edit(wb: Any) -> None:
+    """The same edits in openpyxl and in LibreOffice: inputs changed, a row deleted, a sheet added."""
+    from benchsheet.templates import sheets as S
+
+    sizing = wb[S.SIZING]
+    sizing[_workload()["target"]] = 2_500_000
+    sizing[_workload()["headroom"]] = 0.3
+    wb.create_sheet("Notes")["A1"] = "added in another program"
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
+def test_a_template_saved_by_libreoffice_calcs_like_the_same_edits_in_openpyxl(
+    tmp_path: Path, template_path: Path
+) -> None:
+    """Round trip through LibreOffice headless: open the template, edit inputs, delete a row (an
+    empty one of Read me, above its formulas, which move up), add a sheet, save as .xlsx; then calc
+    must give every value a calc of the same edits made with openpyxl gives."""
+    from benchsheet.templates import sheets as S
+
+    names = openpyxl.load_workbook(template_path).sheetnames
+    sizing_index = names.index(S.SIZING)
+    readme = openpyxl.load_workbook(template_path).worksheets[0]
+    assert all(c.value is None for c in readme[3])  # the row deleted is empty
+    target = _workload()["target"]
+    headroom = _workload()["headroom"]
+    macro = tmp_path / "edit.py"
+    macro.write_text(
+        f"""
+import uno, sys
+from com.sun.star.beans import PropertyValue
+
+def prop(name, value):
+    p = PropertyValue(); p.Name = name; p.Value = value; return p
+
+local = uno.getComponentContext()
+resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+ctx = resolver.resolve("uno:pipe,name=benchsheettest;urp;StarOffice.ComponentContext")
+desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+url = uno.systemPathToFileUrl({str(template_path)!r})
+doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
+sheets = doc.Sheets
+protected = [sheets.getByIndex(i) for i in range(sheets.getCount()) if sheets.getByIndex(i).isProtected()]
+for sheet in protected:
+    sheet.unprotect("")
+sizing = sheets.getByIndex({sizing_index})
+sizing.getCellRangeByName({target!r}).setValue(2500000)
+sizing.getCellRangeByName({headroom!r}).setValue(0.3)
+sheets.getByIndex(0).getRows().removeByIndex(2, 1)
+sheets.insertNewByName("Notes", sheets.getCount())
+sheets.getByName("Notes").getCellRangeByName("A1").setString("added in another program")
+for sheet in protected:
+    sheet.protect("")
+doc.storeToURL(uno.systemPathToFileUrl({str(tmp_path / "lo.xlsx")!r}), (prop("FilterName", "Calc MS Excel 2007 XML"),))
+doc.close(True)
+""",
+        encoding="utf-8",
+    )
+    profile = tmp_path / "profile"
+    office = subprocess.Popen(
+        [
+            str(SOFFICE),
+            "--headless",
+            "--invisible",
+            "--norestore",
+            "--nologo",
+            f"-env:UserInstallation=file://{profile}",
+            "--accept=pipe,name=benchsheettest;urp;",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        python = _office_python()
+        for _ in range(60):  # until LibreOffice listens
+            done = subprocess.run([python, str(macro)], capture_output=True, text=True, timeout=120)
+            if done.returncode == 0 or "NoConnectException" not in done.stderr:
+                break
+            time.sleep(1)
+        assert done.returncode == 0, done.stderr
+    finally:
+        office.terminate()
+        office.wait(timeout=30)
+    lo = tmp_path / "lo.xlsx"
+    with zipfile.ZipFile(lo) as zf:
+        assert b"1048576" in zf.read("xl/worksheets/sheet1.xml")  # LibreOffice's declared size
+    mine = tmp_path / "openpyxl.xlsx"
+    wb = openpyxl.load_workbook(template_path)
+    _edit(wb)
+    wb.worksheets[0].delete_rows(3, 1)
+    wb.save(mine)
+    a, b = compute(lo), compute(mine)
+    assert a.formulas.keys() == b.formulas.keys()
+    assert len(a.formulas) > 400
+    differ = {k: (a.shown[k], b.shown[k]) for k in a.shown if a.shown[k] != b.shown.get(k)}
+    assert differ == {}
+    assert calc(lo, tmp_path / "lo-calc.xlsx").formulas == len(a.formulas)
+
+
+def _office_python() -> str:
+    """The Python that can import LibreOffice's ``uno`` (the system one on Debian)."""
+    for candidate in ("/usr/bin/python3", "/usr/lib/libreoffice/program/python"):
+        if Path(candidate).exists():
+            probe = subprocess.run([candidate, "-c", "import uno"], capture_output=True)
+            if probe.returncode == 0:
+                return candidate
+    pytest.skip("no Python with LibreOffice's uno module")
+
+
+@pytest.fixture(scope="module")
+def template_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from benchsheet.templates.builder import build
+
+    path = tmp_path_factory.mktemp("lo") / "cluster-sizing.xlsx"
+    build(path)
+    return path
+
+
+def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_path: Path) -> None:
+    """calc reads the sheets' XML itself (openpyxl's object per cell is most of a large calc's time);
+    on the template, array formulas, odd sheet names and the generated sheet it reads the same cells,
+    formulas, names and extents as openpyxl does."""
+    from benchsheet.templates.compute import _Book
+
+    arrays = tmp_path / "arrays.xlsx"
+    _array_book(arrays)
+    names = tmp_path / "names.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Bob's"
+    wb.active["A1"] = "=1E3"
+    wb.active["A2"] = True
+    wb.active["A3"] = 'text with "quotes" & <angles>\nand a line'
+    wb.active["A4"] = 1.25
+    wb.active["A5"] = "=NA()"
+    from openpyxl.workbook.defined_name import DefinedName
+
+    wb.defined_names["rate"] = DefinedName("rate", attr_text="'Bob''s'!$A$4")
+    wb.save(names)
+    shared = tmp_path / "shared.xlsx"  # a filled-down column as Excel writes it: one shared formula
+    wb = openpyxl.Workbook()
+    for n in range(1, 5):
+        wb.active[f"A{n}"] = n
+        wb.active[f"B{n}"] = f"=A{n}*2+$A$1"
+    wb.save(shared)
+    with zipfile.ZipFile(shared) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    xml = parts["xl/worksheets/sheet1.xml"].decode()
+    xml = xml.replace("<f>A1*2+$A$1</f>", '<f t="shared" ref="B1:B4" si="0">A1*2+$A$1</f>')
+    xml, n = re.subn(r"<f>A[234]\*2\+\$A\$1</f>", '<f t="shared" si="0"/>', xml)
+    assert n == 3
+    parts["xl/worksheets/sheet1.xml"] = xml.encode()
+    with zipfile.ZipFile(shared, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    assert [c.shown_value("Sheet", f"B{n}") for n in range(1, 5) for c in [compute(shared)]] == [3, 5, 7, 9]
+    for path in (template_path, arrays, names, shared):
+        quick = _Book(path)
+        slow = _Book.__new__(_Book)
+        slow._openpyxl(path)
+        assert quick.titles == slow.titles and quick.names == slow.names, path
+        assert quick.values == slow.values and quick.extent == slow.extent, path
+        assert [(f.pos, f.text, f.shape) for f in quick.formulas] == [(f.pos, f.text, f.shape) for f in slow.formulas]

@@ -1,0 +1,152 @@
+"""Contract tests: one per private name of ``formulas`` (and openpyxl) that
+``benchsheet.formula_adapter`` and ``templates/compute.py`` use. An upgrade that moves one fails
+here, by name, instead of in a user's workbook; pyproject.toml pins the range these pass on."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+import schedula as sh
+from openpyxl.worksheet.formula import ArrayFormula
+
+from benchsheet import formula_adapter as fa
+from benchsheet.engine import functions
+
+
+def test_parser_ast_gives_tokens_and_a_builder() -> None:
+    from formulas import Parser
+
+    tokens, builder = Parser().ast("=SUM(A1,2)")
+    assert [type(t).__name__ for t in tokens if type(t).__name__ in ("Function", "Range", "Number")] == [
+        "Function",
+        "Range",
+        "Number",
+    ]
+    builder.finish()
+    assert builder.get_node_id(builder[-1]) == "SUM(A1, 2)"
+
+
+def test_builder_dsp_function_nodes_hold_function_inputs_outputs_and_index() -> None:
+    from formulas import Parser
+
+    _, builder = Parser().ast("=1+A1")
+    builder.finish()
+    (node,) = builder.dsp.function_nodes.values()
+    assert callable(node["function"]) and node["inputs"] == ["1", "A1"] and node["outputs"] == ["(1 + A1)"]
+    assert isinstance(node["index"], tuple)
+    assert builder.dsp.default_values["1"]["value"] == 1
+    assert "A1" in builder.dsp.data_nodes and "A1" not in builder.dsp.default_values
+
+
+def test_a_function_of_no_arguments_reads_start() -> None:
+    from formulas import Parser
+
+    _, builder = Parser().ast("=PI()")
+    (node,) = builder.dsp.function_nodes.values()
+    assert node["inputs"] == [sh.START]
+    assert fa.compile_program("=PI()").run((), None) == pytest.approx(np.pi)
+
+
+def test_cell_token_reaches_row_and_column() -> None:
+    from formulas.cell import CELL
+
+    prog = fa.compile_program("=ROW()*100+COLUMN()")
+    assert CELL in {i for step in prog.steps for i in step.inputs}
+    here = fa.make_range(fa.range_parts("S0", 7, 3, 7, 3), np.full((1, 1), fa.EMPTY, dtype=object))
+    assert np.ravel(prog.run((), here))[0] == 703
+
+
+def test_compiling_token_is_an_input_of_impure_functions() -> None:
+    from formulas.functions import COMPILING
+
+    prog = fa.compile_program("=RAND()")
+    assert COMPILING in {i for step in prog.steps for i in step.inputs}
+    assert 0 <= float(np.ravel(prog.run((), None))[0]) < 1
+
+
+def test_replace_empty_makes_an_empty_cell_zero() -> None:
+    from formulas.functions import replace_empty
+
+    assert replace_empty(sh.EMPTY) == 0
+    assert replace_empty(np.asarray([[sh.EMPTY, 1]], dtype=object)).tolist() == [[0, 1]]
+
+
+def test_get_functions_is_a_mutable_table_of_excel_functions() -> None:
+    from formulas.functions import get_functions
+
+    table = get_functions()
+    assert callable(table["REPT"]) and "IF" in table and "SUM" in table
+    assert "PERGPU" in functions()  # benchsheet's functions registered in the same table
+
+
+def test_array_is_an_ndarray_view() -> None:
+    from formulas.functions import Array
+
+    assert isinstance(np.asarray([[1]], dtype=object).view(Array), np.ndarray)
+
+
+def test_ranges_hold_ranges_values_and_a_cached_value() -> None:
+    from formulas.ranges import Ranges
+
+    assert set(Ranges.__slots__) == {"ranges", "values", "_value"}
+    parts = fa.range_parts("S0", 2, 1, 3, 2)
+    assert Ranges().push("S0!A2:B3").ranges[0]["name"] == parts["name"]
+    for key in ("r1", "r2", "n1", "n2", "c1", "c2", "sheet_id"):
+        assert Ranges().push("S0!A2:B3").ranges[0][key] == parts[key], key
+    value = np.asarray([[1, 2], [3, 4]], dtype=object)
+    rng = fa.make_range(parts, value)
+    assert rng.value is value
+    prog = fa.compile_program("=SUM(_BSREF0)")
+    assert prog.references == ("_BSREF0",) and prog.run((rng,), None) == 10
+
+
+def test_reshape_array_as_excel() -> None:
+    from formulas.ranges import _reshape_array_as_excel
+
+    out = _reshape_array_as_excel(np.asarray([[1], [2]], dtype=object), (3, 1))
+    assert out[:2, 0].tolist() == [1, 2] and str(out[2, 0]) == "#N/A"
+
+
+def test_error_values() -> None:
+    from formulas.tokens.operand import Error, XlError
+
+    assert isinstance(Error.errors["#DIV/0!"], XlError) and str(Error.errors["#DIV/0!"]) == "#DIV/0!"
+    assert str(fa.error("#N/A")) == "#N/A" and fa.error("#N/A") is Error.errors["#N/A"]
+
+
+def test_formula_error_carries_a_template_and_the_formula() -> None:
+    from formulas import Parser
+    from formulas.errors import FormulaError
+
+    with pytest.raises(FormulaError) as exc:
+        Parser().ast("=1+*")
+    assert fa.parse_message(exc.value).startswith("Not a valid formula")
+    assert "%s" not in fa.parse_message(exc.value)
+
+
+def test_xlreader_keeps_formulas_and_reads_dates_as_serial_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "d.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = datetime.date(2026, 1, 2)
+    ws["B1"] = "=A1+1"
+    ws["C1"] = ArrayFormula("C1:C2", "=A1:A2*2")
+    wb.save(path)
+    got = fa.load_workbook(str(path)).active
+    assert got["A1"].value == 46024  # the serial number Excel stores
+    assert got["B1"].value == "=A1+1" and got["B1"].data_type == "f"
+    assert type(got["C1"].value).__name__ == "ArrayFormula" and got["C1"].value.ref == "C1:C2"
+
+
+def test_openpyxl_worksheet_cells_are_the_cells_present(tmp_path: Path) -> None:
+    path = tmp_path / "c.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active["XFD1048576"] = 1
+    wb.active["A1"] = 2
+    wb.save(path)
+    ws = fa.load_workbook(str(path)).active
+    assert set(ws._cells) == {(1, 1), (1048576, 16384)}
