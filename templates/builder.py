@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, scenarios
+from benchsheet.files import writable_target
 from benchsheet.store import get_table
 from benchsheet.table import Table
 
@@ -39,17 +40,18 @@ def template_lists(table: Table) -> Choices:
     }
 
 
-def build(out: Path, table: Table | None = None) -> BuildReport:
+def build(out: Path, table: Table | None = None, *, replace: bool = False) -> BuildReport:
     """Write the template to ``out`` with every formula computed and cached. Prints nothing.
 
-    ``table`` gives the drop-down lists (default: the loaded table, ``store.get_table()``).
+    ``table`` gives the drop-down lists (default: the loaded table, ``store.get_table()``). An
+    existing ``out`` is replaced only with ``replace`` (``WriteRefused`` otherwise, before any work).
     A draft is written and computed by the formula engine; the workbook is then written again
     with each value cached next to its formula and charts holding the data, and finally passed
     through the same cached-value writer as ``template calc`` (which also types an empty text
     answer as text, where XlsxWriter leaves it untyped), into ``out`` atomically.
     """
     start = time.perf_counter()
-    out = Path(out)
+    out = writable_target(Path(out), replace=replace)  # an edited workbook is never replaced unasked
     choices = template_lists(get_table() if table is None else table)
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     with tempfile.TemporaryDirectory(prefix="benchsheet-template-") as tmp:
@@ -57,5 +59,5 @@ def build(out: Path, table: Table | None = None) -> BuildReport:
         write_workbook(str(draft), SHEETS, LISTS, choices, None, built, BOOK_PROPERTIES)
         computed = compute(draft)
         count = write_workbook(str(final), SHEETS, LISTS, choices, computed, built, BOOK_PROPERTIES)
-        rewrite(final, out, cached_values(computed))
+        rewrite(final, out, cached_values(computed), replace=replace)
     return make_report(out, computed, count, time.perf_counter() - start)

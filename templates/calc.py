@@ -80,8 +80,8 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         first = str(exc).strip().splitlines()
         raise CalcError(f"{src}: cannot compute this workbook ({first[0] if first else type(exc).__name__})") from None
     order = {name: i for i, name in enumerate(computed.sheet_names)}
-    # a .xlsx cannot hold macros (Excel refuses one that does): a values-only copy so named drops them
-    drop = strip_formulas and target.suffix.lower() == ".xlsx" and has_macros(package)
+    # a .xlsx cannot hold macros (Excel refuses one that does): a copy so named leaves them out
+    drop = target.suffix.lower() == ".xlsx" and has_macros(package)
     try:
         written = rewrite(src, target, cached_values(computed), strip_formulas=strip_formulas, drop_macros=drop)
     except (XlsxError, WriteRefused) as exc:

@@ -40,8 +40,6 @@ def _list_errors(errors: Sequence[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from benchsheet.files import WriteRefused, writable_target
-
     from .builder import build
     from .report import print_report
 
@@ -49,12 +47,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if out.is_dir():
         _err(f"{out} is a folder: give a file name such as {out / 'cluster-sizing.xlsx'}")
         return 2
-    try:
-        writable_target(out, replace=args.force)  # an edited workbook is never replaced unasked
-    except WriteRefused as exc:
-        _err(str(exc))
-        return 2
-    r = build(out)
+    r = build(out, replace=args.force)  # WriteRefused (an existing OUT without --force) is printed by main
     print_report(r)
     if r.errors:
         from .calc import CellError
@@ -86,6 +79,8 @@ def cmd_calc(args: argparse.Namespace) -> int:
         return 2
     where = _where(src, out, r.path)
     print(f"computed {r.formulas} formulas of {src} and wrote their values {where} in {r.seconds:.1f} s")
+    if r.note:
+        print(r.note)
     if r.errors:
         _list_errors(r.errors)
         return 1
@@ -94,7 +89,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
 
 def _where(src: Path, out: Path, written: Path) -> str:
     """Where the values went, as the user should read it: in place, to a file, through a link."""
-    link = f" (through the link {out})" if out.is_symlink() else ""
+    link = f" (through the link {out}, to {written})" if out.is_symlink() else ""
     return ("in place" if written == src.resolve() else f"to {written}") + link
 
 

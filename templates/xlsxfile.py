@@ -330,11 +330,13 @@ def rewrite(
     values: Mapping[str, Mapping[str, Shown]],
     strip_formulas: bool = False,
     drop_macros: bool = False,
+    replace: bool = True,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
-    ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one).
+    ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one); without ``replace`` an
+    existing ``out`` is refused.
     """
     parts = read_package(src)
     names = sheet_parts(parts)
@@ -366,14 +368,14 @@ def rewrite(
             rb'<Relationship[^>]*Target="[^"]*calcChain.xml"[^>]*/>', b"", parts["xl/_rels/workbook.xml.rels"]
         )
     final = {k: new.get(k, v) for k, v in parts.items() if k not in drop}
-    write_package(out, without_macros(final) if drop_macros else final)
+    write_package(out, without_macros(final) if drop_macros else final, replace)
     return count
 
 
-def write_package(out: Path, parts: Mapping[str, bytes]) -> None:
+def write_package(out: Path, parts: Mapping[str, bytes], replace: bool = True) -> None:
     """Zip ``parts`` and write the file atomically (a temporary file renamed over ``out``)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in parts.items():
             zf.writestr(name, data)
-    write_atomic(Path(out), buffer.getvalue())
+    write_atomic(Path(out), buffer.getvalue(), replace=replace)

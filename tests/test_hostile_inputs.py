@@ -107,7 +107,7 @@ def test_a_name_longer_than_any_real_one_is_refused(
 ) -> None:
     _tried(LOGS)
     assert main(["import-run", str(run_copy), "--name", "x" * 250]) == 2
-    assert "longer than 200 characters" in capsys.readouterr().err
+    assert "--name: longer than 200 characters" in capsys.readouterr().err
     assert not (user_home / "runs.json").exists()
     robustness.held(LOGS)
 
@@ -225,7 +225,7 @@ def test_calc_through_a_link_writes_the_linked_file(
     out = capsys.readouterr().out
     assert link.is_symlink() and link.resolve() == real
     assert real.stat().st_mtime_ns != before
-    assert f"in place (through the link {link})" in out, out
+    assert f"in place (through the link {link}, to {real})" in out, out
     robustness.held(FILES)
 
 
@@ -257,6 +257,10 @@ def test_a_values_only_xlsx_drops_the_macros_and_says_so(
     assert main(["freeze", str(xlsm), str(tmp_path / "values.xlsm")]) == 0
     with zipfile.ZipFile(tmp_path / "values.xlsm") as zf:
         assert zf.read("xl/vbaProject.bin") == b"VBA"
+    assert main(["template", "calc", str(xlsm), "--out", str(tmp_path / "calc.xlsx")]) == 0
+    assert "macros are left out" in capsys.readouterr().out
+    with zipfile.ZipFile(tmp_path / "calc.xlsx") as zf:
+        assert "xl/vbaProject.bin" not in zf.namelist() and b"macroEnabled" not in zf.read("[Content_Types].xml")
     robustness.held(FILES)
 
 
@@ -339,3 +343,81 @@ def test_runs_file_never_holds_nan(run_copy: Path, capsys: pytest.CaptureFixture
     capsys.readouterr()
     store.set_table(None)
     json.loads((user_home / "runs.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in runs.json"))
+
+
+# ------------------------------------------------------------ found in review
+
+
+def test_a_decimal_comma_is_never_read_as_thousands() -> None:
+    """Text "2,50" from a European sheet is not 250: a comma only groups thousands."""
+    robustness.tried(RESULTS_TEXT)
+    assert udf.COSTPERMTOK("2,50", 1000).startswith("#VALUE! price_per_gpu_hour is the text '2,50'")
+    assert udf.GPUSNEEDED(1e6, 1000, 1, "1,6").startswith("#VALUE! gpus_per_node is the text '1,6'")
+    assert udf.COSTPERMTOK("1,000", 1000) == udf.COSTPERMTOK(1000.0, 1000)  # thousands, as Excel reads it
+    robustness.held(RESULTS_TEXT)
+
+
+RESULTS_TEXT = "numbers typed as text (thousands commas, decimal commas)"
+
+
+def test_the_library_build_never_replaces_unasked(workbook: Path, tmp_path: Path) -> None:
+    from benchsheet.errors import WriteRefused
+
+    _tried(FILES)
+    target = tmp_path / "mine.xlsx"
+    shutil.copy(workbook, target)
+    before = target.read_bytes()
+    with pytest.raises(WriteRefused, match="exists; nothing written"):
+        build(target)
+    assert target.read_bytes() == before
+    build(target, replace=True)
+    robustness.held(FILES)
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "inf", "1e308", "nan"])
+def test_an_impossible_timeout_is_one_clear_line(timeout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["refresh", "--timeout", timeout, "/dev/null"]) == 2
+    err = capsys.readouterr().err
+    assert "the timeout must be more than 0 and at most 3600 seconds" in err and "please report" not in err
+
+
+@pytest.fixture
+def slow_headers() -> Iterator[str]:
+    """A server that sends its status line and headers a byte every half second."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + b"X-Pad: " + b"x" * 200 + b"\r\n\r\n"
+            for byte in head:
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.5)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/summary.json"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_trickling_headers_cannot_outlive_the_timeout(slow_headers: str) -> None:
+    _tried(UNBOUNDED)
+    start = time.monotonic()
+    with pytest.raises(RefreshError, match="not downloaded within 3 s"):
+        fetch(slow_headers, Policy(timeout=3))
+    assert time.monotonic() - start < 6
+    robustness.held(UNBOUNDED)
+
+
+def test_a_long_name_option_is_blamed_on_the_option(
+    run_copy: Path, user_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["import-run", str(run_copy), "--name", "x" * 250]) == 2
+    assert capsys.readouterr().err.startswith("error: --name: longer than 200 characters")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -462,6 +463,9 @@ def _date_reason(arg: Arg, value: dt.date | dt.time) -> str:
     return f"{arg.name} is a date ({shown}), not a number; format the cell as a number"
 
 
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+
+
 def _number(arg: Arg, value: Any) -> float:
     if isinstance(value, int | float):
         return float(value)
@@ -469,6 +473,10 @@ def _number(arg: Arg, value: Any) -> float:
         if value.startswith("INVALID run "):  # an answer from a run whose loadgen log says INVALID
             raise bad_value(
                 f"{arg.name} comes from an INVALID run ({value.split(':')[0].removeprefix('INVALID run ')})"
+            )
+        if "," in value and not _THOUSANDS.fullmatch(value):  # "2,50" is not 250
+            raise bad_value(
+                f"{arg.name} is the text {value[:40]!r}: type it as a number (a comma only groups thousands)"
             )
         try:
             number = float(value.replace(",", ""))

@@ -182,8 +182,11 @@ def make_run(
     gpus = int(system["accelerators_per_node"]) * nodes
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
     label = name or str(system.get("system_name") or "").strip() or accelerator
+    if len(name) > MAX_NAME:
+        raise DataError("--name", None, None, f"longer than {MAX_NAME} characters ({len(name)})")
     if len(label) > MAX_NAME or len(accelerator) > MAX_NAME:
-        raise DataError(system_name, None, "system_name", f"longer than {MAX_NAME} characters; give --name")
+        field = "accelerator_model_name" if len(accelerator) > MAX_NAME else "system_name"
+        raise DataError(system_name, None, field, f"longer than {MAX_NAME} characters; give --name")
     row = Row(
         round="local",
         entry=entry,

@@ -13,6 +13,7 @@ import functools
 import http.client
 import re
 import stat
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -31,14 +32,21 @@ from .table import USER_ORIGIN, Table, build_table, round_sort_key, table_from_j
 DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubusercontent.com")
 MAX_BYTES = 64 * 1024 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+MAX_TIMEOUT = 3600
 _UNSAFE_URL = re.compile(r"[\\\x00-\x20\x7f]|%[01][0-9a-f]|%7f", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Policy:
     hosts: tuple[str, ...] = DEFAULT_HOSTS
-    timeout: float = 30.0
+    timeout: float = 30.0  # seconds for the whole download of one file
     max_bytes: int = MAX_BYTES
+
+    def __post_init__(self) -> None:
+        if not 0 < self.timeout <= MAX_TIMEOUT:
+            raise RefreshError(
+                f"the timeout must be more than 0 and at most {MAX_TIMEOUT} seconds, not {self.timeout:g}"
+            )
 
     def check_url(self, url: str) -> None:
         if _UNSAFE_URL.search(url):
@@ -66,10 +74,30 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
 
 def fetch(source: str, policy: Policy, progress: Callable[[int, int | None], None] | None = None) -> bytes:
     """The bytes of a local file or URL, within the policy's limits: a size cap on the bytes actually
-    read, and for a URL a deadline of ``policy.timeout`` seconds for the whole download."""
+    read, and for a URL a deadline of ``policy.timeout`` seconds for the whole download, headers too
+    (the download runs in a thread of its own that is left behind, never waited for, at the deadline)."""
     if "://" not in source:
         return _read_local(Path(source), policy)
     policy.check_url(source)
+    outcome: list[bytes | BaseException] = []
+
+    def download() -> None:
+        try:
+            outcome.append(_download(source, policy, progress))
+        except BaseException as exc:  # handed to the caller's thread
+            outcome.append(exc)
+
+    worker = threading.Thread(target=download, name="benchsheet-download", daemon=True)
+    worker.start()
+    worker.join(policy.timeout + 1)
+    if not outcome:
+        raise RefreshError(f"{source}: not downloaded within {policy.timeout:g} s, stopped")
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _download(source: str, policy: Policy, progress: Callable[[int, int | None], None] | None) -> bytes:
     opener = urllib.request.build_opener(_CheckedRedirects(policy))
     request = urllib.request.Request(source, headers={"User-Agent": "benchsheet"})
     deadline = time.monotonic() + policy.timeout
