@@ -24,6 +24,7 @@ from benchsheet.catalogue import BY_NAME, call
 from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
 from benchsheet.cli import main
 from benchsheet.engine import evaluate, format_value
+from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.calc import CalcError, calc, freeze
@@ -571,7 +572,10 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
     assert half == fn("COSTPERMTOK", 2.0, 1.0, "half")
     assert "Sensitivity!D19" in errors
     assert "Sensitivity!C19" not in errors
-    assert all(not text.startswith("Traceback") for text in errors.values())
+    # every error cell says why: an Excel error code, then a reason (not a bare code, not a defect's catch-all)
+    for where, text in errors.items():
+        code, _, reason = text.partition(" ")
+        assert code in ALL_ERROR_CODES and reason and "could not answer" not in reason, (where, text)
     # the Sources row of the bad candidate carries the same reason
     src = wb[S.SOURCES]
     r = S.SOURCES_TABLE.first + 5

@@ -132,6 +132,8 @@ class Book:
         if value is None and (sheet.upper(), ref) not in self.computed.values:  # an input no formula reads
             written = self.shown[sheet][ref]
             value = XlError(written.value) if written.data_type == "e" else written.value
+        if isinstance(value, list):  # an array in one cell (IFERROR(INDEX(t,2,1),t) broadcasts): its top-left,
+            value = value[0][0] if value and value[0] else None  # which the cell shows and a reference reads
         return value
 
     def cell(self, sheet: str, ref: str) -> Cell:

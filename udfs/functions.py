@@ -30,21 +30,22 @@ def error_text(err: BenchError) -> str:
 
 def is_error_text(value: Any) -> bool:
     """An Excel error cell (xlwings gives its text) or another function's error text: passed on as is."""
-    return isinstance(value, str) and value.startswith(ALL_ERROR_CODES)
+    return type(value) is str and value[:1] == "#" and value.startswith(ALL_ERROR_CODES)
 
 
 def named_errors(value: Any) -> Any:
     """A cell error xlwings leaves as its VT_ERROR integer (``#SPILL!`` is -2146826243) as its name."""
     if type(value) is int:
         return VT_ERRORS.get(value, value)
-    if isinstance(value, list):
+    if type(value) is list:
         return [named_errors(v) for v in value]
     return value
 
 
 def _udf(fn: Function) -> Callable[..., Any]:
     def udf(*args: Any) -> Any:
-        return call(fn, get_table(), [named_errors(a) for a in args], error_text, is_error_text)
+        named = [a if type(a) is str else named_errors(a) for a in args]  # most arguments are text
+        return call(fn, get_table(), named, error_text, is_error_text)
 
     udf.__name__ = udf.__qualname__ = fn.name
     udf.__doc__ = fn.help

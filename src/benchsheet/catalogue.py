@@ -78,17 +78,27 @@ class Function:
     category: str = CATEGORY
     flags_invalid: bool = True  # an answer from an INVALID private run says so
     params: frozenset[str] = field(init=False, default=frozenset(), repr=False)
+    _names: tuple[str, ...] = field(init=False, default=(), repr=False)
+    _filters: tuple[str, ...] = field(init=False, default=(), repr=False)
+    _in_order: bool = field(init=False, default=False, repr=False)  # impl(table, *arguments) binds them all
+    _defaults: tuple[Any, ...] = field(init=False, default=(), repr=False)
 
     def __post_init__(self) -> None:
         """The impl's parameters are the arguments' names (filters and context bound by name)."""
-        params = frozenset(inspect.signature(self.impl).parameters)
+        order = list(inspect.signature(self.impl).parameters)
+        params = frozenset(order)
         names = {a.name for a in self.args}
         expected = (names - set(FILTER_ARGS) | {"filters"}) if "filters" in params else names
         if params - {"table", "bounds"} != expected:
             raise TypeError(
                 f"{self.name}: {self.impl.__name__} takes {sorted(params)}, the arguments are {sorted(names)}"
             )
-        object.__setattr__(self, "params", params)
+        set_ = object.__setattr__  # a frozen dataclass: what binding needs, worked out once
+        set_(self, "params", params)
+        set_(self, "_names", tuple(a.name for a in self.args))
+        set_(self, "_filters", tuple(k for k in FILTER_ARGS if k in names) if "filters" in params else ())
+        set_(self, "_in_order", order == ["table", *self._names])
+        set_(self, "_defaults", tuple(a.default for a in self.args))
 
     @property
     def vectorized(self) -> bool:
@@ -100,11 +110,17 @@ class Function:
         parts = [f"[{a.name}]" if a.optional else a.name for a in self.args]
         return f"{self.name}({', '.join(parts)})"
 
+    def answer(self, table: Table, values: list[Any]) -> Any:
+        """``impl`` applied to converted values (None where left out)."""
+        if self._in_order:  # impl(table, *arguments): the same binding, without building a dict
+            return self.impl(table, *[d if v is None else v for v, d in zip(values, self._defaults)])  # noqa: B905
+        return self.impl(**self.bind(table, values))
+
     def bind(self, table: Table, values: Sequence[Any]) -> dict[str, Any]:
         """Keyword arguments for ``impl``: converted values by name, left-out ones as their defaults."""
-        kwargs = {a.name: a.default if v is None else v for a, v in zip(self.args, values, strict=True)}
-        if "filters" in self.params:
-            kwargs["filters"] = A.Filters(**{k: kwargs.pop(k) for k in FILTER_ARGS if k in kwargs})
+        kwargs = {n: d if v is None else v for n, v, d in zip(self._names, values, self._defaults)}  # noqa: B905
+        if self._filters:
+            kwargs["filters"] = A.Filters(**{k: kwargs.pop(k) for k in self._filters})
         if "table" in self.params:
             kwargs["table"] = table
         if "bounds" in self.params:
@@ -505,17 +521,26 @@ class _Passed(Exception):
         self.value = value
 
 
+_RANGES = (list, tuple)
+
+
 def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable[[Any], bool] | None) -> list[Any]:
-    out = []
-    for spec, value in zip(specs, values, strict=False):
+    """Each value as its argument's kind; arguments left out at the end are None (their default)."""
+    out: list[Any] = []
+    for spec, value in zip(specs, values):  # noqa: B905 (fewer values than arguments: the rest are left out)
         if is_error is not None and is_error(value):
             raise _Passed(value)
-        if isinstance(value, list | tuple):
+        if type(value) is str and spec.kind == "text" and 0 < len(value) <= 200 and not value[0].isspace():
+            out.append(value.rstrip())  # the common case, first: the text a cell holds
+            continue
+        if isinstance(value, _RANGES):
             raise bad_value(f"{spec.name} must be one cell, not a range")
         out.append(convert(spec, value))
-    for spec in specs[len(values) :]:
-        if not spec.optional:
-            raise bad_value(f"{spec.name} is required")
+    if len(values) < len(specs):
+        for spec in specs[len(values) :]:
+            if not spec.optional:
+                raise bad_value(f"{spec.name} is required")
+            out.append(None)
     return out
 
 
@@ -534,7 +559,7 @@ def call(
     """
     if len(args) > len(fn.args):
         return on_error(bad_value(f"{fn.name} takes at most {len(fn.args)} arguments"))
-    if not (fn.vectorized and args and isinstance(args[0], list | tuple)):
+    if not (fn.vectorized and args and isinstance(args[0], _RANGES)):
         return _answer(fn, table, args, None, on_error, is_error)
     try:  # the other arguments are the same for every cell: convert them once
         rest: list[Any] | Any = _convert_all(fn.args[1:], args[1:], is_error)
@@ -558,7 +583,7 @@ def call(
 
 
 def _row(line: Any) -> Sequence[Any]:
-    return line if isinstance(line, list | tuple) else (line,)
+    return line if isinstance(line, _RANGES) else (line,)
 
 
 def invalid_runs_named(fn: Function, table: Table, values: Sequence[Any]) -> list[str]:
@@ -591,11 +616,10 @@ def _answer(
             return rest.value
         else:  # one cell of a range in the first argument
             converted = [*_convert_all(fn.args[:1], args, is_error), *rest]
-        converted += [None] * (len(fn.args) - len(converted))
-        value = fn.impl(**fn.bind(table, converted))
+        value = fn.answer(table, converted)
         if type(value) is float and not math.isfinite(value):
             raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
-        invalid = invalid_runs_named(fn, table, converted)
+        invalid = invalid_runs_named(fn, table, converted) if table.invalid_runs else ()
         return f"INVALID run {', '.join(invalid)}: {value}" if invalid else value
     except _Passed as passed:
         return passed.value

@@ -63,10 +63,18 @@ def is_pipeline(benchmark: str) -> bool:
     return benchmark_key(benchmark) in PIPELINE_BENCHMARKS
 
 
+_ENTRY_KEYS: dict[str, str] = {}
+
+
 def entry_key(entry: str) -> str:
-    """Key of an entry ID: ``v4.1-0046``, ``4.1-0046`` and `` 4.1-0046 `` are one entry."""
-    key = entry.strip().lower()
-    return key[1:] if key[:1] == "v" and key[1:2].isdigit() else key
+    """Key of an entry ID: ``v4.1-0046``, ``4.1-0046`` and `` 4.1-0046 `` are one entry. Memoized."""
+    key = _ENTRY_KEYS.get(entry)
+    if key is None:
+        key = entry.strip().lower()
+        key = key[1:] if key[:1] == "v" and key[1:2].isdigit() else key
+        if len(_ENTRY_KEYS) < 65536:
+            _ENTRY_KEYS[entry] = key
+    return key
 
 
 def submitter_key(name: str) -> str:
