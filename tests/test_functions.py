@@ -359,6 +359,9 @@ def test_error_cells_and_error_text_pass_through_unchanged() -> None:
 def test_overflow_is_num_error_not_infinity() -> None:
     # found by the property tests: 1.8e302 $/GPU-hour overflowed to inf
     assert udf.COSTPERMTOK(1.797693134862316e302, 1).startswith("#NUM! the answer is too large")
+    # and two tiny rates multiplied to 0.0: a division by zero, not a reason
+    assert udf.COSTPERMTOK(0, 1.529378604957927e-22, 1e-308).startswith("#NUM! the answer is too large")
+    assert udf.GPUSNEEDED(1, 1.529378604957927e-22, 1e-308).startswith("#NUM! the answer is too large")
 
 
 def test_families_ranks_by_best_per_gpu(table: Table) -> None:

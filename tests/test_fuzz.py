@@ -88,17 +88,23 @@ def _check_scalar(fn: Function, v: Any, passed: set[str]) -> None:
         assert isinstance(v, str | int | float | bool), v
 
 
+def _timed(fn: Function, args: list[Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    out = getattr(udf, fn.name)(*args)
+    return out, time.perf_counter() - start
+
+
 def _fuzz(fn: Function) -> Any:
     @SETTINGS
     @given(st.lists(cells, min_size=0, max_size=len(fn.args) + 1))
     def run(args: list[Any]) -> None:
         store.get_table()  # loading the table (and the bounds) once per process is not part of a call's time
         latency_bounds()
-        start = time.perf_counter()
-        out = getattr(udf, fn.name)(*args)
-        elapsed = time.perf_counter() - start
         robustness.tried("calls of each function with generated arguments (hypothesis)")
+        out, elapsed = _timed(fn, args)
         _check(fn, out, args)
+        if elapsed >= 0.05:  # a pause of the machine or the collector, or a slow path: a slow path is slow again
+            elapsed = min(elapsed, _timed(fn, args)[1])
         assert elapsed < 0.05 or isinstance(args[0] if args else None, list), (fn.name, args, elapsed)
         robustness.held("calls of each function with generated arguments (hypothesis)")
 

@@ -411,7 +411,15 @@ def cost_per_mtok(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, util
     _check_price(price_per_gpu_hour, "price_per_gpu_hour")
     _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
     _check_utilization(utilization)
-    return price_per_gpu_hour * 1e6 / (tokens_per_sec_per_gpu * 3600 * utilization)
+    served = _served(tokens_per_sec_per_gpu * 3600 * utilization)
+    return price_per_gpu_hour * 1e6 / served
+
+
+def _served(rate: float) -> float:
+    """A rate to divide by: two tiny positive inputs multiply to 0.0 in floating point (1e-22 x 1e-308)."""
+    if rate <= 0:
+        raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
+    return rate
 
 
 DEFAULT_GPUS_PER_NODE = 8
@@ -430,7 +438,7 @@ def gpus_needed(
     _check_utilization(utilization)
     if gpus_per_node < 1:
         raise bad_value("gpus_per_node must be a whole number >= 1")
-    raw = target_tokens_per_sec / (tokens_per_sec_per_gpu * utilization)
+    raw = target_tokens_per_sec / _served(tokens_per_sec_per_gpu * utilization)
     if not math.isfinite(raw) or raw > 1e15:
         raise BenchError("#NUM!", "the answer is too large to be a number of GPUs; check the inputs' units")
     # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17; a positive target needs one GPU
