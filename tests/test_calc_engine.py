@@ -74,10 +74,10 @@ def test_a_generated_3000_formula_workbook_equals_eval_cell_by_cell(tmp_path: Pa
             ws[f"{col}{n}"] = formula
             texts[f"{col}{n}"] = literal
     wb.save(path)
-    c = compute(path)
-    assert len(c.formulas) == 3000
+    computed = compute(path)
+    assert len(computed.formulas) == 3000
     for ref, literal in texts.items():
-        want, got = evaluate(literal), c.values[("RESULTS", ref)]
+        want, got = evaluate(literal), computed.values[("RESULTS", ref)]
         if is_error(want):
             assert is_error(got) and str(got) == str(want), (ref, literal, got)
         else:
