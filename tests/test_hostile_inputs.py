@@ -15,6 +15,7 @@ import threading
 import time
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -31,10 +32,6 @@ from benchsheet.udfs import functions as udf
 from tests import robustness
 
 SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"
-
-
-def _tried(kind: str) -> None:
-    robustness.tried(kind)
 
 
 @pytest.fixture
@@ -57,7 +54,7 @@ LOGS = "loadgen logs with impossible numbers, scenarios or names (import-run)"
 def test_a_log_with_an_impossible_throughput_is_refused(
     run_copy: Path, user_home: Path, throughput: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(LOGS)
+    robustness.tried(LOGS)
     text = run_copy.read_text()
     lines = text.splitlines()
     number = next(i for i, line in enumerate(lines, start=1) if line.startswith("Completed tokens per second"))
@@ -77,7 +74,7 @@ def test_a_log_with_an_impossible_throughput_is_refused(
 def test_impossible_accelerator_counts_are_refused(
     run_copy: Path, user_home: Path, key: str, value: object, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(LOGS)
+    robustness.tried(LOGS)
     system = run_copy.parents[2] / "system.json"
     doc = json.loads(system.read_text())
     doc[key] = value
@@ -93,7 +90,7 @@ def test_impossible_accelerator_counts_are_refused(
 def test_an_empty_or_formula_like_scenario_is_refused(
     run_copy: Path, user_home: Path, scenario: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(LOGS)
+    robustness.tried(LOGS)
     run_copy.write_text(run_copy.read_text().replace("Scenario : Server", f"Scenario : {scenario}"))
     assert main(["import-run", str(run_copy)]) == 2
     err = capsys.readouterr().err
@@ -105,7 +102,7 @@ def test_an_empty_or_formula_like_scenario_is_refused(
 def test_a_name_longer_than_any_real_one_is_refused(
     run_copy: Path, user_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(LOGS)
+    robustness.tried(LOGS)
     assert main(["import-run", str(run_copy), "--name", "x" * 250]) == 2
     assert "--name: longer than 200 characters" in capsys.readouterr().err
     assert not (user_home / "runs.json").exists()
@@ -119,7 +116,7 @@ RESULTS = "results files with impossible results (refresh)"
 def test_refresh_refuses_an_impossible_result(
     shared: Path, tmp_path: Path, user_home: Path, result: float, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(RESULTS)
+    robustness.tried(RESULTS)
     rows = json.loads((shared / "v6.1/summary.json").read_bytes())
     rows["7"]["Result"] = result
     bad = tmp_path / "summary.json"
@@ -149,7 +146,7 @@ FILES = "files a write must not lose or replace (temporary files, edited workboo
 
 
 def test_only_its_own_temporary_file_is_ever_removed(tmp_path: Path) -> None:
-    _tried(FILES)
+    robustness.tried(FILES)
     mine = tmp_path / "book.xlsx.v2.tmp"  # a user's file that looks like a leftover
     mine.write_text("my work")
     old = time.time() - 7200
@@ -170,7 +167,7 @@ def workbook(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_build_never_replaces_a_workbook_unasked(
     workbook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(FILES)
+    robustness.tried(FILES)
     edited = tmp_path / "cluster-sizing.xlsx"
     shutil.copy(workbook, edited)
     wb = openpyxl.load_workbook(edited)
@@ -186,7 +183,7 @@ def test_build_never_replaces_a_workbook_unasked(
 
 
 def test_a_special_file_is_never_written(workbook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _tried(FILES)
+    robustness.tried(FILES)
     fifo = tmp_path / "pipe.xlsx"
     os.mkfifo(fifo)
     for argv in (["template", "calc", str(workbook), "--out", str(fifo)], ["freeze", str(workbook), str(fifo)]):
@@ -201,7 +198,7 @@ def test_a_special_file_is_never_written(workbook: Path, tmp_path: Path, capsys:
 def test_a_read_only_workbook_is_not_replaced(
     workbook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(FILES)
+    robustness.tried(FILES)
     ro = tmp_path / "ro.xlsx"
     shutil.copy(workbook, ro)
     ro.chmod(0o444)
@@ -215,7 +212,7 @@ def test_a_read_only_workbook_is_not_replaced(
 def test_calc_through_a_link_writes_the_linked_file(
     workbook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(FILES)
+    robustness.tried(FILES)
     real = tmp_path / "real.xlsx"
     shutil.copy(workbook, real)
     link = tmp_path / "link.xlsx"
@@ -232,7 +229,7 @@ def test_calc_through_a_link_writes_the_linked_file(
 def test_a_values_only_xlsx_drops_the_macros_and_says_so(
     workbook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _tried(FILES)
+    robustness.tried(FILES)
     xlsm = tmp_path / "macros.xlsm"
     with zipfile.ZipFile(workbook) as zin, zipfile.ZipFile(xlsm, "w") as zout:
         for info in zin.infolist():
@@ -270,7 +267,7 @@ UNBOUNDED = "sources that never end or lie about themselves (refresh)"
 
 
 def test_refresh_refuses_devices_and_pipes(tmp_path: Path) -> None:
-    _tried(UNBOUNDED)
+    robustness.tried(UNBOUNDED)
     fifo = tmp_path / "summary.json"
     os.mkfifo(fifo)  # reading it would block forever
     for source in ("/dev/zero", str(fifo), str(tmp_path)):
@@ -279,22 +276,20 @@ def test_refresh_refuses_devices_and_pipes(tmp_path: Path) -> None:
     robustness.held(UNBOUNDED)
 
 
-@pytest.fixture
-def trickle() -> Iterator[str]:
-    """A server that sends one byte a second for a minute: each read answers well within a timeout."""
+@contextmanager
+def _dripping(prefix: bytes, drip: bytes, pause: float) -> Iterator[str]:
+    """A server on 127.0.0.1 that sends ``prefix`` at once, then ``drip`` a byte at a time, ``pause`` s apart."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            for _ in range(60):
-                try:
-                    self.wfile.write(b" ")
+            try:
+                self.wfile.write(prefix)
+                for byte in drip:
+                    self.wfile.write(bytes([byte]))
                     self.wfile.flush()
-                except OSError:
-                    return
-                time.sleep(1)
+                    time.sleep(pause)
+            except OSError:
+                return
 
         def log_message(self, *args: object) -> None:
             pass
@@ -302,13 +297,25 @@ def trickle() -> Iterator[str]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/summary.json"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/summary.json"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+HEAD = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
+
+
+@pytest.fixture
+def trickle() -> Iterator[str]:
+    """A server that sends one byte a second for a minute: each read answers well within a timeout."""
+    with _dripping(HEAD + b"\r\n", b" " * 60, 1.0) as url:
+        yield url
 
 
 def test_a_trickling_server_cannot_outlive_the_timeout(trickle: str) -> None:
-    _tried(UNBOUNDED)
+    robustness.tried(UNBOUNDED)
     start = time.monotonic()
     with pytest.raises(RefreshError, match="not downloaded within 3 s"):
         fetch(trickle, Policy(timeout=3))
@@ -326,7 +333,7 @@ def test_a_trickling_server_cannot_outlive_the_timeout(trickle: str) -> None:
     ],
 )
 def test_urls_that_hide_their_host_are_refused_before_any_lookup(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    _tried(UNBOUNDED)
+    robustness.tried(UNBOUNDED)
     import socket
 
     def no_lookup(*args: object, **kwargs: object) -> None:
@@ -363,7 +370,7 @@ RESULTS_TEXT = "numbers typed as text (thousands commas, decimal commas)"
 def test_the_library_build_never_replaces_unasked(workbook: Path, tmp_path: Path) -> None:
     from benchsheet.errors import WriteRefused
 
-    _tried(FILES)
+    robustness.tried(FILES)
     target = tmp_path / "mine.xlsx"
     shutil.copy(workbook, target)
     before = target.read_bytes()
@@ -384,31 +391,12 @@ def test_an_impossible_timeout_is_one_clear_line(timeout: str, capsys: pytest.Ca
 @pytest.fixture
 def slow_headers() -> Iterator[str]:
     """A server that sends its status line and headers a byte every half second."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + b"X-Pad: " + b"x" * 200 + b"\r\n\r\n"
-            for byte in head:
-                try:
-                    self.wfile.write(bytes([byte]))
-                    self.wfile.flush()
-                except OSError:
-                    return
-                time.sleep(0.5)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/summary.json"
-    httpd.shutdown()
-    httpd.server_close()
+    with _dripping(b"", HEAD + b"X-Pad: " + b"x" * 200 + b"\r\n\r\n", 0.5) as url:
+        yield url
 
 
 def test_trickling_headers_cannot_outlive_the_timeout(slow_headers: str) -> None:
-    _tried(UNBOUNDED)
+    robustness.tried(UNBOUNDED)
     start = time.monotonic()
     with pytest.raises(RefreshError, match="not downloaded within 3 s"):
         fetch(slow_headers, Policy(timeout=3))
