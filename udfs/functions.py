@@ -10,13 +10,12 @@ cell in one call; tables spill as dynamic arrays.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 import xlwings as xw
 
-from benchsheet.catalogue import CATALOGUE, Function, call
+from benchsheet.catalogue import CATALOGUE, Function, call, named_like
 from benchsheet.errors import ALL_ERROR_CODES, VT_ERRORS, BenchError
 from benchsheet.store import get_table
 
@@ -47,21 +46,8 @@ def _udf(fn: Function) -> Callable[..., Any]:
         named = [a if type(a) is str else named_errors(a) for a in args]  # most arguments are text
         return call(fn, get_table(), named, error_text, is_error_text)
 
-    udf.__name__ = udf.__qualname__ = fn.name
-    udf.__doc__ = fn.help
-    udf.__module__ = __name__
-    params = [
-        inspect.Parameter(
-            a.name,
-            inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            default=None if a.optional else inspect.Parameter.empty,
-        )
-        for a in fn.args
-    ]
-    udf.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    udf.__annotations__ = {}
     # xw.arg first: each xlarg call re-runs xlfunc, which would reset a category set earlier
-    decorated: Callable[..., Any] = udf
+    decorated: Callable[..., Any] = named_like(fn, udf, __name__)
     for i, a in enumerate(fn.args):
         options: dict[str, Any] = {"doc": a.help, "err_to_str": True}
         if i == 0 and fn.vectorized:

@@ -414,6 +414,20 @@ CATALOGUE: tuple[Function, ...] = (
 BY_NAME = {f.name: f for f in CATALOGUE}
 
 
+def named_like(fn: Function, body: Callable[..., Any], module: str) -> Callable[..., Any]:
+    """``body`` dressed as ``fn`` for a shell's decorators (xlwings, xlwings Lite): its name, help, module
+    and a signature with the catalogue's arguments, optional ones defaulting to None ("left out"). No
+    annotations: ``call`` converts the raw cell values itself."""
+    body.__name__ = body.__qualname__ = fn.name
+    body.__doc__ = fn.help
+    body.__module__ = module
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [inspect.Parameter(a.name, kind, default=None if a.optional else inspect.Parameter.empty) for a in fn.args]
+    body.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    body.__annotations__ = {}
+    return body
+
+
 # --------------------------------------------------------------- conversion
 
 

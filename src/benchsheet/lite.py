@@ -23,13 +23,12 @@ How a failure reaches the user (xlwings Lite can return real Excel errors):
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import __version__
-from .catalogue import CATALOGUE, Function, call
+from .catalogue import CATALOGUE, Function, call, named_like
 from .errors import ALL_ERROR_CODES, BenchError, BenchsheetError
 from .store import get_table
 
@@ -95,21 +94,7 @@ def _custom_function(
     def custom_function(*args: Any) -> Any:
         return answer(fn, args, report)
 
-    custom_function.__name__ = custom_function.__qualname__ = fn.name  # Lite calls it by this name
-    custom_function.__doc__ = fn.help  # the description in Excel's formula autocomplete
-    custom_function.__module__ = __name__
-    custom_function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter(
-                a.name,
-                inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                default=None if a.optional else inspect.Parameter.empty,  # optional in Excel, None when left out
-            )
-            for a in fn.args
-        ]
-    )
-    custom_function.__annotations__ = {}  # no converters: catalogue.call converts raw cell values itself
-    decorated: Callable[..., Any] = custom_function
+    decorated: Callable[..., Any] = named_like(fn, custom_function, __name__)  # Lite calls it by its name
     for i, a in enumerate(fn.args):
         options: dict[str, Any] = {"doc": a.help, "err_to_str": True}  # an error cell arrives as "#N/A", not None
         if i == 0 and fn.returns != "table":  # catalogue.call maps a range there cell by cell
