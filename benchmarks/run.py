@@ -79,7 +79,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("table_mb", "MiB", "memory the loaded table holds (tracemalloc)"),
     ("reimport_s", "s", "three official files into a fresh cache (fresh process)"),
     ("template_build_s", "s", "templates.builder.build (fresh process)"),
-    ("template_calc_s", "s", "templates.calc.calc (fresh process)"),
+    ("template_calc_s", "s", "workbook.calc.calc (fresh process)"),
     ("calc_15k_s", "s", "template calc of 5,000 rows x 3 formulas (PERGPU, COSTPERMTOK, GPUSNEEDED; fresh process)"),
     ("calc_15k_rss_mb", "MiB", "peak RSS of that process"),
     ("calc_3k_s", "s", "same sheet, 1,000 rows x 3 formulas"),
@@ -328,7 +328,7 @@ CALC = """
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from benchsheet.templates.calc import calc
+from benchsheet.workbook.calc import calc
 calc(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"s": time.perf_counter() - t0}))
 """
@@ -355,7 +355,7 @@ from pathlib import Path
 t0 = time.perf_counter()
 sys.path.insert(0, sys.argv[3])
 from calc_baseline import compute
-from benchsheet.templates.xlsxfile import cached_values, rewrite
+from benchsheet.workbook.xlsxfile import cached_values, rewrite
 computed = compute(Path(sys.argv[1]))
 rewrite(Path(sys.argv[1]), Path(sys.argv[2]), cached_values(computed))
 print(json.dumps({"s": time.perf_counter() - t0, "formulas": len(computed.formulas)}))
@@ -364,7 +364,7 @@ CALC_SHEET = """
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from benchsheet.templates.calc import calc
+from benchsheet.workbook.calc import calc
 r = calc(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"s": time.perf_counter() - t0, "formulas": r.formulas}))
 """
@@ -425,11 +425,11 @@ def template_api() -> str | None:
     """None when the template builder and calc can be imported, else why not."""
     try:
         builder = importlib.import_module("benchsheet.templates.builder")
-        calc = importlib.import_module("benchsheet.templates.calc")
+        calc = importlib.import_module("benchsheet.workbook.calc")
     except ImportError as exc:
         return f"not importable yet ({exc})"
     if not callable(getattr(builder, "build", None)) or not callable(getattr(calc, "calc", None)):
-        return "benchsheet.templates.builder.build / benchsheet.templates.calc.calc missing"
+        return "benchsheet.templates.builder.build / benchsheet.workbook.calc.calc missing"
     return None
 
 

@@ -20,12 +20,12 @@ from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, scena
 from benchsheet.files import writable_target
 from benchsheet.store import get_table
 from benchsheet.table import Table
+from benchsheet.workbook.compute import compute
+from benchsheet.workbook.xlsxfile import cached_values, rewrite
 
-from .compute import compute
 from .report import BuildReport, make_report
 from .sheets import BOOK_PROPERTIES, LISTS, SHEETS
 from .writer import Choices, write_workbook
-from .xlsxfile import cached_values, rewrite
 
 __all__ = ["BuildReport", "build", "template_lists"]
 

@@ -50,7 +50,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     r = build(out, replace=args.force)  # WriteRefused (an existing OUT without --force) is printed by main
     print_report(r)
     if r.errors:
-        from .calc import CellError
+        from benchsheet.workbook.calc import CellError
 
         _list_errors([CellError(k, v) for k, v in r.errors.items()])
         return 1
@@ -66,7 +66,7 @@ def _checked_input(path: str) -> Path | None:
 
 
 def cmd_calc(args: argparse.Namespace) -> int:
-    from .calc import CalcError, calc
+    from benchsheet.workbook.calc import CalcError, calc
 
     src = _checked_input(args.input)
     if src is None:
@@ -94,7 +94,7 @@ def _where(src: Path, out: Path, written: Path) -> str:
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    from .calc import CalcError, freeze_report
+    from benchsheet.workbook.calc import CalcError, freeze_report
 
     src = _checked_input(args.input)
     if src is None:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compute import Computed
+from benchsheet.workbook.cells import Computed
+
 from .layout import Cell, Table
 from .sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
 

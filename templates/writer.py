@@ -15,8 +15,8 @@ from xlsxwriter.utility import xl_col_to_name, xl_range
 
 from benchsheet import __version__
 from benchsheet.names import cell_text
+from benchsheet.workbook.cells import Computed
 
-from .compute import Computed
 from .layout import (
     ROW_PX,
     Cell,

@@ -11,7 +11,7 @@ import benchsheet
 from benchsheet.engine import evaluate
 from benchsheet.store import get_table
 from benchsheet.templates.builder import build
-from benchsheet.templates.calc import calc, freeze
+from benchsheet.workbook.calc import calc, freeze
 
 HEAVY = ("formulas", "openpyxl", "xlsxwriter", "pandas", "numpy", "xlwings")
 

@@ -58,7 +58,7 @@ def _template_importable() -> bool:
     try:
         return all(
             importlib.util.find_spec(m) is not None
-            for m in ("benchsheet.templates.builder", "benchsheet.templates.calc")
+            for m in ("benchsheet.templates.builder", "benchsheet.workbook.calc")
         )
     except ImportError:
         return False

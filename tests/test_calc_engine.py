@@ -19,9 +19,9 @@ from openpyxl.worksheet.formula import ArrayFormula
 from benchsheet import store
 from benchsheet.cli import main
 from benchsheet.engine import ReasonedError, evaluate, format_value, is_error
-from benchsheet.templates.calc import calc, freeze
-from benchsheet.templates.compute import compute
-from benchsheet.templates.xlsxfile import read_package
+from benchsheet.workbook.calc import calc, freeze
+from benchsheet.workbook.compute import compute
+from benchsheet.workbook.xlsxfile import read_package
 
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
 
@@ -140,7 +140,7 @@ def test_a_formula_over_excels_limit_is_refused_at_once(tmp_path: Path, capsys: 
 
 
 def test_a_workbook_that_would_take_too_long_is_refused_in_time(tmp_path: Path) -> None:
-    from benchsheet.templates.compute import ComputeError
+    from benchsheet.workbook.compute import ComputeError
 
     path = tmp_path / "slow.xlsx"
     wb = openpyxl.Workbook()
@@ -487,7 +487,7 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
     """calc reads the sheets' XML itself (openpyxl's object per cell is most of a large calc's time);
     on the template, array formulas, odd sheet names and the generated sheet it reads the same cells,
     formulas, names and extents as openpyxl does."""
-    from benchsheet.templates.compute import _Book
+    from benchsheet.workbook.compute import _Book
 
     arrays = tmp_path / "arrays.xlsx"
     _array_book(arrays)

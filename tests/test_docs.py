@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from benchsheet.cli import build_parser
 from benchsheet.docs import cli_reference, function_reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,11 +20,11 @@ def test_readme_function_reference_is_generated() -> None:
 
 
 def test_readme_command_reference_is_generated() -> None:
-    assert cli_reference() in _readme(), "run `benchsheet functions --update README.md`"
+    assert cli_reference(build_parser()) in _readme(), "run `benchsheet functions --update README.md`"
 
 
 def test_the_command_reference_names_every_command_and_option() -> None:
-    text = cli_reference()
+    text = cli_reference(build_parser())
     for command in ("info", "eval", "refresh", "template build", "template calc", "freeze", "addin install"):
         assert f"- `benchsheet {command}" in text
     for option in ("--allow-host HOST", "--timeout TIMEOUT", "--force", "--config-only", "--wheel-url URL"):

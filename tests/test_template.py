@@ -27,9 +27,9 @@ from benchsheet.engine import evaluate, format_value
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.calc import CalcError, calc, freeze
-from benchsheet.templates.compute import compute
 from benchsheet.templates.layout import Cell, Chart
+from benchsheet.workbook.calc import CalcError, calc, freeze
+from benchsheet.workbook.compute import compute
 
 ROOT = Path(__file__).resolve().parents[1]
 RENDER = ROOT / "scripts" / "render_workbook.sh"

@@ -20,7 +20,7 @@ import pytest
 
 from benchsheet import store
 from benchsheet.templates.builder import build
-from benchsheet.templates.calc import calc
+from benchsheet.workbook.calc import calc
 
 GOLDEN = Path(__file__).with_name("golden") / "template-values.json"
 

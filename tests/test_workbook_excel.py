@@ -47,8 +47,8 @@ from benchsheet.engine import ReasonedError, evaluate, functions, plain
 from benchsheet.errors import vt_error
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.calc import calc
-from benchsheet.templates.compute import Computed, compute
+from benchsheet.workbook.calc import calc
+from benchsheet.workbook.compute import Computed, compute
 from tests.excel import ACCOUNTING_FORMAT, CURRENCY_FORMAT, DATE_FORMAT, PERCENT_FORMAT, Cell, com_value, literal
 from tests.xlwings_windows import MISSING, ComRange, Windows, windows
 

@@ -77,7 +77,7 @@ def test_a_declared_size_is_not_trusted_the_cells_present_are_counted(
 ) -> None:
     """LibreOffice declares <dimension ref="A1:K1048576">: the declared size proves nothing, so a
     workbook declaring the whole sheet computes; the cap counts the cells a sheet really holds."""
-    from benchsheet.templates import xlsxfile
+    from benchsheet.workbook import xlsxfile
 
     with zipfile.ZipFile(template) as zf:
         xml = zf.read("xl/worksheets/sheet2.xml")

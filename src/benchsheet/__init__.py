@@ -29,8 +29,8 @@ _HOMES = {
     "evaluate": "benchsheet.engine",
     "get_table": "benchsheet.store",
     "build": "benchsheet.templates.builder",
-    "calc": "benchsheet.templates.calc",
-    "freeze": "benchsheet.templates.calc",
+    "calc": "benchsheet.workbook.calc",
+    "freeze": "benchsheet.workbook.calc",
 }
 """Where each name of the public API lives."""
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from benchsheet.engine import evaluate
     from benchsheet.store import get_table
     from benchsheet.templates.builder import build
-    from benchsheet.templates.calc import calc, freeze
+    from benchsheet.workbook.calc import calc, freeze
 else:
 
     def __getattr__(name: str) -> Any:

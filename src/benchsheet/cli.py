@@ -137,7 +137,7 @@ def cmd_functions(args: argparse.Namespace) -> int:
     from .docs import function_reference, update_readme
 
     if args.update:
-        update_readme(Path(args.update))
+        update_readme(Path(args.update), build_parser())
         print(f"updated the function and command references in {args.update}")
     else:
         print(function_reference())

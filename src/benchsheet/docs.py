@@ -1,7 +1,7 @@
 """Documentation made from the code, so that it cannot drift.
 
 ``function_reference()`` renders the catalogue as the README's function
-reference, ``cli_reference()`` the command-line parser as its command
+reference, ``cli_reference(parser)`` the command-line parser as its command
 reference; tests check that the README holds exactly these texts, and
 ``update_readme`` (``benchsheet functions --update README.md``) rewrites both.
 """
@@ -73,14 +73,12 @@ def _argument(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
     return f"  - `{name}`: {text}"
 
 
-def cli_reference() -> str:
-    """Every command of ``benchsheet``, its usage and its arguments, from the parser itself."""
-    from .cli import build_parser
-
+def cli_reference(parser: argparse.ArgumentParser) -> str:
+    """Every command of ``benchsheet`` (``parser``: ``cli.build_parser()``), its usage and its arguments."""
     lines = [CLI_BEGIN, ""]
-    for parser, help_text in _commands(build_parser(), ""):
-        lines.append(f"- `{_usage(parser)}`: {parser.description or help_text}")
-        lines.extend(_argument(parser, a) for a in parser._actions if not isinstance(a, argparse._HelpAction))
+    for command, help_text in _commands(parser, ""):
+        lines.append(f"- `{_usage(command)}`: {command.description or help_text}")
+        lines.extend(_argument(command, a) for a in command._actions if not isinstance(a, argparse._HelpAction))
     lines.append("")
     lines.append(CLI_END)
     return "\n".join(lines)
@@ -91,9 +89,9 @@ def _replace(text: str, begin: str, end: str, block: str) -> str:
     return text[:start] + block + text[stop:]
 
 
-def update_readme(path: Path) -> None:
-    """Rewrite the function and command references between their markers."""
+def update_readme(path: Path, parser: argparse.ArgumentParser) -> None:
+    """Rewrite the function and command references (of ``parser``) between their markers."""
     text = path.read_text(encoding="utf-8")
     text = _replace(text, BEGIN, END, function_reference())
-    text = _replace(text, CLI_BEGIN, CLI_END, cli_reference())
+    text = _replace(text, CLI_BEGIN, CLI_END, cli_reference(parser))
     path.write_text(text, encoding="utf-8")

@@ -27,7 +27,7 @@ from defusedxml import ElementTree
 from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
-from .compute import Computed, ErrorCode, col_letters, col_number, sheet_key
+from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value

@@ -22,9 +22,7 @@ plain value map. On top of that it
 from __future__ import annotations
 
 import bisect
-import functools
 import html
-import math
 import re
 import time
 from collections import deque
@@ -56,6 +54,22 @@ from benchsheet.formula_adapter import (
     reshape_as_excel,
 )
 
+from .cells import (
+    CELL as _CELL,
+)
+from .cells import (
+    MAX_COL,
+    MAX_ROW,
+    CellKey,
+    Computed,
+    ErrorCode,
+    col_letters,
+    col_number,
+    quote_sheet,
+    sheet_key,
+    to_shown,
+)
+
 __all__ = [
     "EXTERNAL",
     "CellKey",
@@ -70,100 +84,18 @@ __all__ = [
     "to_shown",
 ]
 
-CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
-
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming to the cells present)
 MAX_EDGES = 20_000_000  # dependencies between formula cells: beyond, the workbook is refused
 MAX_SECONDS = 600.0  # a workbook that takes longer is refused, nothing written (bounded time)
-MAX_ROW, MAX_COL = 1_048_576, 16_384
 EXTERNAL = "external workbook references are not followed"
-_CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
 _COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
 _ROWS = re.compile(r"^(\$?)(\d+):(\$?)(\d+)$")
 _ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
 
 
-class ErrorCode(str):
-    """An Excel error with no reason to show: cached as a real error value."""
-
-    __slots__ = ()
-
-
 class ComputeError(Exception):
     """The workbook cannot be computed at all (too many dependencies): nothing is written."""
-
-
-def sheet_key(name: str) -> str:
-    """A sheet name compared as Excel compares them: case-insensitive, letter by letter
-    (``Straße`` and ``STRASSE`` are two sheets; ``sizing`` and ``Sizing`` one)."""
-    return "".join(ch.upper() if len(ch.upper()) == 1 else ch for ch in name)
-
-
-@dataclass
-class Computed:
-    """Every cell's answer, keyed by (sheet_key(sheet), "B5")."""
-
-    values: dict[CellKey, Any] = field(default_factory=dict)  # plain values of all cells
-    formulas: dict[CellKey, str] = field(default_factory=dict)  # formula text of formula cells
-    shown: dict[CellKey, float | int | bool | str] = field(default_factory=dict)  # cached value per formula cell
-    errors: dict[CellKey, str] = field(default_factory=dict)  # error text per formula cell that has one
-    sheet_names: dict[str, str] = field(default_factory=dict)  # sheet key -> the name as written in the file
-    arrays: dict[CellKey, str] = field(default_factory=dict)  # anchor of an array formula -> its range "H2:H9"
-
-    def where(self, key: CellKey) -> str:
-        """``Sizing!B5``, ``'Read me'!B5``: a cell as Excel writes it."""
-        return f"{quote_sheet(self.sheet_names.get(key[0], key[0]))}!{key[1]}"
-
-    def shown_value(self, sheet: str, ref: str) -> float | int | bool | str | None:
-        key = (sheet_key(sheet), ref.replace("$", "").upper())
-        if key in self.shown:
-            return self.shown[key]
-        value = self.values.get(key)
-        return None if value is None else to_shown(value)
-
-
-def quote_sheet(name: str) -> str:
-    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``."""
-    if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not _CELL.match(name) and not re.fullmatch(r"R\d*C\d*", name, re.I):
-        return name
-    return "'" + name.replace("'", "''") + "'"
-
-
-@functools.lru_cache(maxsize=4096)
-def col_number(letters: str) -> int:
-    n = 0
-    for ch in letters.upper():
-        n = n * 26 + ord(ch) - 64
-    return n
-
-
-@functools.lru_cache(maxsize=MAX_COL)
-def col_letters(n: int) -> str:
-    out = ""
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
-
-
-def to_shown(value: Any) -> float | int | bool | str:
-    """The value an .xlsx caches for an answer; an error with a reason becomes its text."""
-    if isinstance(value, list):  # an array in one cell shows its first value, as in Excel
-        value = value[0][0] if value and value[0] else None
-    if isinstance(value, ReasonedError):
-        return value.text
-    if isinstance(value, XlError):
-        return ErrorCode(str(value))
-    if value is None:
-        return ""
-    if isinstance(value, bool | str):
-        return str(value) if isinstance(value, str) else value
-    if isinstance(value, int | float):
-        if isinstance(value, float) and not math.isfinite(value):
-            return ErrorCode("#NUM!")
-        return value
-    return str(value)
 
 
 Ref = tuple[int, int, int, int, int]  # (sheet index, r1, c1, r2, c2)

@@ -1,0 +1,112 @@
+"""The cells of a computed workbook, shared by the calculator and the package writer.
+
+``Computed`` holds every cell's answer; ``to_shown`` turns one answer into the
+value an .xlsx caches next to its formula; ``sheet_key`` compares sheet names as
+Excel does; ``col_number``/``col_letters`` convert column names.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchsheet.engine import ReasonedError
+from benchsheet.formula_adapter import XlError
+
+__all__ = [
+    "MAX_COL",
+    "MAX_ROW",
+    "CellKey",
+    "Computed",
+    "ErrorCode",
+    "col_letters",
+    "col_number",
+    "quote_sheet",
+    "sheet_key",
+    "to_shown",
+]
+
+CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
+MAX_ROW, MAX_COL = 1_048_576, 16_384
+CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
+
+
+class ErrorCode(str):
+    """An Excel error with no reason to show: cached as a real error value."""
+
+    __slots__ = ()
+
+
+def sheet_key(name: str) -> str:
+    """A sheet name compared as Excel compares them: case-insensitive, letter by letter
+    (``Straße`` and ``STRASSE`` are two sheets; ``sizing`` and ``Sizing`` one)."""
+    return "".join(ch.upper() if len(ch.upper()) == 1 else ch for ch in name)
+
+
+@dataclass
+class Computed:
+    """Every cell's answer, keyed by (sheet_key(sheet), "B5")."""
+
+    values: dict[CellKey, Any] = field(default_factory=dict)  # plain values of all cells
+    formulas: dict[CellKey, str] = field(default_factory=dict)  # formula text of formula cells
+    shown: dict[CellKey, float | int | bool | str] = field(default_factory=dict)  # cached value per formula cell
+    errors: dict[CellKey, str] = field(default_factory=dict)  # error text per formula cell that has one
+    sheet_names: dict[str, str] = field(default_factory=dict)  # sheet key -> the name as written in the file
+    arrays: dict[CellKey, str] = field(default_factory=dict)  # anchor of an array formula -> its range "H2:H9"
+
+    def where(self, key: CellKey) -> str:
+        """``Sizing!B5``, ``'Read me'!B5``: a cell as Excel writes it."""
+        return f"{quote_sheet(self.sheet_names.get(key[0], key[0]))}!{key[1]}"
+
+    def shown_value(self, sheet: str, ref: str) -> float | int | bool | str | None:
+        key = (sheet_key(sheet), ref.replace("$", "").upper())
+        if key in self.shown:
+            return self.shown[key]
+        value = self.values.get(key)
+        return None if value is None else to_shown(value)
+
+
+def quote_sheet(name: str) -> str:
+    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``."""
+    if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not CELL.match(name) and not re.fullmatch(r"R\d*C\d*", name, re.I):
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
+@functools.lru_cache(maxsize=4096)
+def col_number(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+@functools.lru_cache(maxsize=MAX_COL)
+def col_letters(n: int) -> str:
+    out = ""
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def to_shown(value: Any) -> float | int | bool | str:
+    """The value an .xlsx caches for an answer; an error with a reason becomes its text."""
+    if isinstance(value, list):  # an array in one cell shows its first value, as in Excel
+        value = value[0][0] if value and value[0] else None
+    if isinstance(value, ReasonedError):
+        return value.text
+    if isinstance(value, XlError):
+        return ErrorCode(str(value))
+    if value is None:
+        return ""
+    if isinstance(value, bool | str):
+        return str(value) if isinstance(value, str) else value
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            return ErrorCode("#NUM!")
+        return value
+    return str(value)
