@@ -139,6 +139,22 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
         assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 3
 
 
+def test_the_xlwings_conf_sheet_names_benchsheets_module_for_this_workbook(template: Path) -> None:
+    """xlwings' add-in reads a workbook's own xlwings.conf sheet before the user configuration, keys
+    from A1 down, values in column B (test_addin reads those rules from its VBA): Import Functions
+    in this workbook imports benchsheet's module, and no other workbook loses its own default."""
+    assert calc(template, template.with_name("calculated.xlsx")).ok
+    for path in (template, template.with_name("calculated.xlsx")):  # calc keeps it
+        ws = openpyxl.load_workbook(path)["xlwings.conf"]
+        assert ws.sheet_state == "hidden"
+        assert [[c.value for c in row] for row in ws["A1:B3"]] == [
+            ["UDF Modules", "benchsheet.udfs.functions"],
+            [None, None],
+            [None, None],
+        ]
+        assert ws.max_column == 4 and ws["D1"].value.startswith("xlwings reads this sheet")
+
+
 def test_read_me_carries_the_notices_and_data_provenance(built: tuple[Path, B.BuildReport], table: Any) -> None:
     ws = values(built[0])[S.READ_ME]
     texts = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
