@@ -42,6 +42,7 @@ from .config import (
     UDF_KEY,
     UDF_MODULE,
     addin_settings,
+    config_lines,
     remove_module,
     remove_setting,
     set_setting,
@@ -133,12 +134,8 @@ def conda_settings() -> tuple[str, str] | None:
     return (str(path), str(env)) if path and env else None
 
 
-def python_for_excel(
-    settings: Mapping[str, str], *, platform: str, which: Callable[[str], str | None] = shutil.which
-) -> ExcelPython:
+def python_for_excel(settings: Mapping[str, str], which: Callable[[str], str | None] = shutil.which) -> ExcelPython:
     """The Python the add-in starts on Windows, worked out as Main.bas's ``XLPyCommand`` does."""
-    if not is_windows(platform):
-        return ExcelPython(f"none on {platform} (Excel on Windows starts the Python its configuration names)", None)
     python = settings.get(INTERPRETER_KEY.lower()) or settings.get(LEGACY_KEY.lower()) or "pythonw"
     key = next((k for k in (INTERPRETER_KEY, LEGACY_KEY) if settings.get(k.lower())), "")
     conda_path, conda_env = settings.get(CONDA_PATH_KEY.lower(), ""), settings.get(CONDA_ENV_KEY.lower(), "")
@@ -207,14 +204,11 @@ def try_python(python: ExcelPython, timeout: float = 300) -> Tried:
 
 def python_lines(python: ExcelPython, tried: Tried) -> list[str]:
     """Which Python Excel starts, what trying it showed, and the fix where it will not work."""
-    lines = [f"Python for Excel: {python.text}"]
-    if python.command is None and python.text.startswith("none on "):
-        return lines
-    lines.append(f"  tried: {tried.text}")
+    lines = [f"Python for Excel: {python.text}", f"  tried: {tried.text}"]
     if tried.imports is not True:
         lines.append(
-            f"  fix: install benchsheet into that Python ({python.pip}), or make Excel start the one "
-            "that has benchsheet: run `python -m benchsheet addin install --use-this-python` with it"
+            f"  fix: install benchsheet into that Python ({python.pip}), or make Excel start a Python "
+            "that has benchsheet: run `python -m benchsheet addin install --use-this-python` with that one"
         )
     return lines
 
@@ -261,7 +255,11 @@ def install(
     """Install the xlwings add-in (unless ``config_only``) and choose Excel's Python; what was done and found."""
     done = []
     if not config_only:
+        existed = config.is_file()
         done.append(_install_addin(platform, run, os.environ if environ is None else environ))
+        if not existed and config.is_file():
+            written = ", ".join(f"{key} = {value}" for key, value in config_lines(config))
+            done.append(f"{config}: created by `xlwings addin install` ({written or 'empty'})")
     if remove_module(config):
         done.append(
             f"{config}: {UDF_MODULE} taken out of {UDF_KEY} (an earlier benchsheet put it there, which kept other "
@@ -271,7 +269,7 @@ def install(
     if not is_windows(platform):
         return [*done, f"note: the worksheet functions need Excel on Windows; {ALTERNATIVE}"]
     done.extend(_choose_python(config, use_this_python))
-    python = python_for_excel(addin_settings(config), platform=platform)
+    python = python_for_excel(addin_settings(config))
     return done + python_lines(python, try_python(python))
 
 
@@ -284,8 +282,8 @@ def udf_text(config: Path, listed: Sequence[str]) -> str:
             f"workbook's sheet names {UDF_MODULE}"
         )
     return (
-        f"UDF modules: {UDF_KEY} = {';'.join(listed)} in {config} (your setting): every workbook without its "
-        "own xlwings.conf sheet imports these instead of its own <name>.py"
+        f"UDF modules: {UDF_KEY} = {';'.join(listed)} in {config} (your setting): every workbook whose own "
+        "xlwings.conf sheet (or file next to it) sets no UDF Modules imports these instead of its own <name>.py"
     )
 
 
@@ -301,7 +299,7 @@ def _install_addin(platform: str, run: Runner, environ: Mapping[str, str]) -> st
             f"`xlwings addin install` did not install the add-in ({where} is missing; its message above says "
             "why, e.g. Excel was running); the configuration is unchanged"
         )
-    return "xlwings add-in: installed with `xlwings addin install`"
+    return f"xlwings add-in: installed with `xlwings addin install`{f' ({where})' if where else ''}"
 
 
 def uninstall(config: Path, *, config_only: bool, platform: str, run: Runner) -> list[str]:
@@ -329,8 +327,8 @@ class Status:
     config_file: Path
     config_exists: bool
     udf_modules: list[str]  # UDF MODULES of the user configuration, as the add-in reads it
-    python: ExcelPython  # the Python the add-in starts, as the add-in works it out
-    tried: Tried  # what running it showed
+    python: ExcelPython | None  # the Python the add-in starts, as the add-in works it out (None: not Windows)
+    tried: Tried | None  # what running it showed
     data_origin: Origin  # the bundled snapshot or the user cache, and why
     data_rounds: tuple[str, ...]
     data_rows: int
@@ -357,7 +355,7 @@ def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status
     if environ.get("BENCHSHEET_HOME"):
         warnings.append("BENCHSHEET_HOME is set here; Excel's Python sees it only if it is set for your user account")
     where = addin_file(environ) if is_windows(platform) else None
-    python = python_for_excel(settings, platform=platform)
+    python = python_for_excel(settings) if is_windows(platform) else None
     table = get_table()
     cache = user_cache()
     return Status(
@@ -368,7 +366,7 @@ def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status
         config_exists=config.is_file(),
         udf_modules=udf_modules(config),
         python=python,
-        tried=try_python(python) if is_windows(platform) else Tried(None, "not tried"),
+        tried=try_python(python) if python else None,
         data_origin=table.origin,
         data_rounds=tuple(table.rounds),
         data_rows=len(table.rows),
@@ -395,7 +393,13 @@ def render(s: Status) -> list[str]:
         f"xlwings add-in: {addin}",
         f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}",
         udf_text(s.config_file, s.udf_modules),
-        *python_lines(s.python, s.tried),
+        *(
+            python_lines(s.python, s.tried)
+            if s.python and s.tried
+            else [
+                f"Python for Excel: none on {s.platform} (Excel on Windows starts the Python its configuration names)"
+            ]
+        ),
         f"benchsheet runs in: {sys.executable}",
         f"data: the functions answer from {data}; rounds {', '.join(s.data_rounds)}, {s.data_rows} rows",
         f"user cache: {s.user_cache}{'' if s.user_cache_exists else ' (none yet; `benchsheet refresh` makes it)'}",

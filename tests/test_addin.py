@@ -171,8 +171,8 @@ def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
 def _fix(python: str) -> str:
     return (
         f'  fix: install benchsheet into that Python (`"{python}" -m pip install {manage.INSTALL_FROM}`), '
-        "or make Excel start the one that has benchsheet: run `python -m benchsheet addin install --use-this-python` "
-        "with it"
+        "or make Excel start a Python that has benchsheet: run `python -m benchsheet addin install --use-this-python` "
+        "with that one"
     )
 
 
@@ -186,11 +186,33 @@ def test_install_runs_xlwings_and_names_this_python_without_touching_udf_modules
     assert run.calls == [["addin", "install"]]
     assert conf.read_text() == f'"INTERPRETER_WIN","{sys.executable}"\n'  # no UDF MODULES for every workbook
     assert done == [
-        "xlwings add-in: installed with `xlwings addin install`",
+        f"xlwings add-in: installed with `xlwings addin install` ({tmp_path / 'AppData'}"
+        f"{os.sep}Microsoft{os.sep}Excel{os.sep}XLSTART{os.sep}xlwings.xlam)",
         f"UDF modules: none set for every workbook in {conf}, so Import Functions imports the modules of a "
         "workbook's own xlwings.conf sheet, else its own <name>.py (xlwings' default); the cluster-sizing "
         f"workbook's sheet names {UDF_MODULE}",
         f"{conf}: INTERPRETER_WIN set to this Python, {sys.executable}",
+        f"Python for Excel: {sys.executable} (INTERPRETER_WIN)",
+        IMPORTS,
+    ]
+
+
+class XlwingsConfigCreate(Recorder):
+    """`xlwings addin install` ends with its own `config_create`: this runs the real one (`xlwings config create`)."""
+
+    def __call__(self, args: Sequence[str]) -> int:
+        super().__call__(args)
+        return manage.run_xlwings(["config", "create"])
+
+
+def test_install_says_what_xlwings_wrote_into_a_new_configuration(
+    tmp_path: Path, conf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _home(tmp_path, monkeypatch)  # the home of `conf`, for the xlwings that runs
+    done = install(conf, config_only=False, platform="win32", run=XlwingsConfigCreate(), environ=_xlstart(tmp_path))
+    assert conf.read_text() == f'"INTERPRETER_WIN","{sys.executable}"\n'  # written by xlwings, so nothing to add
+    assert done[1] == f"{conf}: created by `xlwings addin install` (INTERPRETER_WIN = {sys.executable})"
+    assert done[2].startswith("UDF modules: none set") and done[3:] == [
         f"Python for Excel: {sys.executable} (INTERPRETER_WIN)",
         IMPORTS,
     ]
@@ -206,8 +228,8 @@ def test_install_takes_out_the_udf_modules_entry_an_earlier_benchsheet_made(conf
         "workbooks from importing their own <name>.py)"
     )
     assert done[1] == (
-        f"UDF modules: UDF MODULES = mymod;other.mod in {conf} (your setting): every workbook without its own "
-        "xlwings.conf sheet imports these instead of its own <name>.py"
+        f"UDF modules: UDF MODULES = mymod;other.mod in {conf} (your setting): every workbook whose own "
+        "xlwings.conf sheet (or file next to it) sets no UDF Modules imports these instead of its own <name>.py"
     )
     conf.write_text(f'"UDF MODULES","{UDF_MODULE}"\n')
     install(conf, config_only=True, platform="linux", run=Recorder(), environ={})
@@ -302,7 +324,7 @@ def test_install_in_conda_writes_the_conda_settings_as_xlwings_does_and_no_inter
     conf.write_text('"SHOW CONSOLE","True"\n')  # a configuration without a Python: xlwings leaves it alone
     done = install(conf, config_only=True, platform="win32", run=Recorder(), environ={})
     assert conf.read_text().splitlines() == ['"SHOW CONSOLE","True"', *by_xlwings]
-    assert manage.python_for_excel(config.addin_settings(conf), platform="win32").text == (
+    assert manage.python_for_excel(config.addin_settings(conf)).text == (
         f"the conda environment bench of {root} (CONDA PATH, CONDA ENV), started after "
         f"`{root}\\condabin\\conda activate bench`"
     )
@@ -325,8 +347,8 @@ def test_install_in_conda_takes_out_the_interpreter_an_earlier_benchsheet_wrote(
     lines = render(status(conf, platform="win32", environ={}))
     assert lines[3].startswith("Python for Excel: the conda environment bench of ")
     assert lines[4:6] == [NO_BENCHSHEET, "  fix: install benchsheet into that Python (`conda activate bench`, then "
-        "`python -m pip install <benchsheet wheel or source folder>`), or make Excel start the one that has "
-        "benchsheet: run `python -m benchsheet addin install --use-this-python` with it"]  # fmt: skip
+        "`python -m pip install <benchsheet wheel or source folder>`), or make Excel start a Python that has "
+        "benchsheet: run `python -m benchsheet addin install --use-this-python` with that one"]  # fmt: skip
 
 
 def test_install_in_conda_keeps_a_python_the_user_chose(
@@ -355,17 +377,17 @@ def test_install_in_conda_keeps_a_python_the_user_chose(
     ],
 )
 def test_the_python_the_add_in_starts(settings: dict[str, str], python: str) -> None:
-    assert manage.python_for_excel(settings, platform="win32", which=lambda name: None).text.startswith(python)
+    assert manage.python_for_excel(settings, which=lambda name: None).text.startswith(python)
 
 
 def test_pythonw_from_path_is_the_one_path_finds(tmp_path: Path) -> None:
-    found = manage.python_for_excel({}, platform="win32", which=lambda name: sys.executable)
+    found = manage.python_for_excel({}, which=lambda name: sys.executable)
     assert (
         found.text
         == f"`pythonw` from PATH (no INTERPRETER_WIN set); here that is {sys.executable}; Excel's PATH may differ"
     )
     assert manage.try_python(found).imports is True
-    nothing = manage.python_for_excel({}, platform="win32", which=lambda name: None)
+    nothing = manage.python_for_excel({}, which=lambda name: None)
     assert (nothing.command, manage.try_python(nothing).imports) == (None, None)
 
 
@@ -590,7 +612,8 @@ def test_status_reports_the_add_in_the_modules_python_and_the_data(tmp_path: Pat
     found = status(conf, platform="win32", environ={"APPDATA": str(appdata)})
     assert found.addin_installed and found.config_exists
     assert found.udf_modules == []
-    assert found.python.text == f"{sys.executable} (INTERPRETER_WIN)" and found.tried.imports is True
+    assert found.python and found.python.text == f"{sys.executable} (INTERPRETER_WIN)"
+    assert found.tried and found.tried.imports is True
     assert str(found.data_origin) == "bundled" and found.data_rows > 0
     assert found.user_cache == user_home / "results.json" and not found.user_cache_exists
     assert found.warnings == []
