@@ -2,8 +2,13 @@
 
 Every test works on a configuration file in a temporary folder; xlwings' own
 default (``xlwings.USER_CONFIG_FILE``) is pointed there too, so the real
-``~/.xlwings/xlwings.conf`` is never touched. Running xlwings is replaced by a
-recorder; the platform is passed in (or patched for the commands).
+``~/.xlwings/xlwings.conf`` is never touched. Running ``xlwings addin install``
+(which needs Excel) is replaced by a recorder; the platform is passed in (or
+patched for the commands). What xlwings decides is taken from xlwings itself:
+its ``config_create`` and ``get_conda_settings``, and the VBA of the
+``xlwings.xlam`` it installs, read with oletools. The Python Excel would start
+is really run: this interpreter, and a fresh virtual environment without
+benchsheet.
 """
 
 from __future__ import annotations
