@@ -282,7 +282,7 @@ def udf_text(config: Path, listed: Sequence[str]) -> str:
             f"workbook's sheet names {UDF_MODULE}"
         )
     return (
-        f"UDF modules: {UDF_KEY} = {';'.join(listed)} in {config} (your setting): every workbook whose own "
+        f"UDF modules: {UDF_KEY} = {';'.join(listed)} in {config}: every workbook whose own "
         "xlwings.conf sheet (or file next to it) sets no UDF Modules imports these instead of its own <name>.py"
     )
 

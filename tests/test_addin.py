@@ -233,7 +233,7 @@ def test_install_takes_out_the_udf_modules_entry_an_earlier_benchsheet_made(conf
         "workbooks from importing their own <name>.py)"
     )
     assert done[1] == (
-        f"UDF modules: UDF MODULES = mymod;other.mod in {conf} (your setting): every workbook whose own "
+        f"UDF modules: UDF MODULES = mymod;other.mod in {conf}: every workbook whose own "
         "xlwings.conf sheet (or file next to it) sets no UDF Modules imports these instead of its own <name>.py"
     )
     conf.write_text(f'"UDF MODULES","{UDF_MODULE}"\n')
