@@ -810,3 +810,4 @@ def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         assert "#NAME?" not in text and "Err:" not in text
         assert "1.260" in text and "within break-even" in text and "Lists" not in text
+        assert S.XLWINGS_CONF.note[:40] not in text  # the hidden xlwings.conf sheet is not printed
