@@ -28,6 +28,7 @@ def cmd_install(args: argparse.Namespace) -> int:
         platform=platform,
         run=manage.run_xlwings,
         environ=manage.environment(),
+        use_this_python=args.use_this_python,
     )
     print("\n".join(done))
     if manage.is_windows(platform):
@@ -65,20 +66,25 @@ COMMANDS = (
         "addin",
         "set up the worksheet functions in Excel on Windows (xlwings add-in)",
         description="Set up, inspect or remove the benchsheet worksheet functions in Excel on Windows: the "
-        "xlwings add-in plus benchsheet's module in the xlwings configuration. On macOS and Excel on the web, "
+        "xlwings add-in and the Python it starts. On macOS and Excel on the web, "
         "use `benchsheet lite` (xlwings Lite) or `benchsheet template build`.",
         metavar="ACTION",
         commands=(
             Command(
                 "install",
-                "install the xlwings add-in and list benchsheet's functions in its configuration",
+                "install the xlwings add-in and choose the Python Excel starts",
                 cmd_install,
-                "Run `xlwings addin install` (Windows, Excel installed) and add \"benchsheet.udfs.functions\" to "
-                "\"UDF MODULES\" in the xlwings user configuration, keeping every other setting and module. "
-                "Running it again changes nothing.",
+                "Run `xlwings addin install` (Windows, Excel installed). Where the xlwings user configuration names "
+                "no Python for Excel, name this one, as xlwings does (in an active conda environment \"CONDA PATH\" "
+                "and \"CONDA ENV\", otherwise \"INTERPRETER_WIN\"); then run the Python Excel will start and say "
+                "whether it imports benchsheet. \"UDF MODULES\" is not set (benchsheet's workbook names its module "
+                "in its own xlwings.conf sheet), and an earlier benchsheet's entry there is taken out. Every other "
+                "setting stays; running it again changes nothing.",
                 (
                     opt("--config-only", action="store_true", help="only edit the xlwings configuration; skip "
                         "`xlwings addin install` (works on any system)"),
+                    opt("--use-this-python", action="store_true", help="make Excel start this Python even where "
+                        "the configuration names another"),
                     CONFIG,
                 ),
             ),
@@ -86,17 +92,17 @@ COMMANDS = (
                 "status",
                 "what is installed and which data the functions use",
                 cmd_status,
-                "Show whether the xlwings add-in is installed, whether benchsheet's module is configured, which "
-                "Python the add-in starts, and whether the functions answer from the bundled snapshot or the "
-                "user cache.",
+                "Show whether the xlwings add-in is installed, which UDF modules the user configuration sets for "
+                "every workbook, which Python the add-in starts and whether it imports benchsheet (it is run), "
+                "and whether the functions answer from the bundled snapshot or the user cache.",
                 (CONFIG,),
             ),
             Command(
                 "uninstall",
                 "take benchsheet out of the xlwings configuration and remove the xlwings add-in",
                 cmd_uninstall,
-                "Remove \"benchsheet.udfs.functions\" from \"UDF MODULES\" (other modules stay), then run "
-                "`xlwings addin remove`.",
+                "Remove \"benchsheet.udfs.functions\" from \"UDF MODULES\" where an earlier benchsheet put it "
+                "(other modules stay), then run `xlwings addin remove`. The Python setting stays.",
                 (
                     opt("--config-only", action="store_true", help="only edit the xlwings configuration; keep "
                         "the xlwings add-in (e.g. other workbooks use it)"),

@@ -1,16 +1,15 @@
-"""The xlwings user configuration: which UDF modules "Import Functions" imports.
+"""The xlwings user configuration: the settings the add-in reads for every workbook.
 
 The xlwings add-in reads ``~/.xlwings/xlwings.conf`` (``%USERPROFILE%`` on
-Windows): one ``"KEY","value"`` line per setting. The add-in looks keys up
-case-insensitively and takes the first line that matches; its ribbon writes the
-UDF modules under the key ``UDF MODULES`` (with a space, see the add-in's
-``GetUdfModules``), as a ``;``-separated list. A ``UDF_MODULES`` line is never
-read.
+Windows): one ``"KEY","value"`` line per setting. Its VBA (``Config.bas``,
+``GetConfigFromFile``) compares keys case-insensitively and takes the first line
+that matches; xlwings' Python reader (``xlwings.utils.read_user_config``) takes
+the last. The ribbon writes the UDF modules under the key ``UDF MODULES`` (with a
+space), as a ``;``-separated list; a ``UDF_MODULES`` line is never read.
 
-Reading and writing go through xlwings' own functions
-(``xlwings.utils.read_user_config`` and ``xlwings.cli.update_user_config``),
-pointed at the file given. Only lines keyed ``UDF MODULES`` (in any case) are
-rewritten; every other line stays as it was.
+Writing goes through xlwings' own function (``xlwings.cli.update_user_config``,
+which ``xlwings config`` uses), pointed at the file given; every line it is not
+asked to change stays as it was.
 """
 
 from __future__ import annotations
@@ -72,15 +71,6 @@ def _xlwings_pointed_at(path: Path) -> Iterator[None]:
         xlwings.USER_CONFIG_FILE = saved
 
 
-def read_settings(path: Path) -> dict[str, str]:
-    """Every setting as xlwings reads it: keys in lower case, the last line of a key wins."""
-    with _xlwings_pointed_at(path):
-        from xlwings import utils
-
-        read: Callable[[], dict[str, str]] = utils.read_user_config
-        return read()
-
-
 def set_setting(path: Path, key: str, value: str) -> None:
     """Add the line ``"KEY","value"`` through xlwings' own writer (``xlwings config`` uses it)."""
     with _xlwings_pointed_at(path):
@@ -90,8 +80,8 @@ def set_setting(path: Path, key: str, value: str) -> None:
         update(key, value, action="add")
 
 
-def udf_lines(path: Path) -> list[tuple[str, str]]:
-    """The (key, value) of each line keyed ``UDF MODULES`` in any case, in file order."""
+def config_lines(path: Path) -> list[tuple[str, str]]:
+    """The (key, value) of each ``"KEY","value"`` line, in file order (nothing if there is no file)."""
     if not path.is_file():
         return []
     try:
@@ -101,9 +91,33 @@ def udf_lines(path: Path) -> list[tuple[str, str]]:
     found = []
     for line in text.splitlines():
         fields = [f.strip('"') for f in _QUOTED.findall(line)]
-        if len(fields) >= 2 and fields[0].lower() == UDF_KEY.lower():
+        if len(fields) >= 2:
             found.append((fields[0], fields[1]))
     return found
+
+
+def addin_settings(path: Path) -> dict[str, str]:
+    """Every setting as the add-in's ``GetConfigFromFile`` reads it: keys in lower case, the first line wins."""
+    settings: dict[str, str] = {}
+    for key, value in config_lines(path):
+        settings.setdefault(key.lower(), value)
+    return settings
+
+
+def udf_lines(path: Path) -> list[tuple[str, str]]:
+    """The (key, value) of each line keyed ``UDF MODULES`` in any case, in file order."""
+    return [(key, value) for key, value in config_lines(path) if key.lower() == UDF_KEY.lower()]
+
+
+def remove_setting(path: Path, key: str) -> None:
+    """Take out every line keyed ``key`` in any case (the add-in would read any of them)."""
+    keys = dict.fromkeys(k for k, _ in config_lines(path) if k.lower() == key.lower())
+    with _xlwings_pointed_at(path):
+        from xlwings import cli
+
+        update: Callable[..., None] = cli.update_user_config
+        for found in keys:
+            update(found, action="remove")
 
 
 def split_modules(value: str) -> list[str]:
@@ -122,39 +136,18 @@ def udf_modules(path: Path) -> list[str]:
     return split_modules(lines[0][1]) if lines else []
 
 
-def add_module(path: Path, module: str = UDF_MODULE) -> bool:
-    """Make ``module`` one of the UDF modules; False if it already was (the file is then untouched).
-
-    Modules already listed stay, in their order, with ``module`` after them;
-    several ``UDF MODULES`` lines (the add-in reads only the first) become one.
-    """
-    lines = udf_lines(path)
-    merged = split_modules(";".join(value for _, value in lines))
-    return _write(path, lines, [*merged, module] if module not in merged else merged)
-
-
 def remove_module(path: Path, module: str = UDF_MODULE) -> bool:
-    """Take ``module`` out of the UDF modules, leaving the others; False if it was not there."""
-    lines = udf_lines(path)
-    merged = split_modules(";".join(value for _, value in lines))
-    if module not in merged:
+    """Take ``module`` out of the UDF modules, leaving the others; False if it was not there.
+
+    Several ``UDF MODULES`` lines (the add-in reads only the first) become one.
+    """
+    modules = split_modules(";".join(value for _, value in udf_lines(path)))
+    if module not in modules:
         return False
-    return _write(path, lines, [m for m in merged if m != module])
-
-
-def _write(path: Path, lines: list[tuple[str, str]], modules: list[str]) -> bool:
-    value = ";".join(modules)
-    wanted = [(UDF_KEY, value)] if modules else []
-    if lines == wanted:
-        return False
-    with _xlwings_pointed_at(path):
-        from xlwings import cli
-
-        update: Callable[..., None] = cli.update_user_config
-        for key in dict.fromkeys(k for k, _ in lines):
-            update(key, action="remove")
-        if modules:
-            update(UDF_KEY, value, action="add")
-    if udf_lines(path) != wanted:
-        raise ConfigError(f'{path}: could not rewrite its "{UDF_KEY}" line; make it read "{UDF_KEY}","{value}" by hand')
+    kept = ";".join(m for m in modules if m != module)
+    remove_setting(path, UDF_KEY)
+    if kept:
+        set_setting(path, UDF_KEY, kept)
+    if udf_lines(path) != ([(UDF_KEY, kept)] if kept else []):
+        raise ConfigError(f'{path}: could not rewrite its "{UDF_KEY}" line; make it read "{UDF_KEY}","{kept}" by hand')
     return True

@@ -1,7 +1,8 @@
 """The cluster-sizing template: a workbook wired to benchsheet's functions, built by code.
 
-Six sheets (Read me, Sizing, Quotes, Sensitivity, Compare, Sources) and a hidden Lists sheet
-that feeds the drop-down lists from the loaded table, described once in ``sheets.py``. Every
+Seven sheets (Read me, Sizing, Quotes, Sensitivity, Compare, Claims, Sources), a hidden Lists
+sheet that feeds the drop-down lists from the loaded table and a hidden xlwings.conf sheet that
+names benchsheet's module for the xlwings add-in, described once in ``sheets.py``. Every
 number is a formula calling the catalogue's functions on the yellow input cells. The workbook
 is written twice (``writer.py``): once as a draft that the formula engine computes
 (``compute``), once more with each formula's computed value cached next to it, so that
@@ -24,7 +25,7 @@ from benchsheet.workbook.compute import compute
 from benchsheet.workbook.xlsxfile import cached_values, rewrite
 
 from .report import BuildReport, make_report
-from .sheets import BOOK_PROPERTIES, LISTS, SHEETS
+from .sheets import BOOK_PROPERTIES, LISTS, SHEETS, XLWINGS_CONF
 from .writer import Choices, write_workbook
 
 __all__ = ["BuildReport", "build", "template_lists"]
@@ -56,8 +57,8 @@ def build(out: Path, table: Table | None = None, *, replace: bool = False) -> Bu
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     with tempfile.TemporaryDirectory(prefix="benchsheet-template-") as tmp:
         draft, final = Path(tmp) / "draft.xlsx", Path(tmp) / "final.xlsx"
-        write_workbook(str(draft), SHEETS, LISTS, choices, None, built, BOOK_PROPERTIES)
+        write_workbook(str(draft), SHEETS, LISTS, choices, None, built, BOOK_PROPERTIES, XLWINGS_CONF)
         computed = compute(draft)
-        count = write_workbook(str(final), SHEETS, LISTS, choices, computed, built, BOOK_PROPERTIES)
+        count = write_workbook(str(final), SHEETS, LISTS, choices, computed, built, BOOK_PROPERTIES, XLWINGS_CONF)
         rewrite(final, out, cached_values(computed), replace=replace)
     return make_report(out, computed, count, time.perf_counter() - start)

@@ -634,6 +634,20 @@ class Sheet:
 
 
 @dataclass(frozen=True)
+class SettingsSheet:
+    """A hidden sheet of settings, one per row from A1 down: the key in column A, its value in B.
+
+    The shape of xlwings' per-workbook configuration (the ``xlwings.conf`` sheet): its add-in reads
+    A1 down to the last filled cell of A (``Config.bas``, ``GetConfigFromSheet``); the note goes to
+    column D, outside the settings.
+    """
+
+    name: str
+    settings: tuple[tuple[str, str], ...]
+    note: str
+
+
+@dataclass(frozen=True)
 class ListsSheet:
     """The hidden sheet of drop-down choices: one column per named list, its header in row 1."""
 

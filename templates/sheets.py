@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchsheet.addin.config import UDF_MODULE
 from benchsheet.analysis import NOT_VERIFIED, TRADEMARK
 from benchsheet.choices import AVAILABILITY_CHOICES
 from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
@@ -38,6 +39,7 @@ from .layout import (
     NumberRule,
     Row,
     Series,
+    SettingsSheet,
     Sheet,
     Stamp,
     Table,
@@ -92,6 +94,8 @@ LISTS = ListsSheet(
     ),
     TEXTS["lists"]["note"],
 )
+XLWINGS_CONF = SettingsSheet("xlwings.conf", (("UDF Modules", UDF_MODULE),), TEXTS["xlwings_conf"]["note"])
+"""What xlwings' Import Functions imports for this workbook (and for no other one: this sheet is its own)."""
 FAMILY_RULE = ListRule("families", title=TEXTS["families"]["title"], message=TEXTS["families"]["message"])
 
 # ------------------------------------------------------------ formula pieces
@@ -896,4 +900,4 @@ NOTES = Fields(
 )
 READ_ME_SHEET = sheet(READ_ME, (("A", 24), ("B", 120)), (ANSWERS, HOW_TO, DATA, NOTES), landscape=False, one_page=False)
 
-SHEETS = (READ_ME_SHEET, *ANSWERING, SOURCES_SHEET)  # in workbook order; the Lists sheet follows, hidden
+SHEETS = (READ_ME_SHEET, *ANSWERING, SOURCES_SHEET)  # in workbook order; then the hidden Lists and xlwings.conf

@@ -29,6 +29,7 @@ from .layout import (
     ListsSheet,
     NumberRule,
     Series,
+    SettingsSheet,
     Sheet,
     Text,
     columns_of,
@@ -269,6 +270,16 @@ def write_lists(book: Book, lists: ListsSheet) -> None:
     ws.hide()
 
 
+def write_settings(book: Book, settings: SettingsSheet) -> None:
+    """The hidden sheet of settings (xlwings.conf): not protected, so a user can add a module."""
+    ws = book.wb.add_worksheet(settings.name)
+    for row, (key, value) in enumerate(settings.settings):
+        ws.write_string(row, 0, key)
+        ws.write_string(row, 1, value)
+    ws.write_string(0, 3, settings.note)
+    ws.hide()
+
+
 def write_workbook(
     target: Any,
     sheets: Sequence[Sheet],
@@ -277,6 +288,7 @@ def write_workbook(
     computed: Computed | None,
     built: str,
     properties: Mapping[str, str],
+    settings: SettingsSheet | None = None,
 ) -> int:
     """Write the described sheets to ``target`` (a path or a binary file); returns the number of formulas."""
     book = Book(target, choices, computed, built)
@@ -284,6 +296,8 @@ def write_workbook(
     writers = [SheetWriter(book, sheet) for sheet in sheets]
     count = sum(w.write(lists) for w in writers)
     write_lists(book, lists)
+    if settings is not None:
+        write_settings(book, settings)
     writers[0].ws.activate()
     book.wb.close()
     return count

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -137,6 +138,27 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     with zipfile.ZipFile(path) as zf:
         assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
         assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 3
+
+
+def test_the_xlwings_conf_sheet_names_benchsheets_module_for_this_workbook(template: Path) -> None:
+    """xlwings' add-in reads a workbook's own xlwings.conf sheet before the user configuration, keys
+    from A1 down, values in column B (test_addin reads those rules from its VBA): Import Functions
+    in this workbook imports benchsheet's module, and no other workbook loses its own default."""
+    calculated = template.with_name("calculated.xlsx")
+    assert calc(template, calculated).ok
+    # xlwings' own reader of the sheet, on xlwings' file reader (no Excel; its licence check runs on import,
+    # and "noncommercial" is xlwings' key for open-source use such as these tests)
+    read = "import sys, xlwings as xw, xlwings.utils as u; print(u.read_config_sheet(xw.Book(sys.argv[1], mode='r')))"
+    env = {**os.environ, "XLWINGS_LICENSE_KEY": "noncommercial"}
+    for path in (template, calculated):  # calc keeps it
+        done = subprocess.run(
+            [sys.executable, "-c", read, str(path)], capture_output=True, text=True, env=env, timeout=120, check=False
+        )
+        assert done.stdout.strip() == "{'UDF Modules': 'benchsheet.udfs.functions'}", done.stderr
+        ws = openpyxl.load_workbook(path)["xlwings.conf"]
+        assert ws.sheet_state == "hidden"
+        assert ws["A2"].value is None  # the add-in then reads A1 alone
+        assert ws.max_column == 4 and ws["D1"].value.startswith("xlwings reads this sheet")
 
 
 def test_read_me_carries_the_notices_and_data_provenance(built: tuple[Path, B.BuildReport], table: Any) -> None:
@@ -788,3 +810,4 @@ def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         assert "#NAME?" not in text and "Err:" not in text
         assert "1.260" in text and "within break-even" in text and "Lists" not in text
+        assert S.XLWINGS_CONF.note[:40] not in text  # the hidden xlwings.conf sheet is not printed
