@@ -14,12 +14,15 @@ How a failure reaches the user (xlwings Lite can return real Excel errors):
 - The cell gets the real error value of the reason's code: an answer that is
   exactly ``"#N/A"``, ``"#VALUE!"``, ... is turned into that error by xlwings, so
   ISNA, IFNA and IFERROR work as with Excel's own functions.
-- The reason is printed, one line each (``PERGPU: #N/A Unknown entry 6.1-9999``):
-  xlwings Lite shows what a function prints in its Output pane. Nothing is raised:
-  xlwings' Office.js side (``makeWasmCall`` in ``custom-functions-code.js``) wraps
-  the error it builds from an exception into a second one, whose message is then
-  that error object instead of the text, so an exception's reason never reaches
-  the error flag.
+- Every reason is printed, one line each (``PERGPU: #N/A Unknown entry 6.1-9999``):
+  xlwings Lite shows what a function prints in its Output pane.
+- A one-cell ``#VALUE!`` (an argument the function cannot use) is also raised, after
+  its line is printed: the add-in shows ``#VALUE!`` with a message on the cell's error
+  flag. That message is not the reason alone: xlwings' Office.js side
+  (``makeWasmCall`` in xlwings-server's ``custom-functions-code.js``) wraps the
+  ``CustomFunctions.Error`` it builds from the exception's text into a second one, and
+  Office's error class turns the first into the text ``"Error: "`` + reason. In a
+  spilled range nothing is raised (the other cells would be lost).
 - An error value among the inputs is passed on unchanged, as Excel's functions do;
   one that a custom function cannot return (``#SPILL!``, ``#CALC!`` and the other
   newer ones arrive as text, and xlwings returns only the seven classic codes as
@@ -41,6 +44,10 @@ Report = Callable[[str], None]
 
 MAX_REASONS = 20
 """At most this many reason lines per call: a spilled column of 10,000 unknown IDs prints 20 and a count."""
+
+
+class LiteError(ValueError):
+    """A one-cell #VALUE!: the add-in shows #VALUE! with this message on the cell's error flag."""
 
 
 WHEEL = f"benchsheet-{__version__}-py3-none-any.whl"
@@ -85,6 +92,7 @@ def answer(fn: Function, args: Sequence[Any], report: Report) -> Any:
             return v.code
         return v
 
+    one = _shown(value)
     if isinstance(value, list):
         value = [[cell(v) for v in row] if isinstance(row, list | tuple) else [cell(row)] for row in value]
     else:
@@ -94,6 +102,8 @@ def answer(fn: Function, args: Sequence[Any], report: Report) -> Any:
         report(f"{fn.name}: {line}")
     if len(lines) > MAX_REASONS:
         report(f"{fn.name}: ... and {len(lines) - MAX_REASONS} more reasons")
+    if isinstance(one, Failure) and one.code == "#VALUE!":
+        raise LiteError(f"{fn.name}: {one.reason}")  # the error flag's text, where the add-in keeps it
     return value
 
 
