@@ -1,10 +1,14 @@
 """Run benchsheet's wheel in the real Pyodide runtime under Node, offline (the Pyodide test and the benchmark).
 
 ``tests/pyodide`` pins the npm package ``pyodide`` (package.json, package-lock.json;
-``npm ci`` there installs it, as .ci/run does). The wheel is built from this
-checkout with no network (``pip wheel --no-deps --no-build-isolation --no-index``),
-copied into Pyodide's file system with the driver and its stand-ins, and unzipped
-into site-packages there; ``run.mjs`` refuses any network access.
+``npm ci`` there installs it, as .ci/run does) and, in ``wheels.txt``, the wheels of
+micropip (Lite's installer) and xlwings, which ``wheels()`` downloads once with pip
+(hash-checked) into ``tests/pyodide/wheels``. benchsheet's wheel is built from this
+checkout with no network (``pip wheel --no-deps --no-build-isolation --no-index``).
+All of them are copied into Pyodide's file system with the driver; there micropip
+installs xlwings and benchsheet from those local files, as xlwings Lite installs its
+requirements.txt, and ``run.mjs`` refuses any network access: an install that needs
+anything else fails.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HARNESS = ROOT / "tests" / "pyodide"
 PYODIDE = HARNESS / "node_modules" / "pyodide" / "package.json"
 SOURCES = ("pyproject.toml", "README.md", "src", "udfs", "addin", "templates")
-DRIVER = ("__init__.py", "lite_driver.py", "lite_standins.py")
+DRIVER = ("__init__.py", "lite_driver.py")
+WHEELS = HARNESS / "wheels"
+PINNED = HARNESS / "wheels.txt"
 
 
 def missing() -> str | None:
@@ -55,11 +61,40 @@ def build_wheel(tmp: Path) -> Path:
     return wheels[0]
 
 
+def pinned() -> dict[str, str]:
+    """name -> version of each wheel ``wheels.txt`` pins."""
+    lines = (line.split()[0] for line in PINNED.read_text(encoding="utf-8").splitlines() if line[:1].isalpha())
+    return dict(line.split("==") for line in lines)
+
+
+def wheels() -> dict[str, Path]:
+    """name -> the local wheel of each pinned package, downloaded once (PyPI; hash-checked)."""
+    found = {name: WHEELS / f"{name}-{version}-py3-none-any.whl" for name, version in pinned().items()}
+    if not all(path.is_file() for path in found.values()):
+        pure = ("--only-binary=:all:", "--platform", "any", "--implementation", "py", "--python-version", "3.14")
+        pins = ("--no-deps", "--require-hashes", "-r", str(PINNED))
+        proc = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "-q", *pure, *pins, "-d", str(WHEELS)],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0 or not all(path.is_file() for path in found.values()):
+            raise RuntimeError(f"downloading the wheels of {PINNED.name} failed:\n{proc.stderr[-3000:]}")
+    return found
+
+
 def run(wheel: Path, tmp: Path, job: dict[str, Any] | None = None, timeout: float = 600) -> dict[str, Any]:
-    """lite_driver.run(job) inside Pyodide, with benchsheet's wheel installed: its JSON report."""
-    files = {f"/wheels/{wheel.name}": str(wheel)}
+    """lite_driver.main(job) inside Pyodide, after micropip installed xlwings and benchsheet's ``wheel``."""
+    local = wheels()
+    installs = [local["xlwings"], wheel]
+    files = {f"/wheels/{w.name}": str(w) for w in (local["micropip"], *installs)}
     files |= {f"/harness/tests/{name}": str(ROOT / "tests" / name) for name in DRIVER}
-    spec = {"files": files, "job": {**(job or {}), "wheels": [f"/wheels/{wheel.name}"]}}
+    install = {
+        "micropip": f"/wheels/{local['micropip'].name}",
+        "install": [f"emfs:/wheels/{w.name}" for w in installs],
+        "install_bytes": sum(w.stat().st_size for w in installs),
+    }
+    spec = {"files": files, "job": {**(job or {}), **install}}
     job_path, out_path = tmp / "pyodide-job.json", tmp / "pyodide-out.json"
     job_path.write_text(json.dumps(spec), encoding="utf-8")
     proc = subprocess.run(

@@ -47,3 +47,15 @@ def test_readme_opens_with_two_commands() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert _first_commands()[1] in ci.splitlines()
+
+
+def test_ci_checks_the_release_packaging() -> None:
+    """CI builds the wheel and sdist, checks them, and runs the main job from the wheel alone."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    tests = ci.index(_first_commands()[1])
+    assert "python scripts/check_release.py" in ci[tests + 1 :]  # after the tests, in their environment
+    from scripts.check_release import main_job
+
+    assert main_job() == _first_commands()[0].partition("pip install . && ")[2]
+    extra = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"build>=' in extra and '"twine>=' in extra  # the test extra installs what the check runs

@@ -1,55 +1,66 @@
-"""The xlwings Lite shell (benchsheet.lite), in CPython, against stand-ins written from xlwings' source.
+"""The xlwings Lite shell (benchsheet.lite) through xlwings' own code, in CPython.
 
-tests/test_lite_pyodide.py runs the same calls inside the real Pyodide runtime.
+The ``main.py`` that ``benchsheet lite`` prints is run by ``tests.lite_driver`` in a fresh
+CPython process, with xlwings' custom-function decorators and its dispatcher
+(``xlwings.pro.udfs_officejs``); tests/test_lite_pyodide.py runs the same in Pyodide.
 """
 
 from __future__ import annotations
 
 import ast
 import json
-import math
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchsheet import lite, store
+from benchsheet import __version__, lite, store
 from benchsheet.catalogue import BY_NAME, CATALOGUE, call
 from benchsheet.cli import main
 from benchsheet.engine import evaluate
-from benchsheet.errors import ALL_ERROR_CODES
-from tests import lite_standins as standins
-from tests.lite_driver import ERROR_CASES, HEAVY, Sheet, contract
+from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES
+from tests.lite_driver import ERROR_CASES, ERROR_STRINGS, HEAVY, cases, run_cpython
 
 ROOT = Path(__file__).resolve().parents[1]
 
+LONG = [[f"6.1-9{i:03d}"] for i in range(lite.MAX_REASONS + 7)]
+EXTRA = [
+    f'=PERGPU({json.dumps(LONG)},"gpt-oss-120b","Server")',
+    '=COSTPERMTOK(5,BEST("TPU9","gpt-oss-120b","Server"))',
+    *(f'=COSTPERMTOK(5,ERROR("{code}"),1)' for code in ALL_ERROR_CODES),
+]
 
-@pytest.fixture
-def sheet() -> Sheet:
-    return Sheet()
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    return run_cpython({"cases": cases() + EXTRA})
+
+
+@pytest.fixture(scope="module")
+def answers(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {a["formula"]: a for a in report["answers"]}
 
 
 def _cells(value: Any) -> Any:
     """Lite's matrix as plain values: an error cell as its code, one cell as a scalar."""
     assert isinstance(value, list), value
-    rows = [[standins.ERROR_STRINGS[c["errorType"]] if isinstance(c, dict) else c for c in row] for row in value]
+    rows = [[ERROR_STRINGS[c["errorType"]] if isinstance(c, dict) else c for c in row] for row in value]
     return rows[0][0] if len(rows) == 1 and len(rows[0]) == 1 else rows
 
 
 # ------------------------------------------------------------------ the contract
 
 
-def test_every_catalogue_function_is_registered_with_its_help(sheet: Sheet) -> None:
-    meta = {m["key"]: m for m in contract(sheet.functions)["meta"]}
-    records = contract(sheet.functions)["records"]
-    assert list(sheet.functions) == [fn.name for fn in CATALOGUE]
+def test_every_catalogue_function_is_registered_with_its_help(report: dict[str, Any]) -> None:
+    meta = {m["id"]: m for m in report["meta"]["functions"]}
+    assert report["meta"]["allowErrorForDataTypeAny"] is True  # error cells reach the functions
+    assert sorted(meta) == sorted(fn.name for fn in CATALOGUE) == sorted(report["records"])
     for fn in CATALOGUE:
-        m, rec = meta[fn.name], records[fn.name]
-        assert m["id"] == m["name"] == fn.name  # =PERGPU(...) as in the classic add-in and the template
+        m, rec = meta[fn.name], report["records"][fn.name]
+        assert m["name"] == fn.name  # =PERGPU(...) as in the classic add-in and the template
         assert re.fullmatch(r"[^\W\d_][\w.]*", m["name"]) and len(m["name"]) <= 128  # Office.js name rule
         assert m["description"] == fn.help
         assert [p["name"] for p in m["parameters"]] == [a.name for a in fn.args]
@@ -62,28 +73,14 @@ def test_every_catalogue_function_is_registered_with_its_help(sheet: Sheet) -> N
         assert rec["ret"] == {"doc": fn.help, "options": {}}  # the default converter: a list of rows spills
 
 
-def test_main_py_defines_every_function_through_the_decorators(monkeypatch: pytest.MonkeyPatch) -> None:
-    # main.py imports xlwings' func and arg; the licence-checked real ones are replaced by the stand-ins
-    xlwings = types.ModuleType("xlwings")
-    xlwings.func = standins.func  # type: ignore[attr-defined]
-    xlwings.arg = standins.arg  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "xlwings", xlwings)
-    namespace: dict[str, Any] = {"__name__": "main"}
-    exec(compile(lite.main_py(), "main.py", "exec"), namespace)
-    defined = {k for k, v in namespace.items() if hasattr(v, "__xlfunc__")}
-    assert defined == {fn.name for fn in CATALOGUE}
-    assert standins.invoke(namespace["GPUS"], [[["6.1-0052"]]]) == [[8]]
-
-
 # ------------------------------------------------------------------ answers
 
 
 @pytest.mark.parametrize("fn", CATALOGUE, ids=[f.name for f in CATALOGUE])
-def test_every_example_answers_as_benchsheet_eval_does(fn: Any, sheet: Sheet) -> None:
-    got = sheet.evaluate(fn.example)
+def test_every_example_answers_as_benchsheet_eval_does(fn: Any, answers: dict[str, dict[str, Any]]) -> None:
+    got = answers[fn.example]
     assert got["output"] == []
-    expected = evaluate(fn.example)
-    assert _cells(got["value"]) == expected, fn.example
+    assert _cells(got["value"]) == evaluate(fn.example), fn.example
 
 
 def _literal_call(formula: str) -> tuple[str, list[Any]] | None:
@@ -92,7 +89,7 @@ def _literal_call(formula: str) -> tuple[str, list[Any]] | None:
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     try:
         args = [a.id == "TRUE" if isinstance(a, ast.Name) else ast.literal_eval(a) for a in node.args]
-    except ValueError:  # NA()
+    except ValueError:  # NA(), ERROR()
         return None
     return node.func.id, args
 
@@ -103,89 +100,141 @@ def _one_cell_cases() -> list[str]:
 
 
 @pytest.mark.parametrize("formula", _one_cell_cases())
-def test_each_failure_keeps_its_code_and_its_reason(formula: str, sheet: Sheet) -> None:
+def test_each_failure_is_an_error_with_its_reason_printed(formula: str, answers: dict[str, dict[str, Any]]) -> None:
     """Lite's answer follows the same call in CPython (catalogue.call with the classic error text)."""
     parsed = _literal_call(formula)
     assert parsed is not None
     name, args = parsed
     expected = call(BY_NAME[name], store.get_table(), args, lambda err: err.text)
-    got = sheet.evaluate(formula)
-    if isinstance(expected, str) and expected.startswith("#VALUE! "):
-        assert got == {"formula": formula, "value": {"error": f"{name}: {expected[8:]}"}, "output": []}
+    got = answers[formula]
+    if isinstance(expected, str) and expected.startswith("#VALUE! "):  # raised: the error flag's message
+        assert got["value"] == {"error": f"{name}: {expected[8:]}"}
+        assert got["output"] == [f"{name}: {expected}"]  # and in the Output pane
     elif isinstance(expected, str) and expected.startswith("#"):
-        code = expected.split(" ")[0]
-        assert got["value"] == [[{"type": "Error", "errorType": standins.ERROR_TYPES[code]}]]
-        assert got["output"] == [f"{name}: {expected}"]
+        assert _cells(got["value"]) == expected.split(" ")[0]
+        assert got["output"] == [f"{name}: {expected}"]  # the reason, in the Output pane
     else:
         assert _cells(got["value"]) == expected
         assert got["output"] == []
 
 
-def test_ranges_and_error_inputs(sheet: Sheet) -> None:
-    column = sheet.evaluate('=PERGPU([["6.1-0052"],["6.1-9999"],[None],[5]],"gpt-oss-120b","Server")')
+def test_ranges_and_error_inputs(answers: dict[str, dict[str, Any]]) -> None:
+    column = answers['=PERGPU([["6.1-0052"],["6.1-9999"],[None],[5]],"gpt-oss-120b","Server")']
     expected = call(
         BY_NAME["PERGPU"], store.get_table(), [[["6.1-0052"], ["6.1-9999"], [None], [5]], "gpt-oss-120b", "Server"], str
     )
     assert _cells(column["value"]) == [[expected[0][0]], ["#N/A"], ["#VALUE!"], ["#VALUE!"]]
     assert column["output"] == [f"PERGPU: {row[0]}" for row in expected[1:]]  # every reason, once, in order
 
-    row = sheet.evaluate('=PERGPU([["6.1-0052","6.1-0071"]],"gpt-oss-120b","Server")')
+    row = answers['=PERGPU([["6.1-0052","6.1-0071"]],"gpt-oss-120b","Server")']
     assert _cells(row["value"]) == [[evaluate('=PERGPU("6.1-0052","gpt-oss-120b","Server")'), pytest.approx(12578.75)]]
 
     for formula in ('=PERGPU(NA(),"gpt-oss-120b","Server")', '=PERGPU("6.1-0052",NA(),"Server")'):
-        passed = sheet.evaluate(formula)  # an error among the inputs is passed on, with nothing to say
+        passed = answers[formula]  # an error among the inputs is passed on, with nothing to say
         assert passed["value"] == [[{"type": "Error", "errorType": "NotAvailable"}]] and passed["output"] == []
-    nested = sheet.evaluate('=COSTPERMTOK(5,BEST("TPU9","gpt-oss-120b","Server"))')
+    nested = answers['=COSTPERMTOK(5,BEST("TPU9","gpt-oss-120b","Server"))']
     assert _cells(nested["value"]) == "#N/A" and nested["output"][0].startswith("BEST: #N/A Unknown family")
 
 
-def test_a_long_column_of_failures_prints_a_bounded_report(sheet: Sheet) -> None:
-    ids = [[f"6.1-9{i:03d}"] for i in range(lite.MAX_REASONS + 7)]
-    got = sheet.evaluate(f'=PERGPU({json.dumps(ids)},"gpt-oss-120b","Server")')
-    assert _cells(got["value"]) == [["#N/A"]] * len(ids)
+def test_a_long_column_of_failures_prints_a_bounded_report(answers: dict[str, dict[str, Any]]) -> None:
+    got = answers[EXTRA[0]]
+    assert _cells(got["value"]) == [["#N/A"]] * len(LONG)
     assert len(got["output"]) == lite.MAX_REASONS + 1
     assert got["output"][-1] == "PERGPU: ... and 7 more reasons"
 
 
-def test_no_file_is_written_and_nothing_heavy_is_imported(tmp_path: Path, user_home: Path) -> None:
+def test_every_excel_error_cell_passes_on_as_an_error(answers: dict[str, dict[str, Any]]) -> None:
+    for code in ALL_ERROR_CODES:  # Office.js sends the newer ones (#SPILL!, #CALC!, ...) as their text
+        got = answers[f'=COSTPERMTOK(5,ERROR("{code}"),1)']
+        if code in ERROR_CODES:  # the same error, with nothing to say: the cell that made it said why
+            assert _cells(got["value"]) == code and got["output"] == [], code
+        else:  # xlwings returns only the classic seven as errors: #VALUE!, naming the input's error
+            reason = f"an input is the error {code}, which a custom function cannot return"
+            assert got["value"] == {"error": f"COSTPERMTOK: {reason}"}, code
+            assert got["output"] == [f"COSTPERMTOK: #VALUE! {reason}"]
+    calc = answers['=PERGPU([["6.1-0052"],[ERROR("#CALC!")]],"gpt-oss-120b","Server")']
+    assert _cells(calc["value"])[1] == ["#VALUE!"]
+    assert not lite.is_error_value("#N/A Unknown entry 6.1-9999")  # text, not an error cell
+
+
+def test_a_date_cell_is_a_number_in_lite(answers: dict[str, dict[str, Any]]) -> None:
+    """Office.js sends a date cell as its serial number: as a price it is a number, as a round an unknown one."""
+    assert _cells(answers["=COSTPERMTOK(46023,1000)"]["value"]) == evaluate("=COSTPERMTOK(46023,1000)")
+    as_round = answers['=BEST("B200","gpt-oss-120b","Server","available",8,46023)']
+    assert _cells(as_round["value"]) == "#N/A" and "round 46023" in as_round["output"][0]
+
+
+def test_no_file_is_written_and_nothing_heavy_is_imported(user_home: Path) -> None:
+    """benchsheet.lite alone (no xlwings, which imports pandas where it finds it) answers every literal case."""
+    literal = [c for f in cases() if (c := _literal_call(f)) is not None]
     code = (
-        "import sys\n"
-        "from tests.lite_driver import HEAVY, Sheet, cases\n"
-        "sheet = Sheet()\n"
-        "answers = [sheet.evaluate(f) for f in cases()]\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & set(HEAVY)))\n"
+        "import json, sys\n"
+        "before = set(sys.modules)\n"
+        "from benchsheet.catalogue import BY_NAME\n"
+        "from benchsheet.lite import LiteError, answer\n"
+        f"for name, args in json.loads({json.dumps(json.dumps(literal))}):\n"
+        "    try:\n"
+        "        answer(BY_NAME[name], args, lambda line: None)\n"
+        "    except LiteError:\n"
+        "        pass\n"
+        "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
+        "print(json.dumps(sorted(new - set(sys.stdlib_module_names))))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.strip() == "[]", f"the Lite surface imported {proc.stdout.strip()} (of {HEAVY})"
+    assert json.loads(proc.stdout) == ["benchsheet"], "the Lite functions imported more than the standard library"
+    assert not set(json.loads(proc.stdout)) & set(HEAVY)
     assert list(user_home.iterdir()) == []
 
 
 # ------------------------------------------------------------------ the command
 
+URL = f"https://example.org/wheels/{lite.WHEEL}"
 
-def test_lite_command_prints_main_py_and_requirements(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lite"]) == 0
+
+def test_lite_command_prints_main_py_and_the_wheel_address(capsys: pytest.CaptureFixture[str]) -> None:
+    assert lite.WHEEL.startswith(f"benchsheet-{__version__}-")
+    assert main(["lite", "--wheel-url", URL]) == 0
     out = capsys.readouterr().out
-    assert lite.main_py() in out and lite.requirements_txt() in out
+    assert lite.main_py() in out and out.endswith("\n" + URL + "\n")
     assert main(["lite", "main.py"]) == 0
     assert capsys.readouterr().out == lite.main_py()
-    url = "https://example.org/wheels/benchsheet-0.1.0-py3-none-any.whl"
-    assert main(["lite", "requirements.txt", "--wheel-url", url]) == 0
-    assert capsys.readouterr().out == url + "\n"
+    assert main(["lite", "requirements.txt", "--wheel-url", URL]) == 0
+    assert capsys.readouterr().out == URL + "\n"
+    assert main(["lite", "requirements.txt", "--wheel-url", "https://example.org/wheels/"]) == 0
+    assert capsys.readouterr().out == URL + "\n"  # a folder: the wheel's own name is added
 
 
-def test_lite_command_refuses_a_wheel_url_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lite", "requirements.txt", "--wheel-url", "http://example.org/benchsheet.whl"]) == 2
-    assert "https" in capsys.readouterr().err
-    assert main(["lite", "requirements.txt", "--wheel-url", "https://example.org/benchsheet.tar.gz"]) == 2
-    assert ".whl" in capsys.readouterr().err
+def test_lite_command_never_prints_a_bare_package_name(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["lite"], ["lite", "requirements.txt"]):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""  # nothing to paste
+        assert "not on the package index" in captured.err and lite.WHEEL in captured.err and "CORS" in captured.err
 
 
-def test_every_excel_error_cell_is_passed_on(sheet: Sheet) -> None:
-    for code in ALL_ERROR_CODES:  # Office.js sends the newer ones (#SPILL!, #CALC!, ...) too
-        got = standins.invoke(sheet.functions["COSTPERMTOK"], [[[5]], [[standins.error(code)]], [[1]]])
-        assert got == standins.write(code), code  # the same error (xlwings makes the classic seven real errors)
-    assert sheet.printed == []
-    assert not lite.is_error_value("#N/A Unknown entry 6.1-9999")  # text, not an error cell
-    assert not lite.is_error_value(math.nan)
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("http://example.org/wheels/" + lite.WHEEL, "https"),
+        ("https://example.org/benchsheet.tar.gz", lite.WHEEL),
+        ("https://example.org/benchsheet.whl", lite.WHEEL),  # micropip: InvalidWheelFilename
+        ("https://example.org/benchsheet-0.0.9-py3-none-any.whl", lite.WHEEL),  # another version
+        (URL + "?download=1", "query"),
+        ("https://example.org", lite.WHEEL),
+    ],
+)
+def test_lite_command_refuses_a_wheel_url_micropip_cannot_use(
+    url: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["lite", "requirements.txt", "--wheel-url", url]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+
+
+def test_the_readme_names_this_versions_wheel() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lite_section = readme[readme.index("### Mac and Excel on the web") : readme.index("#### Errors in Lite")]
+    assert f"dist/{lite.WHEEL}" in lite_section and f"wheels/{lite.WHEEL}`" in lite_section
+    names = set(re.findall(r"benchsheet-[\w.]+-py3-none-any\.whl", lite_section))
+    assert names == {lite.WHEEL}, "the README's Lite steps name another version's wheel"

@@ -145,13 +145,19 @@ def cmd_functions(args: argparse.Namespace) -> int:
 
 
 def cmd_lite(args: argparse.Namespace) -> int:
-    from .lite import main_py, requirements_txt
+    from .lite import WHEEL, main_py, requirements_txt
 
-    url = args.wheel_url
-    requirements = requirements_txt(url)
     if args.file == "main.py":
         print(main_py(), end="")
-    elif args.file == "requirements.txt":
+        return 0
+    if args.wheel_url is None:
+        raise BenchsheetError(
+            "benchsheet is not on the package index, so requirements.txt names its wheel's address: build the wheel"
+            f" (pip wheel --no-deps -w dist . in benchsheet's folder), put dist/{WHEEL} on an https server that"
+            " allows cross-origin requests (CORS) from Excel, and pass its address with --wheel-url"
+        )
+    requirements = requirements_txt(args.wheel_url)
+    if args.file == "requirements.txt":
         print(requirements, end="")
     else:
         print("# ---- main.py: paste into the main.py tab of the xlwings Lite editor ----")
@@ -242,8 +248,9 @@ COMMANDS = (
             opt(
                 "--wheel-url",
                 metavar="URL",
-                help="install benchsheet from this https address of its wheel "
-                "(`pip wheel --no-deps .`) instead of the package index",
+                help="the https address of benchsheet's wheel (`pip wheel --no-deps -w dist .` builds it), or of "
+                "its folder (ending in /); the server must allow cross-origin requests (CORS). Needed for "
+                "requirements.txt: benchsheet is not on the package index",
             ),
         ),
     ),

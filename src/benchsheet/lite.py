@@ -5,20 +5,28 @@ decorators to ``define``, which makes one custom function per catalogue entry
 (``benchsheet.catalogue``): its name, help text, argument docs and optional
 arguments, each answering through ``catalogue.call`` like the classic UDF module.
 Only the standard library is imported here and nothing is written: the table is
-the snapshot bundled in the package.
+the snapshot bundled in the package. The package declares its dependencies for
+every platform but Pyodide's (``sys_platform != "emscripten"``), so Lite's
+installer fetches benchsheet's wheel alone.
 
 How a failure reaches the user (xlwings Lite can return real Excel errors):
 
 - The cell gets the real error value of the reason's code: an answer that is
-  exactly ``"#N/A"``, ``"#NUM!"``, ... is turned into that error by xlwings, so
+  exactly ``"#N/A"``, ``"#VALUE!"``, ... is turned into that error by xlwings, so
   ISNA, IFNA and IFERROR work as with Excel's own functions.
-- A ``#VALUE!`` (an argument the function cannot use) of a one-cell answer is
-  raised instead: Lite shows ``#VALUE!`` with the reason as the error's message
-  (hover over the cell's error flag).
-- Every other reason, and those of the cells of a spilled range, is printed, one
-  line each (``PERGPU: #N/A Unknown entry 6.1-9999``): xlwings Lite shows what a
-  function prints in its Output pane.
-- An error value among the inputs is passed on unchanged, as Excel's functions do.
+- Every reason is printed, one line each (``PERGPU: #N/A Unknown entry 6.1-9999``):
+  xlwings Lite shows what a function prints in its Output pane.
+- A one-cell ``#VALUE!`` (an argument the function cannot use) is also raised, after
+  its line is printed: the add-in shows ``#VALUE!`` with a message on the cell's error
+  flag. That message is not the reason alone: xlwings' Office.js side
+  (``makeWasmCall`` in xlwings-server's ``custom-functions-code.js``) wraps the
+  ``CustomFunctions.Error`` it builds from the exception's text into a second one, and
+  Office's error class turns the first into the text ``"Error: "`` + reason. In a
+  spilled range nothing is raised (the other cells would be lost).
+- An error value among the inputs is passed on unchanged, as Excel's functions do;
+  one that a custom function cannot return (``#SPILL!``, ``#CALC!`` and the other
+  newer ones arrive as text, and xlwings returns only the seven classic codes as
+  errors) becomes ``#VALUE!``, its reason naming the input's error.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from typing import Any
 
 from . import __version__
 from .catalogue import CATALOGUE, Function, call, named_like
-from .errors import ALL_ERROR_CODES, BenchError, BenchsheetError
+from .errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, BenchsheetError
 from .store import get_table
 
 Report = Callable[[str], None]
@@ -39,7 +47,11 @@ MAX_REASONS = 20
 
 
 class LiteError(ValueError):
-    """An argument the function cannot use: Lite shows #VALUE! with this message."""
+    """A one-cell #VALUE!: the add-in shows #VALUE! with this message on the cell's error flag."""
+
+
+WHEEL = f"benchsheet-{__version__}-py3-none-any.whl"
+"""The file name of this version's wheel: micropip takes a URL only when it ends in the wheel's real name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,33 +71,40 @@ def is_error_value(value: Any) -> bool:
     return isinstance(value, str) and value in ALL_ERROR_CODES
 
 
+def _shown(value: Any) -> Any:
+    """A value as Lite can show it: an input's error that Office.js cannot return becomes a Failure."""
+    if isinstance(value, str) and value in ALL_ERROR_CODES and value not in ERROR_CODES:
+        return Failure("#VALUE!", f"an input is the error {value}, which a custom function cannot return")
+    return value
+
+
 def answer(fn: Function, args: Sequence[Any], report: Report) -> Any:
     """One call of ``fn`` as xlwings Lite should return it (see the module's docstring)."""
     value = call(fn, get_table(), args, _failure, is_error_value)
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list) and len(value[0]) == 1:
         value = value[0][0]  # one cell in, one cell out
-    if isinstance(value, Failure):
-        if value.code == "#VALUE!":
-            raise LiteError(f"{fn.name}: {value.reason}")
-        report(f"{fn.name}: {value.code} {value.reason}")
-        return value.code
-    if not isinstance(value, list):
-        return value
     reasons: dict[str, None] = {}  # in order, once each
 
     def cell(v: Any) -> Any:
+        v = _shown(v)
         if isinstance(v, Failure):
             reasons[f"{v.code} {v.reason}"] = None
             return v.code
         return v
 
-    table = [[cell(v) for v in row] if isinstance(row, list | tuple) else [cell(row)] for row in value]
+    one = _shown(value)
+    if isinstance(value, list):
+        value = [[cell(v) for v in row] if isinstance(row, list | tuple) else [cell(row)] for row in value]
+    else:
+        value = cell(value)
     lines = list(reasons)
     for line in lines[:MAX_REASONS]:
         report(f"{fn.name}: {line}")
     if len(lines) > MAX_REASONS:
         report(f"{fn.name}: ... and {len(lines) - MAX_REASONS} more reasons")
-    return table
+    if isinstance(one, Failure) and one.code == "#VALUE!":
+        raise LiteError(f"{fn.name}: {one.reason}")  # the error flag's text, where the add-in keeps it
+    return value
 
 
 def _custom_function(
@@ -130,10 +149,23 @@ def main_py() -> str:
     )
 
 
-def requirements_txt(wheel_url: str | None = None) -> str:
-    """The line to add to the add-in's ``requirements.txt`` (below its xlwings line)."""
-    if wheel_url is not None and not wheel_url.startswith("https://"):
+def requirements_txt(wheel_url: str) -> str:
+    """The line to add to the add-in's ``requirements.txt`` (below its xlwings line): the wheel's address.
+
+    benchsheet is not on the package index, so the line is never a bare name (whoever registered
+    it later would be installed). ``wheel_url`` is the https address of this version's wheel, or of
+    the folder holding it (ending in ``/``). micropip reads the package's name and version from the
+    URL's last part, which must be the wheel's real file name (else ``InvalidWheelFilename``).
+    """
+    if not wheel_url.startswith("https://"):
         raise BenchsheetError(f"--wheel-url must be an https:// address (Excel fetches it), not {wheel_url!r}")
-    if wheel_url is not None and not wheel_url.split("?")[0].endswith(".whl"):
-        raise BenchsheetError(f"--wheel-url must point at benchsheet's wheel (a .whl file), not {wheel_url!r}")
-    return (wheel_url or f"benchsheet=={__version__}") + "\n"
+    if "?" in wheel_url or "#" in wheel_url:
+        raise BenchsheetError(f"--wheel-url must end in the wheel's file name (no query or fragment): {wheel_url!r}")
+    if wheel_url.endswith("/"):
+        wheel_url += WHEEL
+    if wheel_url.rsplit("/", 1)[1] != WHEEL:
+        raise BenchsheetError(
+            f"--wheel-url must end in /{WHEEL} (the wheel of this version, under its own name) or in / (its folder),"
+            f" not {wheel_url!r}"
+        )
+    return wheel_url + "\n"

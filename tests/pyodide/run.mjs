@@ -1,4 +1,4 @@
-// Runs tests/lite_driver.py inside Pyodide under Node, with no network:
+// Runs tests/lite_driver.py inside Pyodide under Node, with no network (micropip installs from local files):
 //   node run.mjs JOB.json OUT.json
 // JOB: {"files": {"<path in Pyodide>": "<path on disk>"}, "job": {...}} -- the files (wheels, the
 // driver) are copied into Pyodide's file system, then lite_driver.main(job) runs and its JSON answer
@@ -34,7 +34,7 @@ try {
 import sys
 sys.path.insert(0, "/harness")
 from tests import lite_driver
-lite_driver.main(JOB)
+await lite_driver.main(JOB)
 `);
 } catch (err) {
   process.stderr.write(`${err.message}\n`); // the Python traceback, without Pyodide's own source
