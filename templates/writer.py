@@ -108,6 +108,7 @@ class SheetWriter:
         self.widths = dict(columns_of(sheet.widths))  # column letter -> width in characters
         self.heights: dict[int, float] = {}  # Excel row -> height in points
         self.written: set[Cell] = set()
+        self.last_row, self.last_col = 1, 0  # the printed area's far corner (Excel row, column index)
 
     def write(self, lists: ListsSheet) -> int:
         """Write everything the description holds; returns the number of formulas."""
@@ -134,6 +135,7 @@ class SheetWriter:
         if cell.abs in self.written:
             raise ValueError(f"{cell.sheet}!{cell.a1} is described twice")
         self.written.add(cell.abs)
+        self.last_row, self.last_col = max(self.last_row, cell.row), max(self.last_col, cell.col)
         row, col, ws = cell.row - 1, cell.col, self.ws
         if isinstance(content, Formula):
             assert not callable(content.expr), "a block resolves its formulas"
@@ -183,6 +185,16 @@ class SheetWriter:
         chart.set_legend({"position": c.legend})
         chart.set_size({"width": c.width, "height": c.height})
         self.ws.insert_chart(c.top - 1, 0, chart)
+        self.last_row = max(self.last_row, c.end)
+        self.last_col = max(self.last_col, self.columns_covering(c.width))
+
+    def columns_covering(self, pixels: int) -> int:
+        """The index of the column where ``pixels`` from column A's left edge end."""
+        col, edge = 0, column_pixels(self.widths.get("A", DEFAULT_WIDTH))
+        while edge < pixels:
+            col += 1
+            edge += column_pixels(self.widths.get(xl_col_to_name(col), DEFAULT_WIDTH))
+        return col
 
     def finish(self) -> None:
         """Red text for errors, protection (inputs stay editable), one page wide when printed."""
@@ -196,6 +208,9 @@ class SheetWriter:
         if self.sheet.landscape:
             ws.set_landscape()
         ws.set_paper(A4)
+        # the printed area is what the description holds: a long text spilling to the right of the
+        # last column (an error's reason) is cut at its edge and never shrinks the page
+        ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
         ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
         if not self.sheet.landscape:
@@ -216,8 +231,14 @@ def _list_options(rule: ListRule, source: str | list[str]) -> dict[str, Any]:
     if rule.message:  # lenient: other values are read another way
         options.update(error_type="information", error_title=rule.title, error_message=rule.message)
     else:
-        options.update(error_title="Not in the list", error_message=f"Pick a {rule.what} from the list.")
+        options.update(
+            error_title="Not in the list", error_message=f"Pick {_article(rule.what)} {rule.what} from the list."
+        )
     return options
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def _number_options(rule: NumberRule) -> dict[str, Any]:
@@ -241,6 +262,11 @@ def _cell_ref(cell: Cell) -> list[Any]:
 def _series(s: Series) -> dict[str, Any]:
     name = _cell_ref(s.name) if isinstance(s.name, Cell) else s.name
     return {"name": name, "categories": s.categories.chart_ref(), "values": s.values.chart_ref(), **s.options}
+
+
+def column_pixels(width: float) -> int:
+    """A column of ``width`` characters in pixels, as XlsxWriter and Excel size it (Arial 10)."""
+    return 0 if width == 0 else int(width * 7 + 0.5) + 5
 
 
 def wrapped_lines(text: str, per_line: float) -> int:

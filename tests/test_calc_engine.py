@@ -20,7 +20,6 @@ from benchsheet.engine import ReasonedError, evaluate, format_value, is_error
 from benchsheet.workbook.calc import calc, freeze
 from benchsheet.workbook.compute import compute
 from benchsheet.workbook.xlsxfile import read_package
-
 from tests.libreoffice import SOFFICE, edit_in_libreoffice
 
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"

@@ -6,6 +6,7 @@ catalogue functions' own answers, never against a number in product code.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -30,6 +31,7 @@ from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell, Chart
 from benchsheet.workbook.calc import CalcError, calc, freeze
 from benchsheet.workbook.compute import compute
+from tests.libreoffice import RENDERING, edit_in_libreoffice
 
 ROOT = Path(__file__).resolve().parents[1]
 RENDER = ROOT / "scripts" / "render_workbook.sh"
@@ -289,6 +291,14 @@ def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.Buil
     assert [c.value for c in lw["C"][1:] if c.value] == choices.families(table)
     for name in (S.QUOTES, S.SENSITIVITY, S.COMPARE, S.SOURCES, S.READ_ME):
         assert wb[name].protection.sheet, name
+
+
+def test_dropdown_messages_read_as_english(built: tuple[Path, B.BuildReport]) -> None:
+    wb = formulas(built[0])
+    messages = {dv.error for ws in wb.worksheets for dv in ws.data_validations.dataValidation if dv.error}
+    picks = {m for m in messages if m.startswith("Pick ")}
+    assert "Pick an availability from the list." in picks and "Pick a benchmark from the list." in picks
+    assert not [m for m in picks if re.match(r"Pick a [aeiou]", m)]
 
 
 # ----------------------------------------------------------------- Claims
@@ -774,15 +784,114 @@ def test_choices_come_from_the_table(table: Any) -> None:
 
 # ----------------------------------------------------------------- render
 
-
-@pytest.mark.skipif(
-    shutil.which("soffice") is None or shutil.which("pdftoppm") is None,
-    reason="LibreOffice (soffice) and pdftoppm are needed to render the workbook",
+needs_rendering = pytest.mark.skipif(
+    not RENDERING, reason="LibreOffice (soffice) and pdftoppm are needed to render the workbook"
 )
-def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
-    done = subprocess.run([str(RENDER), str(built[0]), str(tmp_path)], capture_output=True, text=True, timeout=180)
+# what a user types in LibreOffice: another workload, typed in lower case, and two typos
+LO_EDITS = {
+    (S.SIZING, WORKLOAD["benchmark"]): "deepseek-r1",
+    (S.SIZING, WORKLOAD["scenario"]): "offline",
+    (S.SIZING, sizing_row(1)["candidate"]): "B999",
+    (S.QUOTES, quote_row(0)["accelerator"]): "B3OO",
+}
+
+
+@pytest.fixture(scope="module")
+def lo_edited(built: tuple[Path, B.BuildReport], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The template edited and saved in LibreOffice, then recomputed by calc in place."""
+    scratch = tmp_path_factory.mktemp("lo-edit")
+    path = scratch / "edited.xlsx"
+    edits = "\n".join(f"cell({sheet!r}, {ref!r}, {value!r})" for (sheet, ref), value in LO_EDITS.items())
+    edit_in_libreoffice(built[0], path, edits, scratch)
+    report = calc(path, path)
+    assert not report.ok and report.formulas > 400  # B999 and B3OO answer errors
+    return path
+
+
+def render(path: Path, outdir: Path) -> Path:
+    done = subprocess.run([str(RENDER), str(path), str(outdir)], capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
-    pdf = tmp_path / "cluster-sizing.pdf"
+    return outdir / f"{path.stem}.pdf"
+
+
+def chart_titles(path: Path) -> list[str]:
+    """The main title of every chart in the file, as it would show: a linked cell's cache, or fixed text."""
+    titles = []
+    with zipfile.ZipFile(path) as zf:
+        for name in sorted(n for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)):
+            xml = zf.read(name).decode()
+            title = xml[xml.index("<c:title>") : xml.index("</c:title>")]
+            cached = re.search(r"<c:strCache>.*?<c:v>(.*?)</c:v>", title, re.DOTALL)
+            text = cached.group(1) if cached else "".join(re.findall(r"<a:t>(.*?)</a:t>", title))
+            titles.append(text.replace("&amp;", "&").replace("&apos;", "'"))
+    return titles
+
+
+def title_cells(path: Path) -> list[str]:
+    wb = values(path)
+    return [wb[b.title.sheet][b.title.a1].value for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, Chart)]
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_chart_titles_follow_the_data_after_a_libreoffice_edit(lo_edited: Path) -> None:
+    """LibreOffice saves a cell-linked title as fixed text; calc finds its cell again."""
+    want = title_cells(lo_edited)
+    assert all("deepseek-r1" in t for t in want[:3])
+    assert sorted(chart_titles(lo_edited)) == sorted(want)
+    with zipfile.ZipFile(lo_edited) as zf:  # linked again: Excel keeps them live
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    assert all(re.search(r"<c:title><c:tx><c:strRef><c:f>", x) for x in charts)
+
+
+def title_word_height(pdf: Path, first_words: str) -> float:
+    """The height of the first word of a sheet's title on the printed page: the page's scale."""
+    text = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    words = re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', text)
+    first, second = first_words.split()
+    for (y0, y1, word), (_, _, following) in itertools.pairwise(words):
+        if word == first and following == second:
+            return float(y1) - float(y0)
+    raise AssertionError(f"{first_words!r} not printed")
+
+
+def page_setup(path: Path) -> dict[str, Any]:
+    wb = formulas(path)
+    return {
+        ws.title: (
+            ws.print_area,
+            ws.sheet_properties.pageSetUpPr.fitToPage if ws.sheet_properties.pageSetUpPr else None,
+            1 if ws.page_setup.fitToWidth is None else ws.page_setup.fitToWidth,  # 1: the default
+            1 if ws.page_setup.fitToHeight is None else ws.page_setup.fitToHeight,
+            {k: round(d.width, 2) for k, d in ws.column_dimensions.items() if d.width},
+        )
+        for ws in wb.worksheets
+        if ws.sheet_state == "visible"
+    }
+
+
+@needs_rendering
+def test_a_long_error_in_the_last_column_keeps_the_page(
+    built: tuple[Path, B.BuildReport], lo_edited: Path, tmp_path: Path
+) -> None:
+    """B3OO as a quote's accelerator and B999 as a candidate give ~330-character reasons in the
+    tables' last columns (Verdict, Monthly cost): they stay inside the printed area, and the pages
+    print at the scale they had."""
+    wb = values(lo_edited)
+    for sheet, ref in ((S.QUOTES, quote_row(0)["verdict"]), (S.SIZING, sizing_row(1)["monthly_cost"])):
+        assert str(wb[sheet][ref].value).startswith("#N/A Unknown family") and len(wb[sheet][ref].value) > 300
+    setup = page_setup(built[0])
+    for sheet, table in ((S.SIZING, S.SIZING_TABLE), (S.QUOTES, S.QUOTES_TABLE)):
+        last = re.sub(r"\d", "", table.column(table.columns[-1].key).a1().split(":")[0])
+        assert re.fullmatch(rf"'?{sheet}'?!\$A\$1:\${last}\$\d+", setup[sheet][0]), setup[sheet][0]
+    assert page_setup(lo_edited) == setup
+    before, after = render(built[0], tmp_path / "built"), render(lo_edited, tmp_path / "edited")
+    for title in ("Cluster sizing", "Vendor quotes"):
+        assert title_word_height(after, title) == pytest.approx(title_word_height(before, title), rel=0.02), title
+
+
+@needs_rendering
+def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+    pdf = render(built[0], tmp_path)
     assert pdf.is_file() and len(list(tmp_path.glob("cluster-sizing-*.png"))) >= len(S.SHEETS)
     if shutil.which("pdftotext"):
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

@@ -28,6 +28,7 @@ from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
 from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
+from .charts import TitleSource, relink_title, sources_of
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
@@ -265,8 +266,14 @@ _FORMAT_CODE = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?formatCode>[^<]*</(?:[A-Za-z_
 _RANGE = re.compile(r"^(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^!']+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$")
 
 
-def patch_chart(xml: str, lookup: Lookup) -> str:
-    """Refresh the cached series data of a chart from the computed cells."""
+def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = None) -> str:
+    """Refresh the cached series data of a chart from the computed cells.
+
+    With ``titles`` (the formula cells a title may come from), a title saved as fixed text is
+    linked again to the cell that made it (``charts.relink_title``), and so refreshed too."""
+    if titles:
+        sheets = {_sheet_of(r) for r in re.findall(r"<(?:[A-Za-z_][\w.-]*:)?f>([^<]*)</", xml)} - {""}
+        xml = relink_title(xml, titles, sheets)
 
     def one(m: re.Match[str]) -> str:
         ref = _RANGE.match(m.group("f").strip().replace("&apos;", "'"))
@@ -294,6 +301,21 @@ def patch_chart(xml: str, lookup: Lookup) -> str:
         return f"<{p}{kind}Ref><{p}f>{m.group('f')}</{p}f>{cache}</{p}{kind}Ref>"
 
     return _SERIES_REF.sub(one, xml)
+
+
+def _sheet_of(ref: str) -> str:
+    m = _RANGE.match(ref.strip().replace("&apos;", "'"))
+    if not m:
+        return ""
+    return m.group("q").replace("''", "'") if m.group("q") else m.group("s")
+
+
+def formula_texts(c: Computed) -> dict[str, dict[str, str]]:
+    """The formulas of a computed workbook as ``rewrite`` takes them: by SHEET, then "B5"."""
+    out: dict[str, dict[str, str]] = {}
+    for (sheet, ref), text in c.formulas.items():
+        out.setdefault(sheet, {})[ref] = text
+    return out
 
 
 def cached_values(c: Computed) -> dict[str, dict[str, Shown]]:
@@ -331,12 +353,14 @@ def rewrite(
     strip_formulas: bool = False,
     drop_macros: bool = False,
     replace: bool = True,
+    formulas: Mapping[str, Mapping[str, str]] | None = None,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
     ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one); without ``replace`` an
-    existing ``out`` is refused.
+    existing ``out`` is refused. ``formulas`` (same keys) let a chart title saved as fixed text
+    find its cell again.
     """
     parts = read_package(src)
     names = sheet_parts(parts)
@@ -354,9 +378,10 @@ def rewrite(
     def lookup(sheet: str, cell: str) -> Shown | None:
         return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
+    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas else None
     for part, data in parts.items():
         if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
-            new[part] = patch_chart(data.decode("utf-8"), lookup).encode("utf-8")
+            new[part] = patch_chart(data.decode("utf-8"), lookup, titles).encode("utf-8")
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
     drop: set[str] = set()
     if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"
