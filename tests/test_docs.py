@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from benchsheet.cli import build_parser
 from benchsheet.docs import cli_reference, function_reference
@@ -47,3 +51,21 @@ def test_readme_opens_with_two_commands() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert _first_commands()[1] in ci.splitlines()
+
+
+def test_the_test_command_says_what_it_skipped_and_needs() -> None:
+    """A new user without LibreOffice or poppler sees why the render tests were skipped."""
+    head = _readme().split("\n## ")[0]
+    tests = _first_commands()[1]
+    assert re.search(r"\bpytest -rs\b", tests)
+    prerequisites = head[: head.index(tests)].rsplit("```", 2)[-2]  # the text just above the command
+    assert "LibreOffice" in prerequisites and "poppler" in prerequisites
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_the_main_job_leaves_the_checkout_clean() -> None:
+    """The workbook the main job writes is the user's output, not a file git should offer to add."""
+    out = re.search(r"--out (\S+)", _first_commands()[0])
+    assert out is not None
+    done = subprocess.run(["git", "check-ignore", "-q", "--no-index", out.group(1)], cwd=ROOT)
+    assert done.returncode == 0, f"{out.group(1)} is not in .gitignore"
