@@ -215,6 +215,21 @@ def test_text_with_thousands_separators_in_a_number_cell_is_explained(tmp_path: 
     assert c.shown_value("Sheet", "B1") == "#VALUE! Sheet!A1 holds the text '1,000,000' where a number is needed"
 
 
+def test_a_blank_cell_where_a_number_is_required_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "blank.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A2"] = 1000.0
+    ws["B1"] = "=COSTPERMTOK(A1,A2,0.5)"  # A1 left empty
+    ws["C1"] = "=B1"  # passed on as it is
+    ws["B2"] = "=COSTPERMTOK(A3,A2,A4)"  # two empty cells: which one the function missed is not guessed
+    wb.save(path)
+    c = compute(path)
+    assert c.shown_value("Sheet", "B1") == "#VALUE! price_per_gpu_hour is required: Sheet!A1 is empty"
+    assert c.shown_value("Sheet", "C1") == c.shown_value("Sheet", "B1")
+    assert c.shown_value("Sheet", "B2") == "#VALUE! price_per_gpu_hour is required"
+
+
 # ------------------------------------------------------------------ sheet names
 
 

@@ -537,6 +537,20 @@ def test_a_different_utilization_grid_and_accelerator(template: Path) -> None:
     assert s[f"C{SENS_FIRST}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{SENS_FIRST}"].value, per_gpu, 0.55))
 
 
+def test_a_blank_baseline_price_is_named(template: Path) -> None:
+    """Every quote's ratio needs the baseline price: a blank one is named, not only 'required'."""
+    edit(template, {(S.QUOTES, BASELINE["price"]): None})
+    calc(template, template)
+    q = values(template)[S.QUOTES]
+    required = fn("COSTPERMTOK", None, 1.0, 0.6)
+    assert required == "#VALUE! price_per_gpu_hour is required"
+    named = f"{required}: {S.QUOTES}!{BASELINE['price']} is empty"
+    assert q[BASELINE["cost_per_mtok"]].value == named
+    for i in range(len(S.SAMPLE_QUOTES)):
+        assert q[quote_row(i)["ratio"]].value == named
+        assert q[quote_row(i)["verdict"]].value == named
+
+
 def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> None:
     cand, quote, third = sizing_row(5), quote_row(1), sizing_row(0)
     edit(
