@@ -537,6 +537,24 @@ def test_a_different_utilization_grid_and_accelerator(template: Path) -> None:
     assert s[f"C{SENS_FIRST}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{SENS_FIRST}"].value, per_gpu, 0.55))
 
 
+def test_titles_spell_the_workload_as_the_data_does(template: Path) -> None:
+    """Typed in another case, the benchmark, scenario and availability still compute; the titles
+    (and the workload shown on the other sheets) use the official spelling."""
+    typed = {"benchmark": "GPT-OSS-120B", "scenario": "offline", "availability": "Available"}
+    edit(template, {(S.SIZING, WORKLOAD[k]): v for k, v in typed.items()})
+    edit(template, {(S.COMPARE, COMPARE_FILTERS["availability"]): "AVAILABLE"})
+    calc(template, template)
+    wb = values(template)
+    titles = [wb[c.title.sheet][c.title.a1].value for c in (S.SENS_CHART, S.COMPARE_CHART, S.GAINS_CHART)]
+    assert "gpt-oss-120b Offline, by" in titles[0]
+    assert "gpt-oss-120b Offline, available, at most 8 GPUs" in titles[1]
+    assert "gpt-oss-120b Offline, available" in titles[2]
+    for sheet in (S.QUOTES, S.SENSITIVITY, S.COMPARE, S.CLAIMS):
+        assert "offline" not in [wb[sheet][f"B{r}"].value for r in range(5, 10)], sheet
+    best = fn("BEST", "B300", "gpt-oss-120b", "Offline", "available", 8)
+    assert wb[S.SENSITIVITY][SENS["per_gpu"]].value == pytest.approx(best)
+
+
 def test_a_blank_baseline_price_is_named(template: Path) -> None:
     """Every quote's ratio needs the baseline price: a blank one is named, not only 'required'."""
     edit(template, {(S.QUOTES, BASELINE["price"]): None})
