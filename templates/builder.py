@@ -21,7 +21,7 @@ from benchsheet.files import writable_target
 from benchsheet.store import get_table
 from benchsheet.table import Table
 from benchsheet.workbook.compute import compute
-from benchsheet.workbook.xlsxfile import cached_values, rewrite
+from benchsheet.workbook.xlsxfile import cached_values, formula_texts, rewrite
 
 from .report import BuildReport, make_report
 from .sheets import BOOK_PROPERTIES, LISTS, SHEETS
@@ -59,5 +59,5 @@ def build(out: Path, table: Table | None = None, *, replace: bool = False) -> Bu
         write_workbook(str(draft), SHEETS, LISTS, choices, None, built, BOOK_PROPERTIES)
         computed = compute(draft)
         count = write_workbook(str(final), SHEETS, LISTS, choices, computed, built, BOOK_PROPERTIES)
-        rewrite(final, out, cached_values(computed), replace=replace)
+        rewrite(final, out, cached_values(computed), replace=replace, formulas=formula_texts(computed))
     return make_report(out, computed, count, time.perf_counter() - start)

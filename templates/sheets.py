@@ -802,7 +802,7 @@ GAINS_CHART = Chart(
     ),
     title=GAINS_TABLE.title_cell,
     x_axis={"name": "per-GPU gain over the older round (same submitter, family and GPU count)", "num_format": "0%"},
-    y_axis={"reverse": True},
+    y_axis={"reverse": True, "label_position": "low"},  # names left of the plot, clear of a loss's bar
     legend="none",
     width=860,
     height=460,

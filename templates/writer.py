@@ -41,6 +41,8 @@ DEFAULT_WIDTH = 8.43  # characters, a column XlsxWriter leaves alone
 RED_TEXT_SPAN = xl_range(0, 0, 199, 25)  # cells whose text starts with "#" (an error's) show red
 A4 = 9
 _INPUT = {"bg_color": "#FFF2CC", "border": 1, "border_color": "#BF9000", "locked": False, "valign": "top"}
+# A number format ends in "_)": a space as wide as ")" on the right, so a right-aligned number
+# never touches the left-aligned text in the next cell ("$3.6012 months")
 FORMATS: dict[str, dict[str, Any]] = {
     "plain": {"valign": "top"},
     "title": {"bold": True, "font_size": 14, "font_color": "#1F3864"},
@@ -53,23 +55,23 @@ FORMATS: dict[str, dict[str, Any]] = {
     "header": {"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True, "valign": "top"},
     "error": {"font_color": "#C00000"},
     "in_text": dict(_INPUT),
-    "in_int": {**_INPUT, "num_format": "#,##0"},
-    "in_money": {**_INPUT, "num_format": "$#,##0.00"},
-    "in_pct": {**_INPUT, "num_format": "0%"},
-    "in_ratio": {**_INPUT, "num_format": '0.0##"x"'},
+    "in_int": {**_INPUT, "num_format": "#,##0_)"},
+    "in_money": {**_INPUT, "num_format": "$#,##0.00_)"},
+    "in_pct": {**_INPUT, "num_format": "0%_)"},
+    "in_ratio": {**_INPUT, "num_format": '0.0##"x"_)'},
     "out_text": {"valign": "top"},
     "out_left": {"valign": "top", "align": "left"},
     "out_wrap": {"text_wrap": True, "valign": "top"},
-    "out_int": {"num_format": "#,##0"},
-    "out_num": {"num_format": "#,##0.0", "valign": "top"},
-    "out_money": {"num_format": "$#,##0.00"},
-    "out_money3": {"num_format": "$#,##0.000"},
-    "out_money0": {"num_format": "$#,##0"},
-    "out_ratio": {"num_format": "0.000"},
-    "out_pct": {"num_format": "0%"},
-    "out_pct1": {"num_format": "0.0%", "valign": "top"},
+    "out_int": {"num_format": "#,##0_)"},
+    "out_num": {"num_format": "#,##0.0_)", "valign": "top"},
+    "out_money": {"num_format": "$#,##0.00_)"},
+    "out_money3": {"num_format": "$#,##0.000_)"},
+    "out_money0": {"num_format": "$#,##0_)"},
+    "out_ratio": {"num_format": "0.000_)"},
+    "out_pct": {"num_format": "0%_)"},
+    "out_pct1": {"num_format": "0.0%_)", "valign": "top"},
     "out_verdict": {"bold": True, "valign": "top"},
-    "out_bold_money3": {"num_format": "$#,##0.000", "bold": True},
+    "out_bold_money3": {"num_format": "$#,##0.000_)", "bold": True},
 }
 
 

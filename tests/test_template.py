@@ -29,6 +29,7 @@ from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell, Chart
+from benchsheet.templates.layout import Table as TableBlock
 from benchsheet.workbook.calc import CalcError, calc, freeze
 from benchsheet.workbook.compute import compute
 from tests.libreoffice import RENDERING, edit_in_libreoffice
@@ -293,6 +294,24 @@ def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.Buil
         assert wb[name].protection.sheet, name
 
 
+def test_numbers_keep_a_space_before_the_text_beside_them(built: tuple[Path, B.BuildReport]) -> None:
+    """A right-aligned number next to left-aligned text ('$3.60' then '12 months', '16,021.6' then
+    '6.1-0075') is padded on its right, so the two never print as one ('$3.6012 months')."""
+    wb = formulas(built[0])
+    pairs = 0
+    for table in (b for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, TableBlock)):
+        ws, row = wb[table.sheet], table.row(0)
+        keys = [c.key for c in table.columns]
+        for left, right in itertools.pairwise(keys):
+            number, text = ws[row[left].a1], ws[row[right].a1]
+            if number.number_format in ("General", "@") or text.number_format not in ("General", "@"):
+                continue
+            pairs += 1
+            padded = number.number_format.endswith("_)") or (text.alignment.indent or 0) >= 1
+            assert padded, f"{table.sheet}!{number.coordinate} {number.number_format!r} touches {text.coordinate}"
+    assert pairs >= 3  # Quotes' price and term, Compare's best and entry, Sizing's per-GPU and GPUs...
+
+
 def test_dropdown_messages_read_as_english(built: tuple[Path, B.BuildReport]) -> None:
     wb = formulas(built[0])
     messages = {dv.error for ws in wb.worksheets for dv in ws.data_validations.dataValidation if dv.error}
@@ -379,9 +398,10 @@ def test_claims_software_gains_are_gains_answer(built: tuple[Path, B.BuildReport
     assert ("6.0-0002", "6.1-0003") in pairs  # AMD's 8x MI355X, the issue's example
     with zipfile.ZipFile(built[0]) as zf:  # the bar chart draws the gains column against the systems
         xml = " ".join(zf.read(n).decode() for n in zf.namelist() if n.startswith("xl/charts/chart"))
-    for key in ("system", "gain"):
+    for key in ("system", "gain"):  # over the rows GAINS filled (the table's unused slots left out)
         span = S.GAINS_TABLE.column(key)
-        assert f"{S.CLAIMS}!${span.first.a1[0]}${span.first.row}:${span.last.a1[0]}${span.last.row}" in xml
+        last = span.first.row + len(want) - 1
+        assert f"{S.CLAIMS}!${span.first.a1[0]}${span.first.row}:${span.last.a1[0]}${last}" in xml
 
 
 def _available_ratios(cand: str, base: str) -> list[float]:
@@ -712,6 +732,39 @@ def test_chart_caches_follow_the_values(template: Path) -> None:
         charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
     # openpyxl re-wrote the charts without the c: prefix; the caches are refreshed either way
     assert any(re.search(r"<(c:)?pt idx=\"0\"><(c:)?v>7\.25</(c:)?v>", x) for x in charts)
+
+
+def chart_ranges(path: Path, sheet: str) -> set[str]:
+    """The category and value ranges of the charts drawing cells of ``sheet``."""
+    with zipfile.ZipFile(path) as zf:
+        xml = " ".join(zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n))
+    return {m for m in re.findall(r"<(?:c:)?f>([^<]*:[^<]*)</(?:c:)?f>", xml) if m.startswith(f"{sheet}!")}
+
+
+def test_charts_plot_the_rows_in_use(template: Path, table: Any) -> None:
+    """Compare's chart has a bar per family the workload has, no empty slots: fewer families after
+    an edit, fewer bars; more, and the chart grows again (up to the table's slots)."""
+    first = S.COMPARE_TABLE.first
+
+    def families(bench: str) -> int:
+        return len(A.ranked_families(table, bench, "Server", A.Filters("available", 8)))
+
+    for bench in ("gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"):
+        if bench != "gpt-oss-120b":
+            edit(template, {(S.SIZING, WORKLOAD["benchmark"]): bench})
+            calc(template, template)
+        last = first + min(families(bench), S.COMPARE_TABLE.slots) - 1
+        assert chart_ranges(template, S.COMPARE) == {f"{S.COMPARE}!${c}${first}:${c}${last}" for c in "ABE"}, bench
+    assert families("deepseek-r1") < families("gpt-oss-120b") < families("llama2-70b-99.9")
+
+
+def test_claims_chart_names_sit_left_of_the_bars(built: tuple[Path, B.BuildReport]) -> None:
+    """A small loss (a bar left of 0%) moves the value axis; the systems' names stay at the left edge."""
+    with zipfile.ZipFile(built[0]) as zf:
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    gains = next(x for x in charts if f"<c:f>{S.CLAIMS}!" in x)
+    category_axis = re.search(r"<c:catAx>.*?</c:catAx>", gains, re.DOTALL)
+    assert category_axis and '<c:tickLblPos val="low"/>' in category_axis.group(0)
 
 
 # ----------------------------------------------------------------- freeze

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .cells import quote_sheet
@@ -154,3 +154,63 @@ def relink_title(xml: str, sources: Iterable[TitleSource], sheets: set[str]) -> 
 def sources_of(formulas: Mapping[str, Mapping[str, str]], names: Mapping[str, str]) -> list[TitleSource]:
     """``title_sources`` of formulas by sheet key and "A16", with sheet names as written."""
     return title_sources((names.get(key, key), ref, f) for key, cells in formulas.items() for ref, f in cells.items())
+
+
+# ------------------------------------------------- rows a chart plots
+
+_SERIES_F = re.compile(
+    rf"(<(?P<p>{_P})(?P<part>cat|val|xVal|yVal)>\s*<(?P=p)(?:str|num)Ref>\s*<(?P=p)f>)(?P<f>[^<]*)(</(?P=p)f>)",
+    re.DOTALL,
+)
+_COLUMN = re.compile(
+    r"^(?P<sheet>(?:'(?:[^']|'')+'|[^!']+))!\$?(?P<col>[A-Z]{1,3})\$?(?P<r1>\d+):\$?(?P=col)\$?(?P<r2>\d+)$"
+)
+Holds = Callable[[str, str], tuple[str | None, bool]]  # (sheet, "A5") -> (its formula or None, a value not "")
+MAX_TABLE_ROWS = 10_000
+
+
+def _shape(formula: str | None) -> str | None:
+    """A formula with its numbers masked: the cells of a filled-down column have one shape."""
+    return None if formula is None else re.sub(r"\d+", "#", formula)
+
+
+def fit_rows(xml: str, holds: Holds) -> str:
+    """A chart over table columns plots the rows that hold something, not the table's unused slots.
+
+    Where every category and value range of the chart is one column over the same rows, the
+    rows are taken as far down as the same formula is filled (a table trimmed before), then
+    trimmed back past the last row holding a value: trailing formulas answering "" are unused
+    slots. Plain cells are never trimmed (a user may fill them later)."""
+    found = [_COLUMN.match(html.unescape(m.group("f")).strip()) for m in _SERIES_F.finditer(xml)]
+    columns = [c for c in found if c is not None]
+    if not columns or len(columns) != len(found):
+        return xml
+    r1, r2 = int(columns[0].group("r1")), int(columns[0].group("r2"))
+    if any((int(c.group("r1")), int(c.group("r2"))) != (r1, r2) for c in columns) or r2 <= r1:
+        return xml
+    cells = [(_unquote(c.group("sheet")), c.group("col")) for c in columns]
+
+    def row(r: int) -> list[tuple[str | None, bool]]:
+        return [holds(sheet, f"{col}{r}") for sheet, col in cells]
+
+    last = r2
+    while last - r1 < MAX_TABLE_ROWS:
+        here, below = row(last), row(last + 1)
+        if not all(f is not None and _shape(f) == _shape(g) for (f, _), (g, _) in zip(here, below, strict=True)):
+            break
+        last += 1
+    used = max((r for r in range(r1, last + 1) if any(value for _, value in row(r))), default=r1)
+    if used == r2 or any(f is None for r in range(used + 1, last + 1) for f, _ in row(r)):
+        return xml  # nothing to trim, or a plain cell among the rows to leave out
+
+    def one(m: re.Match[str]) -> str:
+        c = _COLUMN.match(html.unescape(m.group("f")).strip())
+        assert c is not None
+        ref = f"{c.group('sheet')}!${c.group('col')}${r1}:${c.group('col')}${used}"
+        return m.group(1) + html.escape(ref, quote=False) + m.group(5)
+
+    return _SERIES_F.sub(one, xml)
+
+
+def _unquote(sheet: str) -> str:
+    return sheet[1:-1].replace("''", "'") if sheet.startswith("'") else sheet

@@ -28,7 +28,7 @@ from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
 from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
-from .charts import TitleSource, relink_title, sources_of
+from .charts import Holds, TitleSource, fit_rows, relink_title, sources_of
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
@@ -266,11 +266,14 @@ _FORMAT_CODE = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?formatCode>[^<]*</(?:[A-Za-z_
 _RANGE = re.compile(r"^(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^!']+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$")
 
 
-def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = None) -> str:
+def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = None, holds: Holds | None = None) -> str:
     """Refresh the cached series data of a chart from the computed cells.
 
     With ``titles`` (the formula cells a title may come from), a title saved as fixed text is
-    linked again to the cell that made it (``charts.relink_title``), and so refreshed too."""
+    linked again to the cell that made it (``charts.relink_title``), and so refreshed too; with
+    ``holds`` (what a cell holds), a chart over a table plots its used rows (``charts.fit_rows``)."""
+    if holds is not None:
+        xml = fit_rows(xml, holds)
     if titles:
         sheets = {_sheet_of(r) for r in re.findall(r"<(?:[A-Za-z_][\w.-]*:)?f>([^<]*)</", xml)} - {""}
         xml = relink_title(xml, titles, sheets)
@@ -379,9 +382,16 @@ def rewrite(
         return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
     titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas else None
+
+    def holds(sheet: str, cell: str) -> tuple[str | None, bool]:
+        key = sheet_key(sheet)
+        formula = formulas.get(key, {}).get(cell) if formulas else None
+        value = values.get(key, {}).get(cell) if formula is not None else None
+        return formula, value is not None and value != ""
+
     for part, data in parts.items():
         if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
-            new[part] = patch_chart(data.decode("utf-8"), lookup, titles).encode("utf-8")
+            new[part] = patch_chart(data.decode("utf-8"), lookup, titles, holds if formulas else None).encode("utf-8")
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
     drop: set[str] = set()
     if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"
