@@ -16,6 +16,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_range
 from benchsheet import __version__
 from benchsheet.names import cell_text
 from benchsheet.workbook.cells import Computed
+from benchsheet.workbook.rows import text_height
 
 from .layout import (
     ROW_PX,
@@ -161,12 +162,10 @@ class SheetWriter:
         spec = FORMATS[style]
         if not spec.get("text_wrap") or not isinstance(value, str) or not value:
             return
-        size = float(spec.get("font_size", FONT_SIZE))
-        col = xl_col_to_name(cell.col)
-        per_line = max(1.0, self.widths.get(col, DEFAULT_WIDTH) * FONT_SIZE / size)
-        lines = sum(wrapped_lines(part, per_line) for part in value.split("\n"))
-        if lines > 1:
-            self.height(cell.row, lines * size * 1.3 + 2)
+        width = self.widths.get(xl_col_to_name(cell.col), DEFAULT_WIDTH)
+        needed = text_height(value, width, float(spec.get("font_size", FONT_SIZE)), FONT_SIZE)
+        if needed is not None:
+            self.height(cell.row, needed)
 
     def check(self, check: Check, lists: ListsSheet) -> None:
         rule, span = check.rule, check.span.a1()
@@ -269,20 +268,6 @@ def _series(s: Series) -> dict[str, Any]:
 def column_pixels(width: float) -> int:
     """A column of ``width`` characters in pixels, as XlsxWriter and Excel size it (Arial 10)."""
     return 0 if width == 0 else int(width * 7 + 0.5) + 5
-
-
-def wrapped_lines(text: str, per_line: float) -> int:
-    """Lines a paragraph takes when wrapped at spaces into lines of ``per_line`` characters."""
-    lines, used = 1, 0.0
-    for word in text.split(" "):
-        need = float(len(word) + (1 if used else 0))
-        if used and used + need > per_line:
-            lines, used = lines + 1, 0.0
-            need = float(len(word))
-        while need > per_line:  # a word longer than a line breaks anywhere
-            lines, need = lines + 1, need - per_line
-        used += need
-    return lines
 
 
 def write_lists(book: Book, lists: ListsSheet) -> None:

@@ -28,10 +28,11 @@ from benchsheet.engine import evaluate, format_value
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import Cell, Chart
+from benchsheet.templates.layout import Cell, Chart, columns_of
 from benchsheet.templates.layout import Table as TableBlock
 from benchsheet.workbook.calc import CalcError, calc, freeze
 from benchsheet.workbook.compute import compute
+from benchsheet.workbook.rows import text_height
 from tests.libreoffice import RENDERING, edit_in_libreoffice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -756,6 +757,36 @@ def test_charts_plot_the_rows_in_use(template: Path, table: Any) -> None:
         last = first + min(families(bench), S.COMPARE_TABLE.slots) - 1
         assert chart_ranges(template, S.COMPARE) == {f"{S.COMPARE}!${c}${first}:${c}${last}" for c in "ABE"}, bench
     assert families("deepseek-r1") < families("gpt-oss-120b") < families("llama2-70b-99.9")
+
+
+def gains_heights(path: Path) -> dict[int, float | None]:
+    """The height each software-gains row has in the file, and the one its pairing text needs."""
+    wb = formulas(path)
+    ws, shown = wb[S.CLAIMS], values(path)[S.CLAIMS]
+    width = dict(columns_of(S.CLAIMS_SHEET.widths))["G"]
+    out = {}
+    for i in range(S.GAINS_TABLE.slots):
+        cell = S.GAINS_TABLE.row(i)["match"]
+        text = shown[cell.a1].value or ""
+        assert ws.column_dimensions["G"].width == pytest.approx(width + 0.71, abs=0.01)
+        need = text_height(text, width, 10, 10)
+        got = ws.row_dimensions[cell.row].height
+        assert got == (pytest.approx(need) if need else None) or (need is None and got == pytest.approx(12.75)), (
+            cell.row,
+            text,
+        )
+        out[cell.row] = need
+    return out
+
+
+def test_gains_rows_are_as_tall_as_their_text_after_calc(template: Path) -> None:
+    """A pairing that takes two lines makes its row taller; after calc for another workload each
+    row is as tall as its new text, not the old one's (neither program does this on opening)."""
+    before = gains_heights(template)
+    edit(template, {(S.SIZING, WORKLOAD["benchmark"]): "deepseek-r1"})
+    calc(template, template)
+    after = gains_heights(template)
+    assert before != after and any(before.values())
 
 
 def test_claims_chart_names_sit_left_of_the_bars(built: tuple[Path, B.BuildReport]) -> None:

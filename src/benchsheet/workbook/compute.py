@@ -243,6 +243,8 @@ def _read_xml(book: _Book, path: Path) -> None:
     for dn in workbook.iter(f"{{{NS_MAIN}}}definedName"):
         if dn.get("hidden") in ("1", "true") or not dn.text or not dn.get("name"):
             continue
+        if str(dn.get("name")).lower().startswith("_xlnm."):  # print area, print titles: not for formulas
+            continue
         local = dn.get("localSheetId")
         if local is None:
             book.names[(None, str(dn.get("name")).upper())] = dn.text

@@ -29,6 +29,7 @@ from benchsheet.files import write_atomic
 
 from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
 from .charts import Holds, TitleSource, fit_rows, relink_title, sources_of
+from .rows import Styles, refit_rows
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
@@ -116,11 +117,11 @@ def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
     return out
 
 
-def shared_strings_part(parts: Mapping[str, bytes]) -> str | None:
-    """The part holding the workbook's shared strings, if any."""
+def shared_strings_part(parts: Mapping[str, bytes], kind: str = "sharedStrings") -> str | None:
+    """The part holding the workbook's shared strings (or another ``kind``: "styles"), if any."""
     rels = ElementTree.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
     for r in rels.iter(f"{{{NS_PKG_REL}}}Relationship"):
-        if r.get("Type", "").endswith("/sharedStrings"):
+        if r.get("Type", "").endswith(f"/{kind}"):
             target = _resolve("xl/workbook.xml", r.get("Target", ""))
             return target if target in parts else None
     return None
@@ -370,11 +371,15 @@ def rewrite(
     by_key = {sheet_key(name): name for name in names}
     count = 0
     new: dict[str, bytes] = {}
+    styles_part = shared_strings_part(parts, "styles")
+    styles = Styles.read(parts[styles_part] if styles_part else None)
     for name, part in names.items():
         sheet_values = values.get(sheet_key(name))
         if not sheet_values and not strip_formulas:
             continue
         xml, n = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
+        if sheet_values:  # rows of wrapped answers as tall as their new text
+            xml = refit_rows(xml, sheet_values, styles)
         new[part] = xml.encode("utf-8")
         count += n
 
