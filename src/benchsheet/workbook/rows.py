@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from defusedxml import ElementTree
 
@@ -55,7 +56,8 @@ class Styles:
         if not xml:
             return Styles(frozenset(), (), 11.0)
         root = ElementTree.fromstring(xml)
-        fonts = [_size(f) for f in root.iter(f"{NS}font")] or [11.0]
+        listed = root.find(f"{NS}fonts")
+        fonts = [_size(f) for f in (listed.iter(f"{NS}font") if listed is not None else ())] or [11.0]
         xfs = root.find(f"{NS}cellXfs")
         wrap, sizes = set(), []
         for i, xf in enumerate(xfs.iter(f"{NS}xf") if xfs is not None else ()):
@@ -67,8 +69,8 @@ class Styles:
         return Styles(frozenset(wrap), tuple(sizes), fonts[0])
 
 
-def _size(font: object) -> float:
-    sz = font.find(f"{NS}sz")  # type: ignore[attr-defined]
+def _size(font: Any) -> float:
+    sz = font.find(f"{NS}sz")
     try:
         return float(sz.get("val")) if sz is not None else 11.0
     except (TypeError, ValueError):
