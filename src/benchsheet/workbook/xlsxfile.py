@@ -117,8 +117,13 @@ def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
     return out
 
 
-def shared_strings_part(parts: Mapping[str, bytes], kind: str = "sharedStrings") -> str | None:
-    """The part holding the workbook's shared strings (or another ``kind``: "styles"), if any."""
+def shared_strings_part(parts: Mapping[str, bytes]) -> str | None:
+    """The part holding the workbook's shared strings, if any."""
+    return workbook_part(parts, "sharedStrings")
+
+
+def workbook_part(parts: Mapping[str, bytes], kind: str) -> str | None:
+    """The part the workbook relates to as ``kind`` ("sharedStrings", "styles"), if any."""
     rels = ElementTree.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
     for r in rels.iter(f"{{{NS_PKG_REL}}}Relationship"):
         if r.get("Type", "").endswith(f"/{kind}"):
@@ -364,14 +369,14 @@ def rewrite(
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
     ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one); without ``replace`` an
     existing ``out`` is refused. ``formulas`` (same keys) let a chart title saved as fixed text
-    find its cell again.
+    find its cell again, and a chart over a table plot the rows in use.
     """
     parts = read_package(src)
     names = sheet_parts(parts)
     by_key = {sheet_key(name): name for name in names}
     count = 0
     new: dict[str, bytes] = {}
-    styles_part = shared_strings_part(parts, "styles")
+    styles_part = workbook_part(parts, "styles")
     styles = Styles.read(parts[styles_part] if styles_part else None)
     for name, part in names.items():
         sheet_values = values.get(sheet_key(name))
