@@ -22,7 +22,7 @@ from benchsheet.files import writable_target
 from benchsheet.store import get_table
 from benchsheet.table import Table
 from benchsheet.workbook.compute import compute
-from benchsheet.workbook.xlsxfile import cached_values, rewrite
+from benchsheet.workbook.xlsxfile import cached_values, formula_texts, rewrite
 
 from .report import BuildReport, make_report
 from .sheets import BOOK_PROPERTIES, LISTS, SHEETS, XLWINGS_CONF
@@ -60,5 +60,5 @@ def build(out: Path, table: Table | None = None, *, replace: bool = False) -> Bu
         write_workbook(str(draft), SHEETS, LISTS, choices, None, built, BOOK_PROPERTIES, XLWINGS_CONF)
         computed = compute(draft)
         count = write_workbook(str(final), SHEETS, LISTS, choices, computed, built, BOOK_PROPERTIES, XLWINGS_CONF)
-        rewrite(final, out, cached_values(computed), replace=replace)
+        rewrite(final, out, cached_values(computed), replace=replace, formulas=formula_texts(computed))
     return make_report(out, computed, count, time.perf_counter() - start)

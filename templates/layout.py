@@ -656,6 +656,10 @@ class ListsSheet:
     note: str
     first: int = 2  # the Excel row of each list's first choice
 
+    def ref(self, source: str, rows: int = 1000) -> Expr:
+        """List ``source``'s column (``rows`` rows from its first choice) as a formula's range."""
+        return Expr((self.span(source, rows)[1:],))
+
     def span(self, source: str, count: int) -> str:
         """The formula of the range holding ``count`` choices of list ``source``."""
         j = [name for _, name in self.columns].index(source)

@@ -303,13 +303,22 @@ SIZING_SHEET = sheet(
 # --------------------------------------------------- the workload, linked from Sizing
 
 _LINK_STYLES = {"max_gpus": "out_int", "utilization": "out_pct"}
+_LISTED = {"benchmark": "benchmarks", "scenario": "scenarios", "availability": "availability"}
+
+
+def canonical(cell: Cell, source: str) -> Expr:
+    """What ``cell`` holds in the spelling of the Lists sheet's ``source`` ("offline" -> "Offline"),
+    as titles show it; the text as typed where the list does not have it."""
+    listed = LISTS.ref(source)
+    return call("IFERROR", call("INDEX", listed, call("MATCH", cell, listed, 0)), cell)
 
 
 def linked(key: str, note: str = "") -> Field:
-    """The workload's ``key``, shown on another sheet as a link to Sizing."""
+    """The workload's ``key``, shown on another sheet as a link to Sizing (in the data's spelling)."""
     label = next(f.label for f in WORKLOAD.fields if f.key == key)
     source = WORKLOAD[key]
-    return Field(key, label, Formula(unless_blank(source, source), _LINK_STYLES.get(key, "out_text")), note)
+    shown = canonical(source, _LISTED[key]) if key in _LISTED else Expr.of(source)
+    return Field(key, label, Formula(unless_blank(source, shown), _LINK_STYLES.get(key, "out_text")), note)
 
 
 def workload_links(sheet: str, *keys: str, top: int = 5, title: str = "Workload (set on Sizing)") -> Fields:
@@ -526,7 +535,8 @@ def _of_family(name: str) -> Formula:
 def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
     """What the table (and its chart) show, under which filters."""
     size = if_(eq(maxg, lit("")), lit("any system size"), lit("at most ") & maxg & lit(" GPUs"))
-    return lit("Per-GPU throughput by family: ") & bench & lit(" ") & scen & lit(", ") & avail & lit(", ") & size
+    shown = canonical(avail, "availability")
+    return lit("Per-GPU throughput by family: ") & bench & lit(" ") & scen & lit(", ") & shown & lit(", ") & size
 
 
 COMPARE_TABLE = Table(
@@ -796,7 +806,7 @@ GAINS_CHART = Chart(
     ),
     title=GAINS_TABLE.title_cell,
     x_axis={"name": "per-GPU gain over the older round (same submitter, family and GPU count)", "num_format": "0%"},
-    y_axis={"reverse": True},
+    y_axis={"reverse": True, "label_position": "low"},  # names left of the plot, clear of a loss's bar
     legend="none",
     width=860,
     height=460,

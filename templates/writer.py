@@ -16,6 +16,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_range
 from benchsheet import __version__
 from benchsheet.names import cell_text
 from benchsheet.workbook.cells import Computed
+from benchsheet.workbook.rows import text_height
 
 from .layout import (
     ROW_PX,
@@ -42,6 +43,8 @@ DEFAULT_WIDTH = 8.43  # characters, a column XlsxWriter leaves alone
 RED_TEXT_SPAN = xl_range(0, 0, 199, 25)  # cells whose text starts with "#" (an error's) show red
 A4 = 9
 _INPUT = {"bg_color": "#FFF2CC", "border": 1, "border_color": "#BF9000", "locked": False, "valign": "top"}
+# A number format ends in "_)": a space as wide as ")" on the right, so a right-aligned number
+# never touches the left-aligned text in the next cell ("$3.6012 months")
 FORMATS: dict[str, dict[str, Any]] = {
     "plain": {"valign": "top"},
     "title": {"bold": True, "font_size": 14, "font_color": "#1F3864"},
@@ -54,23 +57,23 @@ FORMATS: dict[str, dict[str, Any]] = {
     "header": {"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True, "valign": "top"},
     "error": {"font_color": "#C00000"},
     "in_text": dict(_INPUT),
-    "in_int": {**_INPUT, "num_format": "#,##0"},
-    "in_money": {**_INPUT, "num_format": "$#,##0.00"},
-    "in_pct": {**_INPUT, "num_format": "0%"},
-    "in_ratio": {**_INPUT, "num_format": '0.0##"x"'},
+    "in_int": {**_INPUT, "num_format": "#,##0_)"},
+    "in_money": {**_INPUT, "num_format": "$#,##0.00_)"},
+    "in_pct": {**_INPUT, "num_format": "0%_)"},
+    "in_ratio": {**_INPUT, "num_format": '0.0##"x"_)'},
     "out_text": {"valign": "top"},
     "out_left": {"valign": "top", "align": "left"},
     "out_wrap": {"text_wrap": True, "valign": "top"},
-    "out_int": {"num_format": "#,##0"},
-    "out_num": {"num_format": "#,##0.0", "valign": "top"},
-    "out_money": {"num_format": "$#,##0.00"},
-    "out_money3": {"num_format": "$#,##0.000"},
-    "out_money0": {"num_format": "$#,##0"},
-    "out_ratio": {"num_format": "0.000"},
-    "out_pct": {"num_format": "0%"},
-    "out_pct1": {"num_format": "0.0%", "valign": "top"},
+    "out_int": {"num_format": "#,##0_)"},
+    "out_num": {"num_format": "#,##0.0_)", "valign": "top"},
+    "out_money": {"num_format": "$#,##0.00_)"},
+    "out_money3": {"num_format": "$#,##0.000_)"},
+    "out_money0": {"num_format": "$#,##0_)"},
+    "out_ratio": {"num_format": "0.000_)"},
+    "out_pct": {"num_format": "0%_)"},
+    "out_pct1": {"num_format": "0.0%_)", "valign": "top"},
     "out_verdict": {"bold": True, "valign": "top"},
-    "out_bold_money3": {"num_format": "$#,##0.000", "bold": True},
+    "out_bold_money3": {"num_format": "$#,##0.000_)", "bold": True},
 }
 
 
@@ -109,6 +112,7 @@ class SheetWriter:
         self.widths = dict(columns_of(sheet.widths))  # column letter -> width in characters
         self.heights: dict[int, float] = {}  # Excel row -> height in points
         self.written: set[Cell] = set()
+        self.last_row, self.last_col = 1, 0  # the printed area's far corner (Excel row, column index)
 
     def write(self, lists: ListsSheet) -> int:
         """Write everything the description holds; returns the number of formulas."""
@@ -135,6 +139,7 @@ class SheetWriter:
         if cell.abs in self.written:
             raise ValueError(f"{cell.sheet}!{cell.a1} is described twice")
         self.written.add(cell.abs)
+        self.last_row, self.last_col = max(self.last_row, cell.row), max(self.last_col, cell.col)
         row, col, ws = cell.row - 1, cell.col, self.ws
         if isinstance(content, Formula):
             assert not callable(content.expr), "a block resolves its formulas"
@@ -158,12 +163,10 @@ class SheetWriter:
         spec = FORMATS[style]
         if not spec.get("text_wrap") or not isinstance(value, str) or not value:
             return
-        size = float(spec.get("font_size", FONT_SIZE))
-        col = xl_col_to_name(cell.col)
-        per_line = max(1.0, self.widths.get(col, DEFAULT_WIDTH) * FONT_SIZE / size)
-        lines = sum(wrapped_lines(part, per_line) for part in value.split("\n"))
-        if lines > 1:
-            self.height(cell.row, lines * size * 1.3 + 2)
+        width = self.widths.get(xl_col_to_name(cell.col), DEFAULT_WIDTH)
+        needed = text_height(value, width, float(spec.get("font_size", FONT_SIZE)), FONT_SIZE)
+        if needed is not None:
+            self.height(cell.row, needed)
 
     def check(self, check: Check, lists: ListsSheet) -> None:
         rule, span = check.rule, check.span.a1()
@@ -184,6 +187,16 @@ class SheetWriter:
         chart.set_legend({"position": c.legend})
         chart.set_size({"width": c.width, "height": c.height})
         self.ws.insert_chart(c.top - 1, 0, chart)
+        self.last_row = max(self.last_row, c.end)
+        self.last_col = max(self.last_col, self.columns_covering(c.width))
+
+    def columns_covering(self, pixels: int) -> int:
+        """The index of the column where ``pixels`` from column A's left edge end."""
+        col, edge = 0, column_pixels(self.widths.get("A", DEFAULT_WIDTH))
+        while edge < pixels:
+            col += 1
+            edge += column_pixels(self.widths.get(xl_col_to_name(col), DEFAULT_WIDTH))
+        return col
 
     def finish(self) -> None:
         """Red text for errors, protection (inputs stay editable), one page wide when printed."""
@@ -197,6 +210,9 @@ class SheetWriter:
         if self.sheet.landscape:
             ws.set_landscape()
         ws.set_paper(A4)
+        # the printed area is what the description holds: a long text spilling to the right of the
+        # last column (an error's reason) is cut at its edge and never shrinks the page
+        ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
         ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
         if not self.sheet.landscape:
@@ -217,8 +233,14 @@ def _list_options(rule: ListRule, source: str | list[str]) -> dict[str, Any]:
     if rule.message:  # lenient: other values are read another way
         options.update(error_type="information", error_title=rule.title, error_message=rule.message)
     else:
-        options.update(error_title="Not in the list", error_message=f"Pick a {rule.what} from the list.")
+        options.update(
+            error_title="Not in the list", error_message=f"Pick {_article(rule.what)} {rule.what} from the list."
+        )
     return options
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def _number_options(rule: NumberRule) -> dict[str, Any]:
@@ -244,18 +266,9 @@ def _series(s: Series) -> dict[str, Any]:
     return {"name": name, "categories": s.categories.chart_ref(), "values": s.values.chart_ref(), **s.options}
 
 
-def wrapped_lines(text: str, per_line: float) -> int:
-    """Lines a paragraph takes when wrapped at spaces into lines of ``per_line`` characters."""
-    lines, used = 1, 0.0
-    for word in text.split(" "):
-        need = float(len(word) + (1 if used else 0))
-        if used and used + need > per_line:
-            lines, used = lines + 1, 0.0
-            need = float(len(word))
-        while need > per_line:  # a word longer than a line breaks anywhere
-            lines, need = lines + 1, need - per_line
-        used += need
-    return lines
+def column_pixels(width: float) -> int:
+    """A column of ``width`` characters in pixels, as XlsxWriter and Excel size it (Arial 10)."""
+    return 0 if width == 0 else int(width * 7 + 0.5) + 5
 
 
 def write_lists(book: Book, lists: ListsSheet) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 import resource
-import shutil
-import subprocess
 import time
 import zipfile
 from pathlib import Path
@@ -22,6 +20,7 @@ from benchsheet.engine import ReasonedError, evaluate, format_value, is_error
 from benchsheet.workbook.calc import calc, freeze
 from benchsheet.workbook.compute import compute
 from benchsheet.workbook.xlsxfile import read_package
+from tests.libreoffice import SOFFICE, edit_in_libreoffice
 
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
 
@@ -216,6 +215,21 @@ def test_text_with_thousands_separators_in_a_number_cell_is_explained(tmp_path: 
     assert c.shown_value("Sheet", "B1") == "#VALUE! Sheet!A1 holds the text '1,000,000' where a number is needed"
 
 
+def test_a_blank_cell_where_a_number_is_required_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "blank.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A2"] = 1000.0
+    ws["B1"] = "=COSTPERMTOK(A1,A2,0.5)"  # A1 left empty
+    ws["C1"] = "=B1"  # passed on as it is
+    ws["B2"] = "=COSTPERMTOK(A3,A2,A4)"  # two empty cells: which one the function missed is not guessed
+    wb.save(path)
+    c = compute(path)
+    assert c.shown_value("Sheet", "B1") == "#VALUE! price_per_gpu_hour is required: Sheet!A1 is empty"
+    assert c.shown_value("Sheet", "C1") == c.shown_value("Sheet", "B1")
+    assert c.shown_value("Sheet", "B2") == "#VALUE! price_per_gpu_hour is required"
+
+
 # ------------------------------------------------------------------ sheet names
 
 
@@ -357,9 +371,6 @@ def test_libreoffice_declared_dimension_does_not_refuse(tmp_path: Path) -> None:
     assert _cached(tmp_path / "out.xlsx")["Sheet"]["B1"] == 10
 
 
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
-
-
 def _workload() -> dict[str, str]:
     from benchsheet.templates import sheets as S
 
@@ -391,63 +402,19 @@ def test_a_template_saved_by_libreoffice_calcs_like_the_same_edits_in_openpyxl(
     assert all(c.value is None for c in readme[3])  # the row deleted is empty
     target = _workload()["target"]
     headroom = _workload()["headroom"]
-    macro = tmp_path / "edit.py"
-    macro.write_text(
+    edit_in_libreoffice(
+        template_path,
+        tmp_path / "lo.xlsx",
         f"""
-import uno, sys
-from com.sun.star.beans import PropertyValue
-
-def prop(name, value):
-    p = PropertyValue(); p.Name = name; p.Value = value; return p
-
-local = uno.getComponentContext()
-resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
-ctx = resolver.resolve("uno:pipe,name=benchsheettest;urp;StarOffice.ComponentContext")
-desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-url = uno.systemPathToFileUrl({str(template_path)!r})
-doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
-sheets = doc.Sheets
-protected = [sheets.getByIndex(i) for i in range(sheets.getCount()) if sheets.getByIndex(i).isProtected()]
-for sheet in protected:
-    sheet.unprotect("")
 sizing = sheets.getByIndex({sizing_index})
 sizing.getCellRangeByName({target!r}).setValue(2500000)
 sizing.getCellRangeByName({headroom!r}).setValue(0.3)
 sheets.getByIndex(0).getRows().removeByIndex(2, 1)
 sheets.insertNewByName("Notes", sheets.getCount())
 sheets.getByName("Notes").getCellRangeByName("A1").setString("added in another program")
-for sheet in protected:
-    sheet.protect("")
-doc.storeToURL(uno.systemPathToFileUrl({str(tmp_path / "lo.xlsx")!r}), (prop("FilterName", "Calc MS Excel 2007 XML"),))
-doc.close(True)
 """,
-        encoding="utf-8",
+        tmp_path,
     )
-    profile = tmp_path / "profile"
-    office = subprocess.Popen(
-        [
-            str(SOFFICE),
-            "--headless",
-            "--invisible",
-            "--norestore",
-            "--nologo",
-            f"-env:UserInstallation=file://{profile}",
-            "--accept=pipe,name=benchsheettest;urp;",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        python = _office_python()
-        for _ in range(60):  # until LibreOffice listens
-            done = subprocess.run([python, str(macro)], capture_output=True, text=True, timeout=120)
-            if done.returncode == 0 or "NoConnectException" not in done.stderr:
-                break
-            time.sleep(1)
-        assert done.returncode == 0, done.stderr
-    finally:
-        office.terminate()
-        office.wait(timeout=30)
     lo = tmp_path / "lo.xlsx"
     with zipfile.ZipFile(lo) as zf:
         assert b"1048576" in zf.read("xl/worksheets/sheet1.xml")  # LibreOffice's declared size
@@ -462,16 +429,6 @@ doc.close(True)
     differ = {k: (a.shown[k], b.shown[k]) for k in a.shown if a.shown[k] != b.shown.get(k)}
     assert differ == {}
     assert calc(lo, tmp_path / "lo-calc.xlsx").formulas == len(a.formulas)
-
-
-def _office_python() -> str:
-    """The Python that can import LibreOffice's ``uno`` (the system one on Debian)."""
-    for candidate in ("/usr/bin/python3", "/usr/lib/libreoffice/program/python"):
-        if Path(candidate).exists():
-            probe = subprocess.run([candidate, "-c", "import uno"], capture_output=True)
-            if probe.returncode == 0:
-                return candidate
-    pytest.skip("no Python with LibreOffice's uno module")
 
 
 @pytest.fixture(scope="module")

@@ -65,6 +65,16 @@ def test_installed_command_runs() -> None:
     assert out.stdout.strip() == "72"
 
 
+def test_no_arguments_show_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchsheet`` alone is a user asking what it does: the help, exit 0, not a usage error."""
+    assert main([]) == 0
+    assert capsys.readouterr().out == build_parser().format_help()
+    for command in (["benchsheet"], [sys.executable, "-m", "benchsheet"]):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("usage: benchsheet") and "COMMAND" in done.stdout and done.stderr == ""
+
+
 def test_unexpected_failure_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build-snapshot", "--from", "/nonexistent/folder", "--out", "/nonexistent/out"]) == 2
     err = capsys.readouterr().err

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from benchsheet.cli import build_parser
 from benchsheet.docs import cli_reference, function_reference
@@ -59,3 +63,21 @@ def test_ci_checks_the_release_packaging() -> None:
     assert main_job() == _first_commands()[0].partition("pip install . && ")[2]
     extra = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert '"build>=' in extra and '"twine>=' in extra  # the test extra installs what the check runs
+
+
+def test_the_test_command_says_what_it_skipped_and_needs() -> None:
+    """A new user without LibreOffice or poppler sees why the render tests were skipped."""
+    head = _readme().split("\n## ")[0]
+    tests = _first_commands()[1]
+    assert re.search(r"\bpytest -rs\b", tests)
+    prerequisites = head[: head.index(tests)].rsplit("```", 2)[-2]  # the text just above the command
+    assert "LibreOffice" in prerequisites and "poppler" in prerequisites
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_the_main_job_leaves_the_checkout_clean() -> None:
+    """The workbook the main job writes is the user's output, not a file git should offer to add."""
+    out = re.search(r"--out (\S+)", _first_commands()[0])
+    assert out is not None
+    done = subprocess.run(["git", "check-ignore", "-q", "--no-index", out.group(1)], cwd=ROOT)
+    assert done.returncode == 0, f"{out.group(1)} is not in .gitignore"

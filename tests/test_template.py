@@ -6,6 +6,7 @@ catalogue functions' own answers, never against a number in product code.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -28,9 +29,12 @@ from benchsheet.engine import evaluate, format_value
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import Cell, Chart
+from benchsheet.templates.layout import Cell, Chart, columns_of
+from benchsheet.templates.layout import Table as TableBlock
 from benchsheet.workbook.calc import CalcError, calc, freeze
 from benchsheet.workbook.compute import compute
+from benchsheet.workbook.rows import text_height
+from tests.libreoffice import RENDERING, edit_in_libreoffice
 
 ROOT = Path(__file__).resolve().parents[1]
 RENDER = ROOT / "scripts" / "render_workbook.sh"
@@ -313,6 +317,32 @@ def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.Buil
         assert wb[name].protection.sheet, name
 
 
+def test_numbers_keep_a_space_before_the_text_beside_them(built: tuple[Path, B.BuildReport]) -> None:
+    """A right-aligned number next to left-aligned text ('$3.60' then '12 months', '16,021.6' then
+    '6.1-0075') is padded on its right, so the two never print as one ('$3.6012 months')."""
+    wb = formulas(built[0])
+    pairs = 0
+    for table in (b for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, TableBlock)):
+        ws, row = wb[table.sheet], table.row(0)
+        keys = [c.key for c in table.columns]
+        for left, right in itertools.pairwise(keys):
+            number, text = ws[row[left].a1], ws[row[right].a1]
+            if number.number_format in ("General", "@") or text.number_format not in ("General", "@"):
+                continue
+            pairs += 1
+            padded = number.number_format.endswith("_)") or (text.alignment.indent or 0) >= 1
+            assert padded, f"{table.sheet}!{number.coordinate} {number.number_format!r} touches {text.coordinate}"
+    assert pairs >= 3  # Quotes' price and term, Compare's best and entry, Sizing's per-GPU and GPUs...
+
+
+def test_dropdown_messages_read_as_english(built: tuple[Path, B.BuildReport]) -> None:
+    wb = formulas(built[0])
+    messages = {dv.error for ws in wb.worksheets for dv in ws.data_validations.dataValidation if dv.error}
+    picks = {m for m in messages if m.startswith("Pick ")}
+    assert "Pick an availability from the list." in picks and "Pick a benchmark from the list." in picks
+    assert not [m for m in picks if re.match(r"Pick a [aeiou]", m)]
+
+
 # ----------------------------------------------------------------- Claims
 
 
@@ -391,9 +421,10 @@ def test_claims_software_gains_are_gains_answer(built: tuple[Path, B.BuildReport
     assert ("6.0-0002", "6.1-0003") in pairs  # AMD's 8x MI355X, the issue's example
     with zipfile.ZipFile(built[0]) as zf:  # the bar chart draws the gains column against the systems
         xml = " ".join(zf.read(n).decode() for n in zf.namelist() if n.startswith("xl/charts/chart"))
-    for key in ("system", "gain"):
+    for key in ("system", "gain"):  # over the rows GAINS filled (the table's unused slots left out)
         span = S.GAINS_TABLE.column(key)
-        assert f"{S.CLAIMS}!${span.first.a1[0]}${span.first.row}:${span.last.a1[0]}${span.last.row}" in xml
+        last = span.first.row + len(want) - 1
+        assert f"{S.CLAIMS}!${span.first.a1[0]}${span.first.row}:${span.last.a1[0]}${last}" in xml
 
 
 def _available_ratios(cand: str, base: str) -> list[float]:
@@ -549,6 +580,38 @@ def test_a_different_utilization_grid_and_accelerator(template: Path) -> None:
     assert s[f"C{SENS_FIRST}"].value == pytest.approx(fn("COSTPERMTOK", s[f"A{SENS_FIRST}"].value, per_gpu, 0.55))
 
 
+def test_titles_spell_the_workload_as_the_data_does(template: Path) -> None:
+    """Typed in another case, the benchmark, scenario and availability still compute; the titles
+    (and the workload shown on the other sheets) use the official spelling."""
+    typed = {"benchmark": "GPT-OSS-120B", "scenario": "offline", "availability": "Available"}
+    edit(template, {(S.SIZING, WORKLOAD[k]): v for k, v in typed.items()})
+    edit(template, {(S.COMPARE, COMPARE_FILTERS["availability"]): "AVAILABLE"})
+    calc(template, template)
+    wb = values(template)
+    titles = [wb[c.title.sheet][c.title.a1].value for c in (S.SENS_CHART, S.COMPARE_CHART, S.GAINS_CHART)]
+    assert "gpt-oss-120b Offline, by" in titles[0]
+    assert "gpt-oss-120b Offline, available, at most 8 GPUs" in titles[1]
+    assert "gpt-oss-120b Offline, available" in titles[2]
+    for sheet in (S.QUOTES, S.SENSITIVITY, S.COMPARE, S.CLAIMS):
+        assert "offline" not in [wb[sheet][f"B{r}"].value for r in range(5, 10)], sheet
+    best = fn("BEST", "B300", "gpt-oss-120b", "Offline", "available", 8)
+    assert wb[S.SENSITIVITY][SENS["per_gpu"]].value == pytest.approx(best)
+
+
+def test_a_blank_baseline_price_is_named(template: Path) -> None:
+    """Every quote's ratio needs the baseline price: a blank one is named, not only 'required'."""
+    edit(template, {(S.QUOTES, BASELINE["price"]): None})
+    calc(template, template)
+    q = values(template)[S.QUOTES]
+    required = fn("COSTPERMTOK", None, 1.0, 0.6)
+    assert required == "#VALUE! price_per_gpu_hour is required"
+    named = f"{required}: {S.QUOTES}!{BASELINE['price']} is empty"
+    assert q[BASELINE["cost_per_mtok"]].value == named
+    for i in range(len(S.SAMPLE_QUOTES)):
+        assert q[quote_row(i)["ratio"]].value == named
+        assert q[quote_row(i)["verdict"]].value == named
+
+
 def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> None:
     cand, quote, third = sizing_row(5), quote_row(1), sizing_row(0)
     edit(
@@ -694,6 +757,69 @@ def test_chart_caches_follow_the_values(template: Path) -> None:
     assert any(re.search(r"<(c:)?pt idx=\"0\"><(c:)?v>7\.25</(c:)?v>", x) for x in charts)
 
 
+def chart_ranges(path: Path, sheet: str) -> set[str]:
+    """The category and value ranges of the charts drawing cells of ``sheet``."""
+    with zipfile.ZipFile(path) as zf:
+        xml = " ".join(zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n))
+    return {m for m in re.findall(r"<(?:c:)?f>([^<]*:[^<]*)</(?:c:)?f>", xml) if m.startswith(f"{sheet}!")}
+
+
+def test_charts_plot_the_rows_in_use(template: Path, table: Any) -> None:
+    """Compare's chart has a bar per family the workload has, no empty slots: fewer families after
+    an edit, fewer bars; more, and the chart grows again (up to the table's slots)."""
+    first = S.COMPARE_TABLE.first
+
+    def families(bench: str) -> int:
+        return len(A.ranked_families(table, bench, "Server", A.Filters("available", 8)))
+
+    for bench in ("gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"):
+        if bench != "gpt-oss-120b":
+            edit(template, {(S.SIZING, WORKLOAD["benchmark"]): bench})
+            calc(template, template)
+        last = first + min(families(bench), S.COMPARE_TABLE.slots) - 1
+        assert chart_ranges(template, S.COMPARE) == {f"{S.COMPARE}!${c}${first}:${c}${last}" for c in "ABE"}, bench
+    assert families("deepseek-r1") < families("gpt-oss-120b") < families("llama2-70b-99.9")
+
+
+def gains_heights(path: Path) -> dict[int, float | None]:
+    """The height each software-gains row has in the file, and the one its pairing text needs."""
+    wb = formulas(path)
+    ws, shown = wb[S.CLAIMS], values(path)[S.CLAIMS]
+    width = dict(columns_of(S.CLAIMS_SHEET.widths))["G"]
+    out = {}
+    for i in range(S.GAINS_TABLE.slots):
+        cell = S.GAINS_TABLE.row(i)["match"]
+        text = shown[cell.a1].value or ""
+        assert ws.column_dimensions["G"].width == pytest.approx(width + 0.71, abs=0.01)
+        need = text_height(text, width, 10, 10)
+        got = ws.row_dimensions[cell.row].height
+        assert got == (pytest.approx(need) if need else None) or (need is None and got == pytest.approx(12.75)), (
+            cell.row,
+            text,
+        )
+        out[cell.row] = need
+    return out
+
+
+def test_gains_rows_are_as_tall_as_their_text_after_calc(template: Path) -> None:
+    """A pairing that takes two lines makes its row taller; after calc for another workload each
+    row is as tall as its new text, not the old one's (neither program does this on opening)."""
+    before = gains_heights(template)
+    edit(template, {(S.SIZING, WORKLOAD["benchmark"]): "deepseek-r1"})
+    calc(template, template)
+    after = gains_heights(template)
+    assert before != after and any(before.values())
+
+
+def test_claims_chart_names_sit_left_of_the_bars(built: tuple[Path, B.BuildReport]) -> None:
+    """A small loss (a bar left of 0%) moves the value axis; the systems' names stay at the left edge."""
+    with zipfile.ZipFile(built[0]) as zf:
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    gains = next(x for x in charts if f"<c:f>{S.CLAIMS}!" in x)
+    category_axis = re.search(r"<c:catAx>.*?</c:catAx>", gains, re.DOTALL)
+    assert category_axis and '<c:tickLblPos val="low"/>' in category_axis.group(0)
+
+
 # ----------------------------------------------------------------- freeze
 
 
@@ -796,15 +922,114 @@ def test_choices_come_from_the_table(table: Any) -> None:
 
 # ----------------------------------------------------------------- render
 
-
-@pytest.mark.skipif(
-    shutil.which("soffice") is None or shutil.which("pdftoppm") is None,
-    reason="LibreOffice (soffice) and pdftoppm are needed to render the workbook",
+needs_rendering = pytest.mark.skipif(
+    not RENDERING, reason="LibreOffice (soffice) and pdftoppm are needed to render the workbook"
 )
-def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
-    done = subprocess.run([str(RENDER), str(built[0]), str(tmp_path)], capture_output=True, text=True, timeout=180)
+# what a user types in LibreOffice: another workload, typed in lower case, and two typos
+LO_EDITS = {
+    (S.SIZING, WORKLOAD["benchmark"]): "deepseek-r1",
+    (S.SIZING, WORKLOAD["scenario"]): "offline",
+    (S.SIZING, sizing_row(1)["candidate"]): "B999",
+    (S.QUOTES, quote_row(0)["accelerator"]): "B3OO",
+}
+
+
+@pytest.fixture(scope="module")
+def lo_edited(built: tuple[Path, B.BuildReport], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The template edited and saved in LibreOffice, then recomputed by calc in place."""
+    scratch = tmp_path_factory.mktemp("lo-edit")
+    path = scratch / "edited.xlsx"
+    edits = "\n".join(f"cell({sheet!r}, {ref!r}, {value!r})" for (sheet, ref), value in LO_EDITS.items())
+    edit_in_libreoffice(built[0], path, edits, scratch)
+    report = calc(path, path)
+    assert not report.ok and report.formulas > 400  # B999 and B3OO answer errors
+    return path
+
+
+def render(path: Path, outdir: Path) -> Path:
+    done = subprocess.run([str(RENDER), str(path), str(outdir)], capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
-    pdf = tmp_path / "cluster-sizing.pdf"
+    return outdir / f"{path.stem}.pdf"
+
+
+def chart_titles(path: Path) -> list[str]:
+    """The main title of every chart in the file, as it would show: a linked cell's cache, or fixed text."""
+    titles = []
+    with zipfile.ZipFile(path) as zf:
+        for name in sorted(n for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)):
+            xml = zf.read(name).decode()
+            title = xml[xml.index("<c:title>") : xml.index("</c:title>")]
+            cached = re.search(r"<c:strCache>.*?<c:v>(.*?)</c:v>", title, re.DOTALL)
+            text = cached.group(1) if cached else "".join(re.findall(r"<a:t>(.*?)</a:t>", title))
+            titles.append(text.replace("&amp;", "&").replace("&apos;", "'"))
+    return titles
+
+
+def title_cells(path: Path) -> list[str]:
+    wb = values(path)
+    return [wb[b.title.sheet][b.title.a1].value for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, Chart)]
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_chart_titles_follow_the_data_after_a_libreoffice_edit(lo_edited: Path) -> None:
+    """LibreOffice saves a cell-linked title as fixed text; calc finds its cell again."""
+    want = title_cells(lo_edited)
+    assert all("deepseek-r1" in t for t in want[:3])
+    assert sorted(chart_titles(lo_edited)) == sorted(want)
+    with zipfile.ZipFile(lo_edited) as zf:  # linked again: Excel keeps them live
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    assert all(re.search(r"<c:title><c:tx><c:strRef><c:f>", x) for x in charts)
+
+
+def title_word_height(pdf: Path, first_words: str) -> float:
+    """The height of the first word of a sheet's title on the printed page: the page's scale."""
+    text = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    words = re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', text)
+    first, second = first_words.split()
+    for (y0, y1, word), (_, _, following) in itertools.pairwise(words):
+        if word == first and following == second:
+            return float(y1) - float(y0)
+    raise AssertionError(f"{first_words!r} not printed")
+
+
+def page_setup(path: Path) -> dict[str, Any]:
+    wb = formulas(path)
+    return {
+        ws.title: (
+            ws.print_area,
+            ws.sheet_properties.pageSetUpPr.fitToPage if ws.sheet_properties.pageSetUpPr else None,
+            1 if ws.page_setup.fitToWidth is None else ws.page_setup.fitToWidth,  # 1: the default
+            1 if ws.page_setup.fitToHeight is None else ws.page_setup.fitToHeight,
+            {k: round(d.width, 2) for k, d in ws.column_dimensions.items() if d.width},
+        )
+        for ws in wb.worksheets
+        if ws.sheet_state == "visible"
+    }
+
+
+@needs_rendering
+def test_a_long_error_in_the_last_column_keeps_the_page(
+    built: tuple[Path, B.BuildReport], lo_edited: Path, tmp_path: Path
+) -> None:
+    """B3OO as a quote's accelerator and B999 as a candidate give ~330-character reasons in the
+    tables' last columns (Verdict, Monthly cost): they stay inside the printed area, and the pages
+    print at the scale they had."""
+    wb = values(lo_edited)
+    for sheet, ref in ((S.QUOTES, quote_row(0)["verdict"]), (S.SIZING, sizing_row(1)["monthly_cost"])):
+        assert str(wb[sheet][ref].value).startswith("#N/A Unknown family") and len(wb[sheet][ref].value) > 300
+    setup = page_setup(built[0])
+    for sheet, table in ((S.SIZING, S.SIZING_TABLE), (S.QUOTES, S.QUOTES_TABLE)):
+        last = re.sub(r"\d", "", table.column(table.columns[-1].key).a1().split(":")[0])
+        assert re.fullmatch(rf"'?{sheet}'?!\$A\$1:\${last}\$\d+", setup[sheet][0]), setup[sheet][0]
+    assert page_setup(lo_edited) == setup
+    before, after = render(built[0], tmp_path / "built"), render(lo_edited, tmp_path / "edited")
+    for title in ("Cluster sizing", "Vendor quotes"):
+        assert title_word_height(after, title) == pytest.approx(title_word_height(before, title), rel=0.02), title
+
+
+@needs_rendering
+def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+    pdf = render(built[0], tmp_path)
     assert pdf.is_file() and len(list(tmp_path.glob("cluster-sizing-*.png"))) >= len(S.SHEETS)
     if shutil.which("pdftotext"):
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

@@ -287,7 +287,11 @@ def _formula_first(argv: Sequence[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(_formula_first(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # `benchsheet` alone: someone asking what it does
+        parser.print_help()
+        return 0
+    args = parser.parse_args(_formula_first(argv))
     try:
         code: int = args.func(args)
         return code

@@ -21,7 +21,7 @@ from benchsheet.errors import WorkbookError
 from benchsheet.files import WriteRefused, writable_target
 
 from .compute import Computed, ComputeError, compute
-from .xlsxfile import XlsxError, cached_values, has_macros, read_package, rewrite
+from .xlsxfile import XlsxError, cached_values, formula_texts, has_macros, read_package, rewrite
 
 
 class CalcError(WorkbookError):
@@ -83,7 +83,14 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
     # a .xlsx cannot hold macros (Excel refuses one that does): a copy so named leaves them out
     drop = target.suffix.lower() == ".xlsx" and has_macros(package)
     try:
-        written = rewrite(src, target, cached_values(computed), strip_formulas=strip_formulas, drop_macros=drop)
+        written = rewrite(
+            src,
+            target,
+            cached_values(computed),
+            strip_formulas=strip_formulas,
+            drop_macros=drop,
+            formulas=formula_texts(computed),
+        )
     except (XlsxError, WriteRefused) as exc:
         raise CalcError(str(exc)) from None
     return CalcReport(

@@ -243,6 +243,8 @@ def _read_xml(book: _Book, path: Path) -> None:
     for dn in workbook.iter(f"{{{NS_MAIN}}}definedName"):
         if dn.get("hidden") in ("1", "true") or not dn.text or not dn.get("name"):
             continue
+        if str(dn.get("name")).lower().startswith("_xlnm."):  # print area, print titles: not for formulas
+            continue
         local = dn.get("localSheetId")
         if local is None:
             book.names[(None, str(dn.get("name")).upper())] = dn.text
@@ -695,6 +697,8 @@ def compute(path: Path, seconds: float | None = None) -> Computed:
         else:
             value = runner.value(f)
         results[i] = value = _store(book, f, value)
+        if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
+            results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
         if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
             reason = _explain(book, producers, f, value, reasons)
             if reason:
@@ -784,6 +788,28 @@ def _explain(book: _Book, producers: _Producers, f: _Formula, value: Any, reason
                 elif isinstance(p, XlError) and reasons.get(made):
                     return reasons[made]
     return ""
+
+
+REQUIRED = " is required"  # the reason a function gives for an argument it did not get
+
+
+def _name_blank(book: _Book, producers: _Producers, f: _Formula, value: ReasonedError) -> ReasonedError:
+    """``price_per_gpu_hour is required`` made here (not passed on) names the empty cell it read,
+    when the formula reads exactly one empty input cell."""
+    empty: list[str] = []
+    for s, r1, c1, r2, c2 in f.refs:
+        if (r1, c1) != (r2, c2):
+            continue
+        held = book.values.get((s, r1, c1))
+        if isinstance(held, ReasonedError) and held.reason == value.reason:
+            return value  # passed on from the cell that has it
+        if (held is None or held is EMPTY or held == "") and producers.at.get((s, r1, c1)) is None:
+            where = f"{quote_sheet(book.titles[s])}!{col_letters(c1)}{r1}"
+            if where not in empty:
+                empty.append(where)
+    if len(empty) != 1:
+        return value
+    return ReasonedError(str(value), f"{value.reason}: {empty[0]} is empty")
 
 
 def _numeric(text: str) -> bool:

@@ -28,6 +28,8 @@ from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
 from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
+from .charts import Holds, TitleSource, fit_rows, relink_title, sources_of
+from .rows import Styles, refit_rows
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
@@ -117,9 +119,14 @@ def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
 
 def shared_strings_part(parts: Mapping[str, bytes]) -> str | None:
     """The part holding the workbook's shared strings, if any."""
+    return workbook_part(parts, "sharedStrings")
+
+
+def workbook_part(parts: Mapping[str, bytes], kind: str) -> str | None:
+    """The part the workbook relates to as ``kind`` ("sharedStrings", "styles"), if any."""
     rels = ElementTree.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
     for r in rels.iter(f"{{{NS_PKG_REL}}}Relationship"):
-        if r.get("Type", "").endswith("/sharedStrings"):
+        if r.get("Type", "").endswith(f"/{kind}"):
             target = _resolve("xl/workbook.xml", r.get("Target", ""))
             return target if target in parts else None
     return None
@@ -265,8 +272,17 @@ _FORMAT_CODE = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?formatCode>[^<]*</(?:[A-Za-z_
 _RANGE = re.compile(r"^(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^!']+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$")
 
 
-def patch_chart(xml: str, lookup: Lookup) -> str:
-    """Refresh the cached series data of a chart from the computed cells."""
+def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = None, holds: Holds | None = None) -> str:
+    """Refresh the cached series data of a chart from the computed cells.
+
+    With ``titles`` (the formula cells a title may come from), a title saved as fixed text is
+    linked again to the cell that made it (``charts.relink_title``), and so refreshed too; with
+    ``holds`` (what a cell holds), a chart over a table plots its used rows (``charts.fit_rows``)."""
+    if holds is not None:
+        xml = fit_rows(xml, holds)
+    if titles:
+        sheets = {_sheet_of(r) for r in re.findall(r"<(?:[A-Za-z_][\w.-]*:)?f>([^<]*)</", xml)} - {""}
+        xml = relink_title(xml, titles, sheets)
 
     def one(m: re.Match[str]) -> str:
         ref = _RANGE.match(m.group("f").strip().replace("&apos;", "'"))
@@ -294,6 +310,21 @@ def patch_chart(xml: str, lookup: Lookup) -> str:
         return f"<{p}{kind}Ref><{p}f>{m.group('f')}</{p}f>{cache}</{p}{kind}Ref>"
 
     return _SERIES_REF.sub(one, xml)
+
+
+def _sheet_of(ref: str) -> str:
+    m = _RANGE.match(ref.strip().replace("&apos;", "'"))
+    if not m:
+        return ""
+    return m.group("q").replace("''", "'") if m.group("q") else m.group("s")
+
+
+def formula_texts(c: Computed) -> dict[str, dict[str, str]]:
+    """The formulas of a computed workbook as ``rewrite`` takes them: by SHEET, then "B5"."""
+    out: dict[str, dict[str, str]] = {}
+    for (sheet, ref), text in c.formulas.items():
+        out.setdefault(sheet, {})[ref] = text
+    return out
 
 
 def cached_values(c: Computed) -> dict[str, dict[str, Shown]]:
@@ -331,32 +362,46 @@ def rewrite(
     strip_formulas: bool = False,
     drop_macros: bool = False,
     replace: bool = True,
+    formulas: Mapping[str, Mapping[str, str]] | None = None,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
     ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one); without ``replace`` an
-    existing ``out`` is refused.
+    existing ``out`` is refused. ``formulas`` (same keys) let a chart title saved as fixed text
+    find its cell again, and a chart over a table plot the rows in use.
     """
     parts = read_package(src)
     names = sheet_parts(parts)
     by_key = {sheet_key(name): name for name in names}
     count = 0
     new: dict[str, bytes] = {}
+    styles_part = workbook_part(parts, "styles")
+    styles = Styles.read(parts[styles_part] if styles_part else None)
     for name, part in names.items():
         sheet_values = values.get(sheet_key(name))
         if not sheet_values and not strip_formulas:
             continue
         xml, n = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
+        if sheet_values:  # rows of wrapped answers as tall as their new text
+            xml = refit_rows(xml, sheet_values, styles)
         new[part] = xml.encode("utf-8")
         count += n
 
     def lookup(sheet: str, cell: str) -> Shown | None:
         return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
+    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas else None
+
+    def holds(sheet: str, cell: str) -> tuple[str | None, bool]:
+        key = sheet_key(sheet)
+        formula = formulas.get(key, {}).get(cell) if formulas else None
+        value = values.get(key, {}).get(cell) if formula is not None else None
+        return formula, value is not None and value != ""
+
     for part, data in parts.items():
         if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
-            new[part] = patch_chart(data.decode("utf-8"), lookup).encode("utf-8")
+            new[part] = patch_chart(data.decode("utf-8"), lookup, titles, holds if formulas else None).encode("utf-8")
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
     drop: set[str] = set()
     if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"

@@ -1,0 +1,48 @@
+"""What calc does to a chart beyond its caches: the rows it plots and a title saved as fixed text."""
+
+from __future__ import annotations
+
+from benchsheet.workbook.charts import fit_rows, relink_title, title_sources
+
+SERIES = (
+    "<c:chart><c:plotArea><c:barChart><c:ser>"
+    "<c:cat><c:strRef><c:f>Data!$A$2:$A$9</c:f></c:strRef></c:cat>"
+    "<c:val><c:numRef><c:f>Data!$B$2:$B$9</c:f></c:numRef></c:val>"
+    "</c:ser></c:barChart></c:plotArea></c:chart>"
+)
+
+
+def test_only_unused_formula_slots_are_left_out() -> None:
+    filled = {f"{c}{r}" for c in "AB" for r in range(2, 5)}
+
+    def formulas(sheet: str, ref: str) -> tuple[str | None, bool]:  # A2:B12 filled down, rows 2-4 used
+        row = int(ref[1:])
+        return (f'=IF(X{row}=0,"",X{row})' if row <= 12 else None), ref in filled
+
+    assert "Data!$A$2:$A$4" in fit_rows(SERIES, formulas) and "Data!$B$2:$B$4" in fit_rows(SERIES, formulas)
+
+    def plain(sheet: str, ref: str) -> tuple[str | None, bool]:  # typed values: the user may add more
+        return None, ref in filled
+
+    assert fit_rows(SERIES, plain) == SERIES
+
+    def totals(sheet: str, ref: str) -> tuple[str | None, bool]:  # a different formula below is no slot
+        row = int(ref[1:])
+        return (f"=X{row}" if row <= 9 else "=SUM(B2:B9)"), row <= 9
+
+    assert fit_rows(SERIES, totals) == SERIES
+
+
+def test_a_fixed_title_is_linked_only_to_the_one_cell_that_made_it() -> None:
+    chart = (
+        '<c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:pPr><a:defRPr b="1"/></a:pPr>'
+        "<a:r><a:t>Best per-GPU: gpt-oss-120b Server</a:t></a:r></a:p></c:rich></c:tx></c:title>"
+        "<c:plotArea/></c:chart>"
+    )
+    made = ("Data", "A1", '="Best per-GPU: "&B1&" "&B2')
+    linked = relink_title(chart, title_sources([made, ("Data", "C1", "=B1&B2")]), {"Data"})
+    assert "<c:strRef><c:f>Data!$A$1</c:f></c:strRef>" in linked and '<a:defRPr b="1"/>' in linked
+    assert "<a:t>" not in linked
+    twice = title_sources([made, ("Other", "A1", made[2])])
+    assert relink_title(chart, twice, set()) == chart  # two cells could have made it: left as it is
+    assert relink_title(chart, title_sources([("Data", "A1", '="Per-GPU: "&B1')]), {"Data"}) == chart
