@@ -578,7 +578,7 @@ def row_notes(table: Table, r: Row) -> list[str]:
         rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
         notes.append(
             f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
-            f"(Tokens/s in {rounds}); label kept as published, not comparable with other rounds"
+            f"(Tokens/s in {rounds}): kept as published, not comparable across rounds"
         )
     return notes
 
@@ -617,11 +617,9 @@ def citation(table: Table, r: Row) -> list[tuple[str, str]]:
     else:
         where = src.file
     retrieved = src.imported_at[:10] if src else "unknown"
-    id_note = (
-        " (ID derived by benchsheet from MLCommons' numbering; the source file carries none)"
-        if r.id_source == IdSource.DERIVED
-        else ""
-    )
+    derived_id = r.id_source == IdSource.DERIVED
+    id_note = " (ID derived by benchsheet)" if derived_id else ""
+    ids = "; the file carries no entry IDs: benchsheet derives them from MLCommons' numbering" if derived_id else ""
     filed = f"filed under {r.benchmark} {r.scenario}" if r.division == "open" else f"{r.benchmark} {r.scenario}"
     per_card = gpus_per_card(r.accelerator)
     on = (
@@ -639,7 +637,7 @@ def citation(table: Table, r: Row) -> list[tuple[str, str]]:
         ("system", f"System: {r.system}, submitted by {r.submitter}."),
     ]
     parts += [("notes", f"Note: {n[:1].upper()}{n[1:]}.") for n in row_notes(table, r)]
-    parts.append(("source", f"Source: {where}, retrieved {retrieved}."))
+    parts.append(("source", f"Source: {where}, retrieved {retrieved}{ids}."))
     parts.append(("sha256", f"SHA-256 of the source file: {r.sha256}."))
     pg = per_gpu_value(r)
     if pg is not None:  # the derived figure is not verified by MLCommons; the official result is
@@ -647,8 +645,8 @@ def citation(table: Table, r: Row) -> list[tuple[str, str]]:
         parts.append(
             (
                 "derived",
-                f"Per-GPU value {_fmt(pg)} {unit}/s per accelerator is derived by benchsheet "
-                f"(result / {r.gpus}) and is not an official MLPerf result. {NOT_VERIFIED}",
+                f"Per-GPU value {_fmt(pg)} {unit}/s per accelerator: derived by benchsheet (result / {r.gpus}), "
+                f"not an official MLPerf result. {NOT_VERIFIED}",
             )
         )
     parts.append(("trademark", TRADEMARK))
