@@ -109,7 +109,7 @@ def unless_blank(cell: Cell, then: Term) -> Expr:
     return if_(eq(cell, lit("")), lit(""), then)
 
 
-def unless_error(entry: Cell, then: Term) -> Expr:
+def unless_error(entry: Term, then: Term) -> Expr:
     """``then`` unless ``entry`` is an error (an error value, or the add-in's error text)."""
     return if_(eq(call("LEFT", entry, 1), lit("#")), entry, then)
 
@@ -891,11 +891,6 @@ def _use(r: Row) -> Use:
     return USES[r.index]
 
 
-def _where(r: Row) -> Expr:
-    """Where the slot's use is: "Sizing row 19" (what was asked there is on that sheet)."""
-    return lit(_use(r).where)
-
-
 def _entry_of_use(r: Row) -> Expr:
     """The use's entry; empty where there is none or it is an error (whose reason shows where it is used)."""
     entry = _use(r).entry
@@ -956,7 +951,7 @@ CITED = Table(
         Column("system", "System and submitter; notes", Formula(_cite("system", "notes"), "cite")),
         Column("derived", "Per-GPU value: derived, not verified", Formula(_cite("derived"), "cite")),
         # hidden: one use a row (where, entry, workload), and the row each entry is cited in
-        Column("where", "where", Formula(_where, "out_text")),
+        Column("where", "where", Text(style="out_text", fit=False), values=[u.where for u in USES]),
         Column("use_entry", "entry of the use", Formula(_entry_of_use, "out_text")),
         Column(
             "use_bench",
@@ -1015,16 +1010,16 @@ _DATAINFO = (
     ("rounds", "Rounds", "out_left"),
     ("rows", "Result rows", "out_left"),
     ("origin", "Loaded from", "out_left"),
-    ("sources", "Source files", "out_wrap"),
-    ("sha256", "SHA-256", "out_wrap"),
     ("imported_at", "Imported at (UTC)", "out_left"),
 )
+_FILES = "Each file, the copy it was read from, its SHA-256 and when: on the Sources sheet (one line a file)."
 DATA = Fields(
     READ_ME,
     top=under(HOW_TO),
     title="Where the data comes from (DATAINFO)",
     fields=(
         *(Field(key, label, Formula(call("DATAINFO", lit(key)), style)) for key, label, style in _DATAINFO),
+        Field("sources", "Source files", Text(_FILES, "wrap")),  # a list of them is too long for classic Excel
         Field("built", "Built", Stamp()),
     ),
 )
