@@ -470,6 +470,7 @@ class Table(Headed):
     title: str | Expr | None = None  # a section title in the row above the header
     header_height: float | None = None
     cite: Cites = None
+    row_height: float | None = None  # every slot's height (points), whatever it holds later
 
     @property
     def first(self) -> int:
@@ -508,6 +509,9 @@ class Table(Headed):
     def heights(self) -> Iterator[tuple[int, float]]:
         if self.header_height is not None:
             yield self.header_row, self.header_height
+        if self.row_height is not None:
+            for i in range(self.slots):
+                yield self.first + i, self.row_height
 
     def uses(self) -> Iterator[Use]:
         for i in range(self.slots):

@@ -11,6 +11,7 @@ Sample inputs (prices, quotes) are examples and say so in the sheets.
 
 from __future__ import annotations
 
+import textwrap
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,7 @@ from .layout import (
     Table,
     Term,
     Text,
+    Use,
     call,
     eq,
     if_,
@@ -111,7 +113,7 @@ def unless_blank(cell: Cell, then: Term) -> Expr:
     return if_(eq(cell, lit("")), lit(""), then)
 
 
-def unless_error(entry: Cell, then: Term) -> Expr:
+def unless_error(entry: Term, then: Term) -> Expr:
     """``then`` unless ``entry`` is an error (an error value, or the add-in's error text)."""
     return if_(eq(call("LEFT", entry, 1), lit("#")), entry, then)
 
@@ -842,32 +844,165 @@ USES = tuple(use for sheet in ANSWERING for use in sheet.uses())
 SOURCES_WORKLOAD = Fields(
     SOURCES, top=4, fields=(linked("benchmark", "set on Sizing"), linked("scenario", "set on Sizing"))
 )
+_DATAINFO_COLUMNS = ("round", "file", "rows", "sha256", "imported_at", "url")  # DATAINFO()'s header
 
 
-def _citation(r: Row) -> Expr:
-    """CITE of the row's entry for the workload it is used on (the shared one unless the use names its own)."""
-    entry, use = r["entry"], USES[r.index]
-    bench, scen = use.benchmark or SOURCES_WORKLOAD["benchmark"], use.scenario or SOURCES_WORKLOAD["scenario"]
-    return unless_blank(entry, unless_error(entry, call("CITE", entry, bench, scen)))
+def _source_file(column: str, style: str = "cite") -> Formula:
+    """One column of DATAINFO()'s row for the slot's source file; empty past the last file."""
+
+    def value(r: Row) -> Expr:
+        at = call("INDEX", call("DATAINFO"), r.index + 2, _DATAINFO_COLUMNS.index(column) + 1)
+        if column == "round":  # DATAINFO's last row says where the table was loaded from: not a file
+            return call("IFERROR", if_(eq(at, lit("origin")), lit(""), lit("v") & at), lit(""))
+        return unless_blank(r["round"], at)
+
+    return Formula(value, style)
 
 
-SOURCES_TABLE = Table(
+SOURCE_FILES = Table(
     SOURCES,
-    header_row=under(SOURCES_WORKLOAD, titled=False),
-    slots=len(USES),
+    header_row=under(SOURCES_WORKLOAD, titled=True),
+    slots=5,
+    title="Source files: every entry below is cited from one of these (DATAINFO)",
     columns=(
-        Column("where", "Used on", Text(), values=[u.where for u in USES]),
+        Column("round", "Round", _source_file("round")),
+        Column("file", "File", _source_file("file")),
+        Column("url", "A copy of", _source_file("url")),
+        Column("sha256", "SHA-256", _source_file("sha256")),
+        Column("imported_at", "Retrieved (UTC)", _source_file("imported_at")),
+    ),
+)
+LEGEND = Lines(  # short lines: a note runs over the empty cells to its right, and must stay on the page
+    SOURCES,
+    under(SOURCE_FILES, gap=0, titled=False),
+    tuple(line for text in TEXTS["sheets"][SOURCES]["notes"] for line in textwrap.wrap(prose(text), 150)),
+)
+
+
+def span(first: Cell, last: Cell) -> Expr:
+    """The range ``first:last`` in a formula."""
+    return Expr((first, ":", last))
+
+
+def _column(key: str) -> Expr:
+    c = CITED.column(key)
+    return span(c.first, c.last)
+
+
+def _above(r: Row, key: str) -> Expr:
+    """The column ``key`` of the cited table from its first slot down to the row above ``r``."""
+    here = r[key]
+    return span(CITED.column(key).first, Cell(here.sheet, here.row - 1, here.col, False, True))
+
+
+def _below(r: Row, key: str) -> Expr:
+    """The column ``key`` of the cited table from the row under ``r`` to its last slot."""
+    here = r[key]
+    return span(Cell(here.sheet, here.row + 1, here.col, False, True), CITED.column(key).last)
+
+
+def _use(r: Row) -> Use:
+    return USES[r.index]
+
+
+def _entry_of_use(r: Row) -> Expr:
+    """The use's entry; empty where there is none or it is an error (whose reason shows where it is used)."""
+    entry = _use(r).entry
+    return call("IFERROR", if_(eq(call("LEFT", entry, 1), lit("#")), lit(""), entry), lit(""))
+
+
+def _block(r: Row) -> Expr:
+    """The cited row of the slot's entry: the next free one where it is first used, else empty."""
+    if r.index == 0:
+        return unless_blank(r["key"], 1)
+    seen = call("COUNTIF", _above(r, "key"), r["key"])
+    return unless_blank(r["key"], if_(eq(seen, 0), call("MAX", _above(r, "block")) + 1, lit("")))
+
+
+def _used_on(r: Row) -> Expr:
+    """Where the slot's entry is used, from this use on: this one, then the next use's list."""
+    if r.index == len(USES) - 1:
+        return unless_blank(r["key"], Expr.of(r["where"]))
+    rest = call("INDEX", _below(r, "uses"), call("MATCH", r["key"], _below(r, "key"), 0))
+    return unless_blank(r["key"], r["where"] & call("IFERROR", lit(", ") & rest, lit("")))
+
+
+def _picked(key: str) -> Callable[[Row], Expr]:
+    """The column ``key`` of the use that cited row ``r`` shows (empty past the last entry)."""
+    return lambda r: unless_blank(r["use"], call("INDEX", _column(key), r["use"]))
+
+
+def _cite(*parts: str) -> Callable[[Row], Expr]:
+    """The row's CITE lines ``parts``, joined by spaces (an error once, as it is)."""
+
+    def value(r: Row) -> Expr:
+        lines = [call("CITE", r["entry"], r["bench"], r["scen"], lit(p)) for p in parts]
+        joined = lines[0] if len(lines) == 1 else call("TRIM", lines[0] & lit(" ") & lines[1])
+        return unless_blank(r["entry"], unless_error(lines[0], joined) if len(lines) > 1 else joined)
+
+    return value
+
+
+CITE_ROW_HEIGHT = 45.0
+"""Four lines of the citation style (8 points; 60 pixels, which a file keeps exactly): each CITE line is
+at most 255 characters, and a row's cells fit in four lines of the widths below for every row of the
+real table (tests/test_template.py), so a row filled after the build fits too."""
+CITED = Table(
+    SOURCES,
+    header_row=under(LEGEND),
+    slots=len(USES),
+    title="Entries: one row each, with every place that uses it (CITE, one line a part)",
+    header_height=30,
+    row_height=CITE_ROW_HEIGHT,  # a row filled after the build fits too
+    columns=(
+        Column("entry", "Entry", Formula(_picked("use_entry"), "cite")),
+        Column("used_on", "Used on", Formula(_picked("uses"), "cite")),
         Column(
-            "asked",
-            "Candidate or family",
-            Formula(lambda r: unless_blank(USES[r.index].asked, USES[r.index].asked)),
+            "citation",
+            "MLPerf® Inference round, division, category, benchmark, scenario, entry; result",
+            Formula(_cite("entry", "result"), "cite"),
         ),
-        Column("entry", "Entry", Formula(lambda r: Expr.of(USES[r.index].entry))),  # "" where nothing is asked
-        Column("citation", "Citation (CITE)", Formula(_citation, "cite")),
+        Column("system", "System and submitter; notes", Formula(_cite("system", "notes"), "cite")),
+        Column("derived", "Per-GPU value: derived, not verified", Formula(_cite("derived"), "cite")),
+        # hidden: one use a row (where, entry, workload), and the row each entry is cited in
+        Column("where", "where", Text(style="out_text", fit=False), values=[u.where for u in USES]),
+        Column("use_entry", "entry of the use", Formula(_entry_of_use, "out_text")),
+        Column(
+            "use_bench",
+            "benchmark of the use",
+            Formula(lambda r: Expr.of(_use(r).benchmark or SOURCES_WORKLOAD["benchmark"]), "out_text"),
+        ),
+        Column(
+            "use_scen",
+            "scenario of the use",
+            Formula(lambda r: Expr.of(_use(r).scenario or SOURCES_WORKLOAD["scenario"]), "out_text"),
+        ),
+        Column(
+            "key",
+            "entry, benchmark and scenario",
+            Formula(
+                lambda r: unless_blank(
+                    r["use_entry"], r["use_entry"] & lit(" ") & r["use_bench"] & lit(" ") & r["use_scen"]
+                ),
+                "out_text",
+            ),
+        ),
+        Column("block", "cited in row", Formula(_block, "out_text")),
+        Column("uses", "used on, from this use on", Formula(_used_on, "out_text")),
+        Column(
+            "use",
+            "the use cited here",
+            Formula(lambda r: call("IFERROR", call("MATCH", r.index + 1, _column("block"), 0), lit("")), "out_text"),
+        ),
+        Column("bench", "benchmark cited", Formula(_picked("use_bench"), "out_text")),
+        Column("scen", "scenario cited", Formula(_picked("use_scen"), "out_text")),
     ),
 )
 SOURCES_SHEET = sheet(
-    SOURCES, (("A", 18), ("B", 18), ("C", 10), ("D", 130)), (SOURCES_WORKLOAD, SOURCES_TABLE), one_page=False
+    SOURCES,
+    (("A", 9), ("B", 20), ("C", 58), ("D", 57), ("E", 35), ("F:O", 0)),
+    (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED),
+    one_page=False,
 )
 
 ANSWERS = Fields(
@@ -889,16 +1024,16 @@ _DATAINFO = (
     ("rounds", "Rounds", "out_left"),
     ("rows", "Result rows", "out_left"),
     ("origin", "Loaded from", "out_left"),
-    ("sources", "Source files", "out_wrap"),
-    ("sha256", "SHA-256", "out_wrap"),
     ("imported_at", "Imported at (UTC)", "out_left"),
 )
+_FILES = "Each file, the copy it was read from, its SHA-256 and when: on the Sources sheet (one line a file)."
 DATA = Fields(
     READ_ME,
     top=under(HOW_TO),
     title="Where the data comes from (DATAINFO)",
     fields=(
         *(Field(key, label, Formula(call("DATAINFO", lit(key)), style)) for key, label, style in _DATAINFO),
+        Field("sources", "Source files", Text(_FILES, "wrap")),  # a list of them is too long for classic Excel
         Field("built", "Built", Stamp()),
     ),
 )

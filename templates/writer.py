@@ -53,7 +53,7 @@ FORMATS: dict[str, dict[str, Any]] = {
     "label": {"valign": "top"},
     "note": {"italic": True, "font_color": "#7F7F7F", "valign": "top"},
     "wrap": {"text_wrap": True, "valign": "top"},
-    "cite": {"text_wrap": True, "valign": "top", "font_size": 9},
+    "cite": {"text_wrap": True, "valign": "top", "font_size": 8},
     "header": {"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True, "valign": "top"},
     "error": {"font_color": "#C00000"},
     "in_text": dict(_INPUT),
@@ -116,8 +116,8 @@ class SheetWriter:
 
     def write(self, lists: ListsSheet) -> int:
         """Write everything the description holds; returns the number of formulas."""
-        for cols, width in self.sheet.widths:
-            self.ws.set_column(cols if ":" in cols else f"{cols}:{cols}", width)
+        for cols, width in self.sheet.widths:  # width 0: a hidden column (helper cells)
+            self.ws.set_column(cols if ":" in cols else f"{cols}:{cols}", width, None, {"hidden": width == 0})
         for p in self.sheet.heading():
             self.put(p.cell, p.content)
         for block in self.sheet.blocks:

@@ -16,6 +16,7 @@ from benchsheet import analysis as A
 from benchsheet.names import BENCHMARK_ALIASES
 from benchsheet.table import Table
 from benchsheet.udfs import functions as udf
+from tests.cites import cite_text
 
 
 def _raw(shared: Path, rel: str, entry: str, model: str, scenario: str) -> dict[str, Any]:
@@ -40,7 +41,7 @@ def test_dual_gpu_cards_count_gpus_not_cards(shared: Path, rel: str, entry: str,
     cards = raw["a#"] * raw["Nodes"]
     assert udf.GPUS(entry) == 2 * cards
     assert udf.PERGPU(entry, model, scenario) == pytest.approx(raw["Performance_Result"] / (2 * cards))
-    cite = udf.CITE(entry, model, scenario)
+    cite = cite_text(entry, model, scenario)
     assert f"{2 * cards} GPUs: the official file counts {cards} cards of {raw['Accelerator']}, 2 GPUs per card" in cite
     assert f"(result / {2 * cards})" in cite
 
@@ -58,7 +59,7 @@ def test_dual_card_per_gpu_is_now_on_the_scale_of_the_single_card(shared: Path) 
 def test_single_gpu_cards_are_untouched(table: Table) -> None:
     row = table.entry_rows("6.0-0059")[0]
     assert (row.gpus, row.gpus_in_file) == (4, 0)
-    assert "cards" not in udf.CITE("6.0-0059", "llama2-70b-99", "Offline")
+    assert "cards" not in cite_text("6.0-0059", "llama2-70b-99", "Offline")
 
 
 # -------------------------------------------------------- stated totals
@@ -73,7 +74,7 @@ def test_stated_total_is_kept_and_cite_gives_both_counts(shared: Path, entry: st
     in_file = raw["a#"] * raw["Nodes"]
     assert in_file != stated
     assert udf.GPUS(entry) == stated
-    cite = udf.CITE(entry, model, "Offline")
+    cite = cite_text(entry, model, "Offline")
     assert f"on {stated} x " in cite
     assert f"the official file's accelerator count (a# x Nodes) is {raw['a#']} x {raw['Nodes']} = {in_file}" in cite
 
@@ -85,7 +86,7 @@ def test_open_row_keeps_the_model_it_ran(shared: Path) -> None:
     raw = _raw(shared, "v5.1/summary_results.json", "5.1-0378", "llama2-70b-99.9", "Offline")
     assert raw["Category"] == "open" and raw["UsedModel"] == "llama3_1-70b-fp8_dyn"
     assert udf.ENTRY("5.1-0378", "model") == "llama3_1-70b-fp8_dyn"
-    cite = udf.CITE("5.1-0378", "llama2-70b-99.9", "Offline")
+    cite = cite_text("5.1-0378", "llama2-70b-99.9", "Offline")
     assert "Open division" in cite and "filed under llama2-70b-99.9 Offline" in cite
     assert "Model run: llama3_1-70b-fp8_dyn (open division: not the llama2-70b-99.9 benchmark model)" in cite
     assert "division, Available category, llama2-70b-99.9 Offline" not in cite  # never cited as the benchmark
@@ -111,14 +112,14 @@ def test_v51_llama31_8b_interactive_label_is_kept_with_a_visible_note(shared: Pa
     assert raw["Performance_Units"] == "Queries/s"
     server = _raw(shared, "v5.1/summary_results.json", "5.1-0024", "llama3.1-8b", "Server")
     assert server["Performance_Units"] == "Tokens/s"
-    cite = udf.CITE("5.1-0024", "llama3.1-8b", "Interactive")
+    cite = cite_text("5.1-0024", "llama3.1-8b", "Interactive")
     assert "Queries/s" in cite and "labels this Queries/s" in cite and "token rate" in cite
     out = udf.RESULTS("llama3.1-8b", "Interactive", None, "any", None, "5.1")
     note = out[0].index("note")
     line = next(r for r in out if r[0] == "5.1-0024")
     assert "labels this Queries/s" in line[note]
     assert all("labels this" not in r[note] for r in udf.RESULTS("llama3.1-8b", "Server", None, "any", None, "5.1")[1:])
-    assert "labels this" not in udf.CITE("5.1-0024", "llama3.1-8b", "Server")
+    assert "labels this" not in cite_text("5.1-0024", "llama3.1-8b", "Server")
 
 
 def test_results_note_shows_dual_cards() -> None:

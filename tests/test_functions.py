@@ -13,6 +13,7 @@ from benchsheet.cli import main
 from benchsheet.engine import ReasonedError, evaluate
 from benchsheet.table import Table
 from benchsheet.udfs import functions as udf
+from tests.cites import cite_text
 from tests.excel import literal
 
 
@@ -287,7 +288,7 @@ def test_results_table() -> None:
 
 
 def test_cite_satisfies_the_messaging_guidelines(table: Table) -> None:
-    text = udf.CITE("6.1-0052", "gpt-oss-120b", "Server")
+    text = cite_text("6.1-0052", "gpt-oss-120b", "Server")
     row = _row(table, "6.1-0052", "gpt-oss-120b", "Server")
     for part in (
         "MLPerf® Inference v6.1",
@@ -297,18 +298,18 @@ def test_cite_satisfies_the_messaging_guidelines(table: Table) -> None:
         "entry 6.1-0052",
         row.sha256,
         "retrieved",
-        "is derived",
+        "derived by benchsheet (result / 8)",
         "not an official MLPerf result",
         "trademarks of MLCommons Association",
-        "derived by benchsheet from MLCommons' numbering",
+        "benchsheet derives them from MLCommons' numbering",
     ):
         assert part in text, part
     # "not verified" belongs to the derived per-GPU figure, not to the official result
     assert text.index("Per-GPU value") < text.index("Result not verified by MLCommons Association.")
-    official = udf.CITE("5.1-0072", "deepseek-r1", "Server")
-    assert "derived by benchsheet from MLCommons' numbering" not in official
+    official = cite_text("5.1-0072", "deepseek-r1", "Server")
+    assert "benchsheet derives them from MLCommons' numbering" not in official
     latency = next(r for r in table.rows if r.units.startswith("Latency") and r.division == "closed")
-    text = udf.CITE(latency.entry, latency.benchmark, latency.scenario)
+    text = cite_text(latency.entry, latency.benchmark, latency.scenario)
     assert "Per-GPU" not in text and "not verified" not in text and "trademarks" in text
 
 

@@ -135,8 +135,9 @@ def test_refresh_from_local_file(shared: Path, user_home: Path) -> None:
     store.set_table(None)
     source = next(s for s in store.get_table().sources if s.round == "5.1")
     assert (source.file, source.url) == ("summary_results.json", "")  # a local file is not claimed to be official
-    cite = analysis.cite(store.get_table(), "5.1-0072", "deepseek-r1", "Server")
-    assert "Source: summary_results.json (SHA-256" in cite and "githubusercontent" not in cite
+    line = analysis.cite(store.get_table(), "5.1-0072", "deepseek-r1", "Server", "source")
+    assert isinstance(line, str) and line.startswith("Source: summary_results.json, retrieved")
+    assert "githubusercontent" not in str(analysis.cite(store.get_table(), "5.1-0072", "deepseek-r1", "Server"))
 
 
 def test_a_much_smaller_round_is_refused(

@@ -11,6 +11,7 @@ from benchsheet import store
 from benchsheet.cli import main
 from benchsheet.udfs import functions as udf
 from tests import robustness
+from tests.cites import cite_text
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_b200_deepseek_server_matches_its_official_row(loadgen: Path, capsys: py
     assert udf.ENTRY(entry, "valid") is True
     assert udf.ENTRY(entry, "ttft_p99_ms") == pytest.approx(1695.862246)
     assert udf.ENTRY(entry, "tpot_limit_ms") == pytest.approx(80.0)
-    cite = udf.CITE(entry, "deepseek-r1", "Server")
+    cite = cite_text(entry, "deepseek-r1", "Server")
     assert "internal measurement, unverified, not an mlperf result" in cite.lower()
     assert "Result not verified by MLCommons Association." in cite
     table = udf.RESULTS("deepseek-r1", "Server", "B200", "any", 8, "5.1")
@@ -92,7 +93,7 @@ def test_invalid_run_is_refused_then_flagged(
         udf.BREAKEVEN("B200", entry, "llama2-70b-99.9", "Server"),
     ):
         assert isinstance(answer, str) and answer.startswith(f"INVALID run {entry}: ")
-    assert "INVALID" in udf.CITE(entry, "llama2-70b-99.9", "Server")
+    assert "INVALID" in cite_text(entry, "llama2-70b-99.9", "Server")
 
 
 def test_runs_and_forget(loadgen: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -258,37 +258,118 @@ def test_a_pinned_compare_row_is_unpinned_by_copying_another_row(template: Path)
     assert [values(template)[S.COMPARE][f"A{COMPARE_FIRST + i}"].value for i in range(3)] == ranked
 
 
-def test_sources_cite_every_entry_used(built: tuple[Path, B.BuildReport]) -> None:
-    wb = values(built[0])
-    src = wb[S.SOURCES]
-    bench, scen = src["B4"].value, src["B5"].value
-    assert len(S.USES) == S.SOURCES_TABLE.slots
-    cited = {}
-    for use, r in zip(S.USES, range(S.SOURCES_TABLE.first, src.max_row + 1), strict=False):
-        entry, citation = src[f"C{r}"].value, src[f"D{r}"].value
-        assert entry == wb[use.entry.sheet][use.entry.a1].value
-        if entry:
+def cited_rows(path: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Sources' cited rows by (entry, benchmark, scenario): their visible cells and sheet row."""
+    ws = values(path)[S.SOURCES]
+    out: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for i in range(S.CITED.slots):
+        cells = {k: ws[c.a1].value for k, c in S.CITED.row(i).items()}
+        if cells["entry"]:
+            key = (cells["entry"], cells["bench"], cells["scen"])
+            assert key not in out, f"{key} cited twice"
+            out[key] = {**cells, "row": S.CITED.first + i}
+        else:  # the cited rows come first, the empty ones after
+            assert all(not cells[k] for k in ("used_on", "citation", "system", "derived")), i
+    return out
+
+
+def uses_of(path: Path) -> dict[tuple[str, str, str], list[str]]:
+    """Every use of an entry in the workbook, by (entry, benchmark, scenario): where, in order."""
+    wb = values(path)
+    bench, scen = wb[S.SIZING][WORKLOAD["benchmark"]].value, wb[S.SIZING][WORKLOAD["scenario"]].value
+    out: dict[tuple[str, str, str], list[str]] = {}
+    for use in S.USES:
+        entry = wb[use.entry.sheet][use.entry.a1].value
+        if entry and not str(entry).startswith("#"):
             # a claim's entries are cited for the benchmark and scenario of the claim, the rest for Sizing's
             b, s = (
                 wb[c.sheet][c.a1].value if c else default
                 for c, default in ((use.benchmark, bench), (use.scenario, scen))
             )
-            assert citation == fn("CITE", entry, b, s)
-            cited[entry] = citation
-    used = {wb[S.SIZING][sizing_row(i)["entry"]].value for i in range(S.SIZING_TABLE.slots)}
-    used |= {wb[S.QUOTES][quote_row(i)["entry"]].value for i in range(S.QUOTES_TABLE.slots)}
-    used |= {wb[S.QUOTES][BASELINE["entry"]].value, wb[S.SENSITIVITY][SENS["entry"]].value}
-    used |= {wb[S.COMPARE][f"C{COMPARE_FIRST + i}"].value for i in range(COMPARE_SLOTS)}
-    claims = wb[S.CLAIMS]
-    named = {
-        claims[block[f"{side}_entry"].a1].value for block in ANSWERS.values() for side in ("candidate", "baseline")
-    }
-    assert {"6.1-0106", "6.1-0074"} <= named  # the sample claim's best pair: Vera Rubin NVL72 over GB300 NVL72
-    used |= named
-    for i in range(S.GAINS_TABLE.slots):
-        used |= {claims[ref].value for k, ref in addresses(S.GAINS_TABLE.row(i)).items() if k.endswith("_entry")}
-    assert used - {None, ""} == set(cited)
-    assert all(A.TRADEMARK in text for text in cited.values())
+            out.setdefault((entry, b, s), []).append(use.where)
+    return out
+
+
+def test_sources_cite_every_entry_once_with_where_it_is_used(built: tuple[Path, B.BuildReport]) -> None:
+    cited, uses = cited_rows(built[0]), uses_of(built[0])
+    assert len(S.USES) == S.CITED.slots
+    assert sorted(cited) == sorted(uses) and len(cited) < sum(map(len, uses.values()))  # once each, fewer rows
+    first = [key for key in uses]  # in the order of their first use
+    assert sorted(cited, key=lambda k: cited[k]["row"]) == first
+    for (entry, b, s), row in cited.items():
+        assert row["used_on"] == ", ".join(uses[entry, b, s])
+        part = {p: fn("CITE", entry, b, s, p) for p in A.CITE_PARTS}
+        assert row["citation"] == f"{part['entry']} {part['result']}"
+        assert row["system"] == f"{part['system']} {part['notes']}".strip()
+        assert row["derived"] == part["derived"]
+        assert all(len(part[p]) <= 255 for p in A.CITE_PARTS)  # what classic Excel can show
+    # the source files and the legend, once
+    ws = values(built[0])[S.SOURCES]
+    files = [ws[S.SOURCE_FILES.row(i)["file"].a1].value for i in range(S.SOURCE_FILES.slots)]
+    assert [f for f in files if f] == [src.file for src in store.get_table().sources]
+    legend = " ".join(ws[f"A{r}"].value for r in range(S.LEGEND.top, S.LEGEND.end + 1))
+    assert A.TRADEMARK in legend and A.NOT_VERIFIED in legend
+
+
+def test_every_cited_row_fits_any_citation(built: tuple[Path, B.BuildReport], table: Any) -> None:
+    """Each cited row's height, as saved, holds the cells of any row of the table (so a row that is
+    filled after the build, by ``template calc``, fits too); no row of another sheet's height changes."""
+    from benchsheet.templates.writer import FORMATS, wrapped_lines
+
+    ws = formulas(built[0])[S.SOURCES]
+    size = FORMATS["cite"]["font_size"]
+
+    def column(cell: Cell) -> Any:  # openpyxl keeps neighbouring columns of one width as one range
+        return next(d for d in ws.column_dimensions.values() if d.min <= cell.col + 1 <= d.max)
+
+    widths = {k: column(c).width for k, c in S.CITED.row(0).items()}
+    need = 0
+    for r in table.rows:
+        lines = {p: " ".join(x for q, x in A.citation(table, r) if q == p) for p in A.CITE_PARTS}
+        cells = {
+            "citation": f"{lines['entry']} {lines['result']}",
+            "system": f"{lines['system']} {lines['notes']}",
+            "derived": lines["derived"],
+        }
+        need = max(need, *(wrapped_lines(v, widths[k] * 10 / size) for k, v in cells.items()))
+    assert need <= 4
+    for i in range(S.CITED.slots):
+        height = ws.row_dimensions[S.CITED.first + i].height
+        assert height is not None and height >= need * size * 1.3 + 2, S.CITED.first + i
+    hidden = [k for k, c in S.CITED.row(0).items() if column(c).hidden]
+    assert hidden == list(S.CITED.row(0))[5:]  # the helpers: one use a row, not printed
+
+
+def test_sources_follow_rows_filled_after_the_build(template: Path, table: Any) -> None:
+    """Sizing row 24 and Quotes rows 24-27 filled by a user, then calc: a new entry gets a cited row of
+    the same height, an entry already cited says where else it is used now, a bad one is not cited."""
+    before = cited_rows(template)
+    new = next(
+        r.entry
+        for r in table.rows
+        if (r.benchmark, r.scenario) == ("gpt-oss-120b", "Server")
+        and r.division == "closed"
+        and A.per_gpu_value(r)
+        and (r.entry, r.benchmark, r.scenario) not in before
+    )
+    sizing, quotes = sizing_row(len(S.CANDIDATES) + 1), [quote_row(len(S.SAMPLE_QUOTES) + i) for i in range(4)]
+    changes: dict[tuple[str, str], Any] = {(S.SIZING, sizing["candidate"]): new}
+    for q, accelerator in zip(quotes, ("B200", "RTX PRO 6000", "B999", "6.1-0052"), strict=True):
+        changes[S.QUOTES, q["accelerator"]] = accelerator
+        changes[S.QUOTES, q["price"]] = 4.0
+    edit(template, changes)
+    calc(template, template)
+    cited, uses = cited_rows(template), uses_of(template)
+    assert sorted(cited) == sorted(uses) and len(cited) == len(before) + 1
+    row = cited[new, "gpt-oss-120b", "Server"]
+    assert row["used_on"] == f"{S.SIZING} row {sizing['candidate'][1:]}" and row["citation"].startswith("MLPerf®")
+    quoted = values(template)[S.QUOTES]
+    for q in quotes[:2] + quotes[3:]:
+        entry = quoted[q["entry"]].value
+        assert f"{S.QUOTES} row {q['entry'][1:]}" in cited[entry, "gpt-oss-120b", "Server"]["used_on"].split(", ")
+    assert not any("B999" in str(row) for row in cited.values())
+    ws = formulas(template)[S.SOURCES]
+    assert all(ws.row_dimensions[S.CITED.first + i].height >= S.CITE_ROW_HEIGHT for i in range(S.CITED.slots))
 
 
 def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.BuildReport]) -> None:
@@ -494,13 +575,9 @@ def test_claims_verdict_of_a_claim_on_one_benchmark(template: Path) -> None:
     assert a["available"]["ratio"] == refused
     assert a["available"]["candidate_entry"] == fn("BESTENTRY", cand, bench, scen, "available")
     assert a["verdict"] == "holds only with Preview hardware"
-    # the reason shows in the Available-only block and in the Sources rows citing its entries, nowhere else
-    block = set(S.AVAILABLE.cells().values())
-    rows = [S.SOURCES_TABLE.row(i) for i, use in enumerate(S.USES) if use.entry in block]
-    where = {f"{S.CLAIMS}!{c.a1}" for c in block} | {
-        f"{S.SOURCES}!{r[k].a1}" for r in rows for k in ("entry", "citation")
-    }
-    assert rows and {e.where for e in report.errors} <= where
+    # the reason shows in the Available-only block, nowhere else (Sources cites entries, not errors)
+    where = {f"{S.CLAIMS}!{c.a1}" for c in S.AVAILABLE.cells().values()}
+    assert report.errors and {e.where for e in report.errors} <= where
     assert all(e.text.startswith("#N/A ") for e in report.errors)
 
 
@@ -565,9 +642,11 @@ def test_changed_inputs_flow_to_every_dependent_output(template: Path) -> None:
     assert c[f"B{COMPARE_FIRST}"].value == pytest.approx(
         fn("BEST", c[f"A{COMPARE_FIRST}"].value, bench, scen, avail, maxg)
     )
-    first_cite = src[f"D{S.SOURCES_TABLE.first}"].value
-    assert first_cite == fn("CITE", sz[sizing_row(0)["entry"]].value, bench, scen)
-    assert bench in first_cite
+    first = src[S.CITED.row(0)["citation"].a1].value
+    entry = sz[sizing_row(0)["entry"]].value
+    assert src[S.CITED.row(0)["entry"].a1].value == entry
+    assert first == f"{fn('CITE', entry, bench, scen, 'entry')} {fn('CITE', entry, bench, scen, 'result')}"
+    assert bench in first
 
 
 def test_a_different_utilization_grid_and_accelerator(template: Path) -> None:
@@ -661,10 +740,9 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
     for where, text in errors.items():
         code, _, reason = text.partition(" ")
         assert code in ALL_ERROR_CODES and reason and "could not answer" not in reason, (where, text)
-    # the Sources row of the bad candidate carries the same reason
-    src = wb[S.SOURCES]
-    r = S.SOURCES_TABLE.first + 5
-    assert src[f"B{r}"].value == "B999" and src[f"D{r}"].value == unknown
+    # the bad candidate's reason stays where it is used: Sources cites entries only
+    assert not [w for w in errors if w.startswith(f"{S.SOURCES}!")]
+    assert unknown not in [c.value for row in wb[S.SOURCES].iter_rows() for c in row]
 
 
 def test_engine_survives_unknown_functions_and_unreadable_formulas(tmp_path: Path) -> None:

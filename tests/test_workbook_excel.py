@@ -44,7 +44,7 @@ from openpyxl.utils.datetime import to_excel
 from benchsheet import store
 from benchsheet.catalogue import BY_NAME
 from benchsheet.engine import ReasonedError, evaluate, functions, plain
-from benchsheet.errors import vt_error
+from benchsheet.errors import CLASSIC_TEXT_LIMIT, shortened, vt_error
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.workbook.calc import calc
@@ -385,6 +385,10 @@ def legit_difference(book: Book, call: Call, excel: Any, engine: Any) -> str | N
         assert isinstance(excel, str) and excel.startswith(f"#VALUE! {name} is a date ({day:%Y-%m-%d})"), excel
         assert excel != engine
         return "date"
+    if isinstance(engine, str) and len(engine) > CLASSIC_TEXT_LIMIT:
+        # classic Excel shows at most 255 characters of a UDF's text: the add-in shortens it, calc need not
+        assert excel == shortened(engine, CLASSIC_TEXT_LIMIT), excel
+        return "255 characters"
     return None
 
 
@@ -481,7 +485,7 @@ def test_whole_call_cells_are_what_calc_cached(workbooks: dict[str, Book]) -> No
                         want = shown(top)
                         assert cached == (float(want) if isinstance(cached, float) else want), where
                     checked += 1
-        assert checked >= 6
+        assert checked >= 4  # Read me's DATAINFO fields, at least
 
 
 def test_calc_computes_a_left_out_argument_beside_a_reference(workbooks: dict[str, Book]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import xlwings as xw
 
 from benchsheet.catalogue import CATALOGUE, Function, call, named_like
-from benchsheet.errors import ALL_ERROR_CODES, VT_ERRORS, BenchError
+from benchsheet.errors import ALL_ERROR_CODES, CLASSIC_TEXT_LIMIT, VT_ERRORS, BenchError, shortened
 from benchsheet.store import get_table
 
 __all__ = [f.name for f in CATALOGUE]
@@ -25,6 +25,17 @@ __all__ = [f.name for f in CATALOGUE]
 def error_text(err: BenchError) -> str:
     text: str = err.text
     return text
+
+
+def classic(value: Any) -> Any:
+    """The answer as classic Excel can show it: every text at most 255 characters (a longer element of
+    the array xlwings hands to VBA shows #VALUE!), cut by ``shortened``, an error's code first. The one
+    place the limit is enforced: the formula engine and xlwings Lite keep Excel's own 32,767."""
+    if type(value) is str:
+        return value if len(value) <= CLASSIC_TEXT_LIMIT else shortened(value, CLASSIC_TEXT_LIMIT)
+    if type(value) is list:
+        return [classic(v) for v in value]
+    return value
 
 
 def is_error_text(value: Any) -> bool:
@@ -44,7 +55,7 @@ def named_errors(value: Any) -> Any:
 def _udf(fn: Function) -> Callable[..., Any]:
     def udf(*args: Any) -> Any:
         named = [a if type(a) is str else named_errors(a) for a in args]  # most arguments are text
-        return call(fn, get_table(), named, error_text, is_error_text)
+        return classic(call(fn, get_table(), named, error_text, is_error_text))
 
     # xw.arg first: each xlarg call re-runs xlfunc, which would reset a category set earlier
     decorated: Callable[..., Any] = named_like(fn, udf, __name__)

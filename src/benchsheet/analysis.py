@@ -578,7 +578,7 @@ def row_notes(table: Table, r: Row) -> list[str]:
         rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
         notes.append(
             f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
-            f"(Tokens/s in {rounds}); label kept as published, not comparable with other rounds"
+            f"(Tokens/s in {rounds}): kept as published, not comparable across rounds"
         )
     return notes
 
@@ -586,9 +586,27 @@ def row_notes(table: Table, r: Row) -> list[str]:
 # --------------------------------------------------------------- citations
 
 
-def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
-    """A citation in the form the MLPerf Results Messaging Guidelines ask for."""
+CITE_PARTS = ("entry", "result", "system", "notes", "source", "sha256", "derived", "trademark")
+"""The parts of a citation, in the order of its lines; ``CITE``'s ``part`` names one."""
+LINE_LIMIT = 255
+"""The longest line a citation is made of: what classic Excel shows of a UDF's text (longer: #VALUE!)."""
+
+
+def cite(table: Table, entry: str, benchmark: str, scenario: str, part: str | None = None) -> list[list[str]] | str:
+    """A citation in the form the MLPerf Results Messaging Guidelines ask for: a column of lines
+    (each a sentence of at most ``LINE_LIMIT`` characters for the real data), or one named part."""
     r = find_row(table, entry, benchmark, scenario)
+    parts = citation(table, r)
+    if part is None:
+        return [[line] for _, line in parts]
+    key = part.strip().lower()
+    if key not in CITE_PARTS:
+        raise bad_value(f"Unknown part {part!r}: use one of {', '.join(CITE_PARTS)}, or leave it out for every line")
+    return " ".join(line for name, line in parts if name == key)
+
+
+def citation(table: Table, r: Row) -> list[tuple[str, str]]:
+    """The citation of one row as (part, line) pairs, in order; a part may have no line (notes)."""
     if r.id_source == IdSource.LOCAL:
         return _cite_run(table, r)
     src = next((s for s in table.sources if s.round == r.round and s.sha256 == r.sha256), None)
@@ -599,11 +617,9 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     else:
         where = src.file
     retrieved = src.imported_at[:10] if src else "unknown"
-    id_note = (
-        " (entry ID derived by benchsheet from MLCommons' numbering; the source file carries none)"
-        if r.id_source == IdSource.DERIVED
-        else ""
-    )
+    derived_id = r.id_source == IdSource.DERIVED
+    id_note = " (ID derived by benchsheet)" if derived_id else ""
+    ids = "; the file carries no entry IDs: benchsheet derives them from MLCommons' numbering" if derived_id else ""
     filed = f"filed under {r.benchmark} {r.scenario}" if r.division == "open" else f"{r.benchmark} {r.scenario}"
     per_card = gpus_per_card(r.accelerator)
     on = (
@@ -612,33 +628,44 @@ def cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
         else f"{r.gpus} x {r.accelerator or 'CPU'}"
     )
     parts = [
-        f"MLPerf® Inference v{r.round}, {r.division.capitalize()} division, "
-        f"{CATEGORY_NAMES.get(r.availability, r.availability)} category, "
-        f"{filed}, entry {r.entry}{id_note}: "
-        f"{_fmt(r.result)} {r.units} on {on} ({r.submitter}, {r.system}).",
+        (
+            "entry",
+            f"MLPerf® Inference v{r.round}, {r.division.capitalize()} division, "
+            f"{CATEGORY_NAMES.get(r.availability, r.availability)} category, {filed}, entry {r.entry}{id_note}.",
+        ),
+        ("result", f"Result: {_fmt(r.result)} {r.units} on {on}."),
+        ("system", f"System: {r.system}, submitted by {r.submitter}."),
     ]
-    parts += [f"Note: {n[:1].upper()}{n[1:]}." for n in row_notes(table, r)]
-    parts.append(f"Source: {where} (SHA-256 {r.sha256}), retrieved {retrieved}.")
+    parts += [("notes", f"Note: {n[:1].upper()}{n[1:]}.") for n in row_notes(table, r)]
+    parts.append(("source", f"Source: {where}, retrieved {retrieved}{ids}."))
+    parts.append(("sha256", f"SHA-256 of the source file: {r.sha256}."))
     pg = per_gpu_value(r)
     if pg is not None:  # the derived figure is not verified by MLCommons; the official result is
         unit = r.units.removesuffix("/s").lower()
         parts.append(
-            f"Per-GPU value {_fmt(pg)} {unit}/s per accelerator is derived by benchsheet "
-            f"(result / {r.gpus}) and is not an official MLPerf result. {NOT_VERIFIED}"
+            (
+                "derived",
+                f"Per-GPU value {_fmt(pg)} {unit}/s per accelerator: derived by benchsheet (result / {r.gpus}), "
+                f"not an official MLPerf result. {NOT_VERIFIED}",
+            )
         )
-    parts.append(TRADEMARK)
-    return " ".join(parts)
+    parts.append(("trademark", TRADEMARK))
+    return parts
 
 
-def _cite_run(table: Table, r: Row) -> str:
+def _cite_run(table: Table, r: Row) -> list[tuple[str, str]]:
     run = table.run(r.entry)
     verdict = "" if run is None or run.valid else " The loadgen log says INVALID."
     when = run.imported_at[:10] if run else "unknown"
-    return (
-        f"{r.entry} ({r.system}): {r.benchmark} {r.scenario}, {_fmt(r.result)} {r.units} on {r.gpus} x "
-        f"{r.accelerator}, from {r.source} (SHA-256 {r.sha256}), imported {when}. Internal measurement, "
-        f"unverified, not an MLPerf result. {NOT_VERIFIED}{verdict}"
-    )
+    return [
+        ("entry", f"{r.entry}: your own run, {r.benchmark} {r.scenario}; not an MLPerf result.{verdict}"),
+        ("result", f"Result: {_fmt(r.result)} {r.units} on {r.gpus} x {r.accelerator}."),
+        ("system", f"System: {r.system}."),
+        ("source", f"Source: {r.source}, imported {when}."),
+        ("sha256", f"SHA-256 of the source file: {r.sha256}."),
+        ("derived", f"Internal measurement, unverified, not an MLPerf result. {NOT_VERIFIED}"),
+        ("trademark", TRADEMARK),
+    ]
 
 
 def _fmt(x: float) -> str:

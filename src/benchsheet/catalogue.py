@@ -330,12 +330,23 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "CITE",
-        (ENTRY, BENCH, SCEN),
-        "A citation per the MLPerf Results Messaging Guidelines: round, division, category, "
-        "entry, source file and SHA-256, derived-metric note, trademark notice.",
+        (
+            ENTRY,
+            BENCH,
+            SCEN,
+            Arg(
+                "part",
+                "text",
+                "One line: " + ", ".join(A.CITE_PARTS) + "; default: every line, a column",
+                None,
+            ),
+        ),
+        "A citation per the MLPerf Results Messaging Guidelines, one sentence a line: round, division, category, "
+        "benchmark, scenario, entry; result; system; notes; source file and retrieval date; SHA-256; derived-metric "
+        "note; trademark legend. Spills.",
         '=CITE("6.1-0052","gpt-oss-120b","Server")',
         A.cite,
-        returns="text",
+        returns="table",
     ),
     Function(
         "LATENCYBOUNDS",

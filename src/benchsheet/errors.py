@@ -16,6 +16,8 @@ library raises; only the CLI prints. The groups:
 
 from __future__ import annotations
 
+import re
+
 ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
 """The seven classic Excel errors: the codes benchsheet answers with."""
 
@@ -58,13 +60,42 @@ class BenchsheetError(Exception):
     exit_status = 2
 
 
+CELL_TEXT_LIMIT = 32_767
+"""The most characters an Excel cell holds: no text benchsheet answers is longer."""
+CLASSIC_TEXT_LIMIT = 255
+"""The longest text a classic (Windows, VBA) xlwings UDF can answer in a cell: xlwings hands every answer
+to VBA as a Variant array, and Excel shows #VALUE! for an element longer than this (xlwings issue #456)."""
+_LIST = re.compile(r"(?P<head>.*?\b(?:one of|use|known for|have|has) )(?P<items>[^;:()]+?, [^;:()]+)(?P<tail>.*)", re.S)
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, its start (an error's code and reason) kept.
+
+    A list (``use one of a, b, c, ...``) keeps its first items and says how many are left out
+    (``a, b and 31 more``); otherwise the text is cut at a word and ends in "…".
+    """
+    if len(text) <= limit:
+        return text
+    m = _LIST.match(text)
+    if m:
+        items = m["items"].split(", ")
+        for keep in range(len(items) - 1, 0, -1):
+            short = f"{m['head']}{', '.join(items[:keep])} and {len(items) - keep} more{m['tail']}"
+            if len(short) <= limit:
+                return short
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
 class BenchError(BenchsheetError):
-    """A look-up or argument that cannot give a value, and why."""
+    """A look-up or argument that cannot give a value, and why (never longer than a cell holds)."""
 
     exit_status = 1
 
     def __init__(self, code: str, reason: str) -> None:
         assert code in ERROR_CODES, code
+        reason = shortened(reason, CELL_TEXT_LIMIT - len(code) - 1)
         super().__init__(f"{code} {reason}")
         self.code = code
         self.reason = reason
