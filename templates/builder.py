@@ -60,5 +60,5 @@ def build(out: Path, table: Table | None = None, *, replace: bool = False) -> Bu
         write_workbook(str(draft), SHEETS, LISTS, choices, None, built, BOOK_PROPERTIES, XLWINGS_CONF)
         computed = compute(draft)
         count = write_workbook(str(final), SHEETS, LISTS, choices, computed, built, BOOK_PROPERTIES, XLWINGS_CONF)
-        rewrite(final, out, cached_values(computed), replace=replace, formulas=formula_texts(computed))
+        rewrite(final, out, cached_values(computed), replace=replace, formulas=formula_texts(computed), refit=False)
     return make_report(out, computed, count, time.perf_counter() - start)

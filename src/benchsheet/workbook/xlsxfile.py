@@ -51,6 +51,7 @@ _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
 _ATTR_CM = re.compile(r'\scm="[^"]*"')
 _FORMULA = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:/>|>.*?</(?:[A-Za-z_][\w.-]*:)?f>)", re.DOTALL)
+_CACHED = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?v>[^<]")  # a cell caching a value that is not empty
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
 
@@ -157,10 +158,12 @@ def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
     return "inlineStr", f'<is><t xml:space="preserve">{_text(value)}</t></is>'
 
 
-def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = False) -> tuple[str, int]:
-    """Replace the cached value of each formula cell found in ``values`` (by "B5")."""
+def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = False) -> tuple[str, int, set[str]]:
+    """Replace the cached value of each formula cell found in ``values`` (by "B5"); also answers
+    the cells whose content changed (so only their rows are refitted)."""
     count = 0
     seen: set[str] = set()
+    changed: set[str] = set()
 
     def one(m: re.Match[str]) -> str:
         nonlocal count
@@ -198,15 +201,26 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
             content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
         return f"<{p}c{attrs}>{keep}{content}</{p}c>"
 
-    xml = _CELL.sub(one, xml)
+    def noted(m: re.Match[str]) -> str:
+        out = one(m)
+        ref = _ATTR_R.search(m.group("attrs"))
+        if out != m.group(0) and ref is not None:
+            was_empty = not _CACHED.search(m.group("body") or "")
+            if not (was_empty and values.get(ref.group(1).upper()) == ""):  # blank before and after
+                changed.add(ref.group(1).upper())
+        return out
+
+    xml = _CELL.sub(noted, xml)
     missing = {
         ref: v for ref, v in values.items() if ref not in seen and not (v == "" and not isinstance(v, ErrorCode))
     }
     if missing:  # cells of an array formula's range the file does not hold (a writer left them out)
         patched = _insert_cells(xml, missing)
         count += len(missing) if patched != xml else 0
+        if patched != xml:
+            changed.update(missing)
         xml = patched
-    return xml, count
+    return xml, count, changed
 
 
 _ROW = re.compile(r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
@@ -363,13 +377,16 @@ def rewrite(
     drop_macros: bool = False,
     replace: bool = True,
     formulas: Mapping[str, Mapping[str, str]] | None = None,
+    refit: bool = True,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
     ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one); without ``replace`` an
     existing ``out`` is refused. ``formulas`` (same keys) let a chart title saved as fixed text
-    find its cell again, and a chart over a table plot the rows in use.
+    find its cell again, and a chart over a table plot the rows in use. With ``refit`` the rows of
+    wrapped answers that changed get the height their new text needs (the template's writer, which
+    sized every row for the values it wrote, passes False).
     """
     parts = read_package(src)
     names = sheet_parts(parts)
@@ -382,9 +399,9 @@ def rewrite(
         sheet_values = values.get(sheet_key(name))
         if not sheet_values and not strip_formulas:
             continue
-        xml, n = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
-        if sheet_values:  # rows of wrapped answers as tall as their new text
-            xml = refit_rows(xml, sheet_values, styles)
+        xml, n, changed = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
+        if refit and changed and sheet_values:  # rows of changed wrapped answers as tall as their new text
+            xml = refit_rows(xml, {ref: sheet_values[ref] for ref in changed if ref in sheet_values}, styles)
         new[part] = xml.encode("utf-8")
         count += n
 
