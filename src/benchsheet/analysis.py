@@ -201,7 +201,7 @@ class Filters:
 def normalize_round(value: str) -> str:
     text = value.strip().lower().removeprefix("v")
     parts = text.split(".")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):  # "6.²" is no round
         raise bad_value(f"round must look like 6.1 or v6.1, not {value!r}")
     return f"{int(parts[0])}.{int(parts[1])}"
 

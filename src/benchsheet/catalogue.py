@@ -27,6 +27,7 @@ from . import claims as C
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
 from .table import Table
+from .values import number_text
 
 CATEGORY = "benchsheet"
 
@@ -493,7 +494,7 @@ def _date_reason(arg: Arg, value: dt.date | dt.time) -> str:
     return f"{arg.name} is a date ({shown}), not a number; format the cell as a number"
 
 
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", re.ASCII)
 
 
 def _number(arg: Arg, value: Any) -> float:
@@ -508,10 +509,9 @@ def _number(arg: Arg, value: Any) -> float:
             raise bad_value(
                 f"{arg.name} is the text {value[:40]!r}: type it as a number (a comma only groups thousands)"
             )
-        try:
-            number = float(value.replace(",", ""))
-        except ValueError:
-            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}") from None
+        number = number_text(value.replace(",", ""))  # as Excel reads it: not "1_000", "１２" or "١٢"
+        if number is None:
+            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}")
         if math.isfinite(number):
             return number
     raise bad_value(f"{arg.name} must be a number")

@@ -8,18 +8,17 @@ the user data folder beside the official cache.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
+from .errors import MAX_ACCELERATORS, DataError
 from .importers import KNOWN_BENCHMARKS, accelerator_fields, sha256_hex
 from .names import benchmark_key, benchmark_keys, canonical_scenario
-from .table import IdSource, Latencies, Row, RunInfo
+from .table import IdSource, Latencies, Row, RunInfo, parse_json
+from .values import RESULT_RANGE, is_result, number_text, whole_text
 
 LOCAL_PREFIX = "local-"
 MAX_NAME = 200  # characters: longer than any real system name
@@ -66,16 +65,15 @@ class _Log:
         line = self.fields[key][1] if key in self.fields else None
         return DataError(self.name, None, key, reason, line=line)
 
-    def number(self, keys: tuple[str, ...], low: float = 0.0) -> float | None:
-        """The first of ``keys`` the log has, as a finite number > ``low`` (and not absurd), or None."""
+    def number(self, keys: tuple[str, ...]) -> float | None:
+        """The first of ``keys`` the log has, as a measurement (``values.is_result``), or None."""
         for key in keys:
             if key in self.fields:
-                try:
-                    value = float(self.text(key))
-                except ValueError:
-                    raise self.fail(key, f"{self.text(key)!r} is not a number") from None
-                if not (math.isfinite(value) and low < value <= MAX_RESULT):
-                    raise self.fail(key, f"{self.text(key)!r} is not a measurement (a finite number > {low:g})")
+                value = number_text(self.text(key))  # as Excel reads it: not "1_000" or "١٢"
+                if value is None:
+                    raise self.fail(key, f"{self.text(key)[:40]!r} is not a number")
+                if not is_result(value):
+                    raise self.fail(key, f"{self.text(key)[:40]!r} is not a measurement ({RESULT_RANGE})")
                 return value
         return None
 
@@ -129,10 +127,7 @@ def classify_scenario(summary: Summary, benchmark: str, bounds: Mapping[str, Map
 
 
 def parse_system(data: bytes, name: str) -> dict[str, Any]:
-    try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise DataError(name, None, None, f"not valid JSON ({exc})") from None
+    doc = parse_json(data, name)
     if not isinstance(doc, dict):
         raise DataError(name, None, None, "a system description must be a JSON object")
     for key in ("accelerator_model_name", "accelerators_per_node", "number_of_nodes"):
@@ -140,8 +135,8 @@ def parse_system(data: bytes, name: str) -> dict[str, Any]:
             raise DataError(name, None, key, "missing")
     for key in ("accelerators_per_node", "number_of_nodes"):
         v = doc[key]
-        if isinstance(v, str) and v.strip().isdigit():
-            doc[key] = int(v)
+        if isinstance(v, str) and whole_text(v) is not None:  # "8", never "٨"
+            doc[key] = whole_text(v)
         if not isinstance(doc[key], int) or isinstance(doc[key], bool) or not 1 <= doc[key] <= MAX_ACCELERATORS:
             raise DataError(name, None, key, f"expected a whole number from 1 to {MAX_ACCELERATORS:,}, got {v!r:.40}")
     if doc["accelerators_per_node"] * doc["number_of_nodes"] > MAX_ACCELERATORS:
@@ -177,7 +172,12 @@ def make_run(
         result, units = summary.samples_per_sec, "Samples/s"
     else:
         raise DataError(summary_name, None, "Samples per second", "missing line 'Samples per second : ...'")
-    accelerator = str(system["accelerator_model_name"]).strip()
+    raw_name = system["accelerator_model_name"]
+    if raw_name is not None and not isinstance(raw_name, str):
+        raise DataError(system_name, None, "accelerator_model_name", f"expected text, got {raw_name!r:.40}")
+    accelerator = (raw_name or "").strip()  # a missing name (null) is missing, never the text "None"
+    if not accelerator:
+        raise DataError(system_name, None, "accelerator_model_name", "missing (give the accelerator's name)")
     nodes = int(system["number_of_nodes"])
     gpus = int(system["accelerators_per_node"]) * nodes
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
