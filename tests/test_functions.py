@@ -151,7 +151,7 @@ ERRORS = [
     (("BEST", "B200", "no-such-model", "Server"), "#N/A Unknown benchmark 'no-such-model'"),
     (("BEST", "B200", "gpt-oss-120b", "Sometimes"), "#VALUE! Unknown scenario"),
     (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9': use one of "),
-    (("BEST", "H100", "gpt-oss-120b", "Server"), "#N/A No closed H100 gpt-oss-120b Server rows"),
+    (("BEST", "H100", "gpt-oss-120b", "Server"), "#N/A H100 has no closed gpt-oss-120b Server rows in any round"),
     (
         ("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "7.3"),
         "#N/A No closed B200 gpt-oss-120b Server rows in round 7.3",

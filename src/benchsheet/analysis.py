@@ -21,6 +21,8 @@ from .names import (
     benchmark_key,
     benchmark_keys,
     canonical_scenario,
+    close_to,
+    either,
     family_key,
     gpus_per_card,
     is_pipeline,
@@ -62,8 +64,26 @@ CATEGORY_NAMES = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
 def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
     rows = table.entry_rows(entry)
     if not rows:
+        family = table.families.get(family_key(entry))
+        if family is not None and not ENTRY_ID.fullmatch(entry.strip()):
+            raise not_available(
+                f"{family} is an accelerator family, not an entry: BEST(family, benchmark, scenario) gives its "
+                "best per-GPU value, BESTENTRY(...) the entry behind it"
+            )
         raise not_available(f"Unknown entry {entry.strip()}")
     return rows
+
+
+def unknown(what: str, text: str, choices: Sequence[str], role: str = "") -> str:
+    """Why ``text`` is not a known ``what``: "did you mean ...?" for a close misspelling, then the choices."""
+    close = close_to(text, choices)
+    listed = ", ".join(choices)
+    head = f"Unknown {what} {text.strip()!r}" + (f" ({role})" if role else "")
+    return f"{head}: did you mean {either(close)}? Known: {listed}" if close else f"{head}: use one of {listed}"
+
+
+def unknown_family(table: Table, family: str, what: str = "family", role: str = "") -> BenchError:
+    return not_available(unknown(what, family, sorted(table.families.values()), role))
 
 
 def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
@@ -243,8 +263,7 @@ def select(
     filters = filters.check()
     check_known(table, benchmark, scenario)
     if family is not None and family_key(family) not in table.families:
-        known = ", ".join(sorted(table.families.values()))
-        raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
+        raise unknown_family(table, family)
     rows = matching(table, benchmark, scenario, family, filters, heterogeneous)
     what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()} rows"
     if gpus is not None:
@@ -258,9 +277,22 @@ def select(
             raise not_available(f"No closed {what} in round {rnd}" + (f" (rounds with rows: {have})" if have else ""))
         return in_round
     if not rows:
-        raise not_available(f"No closed {what}{filter_note(filters)}")
+        raise not_available(_empty_reason(table, benchmark, scenario, family, filters, what, heterogeneous))
     latest = max((r.round for r in rows), key=round_sort_key)
     return [r for r in rows if r.round == latest]
+
+
+def _empty_reason(
+    table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters, what: str, het: bool
+) -> str:
+    """Why a selection is empty: the filters only where some row passes the rest, else what is really missing."""
+    unfiltered = matching(table, benchmark, scenario, family, Filters("any"), het)
+    if not unfiltered:
+        who = table.families.get(family_key(family), family.strip()) if family else "The closed division"
+        return f"{who} has no closed {benchmark.strip()} {scenario.strip()} rows in any round or availability"
+    have = sorted({r.availability for r in unfiltered})
+    note = f" (it has {', '.join(have)} rows)" if filters.availability not in (*have, "any") else ""
+    return f"No closed {what}{filter_note(filters)}{note}"
 
 
 def filter_note(f: Filters) -> str:
@@ -276,10 +308,10 @@ def filter_note(f: Filters) -> str:
 
 def check_known(table: Table, benchmark: str, scenario: str) -> None:
     if canonical_scenario(scenario) is None:
-        raise bad_value(f"Unknown scenario {scenario!r}: use {', '.join(SCENARIOS[:-1])} or {SCENARIOS[-1]}")
+        raise bad_value(unknown("scenario", scenario, SCENARIOS))
     if not table.has_benchmark(benchmark):
         known = sorted({r.benchmark for r in table.rows if r.division == "closed"})
-        raise not_available(f"Unknown benchmark {benchmark!r}: use one of {', '.join(known)}")
+        raise not_available(unknown("benchmark", benchmark, known))
 
 
 def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
@@ -357,7 +389,7 @@ def per_gpu_spec(
         row = find_row(table, spec, benchmark, scenario)
         return per_gpu_of(row), row
     if family_key(spec) not in table.families:
-        raise not_available(f"Unknown entry or family {spec.strip()!r}")
+        raise unknown_family(table, spec, "entry or family")
     value, row = best_row(table, spec, benchmark, scenario, filters)
     return value, row
 

@@ -22,6 +22,7 @@ from .analysis import (
     normalize_round,
     per_gpu_value,
     refuse_latency,
+    unknown_family,
 )
 from .errors import bad_value, not_available
 from .names import family_key, same_submitter, scenario_key, submitter_key
@@ -59,7 +60,7 @@ def _side(table: Table, spec: str, role: str) -> tuple[str, str]:
     if ENTRY_ID.fullmatch(spec.strip()):
         raise not_available(f"Unknown entry {spec.strip()}")
     if family_key(spec) not in table.families:
-        raise not_available(f"Unknown entry or family {spec.strip()!r} ({role})")
+        raise unknown_family(table, spec, "entry or family", role)
     return "family", table.families[family_key(spec)]
 
 
@@ -188,8 +189,7 @@ def _strength(old: Row, new: Row) -> int:
 
 def _check_family(table: Table, family: str | None) -> None:
     if family is not None and family_key(family) not in table.families:
-        known = ", ".join(sorted(table.families.values()))
-        raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
+        raise unknown_family(table, family)
 
 
 def gains(

@@ -7,7 +7,9 @@ the spellings files also use (``llama3_1-8b``, ``offline``) match.
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -231,3 +233,26 @@ def cell_text(text: str) -> str:
     apostrophe, the spreadsheet convention for "this is text".
     """
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _spelling(name: str) -> str:
+    """A name as typed, for comparing spellings: case, spaces, "_", "-" and "." ignored as separators."""
+    return re.sub(r"[\s_.\-]+", "-", name.strip().lower()).strip("-")
+
+
+def close_to(text: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The choices ``text`` is probably a misspelling of ("Sever" -> Server; "llama2-70b" -> the
+    llama2-70b-99 and -99.9 it starts), through ``difflib``; none when nothing is close."""
+    by_spelling = {_spelling(c): c for c in choices}
+    typed = _spelling(text)
+    if not typed:
+        return []
+    starts = sorted(c for k, c in by_spelling.items() if k.startswith(typed) and k != typed)
+    if len(typed) >= 3 and 0 < len(starts) <= n:
+        return starts
+    return [by_spelling[k] for k in difflib.get_close_matches(typed, list(by_spelling), n=n, cutoff=0.75)]
+
+
+def either(names: Sequence[str]) -> str:
+    """ "A", "A or B", "A, B or C" """
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
