@@ -546,6 +546,7 @@ RESULTS_HEADER = (
     "availability",
     "software",
     "note",
+    "round",
 )
 
 
@@ -579,7 +580,19 @@ def results(
             availability += " (INVALID run)"
         note = "; ".join(row_notes(table, r))
         out.append(
-            [r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software, note]
+            [
+                r.entry,
+                r.submitter,
+                r.system,
+                r.accelerator,
+                r.gpus,
+                r.result,
+                pg,
+                availability,
+                r.software,
+                note,
+                r.round,
+            ]
         )
     return out
 

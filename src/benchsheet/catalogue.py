@@ -195,14 +195,15 @@ CATALOGUE: tuple[Function, ...] = (
     Function(
         "BEST",
         (FAMILY, BENCH, SCEN, *FILTERS),
-        "The best per-GPU value of a family (closed division) under the filters.",
+        "The best per-GPU value of a family (closed division) under the filters, from the latest round "
+        "with rows (round chooses another).",
         '=BEST("B200","gpt-oss-120b","Server","available",8)',
         A.best,
     ),
     Function(
         "BESTENTRY",
         (FAMILY, BENCH, SCEN, *FILTERS),
-        "The entry ID behind BEST.",
+        "The entry ID behind BEST (the latest round with rows, unless round is given).",
         '=BESTENTRY("B300","gpt-oss-120b","Server","available",8)',
         A.best_entry,
         returns="text",
@@ -210,7 +211,7 @@ CATALOGUE: tuple[Function, ...] = (
     Function(
         "MEDIANPERGPU",
         (FAMILY, BENCH, SCEN, *FILTERS),
-        "The median per-GPU value of a family's rows under the filters.",
+        "The median per-GPU value of a family's rows under the filters, in the latest round with rows.",
         '=MEDIANPERGPU("B200","gpt-oss-120b","Server")',
         A.median_per_gpu,
     ),
@@ -316,7 +317,8 @@ CATALOGUE: tuple[Function, ...] = (
         "RESULTS",
         (BENCH, SCEN, ANY_FAMILY, *FILTERS),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label). Spills.",
+        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label), round "
+        "(the latest round with rows, unless round is given). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
         A.results,
         returns="table",
@@ -370,10 +372,16 @@ CATALOGUE: tuple[Function, ...] = (
             ROUND,
             MAXG,
             Arg("same_gpus", "bool", "TRUE: pair only rows with the same accelerator count (default FALSE)", False),
+            Arg(
+                "across_rounds",
+                "bool",
+                "TRUE: each side its own latest round, so rows of two rounds may pair (default FALSE: one round)",
+                False,
+            ),
         ),
-        "Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest "
-        "first: benchmark, scenario, ratio, both entries, per-GPU values, GPUs and availability. The first row is "
-        'where an "up to Nx" comes from. Spills.',
+        "Candidate per-GPU / baseline per-GPU on every workload where both have one, highest first: ratio, "
+        "both entries, per-GPU values, GPUs, availability and rounds (one round unless across_rounds). "
+        'The first row is where an "up to Nx" comes from. Spills.',
         '=RATIOS("Vera Rubin","GB300")',
         C.ratios,
         returns="table",
@@ -395,8 +403,8 @@ CATALOGUE: tuple[Function, ...] = (
             ),
         ),
         "Like-for-like systems across two rounds (same submitter, family and GPU count), biggest per-GPU gain "
-        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, and how strong the "
-        "match is. Spills.",
+        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, how strong the "
+        "match is, and both rounds. Spills.",
         '=GAINS("gpt-oss-120b","Server","6.0","6.1")',
         C.gains,
         returns="table",

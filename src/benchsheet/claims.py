@@ -44,6 +44,9 @@ RATIOS_HEADER = (
     "baseline GPUs",
     "candidate availability",
     "baseline availability",
+    "candidate round",
+    "baseline round",
+    "rounds",
 )
 
 
@@ -90,54 +93,78 @@ def _workloads(table: Table) -> list[tuple[str, str]]:
     return sorted(seen.values())
 
 
-def _rows_for(
+def _side_rows(
     table: Table, side: tuple[str, str], benchmark: str, scenario: str, filters: Filters, gpus: int | None
-) -> Row | None:
+) -> list[Row]:
+    """The rows a RATIOS side may use for one workload: an entry's row, or a family's usable rows."""
     kind, name = side
     if kind == "entry":
         row = table.get(name, benchmark, scenario)
-        ok = row is not None and per_gpu_value(row) is not None and (gpus is None or row.gpus == gpus)
-        return row if ok else None
-    rows = _usable(table, benchmark, scenario, name, filters)
-    return _best([r for r in rows if gpus is None or r.gpus == gpus])
+        rows = [row] if row is not None and per_gpu_value(row) is not None else []
+    else:
+        rows = _usable(table, benchmark, scenario, name, filters)
+    return [r for r in rows if gpus is None or r.gpus == gpus]
 
 
-def _sizes(table: Table, side: tuple[str, str], benchmark: str, scenario: str, filters: Filters) -> set[int]:
-    kind, name = side
-    if kind == "entry":
-        row = _rows_for(table, side, benchmark, scenario, filters, None)
-        return {row.gpus} if row is not None else set()
-    return {r.gpus for r in _usable(table, benchmark, scenario, name, filters)}
+def _pair(cands: list[Row], bases: list[Row], across: bool) -> tuple[Row, Row] | None:
+    """Each side's row for one workload: of the latest round both have (BEST's choice within it), or with
+    ``across`` each side's own latest round (so a v6.1 row may meet a v6.0 row)."""
+    if not across:
+        common = {r.round for r in cands} & {r.round for r in bases}
+        if not common:
+            return None
+        latest = max(common, key=round_sort_key)
+        cands, bases = [r for r in cands if r.round == latest], [r for r in bases if r.round == latest]
+    c, b = _best(cands), _best(bases)
+    return None if c is None or b is None or c.units != b.units else (c, b)
 
 
-def ratios(table: Table, candidate: str, baseline: str, filters: Filters, same_gpus: bool = False) -> list[list[Cell]]:
+def rounds_note(c: Row, b: Row) -> str:
+    """Which rounds a pair of rows comes from, in words."""
+    return f"same round (v{c.round})" if c.round == b.round else f"across rounds: v{c.round} over v{b.round}"
+
+
+def ratios(
+    table: Table,
+    candidate: str,
+    baseline: str,
+    filters: Filters,
+    same_gpus: bool = False,
+    across_rounds: bool = False,
+) -> list[list[Cell]]:
     """Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest first.
 
-    Each side is an entry's row or a family's best closed row under the filters
-    (BEST's choice: the latest round with rows). With ``same_gpus`` a pair counts
+    Each side is an entry's row or a family's best closed row under the filters,
+    both of one round: the latest round where both sides have rows (BEST's choice
+    within it). With ``across_rounds`` each side takes its own latest round, and the
+    rounds column says where that pairs two rounds. With ``same_gpus`` a pair counts
     only where both rows have the same accelerator count; of the sizes both have,
     the one with the highest ratio is shown. Pairs in different units are left out.
     """
     filters = filters.check()
     cand, base = _side(table, candidate, "candidate"), _side(table, baseline, "baseline")
+    across = across_rounds or (cand[0] == base[0] == "entry")  # two named entries are asked for as they are
     found: list[tuple[float, Row, Row]] = []
     for bench, scen in _workloads(table):
-        if same_gpus:
-            sizes = _sizes(table, cand, bench, scen, filters) & _sizes(table, base, bench, scen, filters)
-        else:
-            sizes = {0}
+        cands = _side_rows(table, cand, bench, scen, filters, None)
+        bases = _side_rows(table, base, bench, scen, filters, None)
+        sizes = sorted({r.gpus for r in cands} & {r.gpus for r in bases}) if same_gpus else [None]
         pairs = []
-        for n in sorted(sizes):
-            c = _rows_for(table, cand, bench, scen, filters, n or None)
-            b = _rows_for(table, base, bench, scen, filters, n or None)
-            if c is not None and b is not None and c.units == b.units:
+        for n in sizes:
+            pair = _pair(
+                [r for r in cands if n is None or r.gpus == n], [r for r in bases if n is None or r.gpus == n], across
+            )
+            if pair is not None:
+                c, b = pair
                 pairs.append(((per_gpu_value(c) or 0.0) / (per_gpu_value(b) or 1.0), c, b))
         if pairs:
             found.append(max(pairs, key=lambda p: p[0]))
     if not found:
         raise not_available(
             f"No benchmark and scenario where both {candidate.strip()} and {baseline.strip()} have a closed "
-            f"per-GPU value in the same units{filter_note(filters)}" + (" and the same GPU count" if same_gpus else "")
+            f"per-GPU value in the same units{filter_note(filters)}"
+            + (" and the same GPU count" if same_gpus else "")
+            + ("" if across else " in one round (across_rounds TRUE pairs different rounds)")
         )
     found.sort(key=lambda p: (-p[0], p[1].benchmark, p[1].scenario))
     out: list[list[Cell]] = [list(RATIOS_HEADER)]
@@ -155,6 +182,9 @@ def ratios(table: Table, candidate: str, baseline: str, filters: Filters, same_g
                 b.gpus,
                 c.availability,
                 b.availability,
+                c.round,
+                b.round,
+                rounds_note(c, b),
             ]
         )
     return out
@@ -174,6 +204,8 @@ GAINS_HEADER = (
     "old software",
     "new software",
     "match",
+    "old round",
+    "new round",
 )
 _STRENGTH = ("same platform", "same system", "same submitter, family and size only")
 
@@ -281,6 +313,8 @@ def gains(
                     o.software,
                     n.software,
                     match,
+                    o.round,
+                    n.round,
                 ]
             )
     return out
