@@ -420,6 +420,22 @@ CATALOGUE: tuple[Function, ...] = (
     ),
 )
 
+CATALOGUE += (
+    Function(
+        "COUNTS",
+        (
+            Arg("round", "round", 'Round, e.g. "6.1"'),
+            AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi"'),
+            Arg("suite", "text", '"datacenter" or "edge"; default: both', None),
+        ),
+        "What a round holds, per division and in all: submitters, entry IDs, system names and results. "
+        'A claim of "N submitters" or "N systems" is checked here. Spills.',
+        '=COUNTS("6.1")',
+        C.counts,
+        returns="table",
+    ),
+)
+
 BY_NAME = {f.name: f for f in CATALOGUE}
 
 

@@ -26,7 +26,7 @@ from .analysis import (
 )
 from .errors import bad_value, not_available
 from .names import family_key, same_submitter, scenario_key, submitter_key
-from .table import Row, Table, round_sort_key
+from .table import IdSource, Row, Table, round_sort_key
 
 Cell = str | float | int
 
@@ -366,6 +366,42 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
                 float(statistics.median(values)),
                 len(values),
                 units,
+            ]
+        )
+    return out
+
+
+# ------------------------------------------------------------------ COUNTS
+
+COUNTS_HEADER = ("division", "submitters", "entry IDs", "systems", "results")
+
+
+def counts(table: Table, round: str, availability: str = "any", suite: str | None = None) -> list[list[Cell]]:
+    """What an official round holds, one row per division and one for all: distinct submitters, entry IDs
+    (in the open division one per system and model run), system names, and results (rows)."""
+    rnd = normalize_round(round)
+    av = Filters(availability).check().availability
+    rows = [r for r in table.rows if r.round == rnd and r.id_source != IdSource.LOCAL]
+    if not rows:
+        raise not_available(f"No rows in round {rnd} (rounds: {', '.join(table.rounds)})")
+    suites = sorted({r.suite for r in rows})
+    if suite is not None and suite.strip().lower() not in suites:
+        raise bad_value(f"suite must be one of {', '.join(suites)}, not {suite!r}")
+    rows = [
+        r for r in rows if (av == "any" or r.availability == av) and (suite is None or r.suite == suite.strip().lower())
+    ]
+    if not rows:
+        raise not_available(f"No rows in round {rnd} with availability {av}" + (f", suite {suite}" if suite else ""))
+    out: list[list[Cell]] = [list(COUNTS_HEADER)]
+    for division in [*sorted({r.division for r in rows}), "all"]:
+        part = [r for r in rows if division in ("all", r.division)]
+        out.append(
+            [
+                division,
+                len({r.submitter for r in part}),
+                len({r.entry for r in part}),
+                len({r.system for r in part}),
+                len(part),
             ]
         )
     return out
