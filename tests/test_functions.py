@@ -202,6 +202,7 @@ ERRORS = [
     (("GAINS", "e2e-rag-db", "Offline"), "#N/A e2e-rag-db times a whole pipeline with CPU stages"),
     (("HISTORY", "TPU9", "deepseek-r1", "Server"), "#N/A Unknown family 'TPU9'"),
     (("HISTORY", "GB300", "yolo-99", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
+    (("COUNTS", "6.²"), "#VALUE! round must look like 6.1"),
 ]
 
 
