@@ -203,6 +203,7 @@ ERRORS = [
     (("HISTORY", "TPU9", "deepseek-r1", "Server"), "#N/A Unknown family 'TPU9'"),
     (("HISTORY", "GB300", "yolo-99", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
     (("COUNTS", "6.²"), "#VALUE! round must look like 6.1"),
+    (("HEADLINES", "6.1", "5.1"), "#VALUE! old_round (6.1) must be earlier"),
 ]
 
 

@@ -436,6 +436,21 @@ CATALOGUE += (
     ),
 )
 
+CATALOGUE += (
+    Function(
+        "HEADLINES",
+        (
+            Arg("old_round", "round", 'Earlier round, e.g. "5.1"; default: the one giving the highest ratio', None),
+            Arg("new_round", "round", 'Later round, e.g. "6.1"; default: the latest', None),
+        ),
+        "HEADLINE for every benchmark and scenario, highest first: the new round's best per-GPU over the old "
+        "round's, with both entries and rounds, and the same with Available rows only. Spills.",
+        "=HEADLINES()",
+        C.headlines,
+        returns="table",
+    ),
+)
+
 BY_NAME = {f.name: f for f in CATALOGUE}
 
 

@@ -405,3 +405,72 @@ def counts(table: Table, round: str, availability: str = "any", suite: str | Non
             ]
         )
     return out
+
+
+# --------------------------------------------------------------- HEADLINES
+
+HEADLINES_HEADER = (
+    "benchmark",
+    "scenario",
+    "ratio",
+    "new entry",
+    "old entry",
+    "new round",
+    "old round",
+    "available ratio",
+    "available new entry",
+    "available old entry",
+    "available old round",
+)
+
+
+def _tops(rows: Sequence[Row], availability: str) -> dict[str, Row]:
+    """Round -> the best per-GPU closed row of that round (HEADLINE's choice), under the availability."""
+    tops: dict[str, Row] = {}
+    for r in rows:
+        if availability != "any" and r.availability != availability:
+            continue
+        have = tops.get(r.round)
+        if have is None or (-(per_gpu_value(r) or 0.0), r.entry) < (-(per_gpu_value(have) or 0.0), have.entry):
+            tops[r.round] = r
+    return tops
+
+
+def _headline(tops: dict[str, Row], old: str | None, new: str) -> tuple[float, Row, Row] | None:
+    """new round's best over the old round's (with no old round: the earlier round giving the highest ratio)."""
+    top = tops.get(new)
+    if top is None:
+        return None
+    earlier = [old] if old else [r for r in tops if round_sort_key(r) < round_sort_key(new)]
+    found = [
+        ((per_gpu_value(top) or 0.0) / (per_gpu_value(tops[r]) or 1.0), top, tops[r])
+        for r in earlier
+        if r in tops and tops[r].units == top.units
+    ]
+    return max(found, key=lambda p: p[0]) if found else None
+
+
+def headlines(table: Table, old_round: str | None = None, new_round: str | None = None) -> list[list[Cell]]:
+    """Per benchmark and scenario, the best per-GPU of ``new_round`` over the best of ``old_round``, highest
+    first, with any availability and Available only (both rounds alike). Left out, ``new_round`` is the
+    latest round and ``old_round`` the earlier round that gives the highest ratio: where a vendor's
+    "Nx per accelerator" comes from."""
+    new = normalize_round(new_round) if new_round is not None else table.rounds[-1]
+    old = normalize_round(old_round) if old_round is not None else None
+    if old is not None and round_sort_key(old) >= round_sort_key(new):
+        raise bad_value(f"old_round ({old}) must be earlier than new_round ({new})")
+    found = []
+    for bench, scen in _workloads(table):
+        rows = [r for r in matching(table, bench, scen, None, Filters("any")) if per_gpu_value(r) is not None]
+        pair = _headline(_tops(rows, "any"), old, new)
+        if pair is not None:
+            found.append((pair, _headline(_tops(rows, "available"), old, new)))
+    if not found:
+        raise not_available(f"No workload with closed per-GPU rows in {new} and {old or 'an earlier round'}")
+    found.sort(key=lambda p: (-p[0][0], p[0][1].benchmark, p[0][1].scenario))
+    out: list[list[Cell]] = [list(HEADLINES_HEADER)]
+    for (ratio, n, o), avail in found:
+        line: list[Cell] = [n.benchmark, n.scenario, ratio, n.entry, o.entry, n.round, o.round]
+        line += [avail[0], avail[1].entry, avail[2].entry, avail[2].round] if avail else ["none", "", "", ""]
+        out.append(line)
+    return out
