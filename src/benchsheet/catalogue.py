@@ -451,6 +451,25 @@ CATALOGUE += (
     ),
 )
 
+CATALOGUE += (
+    Function(
+        "PERWATT",
+        (ENTRY, BENCH, SCEN),
+        "The result per watt of measured system power: tokens (or samples) per joule. Only rows whose power "
+        "was measured (MLPerf Power) have one; a design figure is never used.",
+        '=PERWATT("5.1-0061","llama2-70b-99","Offline")',
+        A.per_watt,
+    ),
+    Function(
+        "ENERGYCITE",
+        (ENTRY, BENCH, SCEN),
+        "A short citation of PERWATT: the result, the measured power and who measured it, the source file.",
+        '=ENERGYCITE("5.1-0061","llama2-70b-99","Offline")',
+        A.energy_cite,
+        returns="text",
+    ),
+)
+
 BY_NAME = {f.name: f for f in CATALOGUE}
 
 

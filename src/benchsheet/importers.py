@@ -196,6 +196,16 @@ class _Fields:
             return v in (1, True, "1")
         raise self.fail(field, f"expected 0 or 1, got {v!r}")
 
+    def power(self) -> dict[str, Any]:
+        """Measured system power, where the file says it was measured (``has_power``); nothing else is
+        power: v6.1's ``design_power_watts`` is a design figure, not a measurement, and is never read."""
+        if not self.flag("has_power"):
+            return {}
+        units = self.text("Power_Units")
+        if not units:
+            raise self.fail("Power_Units", "missing where has_power is set")
+        return {"has_power": True, "power_result": self.result("Power_Result"), "power_units": units}
+
     def round(self, field: str = "version") -> str:
         v = self.text(field)
         m = re.fullmatch(r"v?(\d+\.\d+)", v)
@@ -296,6 +306,7 @@ def _make_row(f: _Fields, layout: _Layout, c: _Common, *, file_gpus: int, benchm
         source="",
         sha256="",
         gpus_in_file=file_gpus if c.accelerator and file_gpus != gpus else 0,
+        **f.power(),
     )
 
 

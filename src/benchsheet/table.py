@@ -81,6 +81,9 @@ class Row:
     source: str  # file name the row was read from
     sha256: str  # SHA-256 of that file
     gpus_in_file: int = 0  # the file's own count (a# x Nodes, or total_accelerators) where gpus differs; else 0
+    has_power: bool = False  # the file's has_power: system power was measured (MLPerf Power)
+    power_result: float = 0.0  # the file's Power_Result where has_power, else 0.0
+    power_units: str = ""  # the file's Power_Units ("Watts"; "millijoules" per query) where has_power, else ""
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
@@ -92,8 +95,14 @@ _TYPES: dict[str, type] = {
     "nodes": int,
     "result": float,
     "gpus_in_file": int,
+    "has_power": bool,
+    "power_result": float,
 }
-_ADDED_COLUMNS: dict[int, dict[str, Any]] = {len(COLUMNS) - 1: {"gpus_in_file": 0}}
+_NO_POWER: dict[str, Any] = {"has_power": False, "power_result": 0.0, "power_units": ""}
+_ADDED_COLUMNS: dict[int, dict[str, Any]] = {
+    len(COLUMNS) - 4: {"gpus_in_file": 0} | _NO_POWER,
+    len(COLUMNS) - 3: _NO_POWER,
+}
 """Files written before a column was added still load: column count -> the added columns' defaults."""
 _STR_COLUMNS = tuple(c for c in COLUMNS if c not in _TYPES)
 
@@ -308,6 +317,10 @@ def _rows(doc: Mapping[str, Any], name: str) -> tuple[Row, ...]:
         for col in _COUNTS:
             if not 0 <= values[col] <= MAX_ACCELERATORS:
                 raise DataError(name, i, col, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}")
+        if values["has_power"] != (values["power_units"] != "") or not (
+            is_result(values["power_result"]) if values["has_power"] else values["power_result"] == 0.0
+        ):
+            raise DataError(name, i, "power_result", "measured power must be a result with its units, or none")
         if not _ROUND.fullmatch(values["round"]):
             raise DataError(name, i, "round", f"expected a round such as 6.1, got {values['round']!r}")
         try:
