@@ -151,6 +151,8 @@ def parse_system(data: bytes, name: str) -> dict[str, Any]:
     return doc
 
 
+_NO_ACCELERATOR = ("", "n/a", "na", "none", "-", "cpu")
+"""What a CPU-only system's description names as its accelerator."""
 _LATENCY_KEYS = {"SingleStream": "90.00 percentile latency (ns)", "MultiStream": "99.00 percentile latency (ns)"}
 
 
@@ -207,8 +209,11 @@ def make_run(
     raw_name = system["accelerator_model_name"]
     if raw_name is not None and not isinstance(raw_name, str):
         raise DataError(system_name, None, "accelerator_model_name", f"expected text, got {raw_name!r:.40}")
-    # a missing name (null) is missing, never the text "None"; a CPU-only system (0 per node) has none
-    accelerator = (raw_name or "").strip() if per_node else ""
+    # a missing name (null) is missing, never the text "None"; a CPU-only system (0 per node) names none
+    accelerator = (raw_name or "").strip()
+    if not per_node and accelerator.lower() not in _NO_ACCELERATOR:
+        raise DataError(system_name, None, "accelerators_per_node", f"0 accelerators for {accelerator[:40]!r}")
+    accelerator = accelerator if per_node else ""
     if per_node and not accelerator:
         raise DataError(system_name, None, "accelerator_model_name", "missing (give the accelerator's name)")
     # counted as the official rows count them: "(x87)" is 87, a "Dual" card two GPUs
