@@ -24,6 +24,7 @@ from .names import (
     close_to,
     either,
     family_key,
+    family_keys,
     gpus_per_card,
     is_pipeline,
 )
@@ -230,7 +231,7 @@ def matching(
     table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters, heterogeneous: bool = False
 ) -> list[Row]:
     """Closed-division rows passing every filter but the round (heterogeneous systems only when asked)."""
-    fkey = family_key(family) if family else None
+    fkeys = family_keys(family) if family else None
     soft = filters.software.strip().lower() if filters.software else None
     av = filters.availability
     return [
@@ -238,7 +239,7 @@ def matching(
         for r in table.bench_rows(benchmark, scenario)
         if r.division == "closed"
         and (heterogeneous or not r.heterogeneous)
-        and (fkey is None or family_key(r.family) == fkey)
+        and (fkeys is None or family_key(r.family) in fkeys)
         and (av == "any" or r.availability == av)
         and (filters.max_gpus is None or r.gpus <= filters.max_gpus)
         and (soft is None or soft in r.software.lower())
@@ -560,11 +561,11 @@ def results(
 ) -> list[list[str | float | int]]:
     """The selected rows as a table with a header, best per-GPU first; your own runs beside them."""
     rows = select(table, benchmark, scenario, family, filters, heterogeneous=family is None)
-    fkey = family_key(family) if family else None
+    fkeys = family_keys(family) if family else None
     rows += [
         r
         for r in table.bench_rows(benchmark, scenario)
-        if r.id_source == IdSource.LOCAL and (fkey is None or family_key(r.family) == fkey)
+        if r.id_source == IdSource.LOCAL and (fkeys is None or family_key(r.family) in fkeys)
     ]
     if rows[0].throughput:  # best per-GPU first; rows without one (heterogeneous, no count) last
         keyed = sorted(rows, key=lambda r: (per_gpu_value(r) is None, -(per_gpu_value(r) or 0.0), r.entry))

@@ -470,6 +470,25 @@ CATALOGUE += (
     ),
 )
 
+CATALOGUE += (
+    Function(
+        "GAINRANGE",
+        (
+            Arg("low", "number", "The claim's low end as a fraction, e.g. 0.08 (8%)"),
+            Arg("high", "number", "The claim's high end as a fraction, e.g. 0.36 (36%)"),
+            FAMILY.but('Family or group, e.g. "Blackwell", "Hopper", "CDNA 3", "B200"'),
+            Arg("old_round", "round", "Earlier round; default: the one before new_round", None),
+            Arg("new_round", "round", "Later round; default: the latest", None),
+            AVAIL,
+        ),
+        "A range claim checked at both ends over GAINS of every benchmark and scenario: per end, the verdict, "
+        "how many pairs reach it at each match strength, and the nearest pairs above it. Spills.",
+        '=GAINRANGE(0.08,0.36,"Blackwell","6.0","6.1")',
+        C.gain_range,
+        returns="table",
+    ),
+)
+
 BY_NAME = {f.name: f for f in CATALOGUE}
 
 

@@ -9,6 +9,7 @@ two rows are only compared in the same units.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 
@@ -24,7 +25,7 @@ from .analysis import (
     refuse_latency,
     unknown_family,
 )
-from .errors import bad_value, not_available
+from .errors import BenchError, bad_value, not_available
 from .names import family_key, same_submitter, scenario_key, submitter_key
 from .table import IdSource, Row, Table, round_sort_key
 
@@ -206,6 +207,8 @@ GAINS_HEADER = (
     "match",
     "old round",
     "new round",
+    "benchmark",
+    "scenario",
 )
 _STRENGTH = ("same platform", "same system", "same submitter, family and size only")
 
@@ -245,6 +248,8 @@ def gains(
     a new system with no partner of its size is paired with the submitter's
     nearest-sized old system of the family, listed after the rest and marked.
     """
+    if benchmark.strip().lower() == ALL:
+        return _gains_everywhere(table, old_round, new_round, family, availability, include_resized)
     filters = Filters(availability).check()
     check_known(table, benchmark, scenario)
     refuse_latency(table, benchmark, scenario)
@@ -315,9 +320,46 @@ def gains(
                     match,
                     o.round,
                     n.round,
+                    n.benchmark,
+                    n.scenario,
                 ]
             )
     return out
+
+
+ALL = "all"
+"""GAINS' benchmark that runs it across every workload of the round pair."""
+
+
+def _gains_everywhere(
+    table: Table,
+    old_round: str | None,
+    new_round: str | None,
+    family: str | None,
+    availability: str,
+    include_resized: bool,
+) -> list[list[Cell]]:
+    """GAINS of every workload between two rounds (default: the two latest), one table, biggest gain first
+    (resized pairs last)."""
+    Filters(availability).check()
+    _check_family(table, family)
+    new = normalize_round(new_round) if new_round is not None else table.rounds[-1]
+    earlier = [r for r in table.rounds if round_sort_key(r) < round_sort_key(new)]
+    old = normalize_round(old_round) if old_round is not None else (earlier[-1] if earlier else new)
+    found: list[list[Cell]] = []
+    for bench, scen in _workloads(table):
+        try:
+            found += gains(table, bench, scen, old, new, family, availability, include_resized)[1:]
+        except BenchError:
+            continue  # a workload without pairs in these rounds
+    if not found:
+        raise not_available(
+            f"No like-for-like {family.strip() + ' ' if family else ''}systems in both {old} and {new} "
+            "(same submitter, family and GPU count) in any benchmark and scenario"
+        )
+    match = GAINS_HEADER.index("match")
+    found.sort(key=lambda r: (str(r[match]).startswith("resized"), -float(r[GAINS_HEADER.index("gain")])))
+    return [list(GAINS_HEADER), *found]
 
 
 def _gain(old: Row, new: Row) -> float:
@@ -473,4 +515,45 @@ def headlines(table: Table, old_round: str | None = None, new_round: str | None 
         line: list[Cell] = [n.benchmark, n.scenario, ratio, n.entry, o.entry, n.round, o.round]
         line += [avail[0], avail[1].entry, avail[2].entry, avail[2].round] if avail else ["none", "", "", ""]
         out.append(line)
+    return out
+
+
+# --------------------------------------------------------------- GAINRANGE
+
+GAINRANGE_HEADER = ("end", "claimed gain", "verdict", *_STRENGTH, "nearest pairs at or above it")
+
+
+def gain_range(
+    table: Table,
+    low: float,
+    high: float,
+    family: str,
+    old_round: str | None = None,
+    new_round: str | None = None,
+    availability: str = "available",
+) -> list[list[Cell]]:
+    """A range claim ("8 to 36 percent on Blackwell") checked at both ends over GAINS of every workload:
+    how many like-for-like pairs reach each end at each match strength, and the pairs nearest above it."""
+    if not (-1 < low <= high) or not math.isfinite(high):
+        raise bad_value("low and high must be gains as fractions (8% is 0.08), low <= high")
+    table_rows = _gains_everywhere(table, old_round, new_round, family, availability, False)
+    col = {h: i for i, h in enumerate(GAINS_HEADER)}
+    pairs = [(float(r[col["gain"]]), str(r[col["match"]]).split(" (")[0], r) for r in table_rows[1:]]
+    out: list[list[Cell]] = [list(GAINRANGE_HEADER)]
+    for end, claimed in (("low", low), ("high", high)):
+        reach = [p for p in pairs if p[0] >= claimed]
+        counts = [sum(1 for p in reach if p[1] == s) for s in _STRENGTH]
+        if counts[0] or counts[1]:
+            verdict = f"holds: {counts[0] + counts[1]} like-for-like pairs (same platform or system) reach it"
+        elif counts[2]:
+            verdict = "only weak matches (same submitter, family and size only) reach it"
+        else:
+            verdict = f"not found: no like-for-like {family.strip()} pair reaches {claimed:.0%} per GPU"
+        nearest = sorted(reach, key=lambda p: (p[0], _STRENGTH.index(p[1])))[:2]
+        text = "; ".join(
+            f"{r[col['submitter']]} {r[col['GPUs']]}x {r[col['family']]} {r[col['benchmark']]} "
+            f"{r[col['scenario']]} {g:+.2%} ({m})"
+            for g, m, r in nearest
+        )
+        out.append([end, claimed, verdict, *counts, text or "none"])
     return out

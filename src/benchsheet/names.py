@@ -181,6 +181,15 @@ FAMILIES: tuple[Family, ...] = (
     Family("Arc Pro B50", "Intel", _ARC + r"Pro(?:\(R\))?[ _-]?B50"),
     Family("Arc 140T", "Intel", _ARC + r"140T"),
 )
+FAMILY_GROUPS: dict[str, tuple[str, ...]] = {
+    "Blackwell": ("B200", "B300", "GB200", "GB300", "GB10", "RTX PRO 6000", "RTX PRO 4500", "Jetson Thor"),
+    "Hopper": ("H100", "H200", "GH200"),
+    "CDNA 3": ("MI300X", "MI325X"),
+    "CDNA 4": ("MI350X", "MI350P", "MI355X"),
+    "Rubin": ("Vera Rubin",),
+}
+"""Family groups people name in claims ("8 to 36 percent on Blackwell"): the architecture of each family
+above. Accepted wherever a family is; a group selects the rows of every family in it."""
 _FAMILY_RES = tuple((f, re.compile(f.pattern, re.IGNORECASE)) for f in FAMILIES)
 
 
@@ -220,6 +229,17 @@ def classify_accelerator(name: str | None) -> AcceleratorInfo:
 def family_key(name: str) -> str:
     """Key for matching a family name typed by a user ("rtx pro 6000", "b200")."""
     return name.strip().lower().replace(" ", "").replace("-", "")
+
+
+GROUP_MEMBERS: dict[str, frozenset[str]] = {
+    family_key(g): frozenset(family_key(f) for f in fams) for g, fams in FAMILY_GROUPS.items()
+}
+
+
+def family_keys(name: str) -> frozenset[str]:
+    """The family keys a family or group name selects: a group's members, or the family itself."""
+    key = family_key(name)
+    return GROUP_MEMBERS.get(key) or frozenset({key})
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -195,10 +195,13 @@ class Table:
 
     @cached_property
     def families(self) -> dict[str, str]:
-        """Family key -> family name, for every single-family accelerator in the table."""
-        from .names import family_key
+        """Family key -> family name, for every single-family accelerator in the table, and every family
+        group (``names.FAMILY_GROUPS``) with a member in it."""
+        from .names import FAMILY_GROUPS, GROUP_MEMBERS, family_key
 
-        return {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
+        found = {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
+        groups = {family_key(g): g for g in FAMILY_GROUPS if GROUP_MEMBERS[family_key(g)] & found.keys()}
+        return found | groups
 
     @cached_property
     def invalid_runs(self) -> frozenset[str]:
