@@ -35,3 +35,9 @@ def test_counts_filter_by_suite_and_availability() -> None:
 )
 def test_counts_errors(args: tuple[str, ...], start: str) -> None:
     assert udf.COUNTS(*args).startswith(start)
+
+
+def test_roundcount_is_one_number_of_counts() -> None:
+    assert udf.ROUNDCOUNT("6.1", "submitters", "closed") == 30
+    assert udf.ROUNDCOUNT("6.1", "entry IDs") == 120
+    assert udf.ROUNDCOUNT("6.1", "colour").startswith("#VALUE! what must be one of")

@@ -205,6 +205,7 @@ ERRORS = [
     (("COUNTS", "6.²"), "#VALUE! round must look like 6.1"),
     (("HEADLINES", "6.1", "5.1"), "#VALUE! old_round (6.1) must be earlier"),
     (("GAINRANGE", 0.5, 0.1, "Blackwell"), "#VALUE! low and high must be gains"),
+    (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! what must be one of"),
     (("PERWATT", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
     (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
 ]

@@ -434,6 +434,19 @@ CATALOGUE += (
         C.counts,
         returns="table",
     ),
+    Function(
+        "ROUNDCOUNT",
+        (
+            Arg("round", "round", 'Round, e.g. "6.1"'),
+            Arg("what", "text", '"submitters", "entry IDs", "systems" or "results"'),
+            Arg("division", "text", '"closed", "open" or "all" (default)', "all"),
+            AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi"'),
+            Arg("suite", "text", '"datacenter" or "edge"; default: both', None),
+        ),
+        "One number of COUNTS: submitters, entry IDs, systems or results of a round's division.",
+        '=ROUNDCOUNT("6.1","submitters","closed")',
+        C.count,
+    ),
 )
 
 CATALOGUE += (

@@ -449,6 +449,23 @@ def counts(table: Table, round: str, availability: str = "any", suite: str | Non
     return out
 
 
+def count(
+    table: Table, round: str, what: str, division: str = "all", availability: str = "any", suite: str | None = None
+) -> int:
+    """One number of ``counts``: submitters, entry IDs, systems or results of one division (or all)."""
+    out = counts(table, round, availability, suite)
+    col = what.strip().lower()
+    names = {h.lower(): i for i, h in enumerate(out[0])}
+    if col not in names or col == "division":
+        raise bad_value(f"what must be one of {', '.join(COUNTS_HEADER[1:])}, not {what!r}")
+    row = next((r for r in out[1:] if r[0] == division.strip().lower()), None)
+    if row is None:
+        raise not_available(f"No {division.strip()} rows in round {out and normalize_round(round)}")
+    value = row[names[col]]
+    assert isinstance(value, int)
+    return value
+
+
 # --------------------------------------------------------------- HEADLINES
 
 HEADLINES_HEADER = (
