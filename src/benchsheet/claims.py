@@ -455,7 +455,7 @@ def count(
     """One number of ``counts``: submitters, entry IDs, systems or results of one division (or all)."""
     out = counts(table, round, availability, suite)
     col = what.strip().lower()
-    names = {h.lower(): i for i, h in enumerate(out[0])}
+    names = {str(h).lower(): i for i, h in enumerate(out[0])}
     if col not in names or col == "division":
         raise bad_value(f"what must be one of {', '.join(COUNTS_HEADER[1:])}, not {what!r}")
     row = next((r for r in out[1:] if r[0] == division.strip().lower()), None)
