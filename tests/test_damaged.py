@@ -67,7 +67,7 @@ def test_a_runs_file_with_an_impossible_result_is_left_out(user_home: Path, tabl
     assert udf.PERGPU("local-0001", "deepseek-r1", "Server") == "#N/A Unknown entry local-0001"
 
 
-def test_a_denormal_in_a_run_record_is_refused(user_home: Path) -> None:
+def test_a_run_record_with_a_wrong_type_is_refused(user_home: Path) -> None:
     run = {"entry": "local-0001", "name": "x", "valid": "yes", "log_file": "l", "log_sha256": "0", "imported_at": "t"}
     doc = {"format": "benchsheet-runs", "version": 1, "issued": 1, "columns": list(COLUMNS)}
     doc |= {"rows": [], "runs": [run]}

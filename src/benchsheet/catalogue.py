@@ -134,7 +134,7 @@ class Function:
 ENTRY = Arg("entry", "text", 'Entry ID, e.g. "6.1-0052", or your own run, e.g. "local-0001"')
 BENCH = Arg("benchmark", "text", 'Benchmark, e.g. "gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"')
 SCEN = Arg("scenario", "text", '"Server", "Offline", "Interactive", ...')
-FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300"')
+FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300", or a group, e.g. "Blackwell"')
 ANY_FAMILY = FAMILY.but(FAMILY.help + "; default: all", None)
 AVAIL = Arg("availability", "text", '"available" (default), "preview", "rdi" or "any"', "available")
 AVAIL_ANY = AVAIL.but('"any" (default) or "available", "preview", "rdi": applies to both', "any")
@@ -420,14 +420,14 @@ CATALOGUE: tuple[Function, ...] = (
     ),
 )
 
+# The claim checkers (issue 20): one block, so that other additions merge beside it.
+A_ROUND = Arg("round", "round", 'Round, e.g. "6.1"')
+ANY_AVAIL = AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi"')
+SUITE = Arg("suite", "text", '"datacenter" or "edge"; default: both', None)
 CATALOGUE += (
     Function(
         "COUNTS",
-        (
-            Arg("round", "round", 'Round, e.g. "6.1"'),
-            AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi"'),
-            Arg("suite", "text", '"datacenter" or "edge"; default: both', None),
-        ),
+        (A_ROUND, ANY_AVAIL, SUITE),
         "What a round holds, per division and in all: submitters, entry IDs, system names and results. "
         'A claim of "N submitters" or "N systems" is checked here. Spills.',
         '=COUNTS("6.1")',
@@ -437,19 +437,16 @@ CATALOGUE += (
     Function(
         "ROUNDCOUNT",
         (
-            Arg("round", "round", 'Round, e.g. "6.1"'),
+            A_ROUND,
             Arg("what", "text", '"submitters", "entry IDs", "systems" or "results"'),
             Arg("division", "text", '"closed", "open" or "all" (default)', "all"),
-            AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi"'),
-            Arg("suite", "text", '"datacenter" or "edge"; default: both', None),
+            ANY_AVAIL,
+            SUITE,
         ),
         "One number of COUNTS: submitters, entry IDs, systems or results of a round's division.",
         '=ROUNDCOUNT("6.1","submitters","closed")',
         C.count,
     ),
-)
-
-CATALOGUE += (
     Function(
         "HEADLINES",
         (
@@ -462,9 +459,6 @@ CATALOGUE += (
         C.headlines,
         returns="table",
     ),
-)
-
-CATALOGUE += (
     Function(
         "PERWATT",
         (ENTRY, BENCH, SCEN),
@@ -481,9 +475,6 @@ CATALOGUE += (
         A.energy_cite,
         returns="text",
     ),
-)
-
-CATALOGUE += (
     Function(
         "GAINRANGE",
         (
