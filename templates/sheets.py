@@ -733,6 +733,90 @@ AVAILABLE = answer(
     _available,
 )
 
+# ------------------------------------------------- Claims: range and count claims
+
+RANGE_CLAIM = Fields(
+    CLAIMS,
+    top=under(AVAILABLE),
+    title='A range claim (yellow: v6.1\'s "8 to 36 percent gains on deployed Blackwell through software alone")',
+    fields=(
+        Field("family", "Family or group", Input("Blackwell"), 'e.g. "Blackwell", "Hopper", "CDNA 3", "B200"'),
+        Field("low", "Claimed low end", Input(0.08, "in_pct"), "per-GPU gain"),
+        Field("high", "Claimed high end", Input(0.36, "in_pct"), "per-GPU gain"),
+        Field("old_round", "Older round", Input("6.0"), "software gains between these rounds"),
+        Field("new_round", "Newer round", Input("6.1"), "every benchmark and scenario (GAINRANGE)"),
+    ),
+)
+
+
+def _range_at(row: int, column: str) -> Callable[[Row], Expr]:
+    """GAINRANGE's ``column`` at the low (2) or high (3) end; its reason where it has none."""
+    r = RANGE_CLAIM
+    args = (r["low"], r["high"], r["family"], r["old_round"], r["new_round"], lit("available"))
+    table = call("GAINRANGE", *args)
+    index = {"verdict": 3, "platform": 4, "system": 5, "weak": 6, "pairs": 7}[column]
+    return lambda _: call("IFERROR", call("INDEX", table, row, index), table)
+
+
+RANGE_ANSWER = Fields(
+    CLAIMS,
+    top=under(RANGE_CLAIM),
+    title="The range checked at both ends (like-for-like pairs, Available, any benchmark and scenario)",
+    fields=tuple(
+        Field(f"{end}_{column}", f"{end.capitalize()} end: {label}", Formula(_range_at(row, column), style))
+        for end, row in (("low", 2), ("high", 3))
+        for column, label, style in (
+            ("verdict", "verdict", "out_verdict"),
+            ("platform", "pairs, same platform", "out_int"),
+            ("system", "pairs, same system", "out_int"),
+            ("weak", "pairs, weak match only", "out_int"),
+            ("pairs", "nearest pairs", "out_text"),
+        )
+    ),
+)
+COUNT_CLAIM = Fields(
+    CLAIMS,
+    top=under(RANGE_ANSWER),
+    title='A count claim (yellow: v6.1\'s "30 submitters and 120 systems")',
+    fields=(
+        Field("round", "Round", Input("6.1"), "the round the news is about"),
+        Field("submitters", "Claimed submitters", Input(30, "in_int"), ""),
+        Field("systems", "Claimed systems", Input(120, "in_int"), "MLPerf counts systems as entry IDs"),
+    ),
+)
+
+
+def _count(what: str, division: str) -> Callable[[Row], Expr]:
+    return lambda _: call("ROUNDCOUNT", COUNT_CLAIM["round"], lit(what), lit(division), lit("any"), lit(""))
+
+
+def _count_verdict(what: str) -> Callable[[Row], Expr]:
+    """Which division the claimed number is: closed only, all divisions, or neither."""
+
+    def value(f: Row) -> Expr:
+        claimed, closed, every = COUNT_CLAIM[what], f[f"{what}_closed"], f[f"{what}_all"]
+        neither = lit("neither: ") & closed & lit(" closed, ") & every & lit(" in all")
+        return if_(
+            eq(claimed, closed), lit("the closed division"), if_(eq(claimed, every), lit("all divisions"), neither)
+        )
+
+    return value
+
+
+COUNT_ANSWER = Fields(
+    CLAIMS,
+    top=under(COUNT_CLAIM),
+    title="What the round holds (COUNTS): the news may mix the closed division with all",
+    fields=(
+        Field("submitters_closed", "Submitters, closed division", Formula(_count("submitters", "closed"), "out_int")),
+        Field("submitters_all", "Submitters, all divisions", Formula(_count("submitters", "all"), "out_int")),
+        Field("submitters_is", "The claimed submitters are", Formula(_count_verdict("submitters"), "out_verdict")),
+        Field("systems_closed", "Entry IDs (systems), closed", Formula(_count("entry IDs", "closed"), "out_int")),
+        Field("systems_all", "Entry IDs (systems), all divisions", Formula(_count("entry IDs", "all"), "out_int")),
+        Field("systems_is", "The claimed systems are", Formula(_count_verdict("systems"), "out_verdict")),
+    ),
+)
+
 # ---------------------------------------------------------- Claims: software gains
 
 GAINS_WORKLOAD = workload_links(
@@ -740,7 +824,7 @@ GAINS_WORKLOAD = workload_links(
     "benchmark",
     "scenario",
     "availability",
-    top=under(AVAILABLE),
+    top=under(COUNT_ANSWER),
     title="Software gains: the workload set on Sizing",
 )
 
@@ -822,6 +906,10 @@ CLAIMS_SHEET = sheet(
         CLAIMED_AT,
         BEST_RATIO,
         AVAILABLE,
+        RANGE_CLAIM,
+        RANGE_ANSWER,
+        COUNT_CLAIM,
+        COUNT_ANSWER,
         GAINS_WORKLOAD,
         GAINS_TABLE,
         GAINS_CHART,

@@ -51,8 +51,9 @@ def test_every_ratios_row_is_the_breakeven_of_its_benchmark() -> None:
     out = udf.RATIOS("B300", "H200", "available", None, 8)
     assert len(out) > 5
     for line in out[1:]:
-        bench, scen, ratio = line[0], line[1], line[2]
-        assert ratio == pytest.approx(udf.BREAKEVEN("H200", "B300", bench, scen, "available", 8)), (bench, scen)
+        bench, scen, ratio, rnd = line[0], line[1], line[2], line[11]
+        assert rnd == line[12]  # both sides of one round: BREAKEVEN in that round
+        assert ratio == pytest.approx(udf.BREAKEVEN("H200", "B300", bench, scen, "available", 8, rnd)), (bench, scen)
         assert line[7] <= 8 and line[8] <= 8 and line[9] == line[10] == "available"
 
 

@@ -152,7 +152,7 @@ ERRORS = [
     (("BEST", "B200", "no-such-model", "Server"), "#N/A Unknown benchmark 'no-such-model'"),
     (("BEST", "B200", "gpt-oss-120b", "Sometimes"), "#VALUE! Unknown scenario"),
     (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9': use one of "),
-    (("BEST", "H100", "gpt-oss-120b", "Server"), "#N/A No closed H100 gpt-oss-120b Server rows"),
+    (("BEST", "H100", "gpt-oss-120b", "Server"), "#N/A H100 has no closed gpt-oss-120b Server rows in any round"),
     (
         ("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "7.3"),
         "#N/A No closed B200 gpt-oss-120b Server rows in round 7.3",
@@ -203,6 +203,12 @@ ERRORS = [
     (("GAINS", "e2e-rag-db", "Offline"), "#N/A e2e-rag-db times a whole pipeline with CPU stages"),
     (("HISTORY", "TPU9", "deepseek-r1", "Server"), "#N/A Unknown family 'TPU9'"),
     (("HISTORY", "GB300", "yolo-99", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
+    (("COUNTS", "6.²"), "#VALUE! round must look like 6.1"),
+    (("HEADLINES", "6.1", "5.1"), "#VALUE! old_round (6.1) must be earlier"),
+    (("GAINRANGE", 0.5, 0.1, "Blackwell"), "#VALUE! low and high must be gains"),
+    (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! what must be one of"),
+    (("PERWATT", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
+    (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
 ]
 
 

@@ -120,11 +120,12 @@ def test_a_cache_written_before_the_gpus_in_file_column_still_loads(user_home: P
     table = store.get_table()
     doc = json.loads(table.to_json())
     i = COLUMNS.index("gpus_in_file")
-    assert i == len(COLUMNS) - 1
+    assert COLUMNS[i + 1 :] == ("has_power", "power_result", "power_units")  # added after it
     doc["columns"] = doc["columns"][:i]
     doc["rows"] = [row[:i] for row in doc["rows"]]
     old = table_from_json(json.dumps(doc), "old-cache.json")
     assert len(old.rows) == len(table.rows) and {r.gpus_in_file for r in old.rows} == {0}
+    assert not any(r.has_power for r in old.rows)
     assert [r.gpus for r in old.rows] == [r.gpus for r in table.rows]
     doc["columns"] = doc["columns"][:-1]  # any other set of columns is still refused
     with pytest.raises(DataError, match="columns"):

@@ -21,7 +21,10 @@ from .names import (
     benchmark_key,
     benchmark_keys,
     canonical_scenario,
+    close_to,
+    either,
     family_key,
+    family_keys,
     gpus_per_card,
     is_pipeline,
 )
@@ -62,8 +65,26 @@ CATEGORY_NAMES = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
 def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
     rows = table.entry_rows(entry)
     if not rows:
+        family = table.families.get(family_key(entry))
+        if family is not None and not ENTRY_ID.fullmatch(entry.strip()):
+            raise not_available(
+                f"{family} is an accelerator family, not an entry: BEST(family, benchmark, scenario) gives its "
+                "best per-GPU value, BESTENTRY(...) the entry behind it"
+            )
         raise not_available(f"Unknown entry {entry.strip()}")
     return rows
+
+
+def unknown(what: str, text: str, choices: Sequence[str], role: str = "") -> str:
+    """Why ``text`` is not a known ``what``: "did you mean ...?" for a close misspelling, then the choices."""
+    close = close_to(text, choices)
+    listed = ", ".join(choices)
+    head = f"Unknown {what} {text.strip()!r}" + (f" ({role})" if role else "")
+    return f"{head}: did you mean {either(close)}? Known: {listed}" if close else f"{head}: use one of {listed}"
+
+
+def unknown_family(table: Table, family: str, what: str = "family", role: str = "") -> BenchError:
+    return not_available(unknown(what, family, sorted(table.families.values()), role))
 
 
 def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
@@ -201,7 +222,7 @@ class Filters:
 def normalize_round(value: str) -> str:
     text = value.strip().lower().removeprefix("v")
     parts = text.split(".")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):  # "6.²" is no round
         raise bad_value(f"round must look like 6.1 or v6.1, not {value!r}")
     return f"{int(parts[0])}.{int(parts[1])}"
 
@@ -210,7 +231,7 @@ def matching(
     table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters, heterogeneous: bool = False
 ) -> list[Row]:
     """Closed-division rows passing every filter but the round (heterogeneous systems only when asked)."""
-    fkey = family_key(family) if family else None
+    fkeys = family_keys(family) if family else None
     soft = filters.software.strip().lower() if filters.software else None
     av = filters.availability
     return [
@@ -218,7 +239,7 @@ def matching(
         for r in table.bench_rows(benchmark, scenario)
         if r.division == "closed"
         and (heterogeneous or not r.heterogeneous)
-        and (fkey is None or family_key(r.family) == fkey)
+        and (fkeys is None or family_key(r.family) in fkeys)
         and (av == "any" or r.availability == av)
         and (filters.max_gpus is None or r.gpus <= filters.max_gpus)
         and (soft is None or soft in r.software.lower())
@@ -243,8 +264,7 @@ def select(
     filters = filters.check()
     check_known(table, benchmark, scenario)
     if family is not None and family_key(family) not in table.families:
-        known = ", ".join(sorted(table.families.values()))
-        raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
+        raise unknown_family(table, family)
     rows = matching(table, benchmark, scenario, family, filters, heterogeneous)
     what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()} rows"
     if gpus is not None:
@@ -258,9 +278,22 @@ def select(
             raise not_available(f"No closed {what} in round {rnd}" + (f" (rounds with rows: {have})" if have else ""))
         return in_round
     if not rows:
-        raise not_available(f"No closed {what}{filter_note(filters)}")
+        raise not_available(_empty_reason(table, benchmark, scenario, family, filters, what, heterogeneous))
     latest = max((r.round for r in rows), key=round_sort_key)
     return [r for r in rows if r.round == latest]
+
+
+def _empty_reason(
+    table: Table, benchmark: str, scenario: str, family: str | None, filters: Filters, what: str, het: bool
+) -> str:
+    """Why a selection is empty: the filters only where some row passes the rest, else what is really missing."""
+    unfiltered = matching(table, benchmark, scenario, family, Filters("any"), het)
+    if not unfiltered:
+        who = table.families.get(family_key(family), family.strip()) if family else "The closed division"
+        return f"{who} has no closed {benchmark.strip()} {scenario.strip()} rows in any round or availability"
+    have = sorted({r.availability for r in unfiltered})
+    note = f" (it has {', '.join(have)} rows)" if filters.availability not in (*have, "any") else ""
+    return f"No closed {what}{filter_note(filters)}{note}"
 
 
 def filter_note(f: Filters) -> str:
@@ -276,10 +309,10 @@ def filter_note(f: Filters) -> str:
 
 def check_known(table: Table, benchmark: str, scenario: str) -> None:
     if canonical_scenario(scenario) is None:
-        raise bad_value(f"Unknown scenario {scenario!r}: use {', '.join(SCENARIOS[:-1])} or {SCENARIOS[-1]}")
+        raise bad_value(unknown("scenario", scenario, SCENARIOS))
     if not table.has_benchmark(benchmark):
         known = sorted({r.benchmark for r in table.rows if r.division == "closed"})
-        raise not_available(f"Unknown benchmark {benchmark!r}: use one of {', '.join(known)}")
+        raise not_available(unknown("benchmark", benchmark, known))
 
 
 def _ranked(rows: Sequence[Row]) -> list[tuple[float, Row]]:
@@ -357,7 +390,7 @@ def per_gpu_spec(
         row = find_row(table, spec, benchmark, scenario)
         return per_gpu_of(row), row
     if family_key(spec) not in table.families:
-        raise not_available(f"Unknown entry or family {spec.strip()!r}")
+        raise unknown_family(table, spec, "entry or family")
     value, row = best_row(table, spec, benchmark, scenario, filters)
     return value, row
 
@@ -514,6 +547,7 @@ RESULTS_HEADER = (
     "availability",
     "software",
     "note",
+    "round",
 )
 
 
@@ -527,11 +561,11 @@ def results(
 ) -> list[list[str | float | int]]:
     """The selected rows as a table with a header, best per-GPU first; your own runs beside them."""
     rows = select(table, benchmark, scenario, family, filters, heterogeneous=family is None)
-    fkey = family_key(family) if family else None
+    fkeys = family_keys(family) if family else None
     rows += [
         r
         for r in table.bench_rows(benchmark, scenario)
-        if r.id_source == IdSource.LOCAL and (fkey is None or family_key(r.family) == fkey)
+        if r.id_source == IdSource.LOCAL and (fkeys is None or family_key(r.family) in fkeys)
     ]
     if rows[0].throughput:  # best per-GPU first; rows without one (heterogeneous, no count) last
         keyed = sorted(rows, key=lambda r: (per_gpu_value(r) is None, -(per_gpu_value(r) or 0.0), r.entry))
@@ -547,7 +581,19 @@ def results(
             availability += " (INVALID run)"
         note = "; ".join(row_notes(table, r))
         out.append(
-            [r.entry, r.submitter, r.system, r.accelerator, r.gpus, r.result, pg, availability, r.software, note]
+            [
+                r.entry,
+                r.submitter,
+                r.system,
+                r.accelerator,
+                r.gpus,
+                r.result,
+                pg,
+                availability,
+                r.software,
+                note,
+                r.round,
+            ]
         )
     return out
 
@@ -703,4 +749,40 @@ def latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, sc
             return [[ttft, tpot]]
     raise not_available(
         f"No latency bounds for {benchmark.strip()} {scenario.strip()}: known for {', '.join(sorted(bounds))}"
+    )
+
+
+# ------------------------------------------------------------------ energy
+
+
+def _measured_watts(table: Table, entry: str, benchmark: str, scenario: str) -> tuple[Row, float]:
+    """The row and its measured system power in watts; only a measurement counts (never a design figure)."""
+    r = find_row(table, entry, benchmark, scenario)
+    if not r.has_power:
+        raise not_available(
+            f"{r.entry} {r.benchmark} {r.scenario} has no measured power: the MLPerf Results Messaging "
+            "Guidelines allow power-normalized figures only from measured power"
+        )
+    if r.power_units != "Watts" or not r.throughput:
+        raise not_available(
+            f"{r.entry} {r.benchmark} {r.scenario} measured energy in {r.power_units} per query, not power in "
+            "Watts: no throughput per watt"
+        )
+    return r, r.power_result
+
+
+def per_watt(table: Table, entry: str, benchmark: str, scenario: str) -> float:
+    """Result / measured system power: tokens (or samples) per joule."""
+    r, watts = _measured_watts(table, entry, benchmark, scenario)
+    return r.result / watts
+
+
+def energy_cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
+    """A short citation of a per-watt figure: the measured power, who measured it, the source file."""
+    r, watts = _measured_watts(table, entry, benchmark, scenario)
+    unit = r.units.removesuffix("/s")
+    return (
+        f"MLPerf® Inference v{r.round} {r.entry} {r.benchmark} {r.scenario}: {_fmt(r.result)} {r.units} at "
+        f"{watts:,.0f} W system power measured by {r.submitter} ({r.source}, SHA-256 {r.sha256[:12]}...): "
+        f"{r.result / watts:.3g} {unit}/J, derived, not an official MLPerf result."
     )

@@ -27,6 +27,7 @@ from . import claims as C
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
 from .table import Table
+from .values import number_text
 
 CATEGORY = "benchsheet"
 
@@ -133,7 +134,7 @@ class Function:
 ENTRY = Arg("entry", "text", 'Entry ID, e.g. "6.1-0052", or your own run, e.g. "local-0001"')
 BENCH = Arg("benchmark", "text", 'Benchmark, e.g. "gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"')
 SCEN = Arg("scenario", "text", '"Server", "Offline", "Interactive", ...')
-FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300"')
+FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300", or a group, e.g. "Blackwell"')
 ANY_FAMILY = FAMILY.but(FAMILY.help + "; default: all", None)
 AVAIL = Arg("availability", "text", '"available" (default), "preview", "rdi" or "any"', "available")
 AVAIL_ANY = AVAIL.but('"any" (default) or "available", "preview", "rdi": applies to both', "any")
@@ -194,14 +195,15 @@ CATALOGUE: tuple[Function, ...] = (
     Function(
         "BEST",
         (FAMILY, BENCH, SCEN, *FILTERS),
-        "The best per-GPU value of a family (closed division) under the filters.",
+        "The best per-GPU value of a family (closed division) under the filters, from the latest round "
+        "with rows (round chooses another).",
         '=BEST("B200","gpt-oss-120b","Server","available",8)',
         A.best,
     ),
     Function(
         "BESTENTRY",
         (FAMILY, BENCH, SCEN, *FILTERS),
-        "The entry ID behind BEST.",
+        "The entry ID behind BEST (the latest round with rows, unless round is given).",
         '=BESTENTRY("B300","gpt-oss-120b","Server","available",8)',
         A.best_entry,
         returns="text",
@@ -209,7 +211,7 @@ CATALOGUE: tuple[Function, ...] = (
     Function(
         "MEDIANPERGPU",
         (FAMILY, BENCH, SCEN, *FILTERS),
-        "The median per-GPU value of a family's rows under the filters.",
+        "The median per-GPU value of a family's rows under the filters, in the latest round with rows.",
         '=MEDIANPERGPU("B200","gpt-oss-120b","Server")',
         A.median_per_gpu,
     ),
@@ -315,7 +317,8 @@ CATALOGUE: tuple[Function, ...] = (
         "RESULTS",
         (BENCH, SCEN, ANY_FAMILY, *FILTERS),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label). Spills.",
+        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label), round "
+        "(the latest round with rows, unless round is given). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
         A.results,
         returns="table",
@@ -380,10 +383,16 @@ CATALOGUE: tuple[Function, ...] = (
             ROUND,
             MAXG,
             Arg("same_gpus", "bool", "TRUE: pair only rows with the same accelerator count (default FALSE)", False),
+            Arg(
+                "across_rounds",
+                "bool",
+                "TRUE: each side its own latest round, so rows of two rounds may pair (default FALSE: one round)",
+                False,
+            ),
         ),
-        "Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest "
-        "first: benchmark, scenario, ratio, both entries, per-GPU values, GPUs and availability. The first row is "
-        'where an "up to Nx" comes from. Spills.',
+        "Candidate per-GPU / baseline per-GPU on every workload where both have one, highest first: ratio, "
+        "both entries, per-GPU values, GPUs, availability and rounds (one round unless across_rounds). "
+        'The first row is where an "up to Nx" comes from. Spills.',
         '=RATIOS("Vera Rubin","GB300")',
         C.ratios,
         returns="table",
@@ -405,8 +414,8 @@ CATALOGUE: tuple[Function, ...] = (
             ),
         ),
         "Like-for-like systems across two rounds (same submitter, family and GPU count), biggest per-GPU gain "
-        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, and how strong the "
-        "match is. Spills.",
+        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, how strong the "
+        "match is, and both rounds. Spills.",
         '=GAINS("gpt-oss-120b","Server","6.0","6.1")',
         C.gains,
         returns="table",
@@ -418,6 +427,79 @@ CATALOGUE: tuple[Function, ...] = (
         "GPUs, median per-GPU, number of rows, units. Spills.",
         '=HISTORY("GB300","deepseek-r1","Server")',
         C.history,
+        returns="table",
+    ),
+)
+
+# The claim checkers (issue 20): one block, so that other additions merge beside it.
+A_ROUND = Arg("round", "round", 'Round, e.g. "6.1"')
+ANY_AVAIL = AVAIL_ANY.but('"any" (default) or "available", "preview", "rdi"')
+SUITE = Arg("suite", "text", '"datacenter" or "edge"; default: both', None)
+CATALOGUE += (
+    Function(
+        "COUNTS",
+        (A_ROUND, ANY_AVAIL, SUITE),
+        "What a round holds, per division and in all: submitters, entry IDs, system names and results. "
+        'A claim of "N submitters" or "N systems" is checked here. Spills.',
+        '=COUNTS("6.1")',
+        C.counts,
+        returns="table",
+    ),
+    Function(
+        "ROUNDCOUNT",
+        (
+            A_ROUND,
+            Arg("what", "text", '"submitters", "entry IDs", "systems" or "results"'),
+            Arg("division", "text", '"closed", "open" or "all" (default)', "all"),
+            ANY_AVAIL,
+            SUITE,
+        ),
+        "One number of COUNTS: submitters, entry IDs, systems or results of a round's division.",
+        '=ROUNDCOUNT("6.1","submitters","closed")',
+        C.count,
+    ),
+    Function(
+        "HEADLINES",
+        (
+            Arg("old_round", "round", 'Earlier round, e.g. "5.1"; default: the one giving the highest ratio', None),
+            Arg("new_round", "round", 'Later round, e.g. "6.1"; default: the latest', None),
+        ),
+        "HEADLINE for every benchmark and scenario, highest first: the new round's best per-GPU over the old "
+        "round's, with both entries and rounds, and the same with Available rows only. Spills.",
+        "=HEADLINES()",
+        C.headlines,
+        returns="table",
+    ),
+    Function(
+        "PERWATT",
+        (ENTRY, BENCH, SCEN),
+        "The result per watt of measured system power: tokens (or samples) per joule. Only rows whose power "
+        "was measured (MLPerf Power) have one; a design figure is never used.",
+        '=PERWATT("5.1-0061","llama2-70b-99","Offline")',
+        A.per_watt,
+    ),
+    Function(
+        "ENERGYCITE",
+        (ENTRY, BENCH, SCEN),
+        "A short citation of PERWATT: the result, the measured power and who measured it, the source file.",
+        '=ENERGYCITE("5.1-0061","llama2-70b-99","Offline")',
+        A.energy_cite,
+        returns="text",
+    ),
+    Function(
+        "GAINRANGE",
+        (
+            Arg("low", "number", "The claim's low end as a fraction, e.g. 0.08 (8%)"),
+            Arg("high", "number", "The claim's high end as a fraction, e.g. 0.36 (36%)"),
+            FAMILY.but('Family or group, e.g. "Blackwell", "Hopper", "CDNA 3", "B200"'),
+            Arg("old_round", "round", "Earlier round; default: the one before new_round", None),
+            Arg("new_round", "round", "Later round; default: the latest", None),
+            AVAIL,
+        ),
+        "A range claim checked at both ends over GAINS of every benchmark and scenario: per end, the verdict, "
+        "how many pairs reach it at each match strength, and the nearest pairs above it. Spills.",
+        '=GAINRANGE(0.08,0.36,"Blackwell","6.0","6.1")',
+        C.gain_range,
         returns="table",
     ),
 )
@@ -504,7 +586,7 @@ def _date_reason(arg: Arg, value: dt.date | dt.time) -> str:
     return f"{arg.name} is a date ({shown}), not a number; format the cell as a number"
 
 
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", re.ASCII)
 
 
 def _number(arg: Arg, value: Any) -> float:
@@ -519,10 +601,9 @@ def _number(arg: Arg, value: Any) -> float:
             raise bad_value(
                 f"{arg.name} is the text {value[:40]!r}: type it as a number (a comma only groups thousands)"
             )
-        try:
-            number = float(value.replace(",", ""))
-        except ValueError:
-            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}") from None
+        number = number_text(value.replace(",", ""))  # as Excel reads it: not "1_000", "１２" or "١٢"
+        if number is None:
+            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}")
         if math.isfinite(number):
             return number
     raise bad_value(f"{arg.name} must be a number")

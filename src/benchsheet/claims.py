@@ -9,6 +9,7 @@ two rows are only compared in the same units.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 
@@ -22,10 +23,11 @@ from .analysis import (
     normalize_round,
     per_gpu_value,
     refuse_latency,
+    unknown_family,
 )
-from .errors import bad_value, not_available
+from .errors import BenchError, bad_value, not_available
 from .names import family_key, same_submitter, scenario_key, submitter_key
-from .table import Row, Table, round_sort_key
+from .table import IdSource, Row, Table, round_sort_key
 
 Cell = str | float | int
 
@@ -43,6 +45,9 @@ RATIOS_HEADER = (
     "baseline GPUs",
     "candidate availability",
     "baseline availability",
+    "candidate round",
+    "baseline round",
+    "rounds",
 )
 
 
@@ -59,7 +64,7 @@ def _side(table: Table, spec: str, role: str) -> tuple[str, str]:
     if ENTRY_ID.fullmatch(spec.strip()):
         raise not_available(f"Unknown entry {spec.strip()}")
     if family_key(spec) not in table.families:
-        raise not_available(f"Unknown entry or family {spec.strip()!r} ({role})")
+        raise unknown_family(table, spec, "entry or family", role)
     return "family", table.families[family_key(spec)]
 
 
@@ -89,54 +94,78 @@ def _workloads(table: Table) -> list[tuple[str, str]]:
     return sorted(seen.values())
 
 
-def _rows_for(
+def _side_rows(
     table: Table, side: tuple[str, str], benchmark: str, scenario: str, filters: Filters, gpus: int | None
-) -> Row | None:
+) -> list[Row]:
+    """The rows a RATIOS side may use for one workload: an entry's row, or a family's usable rows."""
     kind, name = side
     if kind == "entry":
         row = table.get(name, benchmark, scenario)
-        ok = row is not None and per_gpu_value(row) is not None and (gpus is None or row.gpus == gpus)
-        return row if ok else None
-    rows = _usable(table, benchmark, scenario, name, filters)
-    return _best([r for r in rows if gpus is None or r.gpus == gpus])
+        rows = [row] if row is not None and per_gpu_value(row) is not None else []
+    else:
+        rows = _usable(table, benchmark, scenario, name, filters)
+    return [r for r in rows if gpus is None or r.gpus == gpus]
 
 
-def _sizes(table: Table, side: tuple[str, str], benchmark: str, scenario: str, filters: Filters) -> set[int]:
-    kind, name = side
-    if kind == "entry":
-        row = _rows_for(table, side, benchmark, scenario, filters, None)
-        return {row.gpus} if row is not None else set()
-    return {r.gpus for r in _usable(table, benchmark, scenario, name, filters)}
+def _pair(cands: list[Row], bases: list[Row], across: bool) -> tuple[Row, Row] | None:
+    """Each side's row for one workload: of the latest round both have (BEST's choice within it), or with
+    ``across`` each side's own latest round (so a v6.1 row may meet a v6.0 row)."""
+    if not across:
+        common = {r.round for r in cands} & {r.round for r in bases}
+        if not common:
+            return None
+        latest = max(common, key=round_sort_key)
+        cands, bases = [r for r in cands if r.round == latest], [r for r in bases if r.round == latest]
+    c, b = _best(cands), _best(bases)
+    return None if c is None or b is None or c.units != b.units else (c, b)
 
 
-def ratios(table: Table, candidate: str, baseline: str, filters: Filters, same_gpus: bool = False) -> list[list[Cell]]:
+def rounds_note(c: Row, b: Row) -> str:
+    """Which rounds a pair of rows comes from, in words."""
+    return f"same round (v{c.round})" if c.round == b.round else f"across rounds: v{c.round} over v{b.round}"
+
+
+def ratios(
+    table: Table,
+    candidate: str,
+    baseline: str,
+    filters: Filters,
+    same_gpus: bool = False,
+    across_rounds: bool = False,
+) -> list[list[Cell]]:
     """Candidate per-GPU / baseline per-GPU on every benchmark and scenario where both have one, highest first.
 
-    Each side is an entry's row or a family's best closed row under the filters
-    (BEST's choice: the latest round with rows). With ``same_gpus`` a pair counts
+    Each side is an entry's row or a family's best closed row under the filters,
+    both of one round: the latest round where both sides have rows (BEST's choice
+    within it). With ``across_rounds`` each side takes its own latest round, and the
+    rounds column says where that pairs two rounds. With ``same_gpus`` a pair counts
     only where both rows have the same accelerator count; of the sizes both have,
     the one with the highest ratio is shown. Pairs in different units are left out.
     """
     filters = filters.check()
     cand, base = _side(table, candidate, "candidate"), _side(table, baseline, "baseline")
+    across = across_rounds or (cand[0] == base[0] == "entry")  # two named entries are asked for as they are
     found: list[tuple[float, Row, Row]] = []
     for bench, scen in _workloads(table):
-        if same_gpus:
-            sizes = _sizes(table, cand, bench, scen, filters) & _sizes(table, base, bench, scen, filters)
-        else:
-            sizes = {0}
+        cands = _side_rows(table, cand, bench, scen, filters, None)
+        bases = _side_rows(table, base, bench, scen, filters, None)
+        sizes = sorted({r.gpus for r in cands} & {r.gpus for r in bases}) if same_gpus else [None]
         pairs = []
-        for n in sorted(sizes):
-            c = _rows_for(table, cand, bench, scen, filters, n or None)
-            b = _rows_for(table, base, bench, scen, filters, n or None)
-            if c is not None and b is not None and c.units == b.units:
+        for n in sizes:
+            pair = _pair(
+                [r for r in cands if n is None or r.gpus == n], [r for r in bases if n is None or r.gpus == n], across
+            )
+            if pair is not None:
+                c, b = pair
                 pairs.append(((per_gpu_value(c) or 0.0) / (per_gpu_value(b) or 1.0), c, b))
         if pairs:
             found.append(max(pairs, key=lambda p: p[0]))
     if not found:
         raise not_available(
             f"No benchmark and scenario where both {candidate.strip()} and {baseline.strip()} have a closed "
-            f"per-GPU value in the same units{filter_note(filters)}" + (" and the same GPU count" if same_gpus else "")
+            f"per-GPU value in the same units{filter_note(filters)}"
+            + (" and the same GPU count" if same_gpus else "")
+            + ("" if across else " in one round (across_rounds TRUE pairs different rounds)")
         )
     found.sort(key=lambda p: (-p[0], p[1].benchmark, p[1].scenario))
     out: list[list[Cell]] = [list(RATIOS_HEADER)]
@@ -154,6 +183,9 @@ def ratios(table: Table, candidate: str, baseline: str, filters: Filters, same_g
                 b.gpus,
                 c.availability,
                 b.availability,
+                c.round,
+                b.round,
+                rounds_note(c, b),
             ]
         )
     return out
@@ -173,6 +205,10 @@ GAINS_HEADER = (
     "old software",
     "new software",
     "match",
+    "old round",
+    "new round",
+    "benchmark",
+    "scenario",
 )
 _STRENGTH = ("same platform", "same system", "same submitter, family and size only")
 
@@ -188,8 +224,7 @@ def _strength(old: Row, new: Row) -> int:
 
 def _check_family(table: Table, family: str | None) -> None:
     if family is not None and family_key(family) not in table.families:
-        known = ", ".join(sorted(table.families.values()))
-        raise not_available(f"Unknown family {family.strip()!r}: use one of {known}")
+        raise unknown_family(table, family)
 
 
 def gains(
@@ -213,6 +248,8 @@ def gains(
     a new system with no partner of its size is paired with the submitter's
     nearest-sized old system of the family, listed after the rest and marked.
     """
+    if benchmark.strip().lower() == ALL:
+        return _gains_everywhere(table, old_round, new_round, family, availability, include_resized)
     filters = Filters(availability).check()
     check_known(table, benchmark, scenario)
     refuse_latency(table, benchmark, scenario)
@@ -281,9 +318,48 @@ def gains(
                     o.software,
                     n.software,
                     match,
+                    o.round,
+                    n.round,
+                    n.benchmark,
+                    n.scenario,
                 ]
             )
     return out
+
+
+ALL = "all"
+"""GAINS' benchmark that runs it across every workload of the round pair."""
+
+
+def _gains_everywhere(
+    table: Table,
+    old_round: str | None,
+    new_round: str | None,
+    family: str | None,
+    availability: str,
+    include_resized: bool,
+) -> list[list[Cell]]:
+    """GAINS of every workload between two rounds (default: the two latest), one table, biggest gain first
+    (resized pairs last)."""
+    Filters(availability).check()
+    _check_family(table, family)
+    new = normalize_round(new_round) if new_round is not None else table.rounds[-1]
+    earlier = [r for r in table.rounds if round_sort_key(r) < round_sort_key(new)]
+    old = normalize_round(old_round) if old_round is not None else (earlier[-1] if earlier else new)
+    found: list[list[Cell]] = []
+    for bench, scen in _workloads(table):
+        try:
+            found += gains(table, bench, scen, old, new, family, availability, include_resized)[1:]
+        except BenchError:
+            continue  # a workload without pairs in these rounds
+    if not found:
+        raise not_available(
+            f"No like-for-like {family.strip() + ' ' if family else ''}systems in both {old} and {new} "
+            "(same submitter, family and GPU count) in any benchmark and scenario"
+        )
+    match = GAINS_HEADER.index("match")
+    found.sort(key=lambda r: (str(r[match]).startswith("resized"), -float(r[GAINS_HEADER.index("gain")])))
+    return [list(GAINS_HEADER), *found]
 
 
 def _gain(old: Row, new: Row) -> float:
@@ -334,4 +410,167 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
                 units,
             ]
         )
+    return out
+
+
+# ------------------------------------------------------------------ COUNTS
+
+COUNTS_HEADER = ("division", "submitters", "entry IDs", "systems", "results")
+
+
+def counts(table: Table, round: str, availability: str = "any", suite: str | None = None) -> list[list[Cell]]:
+    """What an official round holds, one row per division and one for all: distinct submitters, entry IDs
+    (in the open division one per system and model run), system names, and results (rows)."""
+    rnd = normalize_round(round)
+    av = Filters(availability).check().availability
+    rows = [r for r in table.rows if r.round == rnd and r.id_source != IdSource.LOCAL]
+    if not rows:
+        raise not_available(f"No rows in round {rnd} (rounds: {', '.join(table.rounds)})")
+    suites = sorted({r.suite for r in rows})
+    if suite is not None and suite.strip().lower() not in suites:
+        raise bad_value(f"suite must be one of {', '.join(suites)}, not {suite!r}")
+    rows = [
+        r for r in rows if (av == "any" or r.availability == av) and (suite is None or r.suite == suite.strip().lower())
+    ]
+    if not rows:
+        raise not_available(f"No rows in round {rnd} with availability {av}" + (f", suite {suite}" if suite else ""))
+    out: list[list[Cell]] = [list(COUNTS_HEADER)]
+    for division in [*sorted({r.division for r in rows}), "all"]:
+        part = [r for r in rows if division in ("all", r.division)]
+        out.append(
+            [
+                division,
+                len({r.submitter for r in part}),
+                len({r.entry for r in part}),
+                len({r.system for r in part}),
+                len(part),
+            ]
+        )
+    return out
+
+
+def count(
+    table: Table, round: str, what: str, division: str = "all", availability: str = "any", suite: str | None = None
+) -> int:
+    """One number of ``counts``: submitters, entry IDs, systems or results of one division (or all)."""
+    out = counts(table, round, availability, suite)
+    col = what.strip().lower()
+    names = {str(h).lower(): i for i, h in enumerate(out[0])}
+    if col not in names or col == "division":
+        raise bad_value(f"what must be one of {', '.join(COUNTS_HEADER[1:])}, not {what!r}")
+    row = next((r for r in out[1:] if r[0] == division.strip().lower()), None)
+    if row is None:
+        raise not_available(f"No {division.strip()} rows in round {out and normalize_round(round)}")
+    value = row[names[col]]
+    assert isinstance(value, int)
+    return value
+
+
+# --------------------------------------------------------------- HEADLINES
+
+HEADLINES_HEADER = (
+    "benchmark",
+    "scenario",
+    "ratio",
+    "new entry",
+    "old entry",
+    "new round",
+    "old round",
+    "available ratio",
+    "available new entry",
+    "available old entry",
+    "available old round",
+)
+
+
+def _tops(rows: Sequence[Row], availability: str) -> dict[str, Row]:
+    """Round -> the best per-GPU closed row of that round (HEADLINE's choice), under the availability."""
+    tops: dict[str, Row] = {}
+    for r in rows:
+        if availability != "any" and r.availability != availability:
+            continue
+        have = tops.get(r.round)
+        if have is None or (-(per_gpu_value(r) or 0.0), r.entry) < (-(per_gpu_value(have) or 0.0), have.entry):
+            tops[r.round] = r
+    return tops
+
+
+def _headline(tops: dict[str, Row], old: str | None, new: str) -> tuple[float, Row, Row] | None:
+    """new round's best over the old round's (with no old round: the earlier round giving the highest ratio)."""
+    top = tops.get(new)
+    if top is None:
+        return None
+    earlier = [old] if old else [r for r in tops if round_sort_key(r) < round_sort_key(new)]
+    found = [
+        ((per_gpu_value(top) or 0.0) / (per_gpu_value(tops[r]) or 1.0), top, tops[r])
+        for r in earlier
+        if r in tops and tops[r].units == top.units
+    ]
+    return max(found, key=lambda p: p[0]) if found else None
+
+
+def headlines(table: Table, old_round: str | None = None, new_round: str | None = None) -> list[list[Cell]]:
+    """Per benchmark and scenario, the best per-GPU of ``new_round`` over the best of ``old_round``, highest
+    first, with any availability and Available only (both rounds alike). Left out, ``new_round`` is the
+    latest round and ``old_round`` the earlier round that gives the highest ratio: where a vendor's
+    "Nx per accelerator" comes from."""
+    new = normalize_round(new_round) if new_round is not None else table.rounds[-1]
+    old = normalize_round(old_round) if old_round is not None else None
+    if old is not None and round_sort_key(old) >= round_sort_key(new):
+        raise bad_value(f"old_round ({old}) must be earlier than new_round ({new})")
+    found = []
+    for bench, scen in _workloads(table):
+        rows = [r for r in matching(table, bench, scen, None, Filters("any")) if per_gpu_value(r) is not None]
+        pair = _headline(_tops(rows, "any"), old, new)
+        if pair is not None:
+            found.append((pair, _headline(_tops(rows, "available"), old, new)))
+    if not found:
+        raise not_available(f"No workload with closed per-GPU rows in {new} and {old or 'an earlier round'}")
+    found.sort(key=lambda p: (-p[0][0], p[0][1].benchmark, p[0][1].scenario))
+    out: list[list[Cell]] = [list(HEADLINES_HEADER)]
+    for (ratio, n, o), avail in found:
+        line: list[Cell] = [n.benchmark, n.scenario, ratio, n.entry, o.entry, n.round, o.round]
+        line += [avail[0], avail[1].entry, avail[2].entry, avail[2].round] if avail else ["none", "", "", ""]
+        out.append(line)
+    return out
+
+
+# --------------------------------------------------------------- GAINRANGE
+
+GAINRANGE_HEADER = ("end", "claimed gain", "verdict", *_STRENGTH, "nearest pairs at or above it")
+
+
+def gain_range(
+    table: Table,
+    low: float,
+    high: float,
+    family: str,
+    old_round: str | None = None,
+    new_round: str | None = None,
+    availability: str = "available",
+) -> list[list[Cell]]:
+    """A range claim ("8 to 36 percent on Blackwell") checked at both ends over GAINS of every workload:
+    how many like-for-like pairs reach each end at each match strength, and the pairs nearest above it."""
+    if not (-1 < low <= high) or not math.isfinite(high):
+        raise bad_value("low and high must be gains as fractions (8% is 0.08), low <= high")
+    table_rows = _gains_everywhere(table, old_round, new_round, family, availability, False)
+    col = {h: i for i, h in enumerate(GAINS_HEADER)}
+    pairs = [(float(r[col["gain"]]), str(r[col["match"]]).split(" (")[0], r) for r in table_rows[1:]]
+    out: list[list[Cell]] = [list(GAINRANGE_HEADER)]
+    for end, claimed in (("low", low), ("high", high)):
+        reach = [p for p in pairs if p[0] >= claimed]
+        counts = [sum(1 for p in reach if p[1] == s) for s in _STRENGTH]
+        if counts[0] or counts[1]:
+            verdict = f"holds: {counts[0] + counts[1]} like-for-like pairs (same platform or system) reach it"
+        elif counts[2]:
+            verdict = "only weak matches (same submitter, family and size only) reach it"
+        else:
+            verdict = f"not found: no like-for-like {family.strip()} pair reaches {claimed:.0%} per GPU"
+        nearest = sorted(reach, key=lambda p: (p[0], _STRENGTH.index(p[1])))[:2]
+        text = "; ".join(
+            f"{r[col['submitter']]} {r[col['GPUs']]}x {r[col['family']]} {r[col['benchmark']]} "
+            f"{r[col['scenario']]} {g:+.2%} ({m})"
+            for g, m, r in nearest
+        )
+        out.append([end, claimed, verdict, *counts, text or "none"])
     return out

@@ -106,7 +106,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
     )
     flag = "" if run.valid else "  [INVALID run: every answer for it is flagged]"
     print(f"{row.entry}: {row.benchmark} {row.scenario}, {row.result:g} {row.units}", end="")
-    print(f" on {row.gpus} x {row.accelerator}{flag}")
+    print(f" on {f'{row.gpus} x {row.accelerator}' if row.accelerator else 'CPU only'}{flag}")
     return 0
 
 

@@ -156,5 +156,8 @@ class WorkbookError(BenchsheetError):
 MAX_RESULT = 1e12
 """No MLPerf result comes near this (the largest official one is a few million per second): a
 value above it in a file is a defect, not a measurement, and would overflow the ratios built on it."""
+MIN_RESULT = 1e-6
+"""No MLPerf result comes near this (the smallest official one is about 0.01 samples/s): a smaller
+value, a denormal such as 5e-324 above all, is a defect that would answer 0 per GPU and divide by zero."""
 MAX_ACCELERATORS = 1_000_000
 """More accelerators than any system holds: a count above it is a defect."""

@@ -18,9 +18,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import WriteRefused
+from .errors import DataError, WriteRefused
 
-__all__ = ["WriteRefused", "locked", "writable_target", "write_atomic"]
+__all__ = ["WriteRefused", "locked", "read_regular", "writable_target", "write_atomic"]
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file; a FIFO, device or socket in its place is a ``DataError`` (never read:
+    a FIFO would block every command). Opened without blocking, then checked on the open file, so the
+    check and the read are of one file. ``FileNotFoundError`` passes through."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DataError(str(path), None, None, "not a regular file (a pipe, device or socket); not read")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
 
 
 def writable_target(path: Path, *, replace: bool = True) -> Path:

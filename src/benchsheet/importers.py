@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
+from .errors import MAX_ACCELERATORS, DataError
 from .names import (
     AVAILABILITIES,
     benchmark_key,
@@ -34,6 +34,7 @@ from .names import (
     is_throughput,
 )
 from .table import IdSource, Row, Source
+from .values import RESULT_RANGE, is_result, number_text
 
 OFFICIAL_URLS = {
     "5.1": "https://raw.githubusercontent.com/mlcommons/inference_results_v5.1/main/summary_results.json",
@@ -69,6 +70,8 @@ def import_file(
     """
     try:
         doc = json.loads(data)
+    except RecursionError:
+        raise DataError(name, None, None, "not a results file: its JSON is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataError(name, None, None, f"not valid JSON ({exc})") from None
     if isinstance(doc, list):
@@ -164,11 +167,12 @@ class _Fields:
             raise self.fail(field, "missing")
         v = self.raw[field]
         bad = self.fail(field, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}, got {_short(v)}")
-        if isinstance(v, str):
-            try:
-                v = float(v) if v.strip() else None
-            except ValueError:
-                raise bad from None
+        if isinstance(v, str) and v.strip():
+            v = number_text(v)  # "8" or "8.0", never "٨" or "1_0"
+            if v is None:
+                raise bad
+        elif isinstance(v, str):
+            v = None
         if blank_ok and (v is None or (isinstance(v, float) and math.isnan(v))):
             return 0
         if isinstance(v, float) and math.isfinite(v) and v == int(v):
@@ -182,8 +186,8 @@ class _Fields:
         if field not in self.raw:
             raise self.fail(field, "missing")
         v = self.raw[field]
-        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= MAX_RESULT or not math.isfinite(v):
-            raise self.fail(field, f"expected a number > 0 and at most {MAX_RESULT:g}, got {_short(v)}")
+        if not is_result(v):  # a zero, a denormal (5e-324 passes "> 0") or an absurd value is no measurement
+            raise self.fail(field, f"expected {RESULT_RANGE}, got {_short(v)}")
         return float(v)
 
     def flag(self, field: str) -> bool:
@@ -191,6 +195,16 @@ class _Fields:
         if v in (0, 1, True, False, "0", "1", None):
             return v in (1, True, "1")
         raise self.fail(field, f"expected 0 or 1, got {v!r}")
+
+    def power(self) -> dict[str, Any]:
+        """Measured system power, where the file says it was measured (``has_power``); nothing else is
+        power: v6.1's ``design_power_watts`` is a design figure, not a measurement, and is never read."""
+        if not self.flag("has_power"):
+            return {}
+        units = self.text("Power_Units")
+        if not units:
+            raise self.fail("Power_Units", "missing where has_power is set")
+        return {"has_power": True, "power_result": self.result("Power_Result"), "power_units": units}
 
     def round(self, field: str = "version") -> str:
         v = self.text(field)
@@ -292,6 +306,7 @@ def _make_row(f: _Fields, layout: _Layout, c: _Common, *, file_gpus: int, benchm
         source="",
         sha256="",
         gpus_in_file=file_gpus if c.accelerator and file_gpus != gpus else 0,
+        **f.power(),
     )
 
 

@@ -8,18 +8,17 @@ the user data folder beside the official cache.
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import MAX_ACCELERATORS, MAX_RESULT, DataError
-from .importers import KNOWN_BENCHMARKS, accelerator_fields, sha256_hex
-from .names import benchmark_key, benchmark_keys, canonical_scenario
-from .table import IdSource, Latencies, Row, RunInfo
+from .errors import MAX_ACCELERATORS, DataError
+from .importers import KNOWN_BENCHMARKS, accelerator_count, accelerator_fields, sha256_hex
+from .names import benchmark_key, benchmark_keys, canonical_scenario, is_throughput
+from .table import IdSource, Latencies, Row, RunInfo, parse_json
+from .values import RESULT_RANGE, is_result, number_text, whole_text
 
 LOCAL_PREFIX = "local-"
 MAX_NAME = 200  # characters: longer than any real system name
@@ -35,6 +34,8 @@ class Summary:
     tokens_per_sec: float | None
     samples_per_sec: float | None
     latencies: Latencies
+    p90_ms: float | None = None  # SingleStream's result
+    p99_ms: float | None = None  # MultiStream's result
 
 
 _LINE = re.compile(r"^\s*(?P<key>[^:]+?)\s*:\s*(?P<value>.*?)\s*$")
@@ -66,16 +67,17 @@ class _Log:
         line = self.fields[key][1] if key in self.fields else None
         return DataError(self.name, None, key, reason, line=line)
 
-    def number(self, keys: tuple[str, ...], low: float = 0.0) -> float | None:
-        """The first of ``keys`` the log has, as a finite number > ``low`` (and not absurd), or None."""
+    def number(self, keys: tuple[str, ...], scale: float = 1.0) -> float | None:
+        """The first of ``keys`` the log has, times ``scale`` (1e-6: ns to ms), as a measurement
+        (``values.is_result``), or None."""
         for key in keys:
             if key in self.fields:
-                try:
-                    value = float(self.text(key))
-                except ValueError:
-                    raise self.fail(key, f"{self.text(key)!r} is not a number") from None
-                if not (math.isfinite(value) and low < value <= MAX_RESULT):
-                    raise self.fail(key, f"{self.text(key)!r} is not a measurement (a finite number > {low:g})")
+                value = number_text(self.text(key))  # as Excel reads it: not "1_000" or "١٢"
+                if value is None:
+                    raise self.fail(key, f"{self.text(key)[:40]!r} is not a number")
+                value *= scale
+                if not is_result(value):
+                    raise self.fail(key, f"{self.text(key)[:40]!r} is not a measurement ({RESULT_RANGE})")
                 return value
         return None
 
@@ -98,8 +100,7 @@ def parse_summary(text: str, name: str) -> Summary:
         raise log.fail("result is", f"{log.text('result is')!r} is neither VALID nor INVALID")
 
     def ms(key: str) -> float | None:
-        ns = log.number((key,))
-        return None if ns is None else ns * 1e-6
+        return log.number((key,), 1e-6)
 
     return Summary(
         scenario=scenario,
@@ -112,6 +113,8 @@ def parse_summary(text: str, name: str) -> Summary:
             ttft_limit_ms=ms("ttft_latency (ns)"),
             tpot_limit_ms=ms("tpot_latency (ns)"),
         ),
+        p90_ms=ms("90.00 percentile latency (ns)"),
+        p99_ms=ms("99.00 percentile latency (ns)"),
     )
 
 
@@ -129,24 +132,57 @@ def classify_scenario(summary: Summary, benchmark: str, bounds: Mapping[str, Map
 
 
 def parse_system(data: bytes, name: str) -> dict[str, Any]:
-    try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise DataError(name, None, None, f"not valid JSON ({exc})") from None
+    doc = parse_json(data, name)
     if not isinstance(doc, dict):
         raise DataError(name, None, None, "a system description must be a JSON object")
     for key in ("accelerator_model_name", "accelerators_per_node", "number_of_nodes"):
         if key not in doc:
             raise DataError(name, None, key, "missing")
-    for key in ("accelerators_per_node", "number_of_nodes"):
+    for key, low in (("accelerators_per_node", 0), ("number_of_nodes", 1)):  # 0 accelerators: a CPU-only system
         v = doc[key]
-        if isinstance(v, str) and v.strip().isdigit():
-            doc[key] = int(v)
-        if not isinstance(doc[key], int) or isinstance(doc[key], bool) or not 1 <= doc[key] <= MAX_ACCELERATORS:
-            raise DataError(name, None, key, f"expected a whole number from 1 to {MAX_ACCELERATORS:,}, got {v!r:.40}")
+        if isinstance(v, str) and whole_text(v) is not None:  # "8", never "٨"
+            doc[key] = whole_text(v)
+        if not isinstance(doc[key], int) or isinstance(doc[key], bool) or not low <= doc[key] <= MAX_ACCELERATORS:
+            raise DataError(
+                name, None, key, f"expected a whole number from {low} to {MAX_ACCELERATORS:,}, got {v!r:.40}"
+            )
     if doc["accelerators_per_node"] * doc["number_of_nodes"] > MAX_ACCELERATORS:
         raise DataError(name, None, "number_of_nodes", f"more than {MAX_ACCELERATORS:,} accelerators in all")
     return doc
+
+
+_NO_ACCELERATOR = ("", "n/a", "na", "none", "-", "cpu")
+"""What a CPU-only system's description names as its accelerator."""
+_LATENCY_KEYS = {"SingleStream": "90.00 percentile latency (ns)", "MultiStream": "99.00 percentile latency (ns)"}
+
+
+def _result(
+    summary: Summary,
+    name: str,
+    bench: str,
+    bounds: Mapping[str, Mapping[str, list[float]]],
+    official_units: str | None,
+) -> tuple[float, str]:
+    """The run's result and units, as the official rows of its benchmark and scenario report them."""
+    if summary.scenario in _LATENCY_KEYS:  # the result is a latency: 90th (SingleStream) or 99th percentile
+        ms = summary.p90_ms if summary.scenario == "SingleStream" else summary.p99_ms
+        if ms is None:
+            key = _LATENCY_KEYS[summary.scenario]
+            raise DataError(name, None, key, f"missing line '{key} : ...' (a {summary.scenario} result)")
+        return (ms / 1000, "Latency (s)") if official_units == "Latency (s)" else (ms, "Latency (ms)")
+    if any(k in bounds for k in benchmark_keys(bench)):
+        if summary.tokens_per_sec is None:
+            raise DataError(
+                name,
+                None,
+                "Completed tokens per second",
+                f"missing line 'Completed tokens per second : ...' ({bench} is measured in tokens/s)",
+            )
+        return summary.tokens_per_sec, "Tokens/s"
+    if summary.samples_per_sec is None:
+        raise DataError(name, None, "Samples per second", "missing line 'Samples per second : ...'")
+    # a Server query is one sample: where the official rows say Queries/s, so does the run
+    return summary.samples_per_sec, "Queries/s" if official_units == "Queries/s" else "Samples/s"
 
 
 def make_run(
@@ -159,29 +195,31 @@ def make_run(
     bounds: Mapping[str, Mapping[str, list[float]]],
     imported_at: str,
     name: str = "",
+    official_units: Callable[[str, str], str | None] | None = None,
 ) -> tuple[Row, RunInfo]:
+    """A private entry's row and run facts; ``official_units(benchmark, scenario)`` gives the units of the
+    official rows, which the run's result takes where they name the same measure."""
     summary = parse_summary(summary_data.decode("utf-8", errors="replace"), summary_name)
     system = parse_system(system_data, system_name)
     bench = benchmark_key(benchmark)
-    llm = any(k in bounds for k in benchmark_keys(bench))
-    if llm:
-        if summary.tokens_per_sec is None:
-            raise DataError(
-                summary_name,
-                None,
-                "Completed tokens per second",
-                f"missing line 'Completed tokens per second : ...' ({bench} is measured in tokens/s)",
-            )
-        result, units = summary.tokens_per_sec, "Tokens/s"
-    elif summary.samples_per_sec is not None:
-        result, units = summary.samples_per_sec, "Samples/s"
-    else:
-        raise DataError(summary_name, None, "Samples per second", "missing line 'Samples per second : ...'")
-    accelerator = str(system["accelerator_model_name"]).strip()
-    nodes = int(system["number_of_nodes"])
-    gpus = int(system["accelerators_per_node"]) * nodes
+    scenario = classify_scenario(summary, bench, bounds)
+    units_there = official_units(bench, scenario) if official_units else None
+    result, units = _result(summary, summary_name, bench, bounds, units_there)
+    per_node, nodes = int(system["accelerators_per_node"]), int(system["number_of_nodes"])
+    raw_name = system["accelerator_model_name"]
+    if raw_name is not None and not isinstance(raw_name, str):
+        raise DataError(system_name, None, "accelerator_model_name", f"expected text, got {raw_name!r:.40}")
+    # a missing name (null) is missing, never the text "None"; a CPU-only system (0 per node) names none
+    accelerator = (raw_name or "").strip()
+    if not per_node and accelerator.lower() not in _NO_ACCELERATOR:
+        raise DataError(system_name, None, "accelerators_per_node", f"0 accelerators for {accelerator[:40]!r}")
+    accelerator = accelerator if per_node else ""
+    if per_node and not accelerator:
+        raise DataError(system_name, None, "accelerator_model_name", "missing (give the accelerator's name)")
+    # counted as the official rows count them: "(x87)" is 87, a "Dual" card two GPUs
+    gpus = accelerator_count(accelerator, per_node * nodes)
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
-    label = name or str(system.get("system_name") or "").strip() or accelerator
+    label = name or str(system.get("system_name") or "").strip() or accelerator or "CPU-only system"
     if len(name) > MAX_NAME:
         raise DataError("--name", None, None, f"longer than {MAX_NAME} characters ({len(name)})")
     if len(label) > MAX_NAME or len(accelerator) > MAX_NAME:
@@ -201,10 +239,10 @@ def make_run(
         gpus=gpus,
         nodes=nodes,
         benchmark=bench,
-        scenario=classify_scenario(summary, bench, bounds),
+        scenario=scenario,
         result=result,
         units=units,
-        throughput=True,
+        throughput=is_throughput(units),
         software=str(system.get("framework") or ""),
         weight_data_types="",
         inferred=False,
@@ -212,6 +250,7 @@ def make_run(
         used_model=bench,
         source=summary_name,
         sha256=sha,
+        gpus_in_file=per_node * nodes if accelerator and per_node * nodes != gpus else 0,
     )
     run = RunInfo(
         entry,

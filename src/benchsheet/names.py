@@ -7,7 +7,9 @@ the spellings files also use (``llama3_1-8b``, ``offline``) match.
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -179,6 +181,15 @@ FAMILIES: tuple[Family, ...] = (
     Family("Arc Pro B50", "Intel", _ARC + r"Pro(?:\(R\))?[ _-]?B50"),
     Family("Arc 140T", "Intel", _ARC + r"140T"),
 )
+FAMILY_GROUPS: dict[str, tuple[str, ...]] = {
+    "Blackwell": ("B200", "B300", "GB200", "GB300", "GB10", "RTX PRO 6000", "RTX PRO 4500", "Jetson Thor"),
+    "Hopper": ("H100", "H200", "GH200"),
+    "CDNA 3": ("MI300X", "MI325X"),
+    "CDNA 4": ("MI350X", "MI350P", "MI355X"),
+    "Rubin": ("Vera Rubin",),
+}
+"""Family groups people name in claims ("8 to 36 percent on Blackwell"): the architecture of each family
+above. Accepted wherever a family is; a group selects the rows of every family in it."""
 _FAMILY_RES = tuple((f, re.compile(f.pattern, re.IGNORECASE)) for f in FAMILIES)
 
 
@@ -220,6 +231,17 @@ def family_key(name: str) -> str:
     return name.strip().lower().replace(" ", "").replace("-", "")
 
 
+GROUP_MEMBERS: dict[str, frozenset[str]] = {
+    family_key(g): frozenset(family_key(f) for f in fams) for g, fams in FAMILY_GROUPS.items()
+}
+
+
+def family_keys(name: str) -> frozenset[str]:
+    """The family keys a family or group name selects: a group's members, or the family itself."""
+    key = family_key(name)
+    return GROUP_MEMBERS.get(key) or frozenset({key})
+
+
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -231,3 +253,26 @@ def cell_text(text: str) -> str:
     apostrophe, the spreadsheet convention for "this is text".
     """
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _spelling(name: str) -> str:
+    """A name as typed, for comparing spellings: case, spaces, "_", "-" and "." ignored as separators."""
+    return re.sub(r"[\s_.\-]+", "-", name.strip().lower()).strip("-")
+
+
+def close_to(text: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The choices ``text`` is probably a misspelling of ("Sever" -> Server; "llama2-70b" -> the
+    llama2-70b-99 and -99.9 it starts), through ``difflib``; none when nothing is close."""
+    by_spelling = {_spelling(c): c for c in choices}
+    typed = _spelling(text)
+    if not typed:
+        return []
+    starts = sorted(c for k, c in by_spelling.items() if k.startswith(typed) and k != typed)
+    if len(typed) >= 3 and 0 < len(starts) <= n:
+        return starts
+    return [by_spelling[k] for k in difflib.get_close_matches(typed, list(by_spelling), n=n, cutoff=0.75)]
+
+
+def either(names: Sequence[str]) -> str:
+    """ "A", "A or B", "A, B or C" """
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

@@ -28,6 +28,7 @@ from .files import locked, write_atomic
 from .importers import OFFICIAL_URLS, Imported, import_file
 from .store import load_official, load_table, user_cache
 from .table import USER_ORIGIN, Table, build_table, round_sort_key, table_from_json
+from .values import one_line
 
 DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubusercontent.com")
 MAX_BYTES = 64 * 1024 * 1024
@@ -105,13 +106,13 @@ def _download(source: str, policy: Policy, progress: Callable[[int, int | None],
         with opener.open(request, timeout=policy.timeout) as resp:
             return _read_body(source, resp, policy, deadline, progress)
     except urllib.error.HTTPError as exc:
-        raise RefreshError(f"{source}: HTTP {exc.code} {exc.reason}") from None
+        raise RefreshError(f"{source}: HTTP {exc.code} {one_line(str(exc.reason))}") from None
     except urllib.error.URLError as exc:
-        raise RefreshError(f"{source}: {exc.reason}") from None
+        raise RefreshError(f"{source}: {one_line(str(exc.reason))}") from None
     except TimeoutError:
         raise RefreshError(f"{source}: no answer within {policy.timeout:g} s") from None
     except (OSError, ValueError, http.client.HTTPException) as exc:  # reset, incomplete read, odd URL
-        raise RefreshError(f"{source}: {exc}") from None
+        raise RefreshError(f"{source}: {one_line(str(exc))}") from None
 
 
 def _read_local(path: Path, policy: Policy) -> bytes:
@@ -133,7 +134,7 @@ def _read_body(
 ) -> bytes:
     ctype = resp.headers.get("Content-Type", "")
     if "html" in ctype.lower():
-        raise RefreshError(f"{source}: the server sent a web page ({ctype}), not JSON")
+        raise RefreshError(f"{source}: the server sent a web page ({one_line(ctype)}), not JSON")
     total = resp.headers.get("Content-Length")
     expected = int(total) if total and total.isdigit() else None
     if expected is not None and expected > policy.max_bytes:

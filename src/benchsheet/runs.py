@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import DataError
-from .files import locked, write_atomic
+from .files import locked, read_regular, write_atomic
 from .loadgen import LOCAL_PREFIX, find_run_files, make_run
 from .snapshot import latency_bounds
-from .store import load_runs, user_cache, user_runs
-from .table import PrivateRuns, Row, RunInfo, runs_from_json, runs_to_json
+from .store import load_official, load_runs, user_cache, user_runs
+from .table import PrivateRuns, Row, RunInfo, round_sort_key, runs_from_json, runs_to_json
 
 
 def _update(change: Callable[[PrivateRuns], PrivateRuns]) -> PrivateRuns:
@@ -47,14 +47,21 @@ def import_run(
     A log that says INVALID is refused unless ``allow_invalid``; then every answer from it is flagged.
     """
     log, system_file, bench = find_run_files(path, system, benchmark)
-    log_data, system_data = log.read_bytes(), system_file.read_bytes()
+    log_data, system_data = read_regular(log), read_regular(system_file)
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    official = load_official()
+
+    def units(benchmark: str, scenario: str) -> str | None:
+        """The units of the latest round's closed rows of the workload, where there are any."""
+        rows = [r for r in official.bench_rows(benchmark, scenario) if r.division == "closed"]
+        return max(rows, key=lambda r: round_sort_key(r.round)).units if rows else None
 
     def change(current: PrivateRuns) -> PrivateRuns:
         issued = current.issued + 1
         entry = f"{LOCAL_PREFIX}{issued:04d}"
         row, run = make_run(
-            entry, log_data, str(log), system_data, str(system_file), bench, latency_bounds(), when, name
+            entry, log_data, str(log), system_data, str(system_file), bench, latency_bounds(), when, name, units
         )
         if not run.valid and not allow_invalid:
             raise DataError(

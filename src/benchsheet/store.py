@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import DataError
+from .files import read_regular
 from .table import BUNDLED_ORIGIN, USER_ORIGIN, PrivateRuns, Table, runs_from_json, table_from_json
 
 BUNDLED = Path(__file__).with_name("data") / "results.json"
@@ -50,7 +51,7 @@ def user_runs() -> Path:
 def load_runs() -> PrivateRuns:
     """Private entries from ``benchsheet import-run``; none when there is no file."""
     try:
-        data = user_runs().read_bytes()
+        data = read_regular(user_runs())
     except FileNotFoundError:
         return PrivateRuns()
     return runs_from_json(data, str(user_runs()))
@@ -72,7 +73,7 @@ def load_official() -> Table:
     """Read the user cache if there is one, else the bundled snapshot."""
     cache = user_cache()
     try:
-        return table_from_json(cache.read_bytes(), str(cache), origin=USER_ORIGIN)
+        return table_from_json(read_regular(cache), str(cache), origin=USER_ORIGIN)
     except FileNotFoundError:
         return load_bundled()
     except OSError as exc:

@@ -9,14 +9,16 @@ it can never run code.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import cached_property
 from typing import Any, Literal
 
-from .errors import DataError
+from .errors import MAX_ACCELERATORS, DataError
 from .names import benchmark_key, entry_key, scenario_key
+from .values import RESULT_RANGE, is_result
 
 CACHE_FORMAT = "benchsheet-results"
 CACHE_VERSION = 1
@@ -79,6 +81,9 @@ class Row:
     source: str  # file name the row was read from
     sha256: str  # SHA-256 of that file
     gpus_in_file: int = 0  # the file's own count (a# x Nodes, or total_accelerators) where gpus differs; else 0
+    has_power: bool = False  # the file's has_power: system power was measured (MLPerf Power)
+    power_result: float = 0.0  # the file's Power_Result where has_power, else 0.0
+    power_units: str = ""  # the file's Power_Units ("Watts"; "millijoules" per query) where has_power, else ""
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
@@ -90,8 +95,14 @@ _TYPES: dict[str, type] = {
     "nodes": int,
     "result": float,
     "gpus_in_file": int,
+    "has_power": bool,
+    "power_result": float,
 }
-_ADDED_COLUMNS: dict[int, dict[str, Any]] = {len(COLUMNS) - 1: {"gpus_in_file": 0}}
+_NO_POWER: dict[str, Any] = {"has_power": False, "power_result": 0.0, "power_units": ""}
+_ADDED_COLUMNS: dict[int, dict[str, Any]] = {
+    len(COLUMNS) - 4: {"gpus_in_file": 0} | _NO_POWER,
+    len(COLUMNS) - 3: _NO_POWER,
+}
 """Files written before a column was added still load: column count -> the added columns' defaults."""
 _STR_COLUMNS = tuple(c for c in COLUMNS if c not in _TYPES)
 
@@ -184,10 +195,13 @@ class Table:
 
     @cached_property
     def families(self) -> dict[str, str]:
-        """Family key -> family name, for every single-family accelerator in the table."""
-        from .names import family_key
+        """Family key -> family name, for every single-family accelerator in the table, and every family
+        group (``names.FAMILY_GROUPS``) with a member in it."""
+        from .names import FAMILY_GROUPS, GROUP_MEMBERS, family_key
 
-        return {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
+        found = {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
+        groups = {family_key(g): g for g in FAMILY_GROUPS if GROUP_MEMBERS[family_key(g)] & found.keys()}
+        return found | groups
 
     @cached_property
     def invalid_runs(self) -> frozenset[str]:
@@ -231,18 +245,29 @@ class Table:
 
 
 def round_sort_key(rnd: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in rnd.split(".") if p.isdigit())
+    return tuple(int(p) for p in rnd.split(".") if p.isascii() and p.isdigit())
 
 
 def build_table(rows: Iterable[Row], sources: Sequence[Source], origin: Origin = BUNDLED_ORIGIN) -> Table:
     return Table(tuple(rows), tuple(sources), origin)
 
 
-def _json(text: str | bytes, name: str, fmt: str) -> Mapping[str, Any]:
+def parse_json(text: str | bytes, name: str) -> Any:
+    """JSON text as Python, or a DataError naming the file (deep nesting is damaged input, not a defect)."""
     try:
-        doc = json.loads(text)
+        return json.loads(text)
+    except RecursionError:
+        raise DataError(name, None, None, "not a results file: its JSON is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataError(name, None, None, f"not a JSON file ({exc})") from None
+
+
+_ROUND = re.compile(r"\d+\.\d+|local", re.ASCII)
+_COUNTS = ("gpus", "nodes", "gpus_in_file")
+
+
+def _json(text: str | bytes, name: str, fmt: str) -> Mapping[str, Any]:
+    doc = parse_json(text, name)
     if not isinstance(doc, Mapping) or doc.get("format") != fmt:
         raise DataError(name, None, "format", f"not a {fmt} file")
     if doc.get("version") != CACHE_VERSION:
@@ -289,6 +314,18 @@ def _rows(doc: Mapping[str, Any], name: str) -> tuple[Row, ...]:
         for col in _STR_COLUMNS:
             if not isinstance(values[col], str):
                 raise DataError(name, i, col, f"expected text, got {values[col]!r}")
+        # checked as on import: a cache edited by hand (or damaged) never shows a number that is no result
+        if not is_result(values["result"]):
+            raise DataError(name, i, "result", f"expected {RESULT_RANGE}, got {values['result']!r}")
+        for col in _COUNTS:
+            if not 0 <= values[col] <= MAX_ACCELERATORS:
+                raise DataError(name, i, col, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}")
+        if values["has_power"] != (values["power_units"] != "") or not (
+            is_result(values["power_result"]) if values["has_power"] else values["power_result"] == 0.0
+        ):
+            raise DataError(name, i, "power_result", "measured power must be a result with its units, or none")
+        if not _ROUND.fullmatch(values["round"]):
+            raise DataError(name, i, "round", f"expected a round such as 6.1, got {values['round']!r}")
         try:
             values["id_source"] = IdSource(values["id_source"])
         except ValueError:
@@ -313,6 +350,20 @@ def runs_to_json(private: PrivateRuns) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False)
 
 
+def _check_run(name: str, i: int, run: RunInfo) -> None:
+    """A run record's fields as ``import-run`` wrote them: text, a VALID flag, latencies > 0 or none."""
+    for f in fields(RunInfo):
+        v = getattr(run, f.name)
+        if f.name == "valid" and not isinstance(v, bool):
+            raise DataError(name, f"run {i}", f.name, f"expected true or false, got {v!r}")
+        if f.name not in ("valid", "latencies") and not isinstance(v, str):
+            raise DataError(name, f"run {i}", f.name, f"expected text, got {v!r}")
+    for key in LATENCY_FIELDS:
+        v = getattr(run.latencies, key)
+        if v is not None and not is_result(v):
+            raise DataError(name, f"run {i}", key, f"expected {RESULT_RANGE} or null, got {v!r}")
+
+
 def runs_from_json(text: str | bytes, name: str) -> PrivateRuns:
     doc = _json(text, name, RUNS_FORMAT)
     rows = _rows(doc, name)
@@ -320,6 +371,8 @@ def runs_from_json(text: str | bytes, name: str) -> PrivateRuns:
         runs = tuple(RunInfo.from_record(r) for r in doc.get("runs", []))
     except (TypeError, AttributeError) as exc:
         raise DataError(name, None, "runs", f"bad run record ({exc})") from None
+    for i, run in enumerate(runs):
+        _check_run(name, i, run)
     if {r.entry for r in rows} != {r.entry for r in runs}:
         raise DataError(name, None, "runs", "rows and run records do not match")
     issued = doc.get("issued", 0)
