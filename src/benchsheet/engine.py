@@ -20,7 +20,16 @@ import schedula as sh
 
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
-from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
+from .formula_adapter import (
+    Array,
+    FunctionTable,
+    Program,
+    ProgramError,
+    XlError,
+    compile_program,
+    get_functions,
+    tokenizer,
+)
 from .names import cell_text
 from .store import get_table
 
@@ -88,18 +97,19 @@ MISSING_FN = "BENCHSHEET.MISSING"
 
 
 @cache
-def functions() -> dict[str, Any]:
-    """formulas' function table with the catalogue registered (once per process)."""
+def functions() -> FunctionTable:
+    """formulas' function table with the catalogue registered (once per process). Excel's own
+    functions are loaded as formulas first name them (``formula_adapter.FunctionTable``)."""
     logging.getLogger("schedula").setLevel(logging.CRITICAL)  # errors are values here
     table = get_functions()
     for fn in CATALOGUE:
         table[fn.name] = _engine_function(fn)
     table[MISSING_FN] = lambda: sh.EMPTY
-    table["REPT"] = _bounded_rept(table["REPT"])
-    return dict(table)
+    table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
+    return table
 
 
-def _bounded_rept(rept: Any) -> Any:
+def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
     """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
     (``REPT("a",1000000000)`` would need a gigabyte)."""
 
@@ -115,7 +125,7 @@ def _bounded_rept(rept: Any) -> Any:
                 count = max(count, float(n))
         if width and count * width > MAX_TEXT:
             return _too_long(int(min(count * width, 1e18)))
-        return rept(text, times)
+        return excel_rept()(text, times)
 
     bounded.__name__ = "REPT"
     return bounded
@@ -182,7 +192,8 @@ class Prepared:
 def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> Prepared:
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
     placeholder. ``names`` gives the text a defined name stands for (None: not defined)."""
-    from openpyxl.formula.tokenizer import Tokenizer, TokenizerError
+    tokens = tokenizer()
+    Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
 
     text = formula.strip()
     if not text.startswith("="):
