@@ -71,7 +71,7 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         raise CalcError(f"{src}: only .xlsx or .xlsm workbooks can be computed")
     try:
         package = read_package(src)  # a clear message for a file that is no workbook, before the engine reads it
-        computed = compute(src)
+        computed = compute(src, parts=package)
     except XlsxError as exc:
         raise CalcError(str(exc)) from None
     except ComputeError as exc:
@@ -83,7 +83,9 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
     # a .xlsx cannot hold macros (Excel refuses one that does): a copy so named leaves them out
     drop = target.suffix.lower() == ".xlsx" and has_macros(package)
     try:
-        written = rewrite(src, target, cached_values(computed), strip_formulas=strip_formulas, drop_macros=drop)
+        written = rewrite(
+            src, target, cached_values(computed), strip_formulas=strip_formulas, drop_macros=drop, parts=package
+        )
     except (XlsxError, WriteRefused) as exc:
         raise CalcError(str(exc)) from None
     return CalcReport(

@@ -115,7 +115,7 @@ class _Formula:
 class _Book:
     """The cells of a workbook that exist, by sheet index, row and column."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, parts: dict[str, bytes] | None = None) -> None:
         self.titles: list[str] = []
         self.values: dict[Pos, Any] = {}
         self.formulas: list[_Formula] = []
@@ -124,7 +124,7 @@ class _Book:
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
         try:
-            _read_xml(self, path)
+            _read_xml(self, path, parts)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
             self._openpyxl(path)
         self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
@@ -135,7 +135,10 @@ class _Book:
 
     def _openpyxl(self, path: Path) -> None:
         """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
+        from .xlsxfile import require_defused_openpyxl
+
         self._reset()
+        require_defused_openpyxl(path)
         wb = load_workbook(str(path))
         self.titles = [ws.title for ws in wb.worksheets]
         for dn in _defined_names(wb):
@@ -226,7 +229,7 @@ def _xml_text(raw: bytes) -> str:
     return html.unescape(raw.decode("utf-8")).replace("\r\n", "\n")
 
 
-def _read_xml(book: _Book, path: Path) -> None:
+def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) -> None:
     """Read the cells present straight from the sheets' XML (openpyxl builds an object per cell,
     most of a calc's time on a large sheet). Anything unusual raises ``_Unusual``."""
     from defusedxml import ElementTree
@@ -234,7 +237,7 @@ def _read_xml(book: _Book, path: Path) -> None:
 
     from .xlsxfile import NS_MAIN, read_package, sheet_parts
 
-    parts = read_package(path)
+    parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
     worksheets = sheet_parts(parts)
@@ -670,12 +673,13 @@ def _one(v: Any) -> np.ndarray[Any, Any]:
     return out
 
 
-def compute(path: Path, seconds: float | None = None) -> Computed:
+def compute(path: Path, seconds: float | None = None, parts: dict[str, bytes] | None = None) -> Computed:
     """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused,
-    also one that would take longer than ``seconds`` (default ``MAX_SECONDS``)."""
+    also one that would take longer than ``seconds`` (default ``MAX_SECONDS``). ``parts``: the
+    package ``read_package(path)`` gave, if read already."""
     functions()  # the catalogue is registered in the engine's function table
     deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
-    book = _Book(Path(path))
+    book = _Book(Path(path), parts)
     shapes: dict[tuple[int, str], _Shape | None] = {}
     for n, f in enumerate(book.formulas):
         _prepare(book, f, shapes)

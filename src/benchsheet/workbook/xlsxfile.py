@@ -66,10 +66,6 @@ def read_package(path: Path) -> dict[str, bytes]:
     holds more cells than a sheet of this kind needs. Macros are carried along
     as bytes and never run.
     """
-    import openpyxl
-
-    if not openpyxl.DEFUSEDXML:
-        raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
@@ -92,6 +88,14 @@ def read_package(path: Path) -> dict[str, bytes]:
         if name.startswith("xl/worksheets/") and name.endswith(".xml") and _cells_present(data) > MAX_CELLS:
             raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
+
+
+def require_defused_openpyxl(path: Path) -> None:
+    """Refuse to let openpyxl parse ``path`` unless it parses through defusedxml."""
+    import openpyxl
+
+    if not openpyxl.DEFUSEDXML:
+        raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
 
 
 def _cells_present(xml: bytes) -> int:
@@ -331,14 +335,15 @@ def rewrite(
     strip_formulas: bool = False,
     drop_macros: bool = False,
     replace: bool = True,
+    parts: Mapping[str, bytes] | None = None,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
     Returns how many cells were written. ``strip_formulas`` keeps only the values;
     ``drop_macros`` leaves the VBA project out (a .xlsx cannot hold one); without ``replace`` an
-    existing ``out`` is refused.
+    existing ``out`` is refused. ``parts``: the package ``read_package(src)`` gave, if read already.
     """
-    parts = read_package(src)
+    parts = read_package(src) if parts is None else parts
     names = sheet_parts(parts)
     by_key = {sheet_key(name): name for name in names}
     count = 0
