@@ -27,7 +27,7 @@ from defusedxml import ElementTree
 from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
-from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
+from .cells import MAX_TEXT, Computed, ErrorCode, col_letters, col_number, sheet_key
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
@@ -139,8 +139,23 @@ def _text(value: str) -> str:
     return escape(_BAD_XML_CHARS.sub("", value))
 
 
+_ERROR_TEXT = re.compile(r"^#(?:NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA) ")
+
+
+def within_excel(value: Shown) -> Shown:
+    """A text as a cell can hold it: at most 32,767 characters (Excel cannot open a file with
+    more). An error's reason is shortened; any other text that long is never cut (that would be a
+    wrong value): the cell says why instead."""
+    if not isinstance(value, str) or len(value) <= MAX_TEXT:
+        return value
+    if _ERROR_TEXT.match(value):
+        return value[: MAX_TEXT - 1] + "\u2026"
+    return f"#VALUE! the text would have {len(value):,} characters; Excel allows {MAX_TEXT:,}"
+
+
 def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
     """(t attribute, element content) of a cached value."""
+    value = within_excel(value)
     if isinstance(value, ErrorCode):
         return "e", f"<v>{_text(str(value))}</v>"
     if isinstance(value, bool):

@@ -1,0 +1,125 @@
+"""``template calc`` and ``freeze`` on workbooks from outside (issue 19): nothing of the user's is lost,
+one formula never sinks the file, and every step is bounded."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from benchsheet.cli import main
+from benchsheet.workbook.xlsxfile import rewrite
+from tests import robustness
+
+FILES = "files a write must not lose or replace (temporary files, edited workbooks, devices, links)"
+
+
+def _book(path: Path, cells: dict[str, object]) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    for ref, value in cells.items():
+        ws[ref] = value
+    wb.save(path)
+    return path
+
+
+VBA_TYPE = b'<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/>'
+
+
+def _with_macros(src: Path, dst: Path) -> Path:
+    """``src`` as Excel saves a macro-enabled workbook (its content type, a VBA project), named ``dst``."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                    b"application/vnd.ms-excel.sheet.macroEnabled.main+xml",
+                ).replace(b"</Types>", VBA_TYPE + b"</Types>")
+            zout.writestr(info, data)
+        zout.writestr("xl/vbaProject.bin", b"VBA")
+    return dst
+
+
+# ------------------------------------------------------------------ nothing of the user's lost
+
+
+def test_calc_in_place_never_drops_the_macros_of_a_workbook_named_xlsx(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(FILES)
+    path = _with_macros(_book(tmp_path / "plain.xlsx", {"A1": 2, "B1": "=A1*3"}), tmp_path / "book.xlsx")
+    before = path.read_bytes()
+    assert main(["template", "calc", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "macros" in err and "--out book.xlsm" in err and "Traceback" not in err, err
+    assert path.read_bytes() == before  # refused before anything was written
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "book.xlsm")]) == 0
+    with zipfile.ZipFile(tmp_path / "book.xlsm") as zf:
+        assert zf.read("xl/vbaProject.bin") == b"VBA"
+    robustness.held(FILES)
+
+
+@pytest.mark.parametrize("owner", ["~$book.xlsx", ".~lock.book.xlsx#"])
+def test_a_workbook_open_in_an_office_program_is_not_replaced_unforced(
+    owner: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Excel keeps ``~$name`` (LibreOffice ``.~lock.name#``) beside a file it has open; its next save
+    writes its own copy over whatever calc wrote."""
+    robustness.tried(FILES)
+    path = _book(tmp_path / "book.xlsx", {"A1": 2, "B1": "=A1*3"})
+    (tmp_path / owner).write_bytes(b"owner")
+    before = path.read_bytes()
+    for args in (["template", "calc", str(path)], ["freeze", str(tmp_path / "x.xlsx"), str(path)]):
+        if args[0] == "freeze":
+            path.with_name("x.xlsx").write_bytes(before)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "is open in" in err and "--force" in err and "Traceback" not in err, err
+        assert path.read_bytes() == before
+    assert main(["template", "calc", str(path), "--force"]) == 0
+    assert "warning:" in capsys.readouterr().out and openpyxl.load_workbook(path, data_only=True)["S"]["B1"].value == 6
+    robustness.held(FILES)
+
+
+def test_no_cell_text_longer_than_excel_allows_is_ever_written(tmp_path: Path) -> None:
+    robustness.tried(FILES)
+    path = _book(tmp_path / "long.xlsx", {"A1": "=1", "A2": "=2"})
+    reason = "#VALUE! " + "why " * 9000  # 36,008 characters
+    rewrite(path, tmp_path / "out.xlsx", {"S": {"A1": reason, "A2": "x" * 40_000}})
+    ws = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    a1, a2 = ws["A1"].value, ws["A2"].value
+    assert isinstance(a1, str) and len(a1) <= 32_767 and a1.startswith("#VALUE! why why")
+    assert isinstance(a2, str) and len(a2) <= 32_767 and a2.startswith("#VALUE! the text would have 40,000")
+    robustness.held(FILES)
+
+
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+from pathlib import Path
+from benchsheet.cli import main
+real = os.fsync
+def fsync(fd):  # the moment of a SIGTERM from outside (kill, timeout): the temporary file is there
+    os.kill(os.getpid(), signal.SIGTERM)
+    real(fd)
+os.fsync = fsync
+sys.exit(main(["template", "calc", sys.argv[1]]))
+"""
+
+
+def test_a_terminated_calc_leaves_no_temporary_file(tmp_path: Path) -> None:
+    robustness.tried(FILES)
+    path = _book(tmp_path / "book.xlsx", {"A1": 2, "B1": "=A1*3"})
+    before = path.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_WHILE_WRITING, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+    assert sorted(os.listdir(tmp_path)) == ["book.xlsx"] and path.read_bytes() == before
+    robustness.held(FILES)
