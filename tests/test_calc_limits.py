@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -123,3 +124,100 @@ def test_a_terminated_calc_leaves_no_temporary_file(tmp_path: Path) -> None:
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
     assert sorted(os.listdir(tmp_path)) == ["book.xlsx"] and path.read_bytes() == before
     robustness.held(FILES)
+
+
+# ------------------------------------------------------------------ one formula never sinks the file
+
+
+def _computed(path: Path) -> dict[str, object]:
+    from benchsheet.workbook.compute import compute
+
+    return {ref: v for (_, ref), v in compute(path).shown.items()}
+
+
+def test_one_odd_formula_never_sinks_the_workbook(tmp_path: Path) -> None:
+    """INDIRECT of a literal (formulas reads it as a reference), MODE.MULT (a list), a range with its
+    sheet named at both corners: each computes, and so does every other cell."""
+    path = _book(
+        tmp_path / "odd.xlsx",
+        {
+            "A1": 5,
+            "A2": 7,
+            "B1": '=INDIRECT("A1")',
+            "B2": "=A1*2",
+            "B3": '=SUM(INDIRECT("A1:A2"))',
+            "B4": "=MODE.MULT(1,2,2,3,3)",
+            "B5": "=SUM(S!A1:S!A2)",
+            "B6": '=INDIRECT("Nowhere!A1")',
+        },
+    )
+    got = _computed(path)
+    assert (got["B1"], got["B2"], got["B3"], got["B4"], got["B5"]) == (5, 10, 12, 2, 12), got
+    assert str(got["B6"]).upper() == "#REF! THERE IS NO SHEET NOWHERE"
+
+
+def _names(path: Path, names: dict[str, str], cells: dict[str, object]) -> Path:
+    from openpyxl.workbook.defined_name import DefinedName
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    for name, text in names.items():
+        wb.defined_names[name] = DefinedName(name, attr_text=text)
+    for ref, value in cells.items():
+        ws[ref] = value
+    wb.save(path)
+    return path
+
+
+def test_defined_names_sixteen_deep_compute_and_a_circle_says_so(tmp_path: Path) -> None:
+    chain = {f"L{i}": f"L{i + 1}+1" for i in range(15)} | {"L15": "S!$A$1"}
+    got = _computed(
+        _names(tmp_path / "deep.xlsx", chain | {"C1": "C2", "C2": "C1"}, {"A1": 5, "B1": "=L0", "B2": "=C1"})
+    )
+    assert got["B1"] == 20
+    assert got["B2"] == "#NAME? defined names refer to each other in a circle, or more than 64 levels deep"
+
+
+def test_defined_names_that_fan_out_are_bounded(tmp_path: Path) -> None:
+    """F39 stands for 2^39 copies of F0: refused for the cell, in bounded time, the rest computed."""
+    fan = {"F0": "1"} | {f"F{i}": f"F{i - 1}+F{i - 1}" for i in range(1, 40)}
+    start = time.monotonic()
+    got = _computed(_names(tmp_path / "fan.xlsx", fan, {"B1": "=F39", "B2": "=F5"}))
+    assert time.monotonic() - start < 60
+    assert str(got["B1"]).startswith("#VALUE! its defined names stand for a formula of more than 100,000 characters")
+    assert got["B2"] == 32
+
+
+def test_a_cell_left_open_is_refused_never_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2", "C1": 3})
+    with zipfile.ZipFile(src) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    for n, broken in enumerate(
+        (sheet.replace(b"<v>5</v></c>", b"<v>5</v>"), sheet.replace(b"<v>3</v></c>", b"<v>3</v>"))
+    ):
+        path = tmp_path / f"broken{n}.xlsx"
+        with zipfile.ZipFile(path, "w") as zf:
+            for name, data in parts.items():
+                zf.writestr(name, broken if name == "xl/worksheets/sheet1.xml" else data)
+        assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+        err = capsys.readouterr().err
+        assert "is not closed (no </c>)" in err and "Traceback" not in err, err
+        assert not (tmp_path / "out.xlsx").exists()
+
+
+# ------------------------------------------------------------------ bounded
+
+
+def test_the_deadline_holds_inside_one_long_formula(tmp_path: Path) -> None:
+    """One formula that runs for long (a COUNTIF per cell of 3,000: nine million comparisons in
+    Python) is stopped at the deadline, not after it has finished."""
+    from benchsheet.workbook.compute import ComputeError, compute
+
+    cells: dict[str, object] = {f"A{n}": n % 97 for n in range(1, 3001)}
+    path = _book(tmp_path / "slow.xlsx", cells | {"B1": "=SUMPRODUCT(COUNTIF(A1:A3000,A1:A3000))"})
+    start = time.monotonic()
+    with pytest.raises(ComputeError, match="too long"):
+        compute(path, seconds=5)  # reading the sheet takes a fraction of it
+    assert time.monotonic() - start < 25

@@ -164,6 +164,8 @@ def mark_missing(formula: str) -> str:
 
 MAX_FORMULA = 8192  # characters in a formula, as Excel allows
 MAX_TEXT = 32767  # characters in a cell's text, as Excel allows
+MAX_NAME_DEPTH = 64  # defined names standing for names standing for names...
+MAX_EXPANDED = 100_000  # characters a formula may grow to with its defined names written out
 PLACEHOLDER = "_BSREF"  # a reference of a prepared formula: _BSREF0, _BSREF1...
 _UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
 _EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own spelling of 1E+3
@@ -205,7 +207,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
             ReasonedError("#VALUE!", f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"),
         )
     text = normalize_formula(text)
-    for _ in range(16):  # defined names standing for other names, at most this deep
+    for _ in range(MAX_NAME_DEPTH + 1):  # defined names standing for other names, at most this deep
         try:
             items = Tokenizer(text).items
         except (TokenizerError, IndexError) as exc:
@@ -236,7 +238,11 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
         if not substituted:
             return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
         text = "=" + "".join(out)
-    return Prepared(text, (), ReasonedError("#NAME?", "defined names refer to each other too deeply"))
+        if len(text) > MAX_EXPANDED:  # names that each repeat the next: twice as long a level
+            why = f"its defined names stand for a formula of more than {MAX_EXPANDED:,} characters"
+            return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
+    why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
+    return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
 
 
 _TEXT = "\x00formula\x00"  # stands for the formula as written in a reason from ``program``

@@ -237,6 +237,9 @@ class Program:
         value = env[self.output]
         if isinstance(value, Ranges):
             value = value.value
+        if isinstance(value, list | tuple):  # MODE.MULT answers a list: Excel's answer is a column
+            value = np.asarray(value, dtype=object)
+            value = (value.reshape(-1, 1) if value.ndim == 1 else value).view(Array)
         if isinstance(value, np.ndarray) and value.size == 1:
             return 0 if value.flat[0] is EMPTY else value  # an empty cell read by a formula is 0
         return replace_empty(value)

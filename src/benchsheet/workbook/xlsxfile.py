@@ -85,7 +85,7 @@ def read_package(path: Path) -> dict[str, bytes]:
     for name, data in parts.items():
         if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
             raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
-        if name.startswith("xl/worksheets/") and name.endswith(".xml") and _cells_present(data) > MAX_CELLS:
+        if name.startswith("xl/worksheets/") and name.endswith(".xml") and cells_present(data) > MAX_CELLS:
             raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
 
@@ -98,7 +98,7 @@ def require_defused_openpyxl(path: Path) -> None:
         raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
 
 
-def _cells_present(xml: bytes) -> int:
+def cells_present(xml: bytes) -> int:
     """The cells a sheet holds (its ``<c>`` elements), whatever size its ``<dimension>`` declares."""
     return sum(1 for _ in _CELL_TAG.finditer(xml))
 
