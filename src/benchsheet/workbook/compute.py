@@ -88,6 +88,7 @@ __all__ = [
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming to the cells present)
 MAX_EDGES = 20_000_000  # dependencies between formula cells: beyond, the workbook is refused
+MAX_ARRAY_CELLS = 2_000_000  # cells of array formulas' ranges (as many as a sheet may hold)
 MAX_SECONDS = 600.0  # a workbook that takes longer is refused, nothing written (bounded time)
 EXTERNAL = "external workbook references are not followed"
 _COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
@@ -124,6 +125,7 @@ class _Book:
         self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
+        self.array_cells = 0  # cells of array formulas' ranges
         try:
             _read_xml(self, path, parts)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
@@ -133,6 +135,7 @@ class _Book:
     def _reset(self) -> None:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
         self.col_last, self.row_last, self.names = {}, {}, {}
+        self.array_cells = 0
 
     def _openpyxl(self, path: Path) -> None:
         """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
@@ -184,6 +187,13 @@ class _Book:
         if type(value).__name__ in ("ArrayFormula", "_ArrayFormula") and isinstance(text, str) and isinstance(ref, str):
             r = _area(ref)
             shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
+            self.array_cells += shape[0] * shape[1]
+            if self.array_cells > MAX_ARRAY_CELLS:  # each cell of the range is computed and written
+                where = f"{quote_sheet(self.titles[pos[0]])}!{col_letters(pos[2])}{pos[1]}"
+                raise ComputeError(
+                    f"refused: its array formulas cover more than {MAX_ARRAY_CELLS:,} cells "
+                    f"(the one at {where} covers {shape[0] * shape[1]:,}); nothing was written"
+                )
             self.formulas.append(_Formula(pos, text, shape))
             return
         f = _Formula(pos, "=" + type(value).__name__)
