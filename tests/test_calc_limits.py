@@ -262,3 +262,15 @@ def test_an_array_formula_over_the_whole_sheet_is_refused_in_one_line(
     assert time.monotonic() - start < 30
     assert "more than 2,000,000 cells" in err and "17,179,869,184" in err and len(err.strip().splitlines()) == 1, err
     assert path.read_bytes() == before
+
+
+def test_a_vba_function_in_the_branch_not_taken_is_no_error(tmp_path: Path) -> None:
+    """Excel computes ``=IF(A1>0,A1*2,MyMacro(A1))`` without the macro when A1 > 0; the function no
+    table has answers #NAME? with its name only where it is reached."""
+    path = _book(
+        tmp_path / "vba.xlsx",
+        {"A1": 5, "B1": "=IF(A1>0,A1*2,MyMacro(A1))", "B2": "=IF(A1<0,1,MyMacro(A1))", "B3": "=IFERROR(MyMacro(1),7)"},
+    )
+    got = _computed(path)
+    assert (got["B1"], got["B3"]) == (10, 7)
+    assert got["B2"] == "#NAME? unknown function MYMACRO"

@@ -269,9 +269,9 @@ def program(text: str) -> Program | ReasonedError:
         )
         return ReasonedError(exc.code, "cannot read the formula " + _TEXT + why)
     unknown = [name for name in prog.functions if name not in known]
-    if unknown:
+    if unknown and not prog.missing:
         return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
-    return prog
+    return prog  # a function no table has answers #NAME? where it is reached (not in IF's other branch)
 
 
 def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
@@ -286,6 +286,10 @@ def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
         return ReasonedError("#VALUE!", "the formula needs more memory than there is")
     except Exception as exc:  # the engine's own failure on odd input: the cell says so, the rest computes
         return ReasonedError("#VALUE!", f"cannot compute this formula ({type(exc).__name__}: {str(exc)[:120]})")
+    if prog.missing:
+        shown = plain(value)
+        if isinstance(shown, XlError) and not isinstance(shown, ReasonedError) and str(shown) == "#NAME?":
+            return ReasonedError("#NAME?", f"unknown function {', '.join(prog.missing)}")
     return _checked(value)
 
 

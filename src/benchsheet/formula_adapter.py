@@ -220,6 +220,7 @@ class Program:
     functions: tuple[str, ...]  # names of the functions it calls, upper case
     pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
     uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
+    missing: tuple[str, ...] = ()  # functions it names that no table has: #NAME? where they are reached
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
@@ -269,6 +270,7 @@ def compile_program(text: str) -> Program:
     ready = set(constants) | set(references) | {CELL, COMPILING, sh.START}
     pending = dict(nodes)
     steps: list[Step] = []
+    missing: list[str] = []
     while pending:
         done = [fid for fid, n in pending.items() if all(i in ready for i in n.get("inputs") or ())]
         if not done:
@@ -279,13 +281,23 @@ def compile_program(text: str) -> Program:
             if len(outputs) != 1:
                 raise ProgramError("#VALUE!", "the formula engine could not order this formula")
             inputs = tuple(i for i in n.get("inputs") or () if i is not sh.START)  # START: a call with no arguments
-            steps.append(Step(_arithmetic(n["function"]), inputs, outputs[0]))
+            function = n["function"]
+            if function is _functions.not_implemented:  # unknown (a VBA function): #NAME? only where it is used
+                missing.append(str(fid).upper())
+                function = _no_such_function
+            steps.append(Step(_arithmetic(function), inputs, outputs[0]))
             ready.add(outputs[0])
     if output not in ready:
         raise ProgramError("#VALUE!", "not a valid formula")
     names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
     uses_cell = any(CELL in step.inputs for step in steps)
-    return Program(constants, references, tuple(steps), output, names, not (set(names) & IMPURE), uses_cell)
+    pure = not (set(names) & IMPURE)
+    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, tuple(sorted(set(missing))))
+
+
+def _no_such_function(*_args: Any) -> Any:
+    """A function no table has: Excel's #NAME?, as a value (IF's branch not taken never shows it)."""
+    return Error.errors["#NAME?"]
 
 
 # functions whose answer depends on more than their arguments' values
