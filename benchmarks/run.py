@@ -52,7 +52,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "template_build_s": ("<=", 3.0),
     "template_calc_s": ("<=", 5.0),
     "peak_rss_mb": ("<=", 150.0),
-    "calc_15k_s": ("<=", 5.0),
+    "eval_vs_info": ("<=", 2.5),
+    "calc_15k_s": ("<=", 1.5),
     "calc_15k_rss_mb": ("<=", 300.0),
     "calc_growth": ("<=", 6.0),
 }
@@ -73,6 +74,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("xlwings_import_ms", "ms", "interpreter that imports xlwings (wall, median)"),
     ("cold_start_ms", "ms", "import UDF module + first PERGPU (wall, median)"),
     ("cold_start_added_ms", "ms", "cold_start_ms - xlwings_import_ms: benchsheet's share"),
+    ("info_cold_ms", "ms", "benchsheet info in a fresh interpreter (wall, median)"),
+    ("eval_cold_ms", "ms", "benchsheet eval of one PERGPU formula in a fresh interpreter (wall, median)"),
+    ("eval_vs_info", "x", "eval_cold_ms / info_cold_ms: the first formula costs about what info does"),
     ("pyodide_install_ms", "ms", "micropip installs xlwings + benchsheet's wheel in Pyodide, local files (median)"),
     ("pyodide_load_ms", "ms", "start Pyodide + main.py through xlwings + first PERGPU (median)"),
     ("peak_rss_mb", "MiB", "peak RSS of the cold-start process (median)"),
@@ -289,6 +293,9 @@ def bench_udf(reps: Reps, column: list[list[str]], answer: float, notes: list[st
 # -------------------------------------------------------------- processes
 
 COLD = f"from benchsheet.udfs import functions\nprint(repr(functions.PERGPU({ENTRY!r}, {BENCH!r}, {SCEN!r})))\n"
+INFO_CLI = "import sys\nfrom benchsheet.cli import main\nsys.exit(main(['info']))\n"
+FORMULA = f'=PERGPU("{ENTRY}","{BENCH}","{SCEN}")'
+EVAL_CLI = f"import sys\nfrom benchsheet.cli import main\nsys.exit(main(['eval', {FORMULA!r}]))\n"
 LOAD = """
 import json, time
 t0 = time.perf_counter()
@@ -383,7 +390,13 @@ def bench_processes(
     reps: Reps, env: dict[str, str], tmp: Path, shared: Path, answer: float, notes: list[str], quick: bool = False
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    kinds = {"python_start_ms": "pass", "xlwings_import_ms": "import xlwings", "cold_start_ms": COLD}
+    kinds = {
+        "python_start_ms": "pass",
+        "xlwings_import_ms": "import xlwings",
+        "cold_start_ms": COLD,
+        "info_cold_ms": INFO_CLI,
+        "eval_cold_ms": EVAL_CLI,
+    }
     if quick:  # no warm-up: the smoke test only checks that every number is there
         senv = env
     else:
@@ -400,7 +413,10 @@ def bench_processes(
                 if float(child.stdout.strip()) != answer:
                     raise RuntimeError(f"cold start answered {child.stdout.strip()}, in-process {answer}")
                 rss.append(child.maxrss_mib)
+            if key == "eval_cold_ms" and float(child.stdout.strip()) != answer:
+                raise RuntimeError(f"benchsheet eval answered {child.stdout.strip()}, in-process {answer}")
     out.update({k: statistics.median(v) for k, v in walls.items()})
+    out["eval_vs_info"] = out["eval_cold_ms"] / out["info_cold_ms"]
     out["cold_start_added_ms"] = out["cold_start_ms"] - out["xlwings_import_ms"]
     out["peak_rss_mb"] = statistics.median(rss)
 

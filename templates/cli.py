@@ -73,7 +73,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
         return 2
     out = Path(args.out) if args.out else src
     try:
-        r = calc(src, out)
+        r = calc(src, out, force=args.force)
     except CalcError as exc:
         _err(f"{exc} (nothing written)")
         return 2
@@ -100,7 +100,7 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     if src is None:
         return 2
     try:
-        r = freeze_report(src, Path(args.output))
+        r = freeze_report(src, Path(args.output), force=args.force)
     except CalcError as exc:
         _err(f"{exc} (nothing written)")
         return 2
@@ -142,6 +142,12 @@ COMMANDS = (
                 (
                     opt("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx"),
                     opt("--out", metavar="OUT", help="write here instead of replacing IN"),
+                    opt(
+                        "--force",
+                        action="store_true",
+                        help="write even though the target is open in Excel or LibreOffice (its next save there "
+                        "discards the values)",
+                    ),
                 ),
             ),
         ),
@@ -155,6 +161,7 @@ COMMANDS = (
         (
             opt("input", metavar="IN", help="an .xlsx or .xlsm workbook"),
             opt("output", metavar="OUT", help="the values-only copy to write"),
+            opt("--force", action="store_true", help="write even though OUT is open in Excel or LibreOffice"),
         ),
     ),
 )

@@ -20,7 +20,16 @@ import schedula as sh
 
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
-from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
+from .formula_adapter import (
+    Array,
+    FunctionTable,
+    Program,
+    ProgramError,
+    XlError,
+    compile_program,
+    get_functions,
+    tokenizer,
+)
 from .names import cell_text
 from .store import get_table
 
@@ -88,18 +97,19 @@ MISSING_FN = "BENCHSHEET.MISSING"
 
 
 @cache
-def functions() -> dict[str, Any]:
-    """formulas' function table with the catalogue registered (once per process)."""
+def functions() -> FunctionTable:
+    """formulas' function table with the catalogue registered (once per process). Excel's own
+    functions are loaded as formulas first name them (``formula_adapter.FunctionTable``)."""
     logging.getLogger("schedula").setLevel(logging.CRITICAL)  # errors are values here
     table = get_functions()
     for fn in CATALOGUE:
         table[fn.name] = _engine_function(fn)
     table[MISSING_FN] = lambda: sh.EMPTY
-    table["REPT"] = _bounded_rept(table["REPT"])
-    return dict(table)
+    table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
+    return table
 
 
-def _bounded_rept(rept: Any) -> Any:
+def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
     """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
     (``REPT("a",1000000000)`` would need a gigabyte)."""
 
@@ -115,7 +125,7 @@ def _bounded_rept(rept: Any) -> Any:
                 count = max(count, float(n))
         if width and count * width > MAX_TEXT:
             return _too_long(int(min(count * width, 1e18)))
-        return rept(text, times)
+        return excel_rept()(text, times)
 
     bounded.__name__ = "REPT"
     return bounded
@@ -154,6 +164,8 @@ def mark_missing(formula: str) -> str:
 
 MAX_FORMULA = 8192  # characters in a formula, as Excel allows
 MAX_TEXT = 32767  # characters in a cell's text, as Excel allows
+MAX_NAME_DEPTH = 64  # defined names standing for names standing for names...
+MAX_EXPANDED = 100_000  # characters a formula may grow to with its defined names written out
 PLACEHOLDER = "_BSREF"  # a reference of a prepared formula: _BSREF0, _BSREF1...
 _UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
 _EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own spelling of 1E+3
@@ -182,7 +194,8 @@ class Prepared:
 def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> Prepared:
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
     placeholder. ``names`` gives the text a defined name stands for (None: not defined)."""
-    from openpyxl.formula.tokenizer import Tokenizer, TokenizerError
+    tokens = tokenizer()
+    Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
 
     text = formula.strip()
     if not text.startswith("="):
@@ -194,7 +207,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
             ReasonedError("#VALUE!", f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"),
         )
     text = normalize_formula(text)
-    for _ in range(16):  # defined names standing for other names, at most this deep
+    for _ in range(MAX_NAME_DEPTH + 1):  # defined names standing for other names, at most this deep
         try:
             items = Tokenizer(text).items
         except (TokenizerError, IndexError) as exc:
@@ -225,7 +238,11 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
         if not substituted:
             return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
         text = "=" + "".join(out)
-    return Prepared(text, (), ReasonedError("#NAME?", "defined names refer to each other too deeply"))
+        if len(text) > MAX_EXPANDED:  # names that each repeat the next: twice as long a level
+            why = f"its defined names stand for a formula of more than {MAX_EXPANDED:,} characters"
+            return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
+    why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
+    return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
 
 
 _TEXT = "\x00formula\x00"  # stands for the formula as written in a reason from ``program``
@@ -252,9 +269,9 @@ def program(text: str) -> Program | ReasonedError:
         )
         return ReasonedError(exc.code, "cannot read the formula " + _TEXT + why)
     unknown = [name for name in prog.functions if name not in known]
-    if unknown:
+    if unknown and not prog.missing:
         return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
-    return prog
+    return prog  # a function no table has answers #NAME? where it is reached (not in IF's other branch)
 
 
 def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
@@ -269,6 +286,10 @@ def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
         return ReasonedError("#VALUE!", "the formula needs more memory than there is")
     except Exception as exc:  # the engine's own failure on odd input: the cell says so, the rest computes
         return ReasonedError("#VALUE!", f"cannot compute this formula ({type(exc).__name__}: {str(exc)[:120]})")
+    if prog.missing:
+        shown = plain(value)
+        if isinstance(shown, XlError) and not isinstance(shown, ReasonedError) and str(shown) == "#NAME?":
+            return ReasonedError("#NAME?", f"unknown function {', '.join(prog.missing)}")
     return _checked(value)
 
 

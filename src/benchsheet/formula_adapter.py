@@ -13,15 +13,20 @@ Touched: ``Parser().ast`` (tokens, builder), ``AstBuilder.dsp`` (``function_node
 with ``function``/``inputs``/``outputs``/``extra_inputs``, ``default_values``,
 ``data_nodes``), ``AstBuilder.get_node_id``, ``formulas.cell.CELL``,
 ``formulas.functions.COMPILING``, ``formulas.functions.replace_empty``,
-``formulas.functions.get_functions``, ``formulas.functions.Array``,
+``formulas.functions.get_functions`` (replaced by a lazy table), ``formulas.functions.SUBMODULES``,
+``FUNCTIONS`` and ``not_implemented``, ``formulas.functions.Array``,
 ``formulas.ranges.Ranges`` (``ranges``/``values``/``_value``),
 ``formulas.tokens.operand.range2parts``, ``formulas.tokens.operand.XlError`` and
-``Error.errors``, ``formulas.errors.FormulaError``, ``formulas.excel.xlreader.load_workbook``.
+``Error.errors``, ``formulas.errors.FormulaError``, ``formulas.excel.xlreader.load_workbook``;
+openpyxl's ``formula/tokenizer.py`` is loaded on its own (``tokenizer``).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,10 +34,10 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas import Parser
+from formulas import functions as _functions
 from formulas.cell import CELL
 from formulas.errors import FormulaError
-from formulas.excel.xlreader import load_workbook as _load_workbook
-from formulas.functions import COMPILING, Array, get_functions, replace_empty
+from formulas.functions import COMPILING, Array, replace_empty
 from formulas.ranges import Ranges, _reshape_array_as_excel
 from formulas.tokens.operand import Error, XlError
 
@@ -40,6 +45,7 @@ __all__ = [
     "EMPTY",
     "Array",
     "FormulaError",
+    "FunctionTable",
     "Program",
     "ProgramError",
     "XlError",
@@ -52,9 +58,122 @@ __all__ = [
     "range_parts",
     "read_string_table",
     "reshape_as_excel",
+    "tokenizer",
 ]
 
 EMPTY: Any = sh.EMPTY  # an empty cell, as formulas' functions expect it
+
+
+class FunctionTable(dict[str, Any]):
+    """formulas' function table, each of its modules imported when a formula first names one of
+    its functions (``formulas.functions.get_functions`` imports all eleven, scipy.stats among them:
+    seconds before the first answer). A later module wins a name, as in ``get_functions``; a name
+    set here (benchsheet's own functions) wins over every module."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._modules: tuple[str, ...] = tuple(_functions.SUBMODULES)
+        self._excel: dict[str, tuple[int, Any]] = {}  # name -> (rank, formulas' own function)
+        self._own: set[str] = set()
+        self._loaded: set[int] = set()
+        self._index, self._dynamic = _function_index(self._modules)
+        self._merge(len(self._modules), _functions.FUNCTIONS)  # formulas' ARRAY, ARRAYROW win, as there
+
+    def _merge(self, rank: int, table: dict[str, Any]) -> None:
+        for name, fn in table.items():
+            if self._excel.get(name, (-1, None))[0] < rank:
+                self._excel[name] = (rank, fn)
+                if name not in self._own:
+                    dict.__setitem__(self, name, fn)
+
+    def _import(self, modules: Sequence[int]) -> None:
+        for i in modules:
+            if i not in self._loaded:
+                self._loaded.add(i)
+                self._merge(i, importlib.import_module(self._modules[i], _functions.__name__).FUNCTIONS)
+
+    def _load(self, name: str) -> bool:
+        """Import the modules that may define ``name``; whether it is a function now."""
+        self._import(self._index.get(name, self._dynamic))
+        return dict.__contains__(self, name)
+
+    def load_all(self) -> FunctionTable:
+        self._import(range(len(self._modules)))
+        return self
+
+    def excel(self, name: str) -> Any:
+        """formulas' own implementation of ``name`` (not benchsheet's replacement of it)."""
+        self._load(name)
+        return self._excel.get(name, (-1, _functions.not_implemented))[1]
+
+    def __setitem__(self, name: str, fn: Any) -> None:
+        self._own.add(name)
+        dict.__setitem__(self, name, fn)
+
+    def __missing__(self, name: str) -> Any:
+        return dict.__getitem__(self, name) if self._load(name) else _functions.not_implemented
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or (isinstance(name, str) and self._load(name))
+
+
+_QUOTED = re.compile(r"""['"]([A-Z_][A-Z0-9_.]*)['"]""")
+_NOT_QUOTED = re.compile(r"""FUNCTIONS\s*\[\s*[^'"\s\]][^\]]*\]\s*=(?!=)|FUNCTIONS\s*\.\s*update\b|\{\s*\*\*""")
+
+
+def _function_index(modules: Sequence[str]) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """From the modules' source, without importing them: which modules name each function in
+    quotes, and which register functions under names built at run time (``FUNCTIONS[k] = ...``:
+    those may hold any name, so they are imported for every one)."""
+    index: dict[str, set[int]] = {}
+    dynamic: list[int] = []
+    for i, module in enumerate(modules):
+        spec = importlib.util.find_spec(module, _functions.__name__)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            dynamic.append(i)  # no source to read: imported for any name
+            continue
+        with open(spec.origin, encoding="utf-8") as fh:
+            source = fh.read()
+        for name in _QUOTED.findall(source):
+            index.setdefault(name, set()).add(i)
+        if _NOT_QUOTED.search(source):
+            dynamic.append(i)
+    return {k: tuple(sorted({*v, *dynamic})) for k, v in index.items()}, tuple(dynamic)
+
+
+_TABLE: list[FunctionTable] = []
+
+
+def get_functions() -> FunctionTable:
+    """The process's one function table, lazy; formulas' parser looks each function it reads up
+    in it too (``formulas.functions.get_functions`` is replaced by this)."""
+    if not _TABLE:
+        _TABLE.append(FunctionTable())
+        _functions.get_functions = get_functions
+    return _TABLE[0]
+
+
+def tokenizer() -> Any:
+    """openpyxl's formula tokenizer module (``Tokenizer``, ``TokenizerError``). It imports nothing
+    but ``re``; importing it through ``openpyxl`` loads all of openpyxl first (a quarter of a
+    second of ``eval``), so where openpyxl is not loaded yet the module's own file is loaded alone."""
+    import sys
+
+    loaded = sys.modules.get("openpyxl.formula.tokenizer") or sys.modules.get(_TOKENIZER)
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("openpyxl")
+    folders = list(package.submodule_search_locations or ()) if package is not None else []
+    spec = importlib.util.spec_from_file_location(_TOKENIZER, f"{folders[0]}/formula/tokenizer.py") if folders else None
+    if spec is None or spec.loader is None:
+        return importlib.import_module("openpyxl.formula.tokenizer")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_TOKENIZER] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_TOKENIZER = "benchsheet._openpyxl_tokenizer"
 
 
 def error(code: str) -> XlError:
@@ -101,6 +220,7 @@ class Program:
     functions: tuple[str, ...]  # names of the functions it calls, upper case
     pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
     uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
+    missing: tuple[str, ...] = ()  # functions it names that no table has: #NAME? where they are reached
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
@@ -118,6 +238,9 @@ class Program:
         value = env[self.output]
         if isinstance(value, Ranges):
             value = value.value
+        if isinstance(value, list | tuple):  # MODE.MULT answers a list: Excel's answer is a column
+            value = np.asarray(value, dtype=object)
+            value = (value.reshape(-1, 1) if value.ndim == 1 else value).view(Array)
         if isinstance(value, np.ndarray) and value.size == 1:
             return 0 if value.flat[0] is EMPTY else value  # an empty cell read by a formula is 0
         return replace_empty(value)
@@ -147,6 +270,7 @@ def compile_program(text: str) -> Program:
     ready = set(constants) | set(references) | {CELL, COMPILING, sh.START}
     pending = dict(nodes)
     steps: list[Step] = []
+    missing: list[str] = []
     while pending:
         done = [fid for fid, n in pending.items() if all(i in ready for i in n.get("inputs") or ())]
         if not done:
@@ -157,13 +281,23 @@ def compile_program(text: str) -> Program:
             if len(outputs) != 1:
                 raise ProgramError("#VALUE!", "the formula engine could not order this formula")
             inputs = tuple(i for i in n.get("inputs") or () if i is not sh.START)  # START: a call with no arguments
-            steps.append(Step(_arithmetic(n["function"]), inputs, outputs[0]))
+            function = n["function"]
+            if function is _functions.not_implemented:  # unknown (a VBA function): #NAME? only where it is used
+                missing.append(str(fid).upper())
+                function = _no_such_function
+            steps.append(Step(_arithmetic(function), inputs, outputs[0]))
             ready.add(outputs[0])
     if output not in ready:
         raise ProgramError("#VALUE!", "not a valid formula")
     names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
     uses_cell = any(CELL in step.inputs for step in steps)
-    return Program(constants, references, tuple(steps), output, names, not (set(names) & IMPURE), uses_cell)
+    pure = not (set(names) & IMPURE)
+    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, tuple(sorted(set(missing))))
+
+
+def _no_such_function(*_args: Any) -> Any:
+    """A function no table has: Excel's #NAME?, as a value (IF's branch not taken never shows it)."""
+    return Error.errors["#NAME?"]
 
 
 # functions whose answer depends on more than their arguments' values
@@ -280,7 +414,9 @@ def read_string_table(xml: bytes) -> list[str]:
 
 def load_workbook(path: str) -> Any:
     """openpyxl's workbook with formulas kept and dates as serial numbers (as formulas reads them)."""
-    return _load_workbook(path, data_only=False)
+    from formulas.excel.xlreader import load_workbook as load
+
+    return load(path, data_only=False)
 
 
 def reshape_as_excel(value: Any, shape: tuple[int, int]) -> np.ndarray[Any, Any]:

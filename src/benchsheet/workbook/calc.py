@@ -58,7 +58,37 @@ def _errors(c: Computed, sheet_order: Mapping[str, int]) -> tuple[CellError, ...
     return tuple(CellError(c.where(k), c.errors[k]) for k in sorted(c.errors, key=order))
 
 
-def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
+def open_in(path: Path) -> str | None:
+    """The office program that has ``path`` open, from the owner file it keeps beside it while it
+    does (Excel: ``~$name.xlsx``; LibreOffice:
+    ``.~lock.name.xlsx#``), or None. Its next save writes its own copy over the file."""
+    name = path.name
+    if (path.parent / f".~lock.{name}#").exists():
+        return f"LibreOffice (.~lock.{name}# beside it)"
+    if (path.parent / f"~${name}").exists():
+        return f"Excel (~${name} beside it)"
+    return None
+
+
+def _refuse_losing(src: Path, target: Path, package: Mapping[str, bytes], force: bool) -> str:
+    """Refuse, before any work, a write that would lose what the user has; a warning to show when
+    ``force`` lets it through."""
+    if target.resolve() == src.resolve() and target.suffix.lower() == ".xlsx" and has_macros(package):
+        raise CalcError(
+            f"{src}: refused: it holds macros (a VBA project) though it is named .xlsx, and a .xlsx cannot "
+            "keep them: computing it in place would drop them from this file. Write a copy that keeps them "
+            f"with --out {src.with_suffix('.xlsm').name}"
+        )
+    program = open_in(target) if target.exists() else None
+    if program is None:
+        return ""
+    why = f"{target} is open in {program}: its next save there would write its copy over the values computed here"
+    if not force:
+        raise CalcError(f"refused: {why}. Close it first, write elsewhere with --out, or replace it with --force")
+    return f"warning: {why} (--force)"
+
+
+def _run(src: Path, out: Path, strip_formulas: bool, force: bool = False) -> CalcReport:
     start = time.perf_counter()
     src, out = Path(src), Path(out)
     if not src.is_file():
@@ -71,7 +101,11 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         raise CalcError(f"{src}: only .xlsx or .xlsm workbooks can be computed")
     try:
         package = read_package(src)  # a clear message for a file that is no workbook, before the engine reads it
-        computed = compute(src)
+    except XlsxError as exc:
+        raise CalcError(str(exc)) from None
+    warning = _refuse_losing(src, target, package, force)
+    try:
+        computed = compute(src, parts=package)
     except XlsxError as exc:
         raise CalcError(str(exc)) from None
     except ComputeError as exc:
@@ -90,6 +124,7 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
             strip_formulas=strip_formulas,
             drop_macros=drop,
             formulas=formula_texts(computed),
+            parts=package,
         )
     except (XlsxError, WriteRefused) as exc:
         raise CalcError(str(exc)) from None
@@ -100,26 +135,34 @@ def _run(src: Path, out: Path, strip_formulas: bool) -> CalcReport:
         written=written,
         errors=_errors(computed, order),
         seconds=time.perf_counter() - start,
-        note=f"{src.name}'s macros are left out: a .xlsx cannot hold them (name OUT .xlsm to keep them)"
-        if drop
-        else "",
+        note="\n".join(
+            n
+            for n in (
+                warning,
+                f"{src.name}'s macros are left out: a .xlsx cannot hold them (name OUT .xlsm to keep them)"
+                if drop
+                else "",
+            )
+            if n
+        ),
     )
 
 
-def calc(src: Path, out: Path) -> CalcReport:
+def calc(src: Path, out: Path, *, force: bool = False) -> CalcReport:
     """Recompute ``src`` with benchsheet's functions and write it, values cached, to ``out``.
 
     ``out`` may be ``src`` itself: the file is replaced atomically. Raises ``CalcError``
-    (and writes nothing) when the workbook cannot be read or written.
+    (and writes nothing) when the workbook cannot be read or written, when writing it in place
+    would drop its macros, or (unless ``force``) when ``out`` is open in Excel or LibreOffice.
     """
-    return _run(src, out, strip_formulas=False)
+    return _run(src, out, strip_formulas=False, force=force)
 
 
-def freeze_report(src: Path, out: Path) -> CalcReport:
+def freeze_report(src: Path, out: Path, *, force: bool = False) -> CalcReport:
     """``freeze`` that also says which cells hold errors."""
     if Path(out).resolve() == Path(src).resolve():
         raise CalcError("OUT must differ from IN: freezing replaces the formulas of the file it writes")
-    return _run(src, out, strip_formulas=True)
+    return _run(src, out, strip_formulas=True, force=force)
 
 
 def freeze(src: Path, out: Path) -> None:

@@ -19,6 +19,7 @@ from benchsheet.formula_adapter import XlError
 __all__ = [
     "MAX_COL",
     "MAX_ROW",
+    "MAX_TEXT",
     "CellKey",
     "Computed",
     "ErrorCode",
@@ -31,6 +32,7 @@ __all__ = [
 
 CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
 MAX_ROW, MAX_COL = 1_048_576, 16_384
+MAX_TEXT = 32_767  # characters a cell's text may have in Excel
 CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
 
 

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from benchsheet.engine import (
+    PLACEHOLDER,
     ReasonedError,
     as_written,
     functions,
@@ -87,6 +88,7 @@ __all__ = [
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming to the cells present)
 MAX_EDGES = 20_000_000  # dependencies between formula cells: beyond, the workbook is refused
+MAX_ARRAY_CELLS = 2_000_000  # cells of array formulas' ranges (as many as a sheet may hold)
 MAX_SECONDS = 600.0  # a workbook that takes longer is refused, nothing written (bounded time)
 EXTERNAL = "external workbook references are not followed"
 _COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
@@ -115,7 +117,7 @@ class _Formula:
 class _Book:
     """The cells of a workbook that exist, by sheet index, row and column."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, parts: dict[str, bytes] | None = None) -> None:
         self.titles: list[str] = []
         self.values: dict[Pos, Any] = {}
         self.formulas: list[_Formula] = []
@@ -123,8 +125,9 @@ class _Book:
         self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
+        self.array_cells = 0  # cells of array formulas' ranges
         try:
-            _read_xml(self, path)
+            _read_xml(self, path, parts)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
             self._openpyxl(path)
         self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
@@ -132,10 +135,14 @@ class _Book:
     def _reset(self) -> None:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
         self.col_last, self.row_last, self.names = {}, {}, {}
+        self.array_cells = 0
 
     def _openpyxl(self, path: Path) -> None:
         """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
+        from .xlsxfile import require_defused_openpyxl
+
         self._reset()
+        require_defused_openpyxl(path)
         wb = load_workbook(str(path))
         self.titles = [ws.title for ws in wb.worksheets]
         for dn in _defined_names(wb):
@@ -180,6 +187,13 @@ class _Book:
         if type(value).__name__ in ("ArrayFormula", "_ArrayFormula") and isinstance(text, str) and isinstance(ref, str):
             r = _area(ref)
             shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
+            self.array_cells += shape[0] * shape[1]
+            if self.array_cells > MAX_ARRAY_CELLS:  # each cell of the range is computed and written
+                where = f"{quote_sheet(self.titles[pos[0]])}!{col_letters(pos[2])}{pos[1]}"
+                raise ComputeError(
+                    f"refused: its array formulas cover more than {MAX_ARRAY_CELLS:,} cells "
+                    f"(the one at {where} covers {shape[0] * shape[1]:,}); nothing was written"
+                )
             self.formulas.append(_Formula(pos, text, shape))
             return
         f = _Formula(pos, "=" + type(value).__name__)
@@ -226,15 +240,14 @@ def _xml_text(raw: bytes) -> str:
     return html.unescape(raw.decode("utf-8")).replace("\r\n", "\n")
 
 
-def _read_xml(book: _Book, path: Path) -> None:
+def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) -> None:
     """Read the cells present straight from the sheets' XML (openpyxl builds an object per cell,
     most of a calc's time on a large sheet). Anything unusual raises ``_Unusual``."""
     from defusedxml import ElementTree
-    from openpyxl.formula.translate import Translator
 
     from .xlsxfile import NS_MAIN, read_package, sheet_parts
 
-    parts = read_package(path)
+    parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
     worksheets = sheet_parts(parts)
@@ -251,63 +264,82 @@ def _read_xml(book: _Book, path: Path) -> None:
         elif local.isdigit() and int(local) < len(every) and every[int(local)] in index:
             book.names[(index[every[int(local)]], str(dn.get("name")).upper())] = dn.text
     strings = _shared_strings(parts)
-    for s, part in enumerate(worksheets.values()):
-        data = _X_SHEETDATA.search(parts[part])
-        shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
-        for m in _X_CELL.finditer(data.group(1) or b"") if data else ():
-            attrs = dict(_X_ATTR.findall(m.group(1)))
-            ref = _X_REF.match(attrs.get(b"r", b"").decode())
-            if ref is None:
-                raise _Unusual("a cell without its address")
-            row, col = int(ref.group(2)), col_number(ref.group(1))
-            body = m.group(2) or b""
-            kind = attrs.get(b"t", b"n")
-            f = _X_F.search(body) if b"<" in body else None
-            v = _X_V.search(body)
-            if f is not None:
-                fattrs = dict(_X_ATTR.findall(f.group(1)))
-                text = _xml_text(f.group(2) or b"")
-                ftype = fattrs.get(b"t", b"normal")
-                if ftype == b"shared":
-                    si = fattrs.get(b"si", b"")
-                    if text:
-                        shared[si] = ("=" + text, ref.group(0))
-                        value: Any = "=" + text
-                    elif si in shared:
-                        master, origin = shared[si]
-                        value = Translator(master, origin=origin).translate_formula(ref.group(0))
-                    else:
-                        raise _Unusual("a shared formula before its master")
-                elif ftype == b"array" and b"ref" in fattrs:
-                    value = _ArrayFormula(fattrs[b"ref"].decode(), "=" + text)
-                elif ftype == b"normal" and text:
-                    value = "=" + text
-                else:
-                    raise _Unusual("a data table or an empty formula")
-                book.add(s, row, col, "f", value)
-                continue
-            if kind == b"s":
-                value = strings[int(v.group(1))] if v else None
-                book.add(s, row, col, "s", value)
-            elif kind == b"inlineStr":
-                value = "".join(_xml_text(t) for t in _X_T.findall(_X_RPH.sub(b"", body)))
-                book.add(s, row, col, "s", value)
-            elif kind == b"n":
-                raw = v.group(1).strip() if v else b""
-                if not raw:
-                    book.add(s, row, col, "n", None)
-                else:
-                    number: float | int = float(raw) if b"." in raw or b"E" in raw or b"e" in raw else int(raw)
-                    book.add(s, row, col, "n", number)
-            elif kind == b"b":
-                book.add(s, row, col, "b", (v.group(1).strip() in (b"1", b"true")) if v else None)
-            elif kind == b"e":
-                book.add(s, row, col, "e", _xml_text(v.group(1)) if v else None)
-            elif kind == b"str":
-                book.add(s, row, col, "s", _xml_text(v.group(1)) if v else None)
-            else:
-                raise _Unusual(f"a cell of type {kind.decode(errors='replace')}")
+    for s, (name, part) in enumerate(worksheets.items()):
+        _read_sheet(book, s, parts[part], strings, f"{path}: sheet {name!r} ({part})")
     book._extents()
+
+
+_X_BROKEN = re.compile(rb"<" + _X_TAG + rb"(?:c[\s>/]|/?row\b|/?sheetData\b)")
+
+
+def _read_sheet(book: _Book, s: int, xml: bytes, strings: list[str], where: str) -> None:
+    """The cells of one sheet. A ``<c>`` left open (its end tag missing) is refused, never skipped."""
+    from .xlsxfile import XlsxError, cells_present
+
+    data = _X_SHEETDATA.search(xml)
+    shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
+    read = 0
+    for m in _X_CELL.finditer(data.group(1) or b"") if data else ():
+        read += 1
+        attrs = dict(_X_ATTR.findall(m.group(1)))
+        ref = _X_REF.match(attrs.get(b"r", b"").decode())
+        if ref is None:
+            raise _Unusual("a cell without its address")
+        body = m.group(2) or b""
+        if b"<" in body and _X_BROKEN.search(body):
+            raise XlsxError(f"{where}: refused: the cell {ref.group(0)} is not closed (no </c>): the sheet is damaged")
+        row, col = int(ref.group(2)), col_number(ref.group(1))
+        f = _X_F.search(body) if b"<" in body else None
+        if f is not None:
+            book.add(s, row, col, "f", _formula_value(f, ref.group(0), shared))
+        else:
+            book.add(s, row, col, *_cell_value(attrs.get(b"t", b"n"), body, strings))
+    if data is not None and read != cells_present(data.group(0)):
+        raise XlsxError(f"{where}: refused: a cell is not closed (no </c>): the sheet is damaged")
+
+
+def _formula_value(f: re.Match[bytes], here: str, shared: dict[bytes, tuple[str, str]]) -> Any:
+    """The formula of a cell (its text, or an ``_ArrayFormula``); a shared formula's master is kept."""
+    fattrs = dict(_X_ATTR.findall(f.group(1)))
+    text = _xml_text(f.group(2) or b"")
+    ftype = fattrs.get(b"t", b"normal")
+    if ftype == b"shared":
+        si = fattrs.get(b"si", b"")
+        if text:
+            shared[si] = ("=" + text, here)
+            return "=" + text
+        if si not in shared:
+            raise _Unusual("a shared formula before its master")
+        from openpyxl.formula.translate import Translator
+
+        master, origin = shared[si]
+        return Translator(master, origin=origin).translate_formula(here)
+    if ftype == b"array" and b"ref" in fattrs:
+        return _ArrayFormula(fattrs[b"ref"].decode(), "=" + text)
+    if ftype == b"normal" and text:
+        return "=" + text
+    raise _Unusual("a data table or an empty formula")
+
+
+def _cell_value(kind: bytes, body: bytes, strings: list[str]) -> tuple[str, Any]:
+    """(data type, value) of a cell without a formula, as openpyxl would give them."""
+    v = _X_V.search(body)
+    if kind == b"s":
+        return "s", strings[int(v.group(1))] if v else None
+    if kind == b"inlineStr":
+        return "s", "".join(_xml_text(t) for t in _X_T.findall(_X_RPH.sub(b"", body)))
+    if kind == b"n":
+        raw = v.group(1).strip() if v else b""
+        if not raw:
+            return "n", None
+        return "n", float(raw) if b"." in raw or b"E" in raw or b"e" in raw else int(raw)
+    if kind == b"b":
+        return "b", (v.group(1).strip() in (b"1", b"true")) if v else None
+    if kind == b"e":
+        return "e", _xml_text(v.group(1)) if v else None
+    if kind == b"str":
+        return "s", _xml_text(v.group(1)) if v else None
+    raise _Unusual(f"a cell of type {kind.decode(errors='replace')}")
 
 
 @dataclass(frozen=True)
@@ -353,9 +385,19 @@ def _area(ref: str) -> tuple[int, int, int, int] | None:
 _SHEET_PREFIX = re.compile(r"^(?:'(?P<q>(?:[^']|'')*)'|(?P<s>[^'!]*))!(?P<ref>[^!]*)$")
 
 
+_TWICE = re.compile(r"^(?P<sheet>'(?:[^']|'')*'|[^'!:]+)!(?P<a>[^!:]+):(?P=sheet)!(?P<b>[^!:]+)$")
+
+
+def _one_sheet(text: str) -> str:
+    """``S!A1:S!A2`` (both corners named with their sheet, as some programs write it) as ``S!A1:A2``."""
+    m = _TWICE.match(text) if text.count("!") == 2 else None
+    return f"{m.group('sheet')}!{m.group('a')}:{m.group('b')}" if m else text
+
+
 def _resolve(book: _Book, home: int, text: str) -> Ref | ReasonedError:
     """A reference as written in a formula of sheet ``home`` -> (sheet, r1, c1, r2, c2)."""
     sheet = home
+    text = _one_sheet(text)
     ref = text
     m = _SHEET_PREFIX.match(text)
     if m:
@@ -427,7 +469,7 @@ class _Shape:
 
     prog: Any  # Program or the ReasonedError of a formula that cannot be read
     refs: tuple[str, ...]  # references, relative (``_relative``)
-    order: tuple[int, ...]
+    order: tuple[int | str, ...]  # the program's references: a placeholder's number, or a literal reference
     fast: tuple[_Offsets, ...] | None = None  # the references as numbers, when all are cells or ranges
 
 
@@ -487,9 +529,9 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
             f.problem = prepared.problem
             return
         prog = program(prepared.text)
-        order: tuple[int, ...] = ()
+        order: tuple[int | str, ...] = ()
         if not isinstance(prog, ReasonedError):
-            order = tuple(int(name[len("_BSREF") :]) for name in prog.references)
+            order = tuple(_reference_order(name) for name in prog.references)
         rels = tuple(_relative(t, row, col) for t in prepared.refs)
         fast = [_offsets(book, home, rel) for rel in rels]
         shape = _Shape(prog, rels, order, None if None in fast else tuple(o for o in fast if o is not None))
@@ -504,21 +546,31 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
     if isinstance(shape.prog, ReasonedError):
         f.problem = as_written(shape.prog, f.text)
         return
-    if shape.fast is not None:
-        placed = [_place(o, row, col) for o in shape.fast]
-        if None not in placed:
-            f.prog = shape.prog
-            f.refs = [p for i in shape.order if (p := placed[i]) is not None]
-            return
+    placed: list[Ref | None] = [_place(o, row, col) for o in shape.fast] if shape.fast is not None else [None]
+    if None in placed:
+        placed = []
+        for rel in shape.refs:
+            r = _resolve(book, home, _absolute(rel, row, col))
+            if isinstance(r, ReasonedError):
+                f.problem = r
+                return
+            placed.append(r)
     refs: list[Ref] = []
-    for rel in shape.refs:
-        r = _resolve(book, home, _absolute(rel, row, col))
-        if isinstance(r, ReasonedError):
-            f.problem = r
+    for i in shape.order:
+        got = placed[i] if isinstance(i, int) else _resolve(book, home, i)  # a str: INDIRECT("A1"), read as A1
+        if isinstance(got, ReasonedError) or got is None:
+            f.problem = got or ReasonedError("#REF!", "a reference outside the sheet")
             return
-        refs.append(r)
+        refs.append(got)
     f.prog = shape.prog
-    f.refs = [refs[i] for i in shape.order]
+    f.refs = refs
+
+
+def _reference_order(name: str) -> int | str:
+    """Where a reference of a program comes from: the n-th reference of the prepared formula
+    (``_BSREF3``), or a reference formulas read from a literal text itself (``INDIRECT("H47:I48")``)."""
+    digits = name[len(PLACEHOLDER) :]
+    return int(digits) if name.startswith(PLACEHOLDER) and digits.isdigit() else name
 
 
 class _Producers:
@@ -672,37 +724,56 @@ def _one(v: Any) -> np.ndarray[Any, Any]:
     return out
 
 
-def compute(path: Path, seconds: float | None = None) -> Computed:
+def compute(path: Path, seconds: float | None = None, parts: dict[str, bytes] | None = None) -> Computed:
     """Read ``path`` and compute every formula cell. Raises ComputeError for a workbook refused,
-    also one that would take longer than ``seconds`` (default ``MAX_SECONDS``)."""
+    also one that would take longer than ``seconds`` (default ``MAX_SECONDS``), checked inside a
+    long formula too. ``parts``: the package ``read_package(path)`` gave, if read already."""
     functions()  # the catalogue is registered in the engine's function table
-    deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
-    book = _Book(Path(path))
-    shapes: dict[tuple[int, str], _Shape | None] = {}
-    for n, f in enumerate(book.formulas):
-        _prepare(book, f, shapes)
-        if n % 256 == 0:
-            _in_time(deadline)
-    producers = _Producers(book)
-    order, circular = _order(book, producers)
+    with _Deadline(MAX_SECONDS if seconds is None else seconds) as deadline:
+        book = _Book(Path(path), parts)
+        shapes: dict[tuple[int, str], _Shape | None] = {}
+        for f in book.formulas:
+            try:
+                _prepare(book, f, shapes)
+            except Exception as exc:  # the engine's own failure on odd input: this cell says so
+                f.problem = _failed(exc)
+            deadline.check()
+        producers = _Producers(book)
+        order, circular = _order(book, producers)
+        results, reasons = _run_all(book, producers, order, deadline)
+        return _collect(book, results, reasons, circular)
+
+
+def _failed(exc: Exception) -> ReasonedError:
+    return ReasonedError("#VALUE!", f"cannot compute this formula ({type(exc).__name__}: {str(exc)[:120]})")
+
+
+def _run_all(
+    book: _Book, producers: _Producers, order: list[int], deadline: _Deadline
+) -> tuple[dict[int, Any], dict[int, str]]:
+    """Every formula's answer in ``order`` (by index), and the reasons found for plain errors."""
     runner = _Runner(book)
     reasons: dict[int, str] = {}
     results: dict[int, Any] = {}
-    for n, i in enumerate(order):
-        if n % 256 == 0:
-            _in_time(deadline)
+    for i in order:
+        deadline.check()
         f = book.formulas[i]
-        if f.problem is not None:
-            value: Any = f.problem
-        else:
-            value = runner.value(f)
-        results[i] = value = _store(book, f, value)
-        if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
-            results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
+        try:
+            value = f.problem if f.problem is not None else runner.value(f)
+            results[i] = value = _store(book, f, value)
+            if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
+                results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
+        except Exception as exc:  # one formula never sinks the file: its cell says what failed
+            results[i] = value = _store(book, f, _failed(exc))
         if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
             reason = _explain(book, producers, f, value, reasons)
             if reason:
                 reasons[i] = reason
+    return results, reasons
+
+
+def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circular: set[int]) -> Computed:
+    """The answers as ``Computed``: every cell's value, and each formula cell's cached value."""
     out = Computed()
     keys = [sheet_key(t) for t in book.titles]
     for name_key, title in zip(keys, book.titles, strict=True):
@@ -735,12 +806,55 @@ def compute(path: Path, seconds: float | None = None) -> Computed:
     return out
 
 
-def _in_time(deadline: float) -> None:
-    if time.monotonic() > deadline:
-        raise ComputeError(
-            "refused: computing it takes too long (many long or distinct formulas?); nothing was written. "
-            "Excel computes it; or split the workbook"
-        )
+TOO_LONG = (
+    "refused: computing it takes too long (more than {seconds:g} s: many long or distinct formulas?); "
+    "nothing was written. Excel computes it; or split the workbook"
+)
+
+
+class _OutOfTime(BaseException):
+    """Raised by the timer inside whatever runs when the time is up (not an ``Exception``: no
+    formula's own error handling may take it for a cell's failure)."""
+
+
+class _Deadline:
+    """The time a workbook may take, for every step: checked between formulas and, where the
+    process can take a timer signal (the main thread, no other timer set), inside a long one."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+        self.before: Any = None
+
+    def check(self) -> None:
+        if time.monotonic() > self.end:
+            raise ComputeError(TOO_LONG.format(seconds=self.seconds))
+
+    def __enter__(self) -> _Deadline:
+        import signal
+        import threading
+
+        if (
+            hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+            and signal.getitimer(signal.ITIMER_REAL)[0] == 0
+        ):
+            self.before = signal.signal(signal.SIGALRM, self._alarm)
+            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 0.001))
+        return self
+
+    @staticmethod
+    def _alarm(_signum: int, _frame: object) -> None:
+        raise _OutOfTime
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if self.before is not None:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.before)
+        if kind is _OutOfTime:
+            raise ComputeError(TOO_LONG.format(seconds=self.seconds)) from None
 
 
 def _store(book: _Book, f: _Formula, value: Any) -> Any:

@@ -13,6 +13,7 @@ the target and renamed over it, so a failure never leaves half a file.
 
 from __future__ import annotations
 
+import bisect
 import io
 import math
 import posixpath
@@ -27,7 +28,7 @@ from defusedxml import ElementTree
 from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 
-from .cells import Computed, ErrorCode, col_letters, col_number, sheet_key
+from .cells import MAX_TEXT, Computed, ErrorCode, col_letters, col_number, sheet_key
 from .charts import Holds, TitleSource, fit_rows, relink_title, sources_of
 from .rows import Styles, refit_rows
 
@@ -69,10 +70,6 @@ def read_package(path: Path) -> dict[str, bytes]:
     holds more cells than a sheet of this kind needs. Macros are carried along
     as bytes and never run.
     """
-    import openpyxl
-
-    if not openpyxl.DEFUSEDXML:
-        raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
@@ -92,12 +89,20 @@ def read_package(path: Path) -> dict[str, bytes]:
     for name, data in parts.items():
         if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
             raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
-        if name.startswith("xl/worksheets/") and name.endswith(".xml") and _cells_present(data) > MAX_CELLS:
+        if name.startswith("xl/worksheets/") and name.endswith(".xml") and cells_present(data) > MAX_CELLS:
             raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
 
 
-def _cells_present(xml: bytes) -> int:
+def require_defused_openpyxl(path: Path) -> None:
+    """Refuse to let openpyxl parse ``path`` unless it parses through defusedxml."""
+    import openpyxl
+
+    if not openpyxl.DEFUSEDXML:
+        raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
+
+
+def cells_present(xml: bytes) -> int:
     """The cells a sheet holds (its ``<c>`` elements), whatever size its ``<dimension>`` declares."""
     return sum(1 for _ in _CELL_TAG.finditer(xml))
 
@@ -143,8 +148,23 @@ def _text(value: str) -> str:
     return escape(_BAD_XML_CHARS.sub("", value))
 
 
+_ERROR_TEXT = re.compile(r"^#(?:NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA) ")
+
+
+def within_excel(value: Shown) -> Shown:
+    """A text as a cell can hold it: at most 32,767 characters (Excel cannot open a file with
+    more). An error's reason is shortened; any other text that long is never cut (that would be a
+    wrong value): the cell says why instead."""
+    if not isinstance(value, str) or len(value) <= MAX_TEXT:
+        return value
+    if _ERROR_TEXT.match(value):
+        return value[: MAX_TEXT - 1] + "\u2026"
+    return f"#VALUE! the text would have {len(value):,} characters; Excel allows {MAX_TEXT:,}"
+
+
 def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
     """(t attribute, element content) of a cached value."""
+    value = within_excel(value)
     if isinstance(value, ErrorCode):
         return "e", f"<v>{_text(str(value))}</v>"
     if isinstance(value, bool):
@@ -265,16 +285,27 @@ def _insert_cells(xml: str, cells: Mapping[str, Shown]) -> str:
         return merge(int(r.group(1)), m.group("attrs"), m.group("body") or "")
 
     body = _ROW.sub(one_row, body)
-    if by_row:  # rows the sheet does not have: added in order
-        rows = [
-            (int(r.group(1)), m.start()) for m in _ROW.finditer(body) if (r := _ATTR_ROW_R.search(m.group("attrs")))
-        ]
-        for row in sorted(by_row, reverse=True):
-            at = next((start for n, start in rows if n > row), len(body))
-            cells_xml = "".join(text for _, text in sorted(by_row[row]))
-            body = body[:at] + f'<row r="{row}">{cells_xml}</row>' + body[at:]
+    if by_row:
+        body = _add_rows(body, by_row)
     start, end = data.span()
     return xml[:start] + f"<sheetData>{body}</sheetData>" + xml[end:]
+
+
+def _add_rows(body: str, by_row: dict[int, list[tuple[int, str]]]) -> str:
+    """Rows the sheet does not have, each before the first row with a higher number: the sheet is
+    cut once at those places and joined once (a splice per row was quadratic: 1M rows ran for hours)."""
+    rows = [(int(r.group(1)), m.start()) for m in _ROW.finditer(body) if (r := _ATTR_ROW_R.search(m.group("attrs")))]
+    numbers = [n for n, _ in rows]  # in the sheet's order, which is ascending
+    pieces: list[str] = []
+    done = 0
+    for row in sorted(by_row):
+        k = bisect.bisect_right(numbers, row)
+        at = rows[k][1] if k < len(rows) else len(body)
+        pieces.append(body[done:at])
+        done = at
+        pieces.append(f'<row r="{row}">{"".join(text for _, text in sorted(by_row[row]))}</row>')
+    pieces.append(body[done:])
+    return "".join(pieces)
 
 
 _SERIES_REF = re.compile(
@@ -378,6 +409,7 @@ def rewrite(
     replace: bool = True,
     formulas: Mapping[str, Mapping[str, str]] | None = None,
     refit: bool = True,
+    parts: Mapping[str, bytes] | None = None,
 ) -> int:
     """Write ``src`` with new cached values (by ``sheet_key`` of the sheet name, then "B5") to ``out``.
 
@@ -386,9 +418,10 @@ def rewrite(
     existing ``out`` is refused. ``formulas`` (same keys) let a chart title saved as fixed text
     find its cell again, and a chart over a table plot the rows in use. With ``refit`` the rows of
     wrapped answers that changed get the height their new text needs (the template's writer, which
-    sized every row for the values it wrote, passes False).
+    sized every row for the values it wrote, passes False). ``parts``: the package
+    ``read_package(src)`` gave, if read already.
     """
-    parts = read_package(src)
+    parts = read_package(src) if parts is None else parts
     names = sheet_parts(parts)
     by_key = {sheet_key(name): name for name in names}
     count = 0

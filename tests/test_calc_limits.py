@@ -1,0 +1,276 @@
+"""``template calc`` and ``freeze`` on workbooks from outside (issue 19): nothing of the user's is lost,
+one formula never sinks the file, and every step is bounded."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from benchsheet.cli import main
+from benchsheet.workbook.xlsxfile import rewrite
+from tests import robustness
+
+FILES = "files a write must not lose or replace (temporary files, edited workbooks, devices, links)"
+
+
+def _book(path: Path, cells: dict[str, object]) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    for ref, value in cells.items():
+        ws[ref] = value
+    wb.save(path)
+    return path
+
+
+VBA_TYPE = b'<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/>'
+
+
+def _with_macros(src: Path, dst: Path) -> Path:
+    """``src`` as Excel saves a macro-enabled workbook (its content type, a VBA project), named ``dst``."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                    b"application/vnd.ms-excel.sheet.macroEnabled.main+xml",
+                ).replace(b"</Types>", VBA_TYPE + b"</Types>")
+            zout.writestr(info, data)
+        zout.writestr("xl/vbaProject.bin", b"VBA")
+    return dst
+
+
+# ------------------------------------------------------------------ nothing of the user's lost
+
+
+def test_calc_in_place_never_drops_the_macros_of_a_workbook_named_xlsx(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(FILES)
+    path = _with_macros(_book(tmp_path / "plain.xlsx", {"A1": 2, "B1": "=A1*3"}), tmp_path / "book.xlsx")
+    before = path.read_bytes()
+    assert main(["template", "calc", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "macros" in err and "--out book.xlsm" in err and "Traceback" not in err, err
+    assert path.read_bytes() == before  # refused before anything was written
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "book.xlsm")]) == 0
+    with zipfile.ZipFile(tmp_path / "book.xlsm") as zf:
+        assert zf.read("xl/vbaProject.bin") == b"VBA"
+    robustness.held(FILES)
+
+
+@pytest.mark.parametrize("owner", ["~$book.xlsx", ".~lock.book.xlsx#"])
+def test_a_workbook_open_in_an_office_program_is_not_replaced_unforced(
+    owner: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Excel keeps ``~$name`` (LibreOffice ``.~lock.name#``) beside a file it has open; its next save
+    writes its own copy over whatever calc wrote."""
+    robustness.tried(FILES)
+    path = _book(tmp_path / "book.xlsx", {"A1": 2, "B1": "=A1*3"})
+    (tmp_path / owner).write_bytes(b"owner")
+    before = path.read_bytes()
+    for args in (["template", "calc", str(path)], ["freeze", str(tmp_path / "x.xlsx"), str(path)]):
+        if args[0] == "freeze":
+            path.with_name("x.xlsx").write_bytes(before)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "is open in" in err and "--force" in err and "Traceback" not in err, err
+        assert path.read_bytes() == before
+    assert main(["template", "calc", str(path), "--force"]) == 0
+    assert "warning:" in capsys.readouterr().out and openpyxl.load_workbook(path, data_only=True)["S"]["B1"].value == 6
+    robustness.held(FILES)
+
+
+def test_no_cell_text_longer_than_excel_allows_is_ever_written(tmp_path: Path) -> None:
+    robustness.tried(FILES)
+    path = _book(tmp_path / "long.xlsx", {"A1": "=1", "A2": "=2"})
+    reason = "#VALUE! " + "why " * 9000  # 36,008 characters
+    rewrite(path, tmp_path / "out.xlsx", {"S": {"A1": reason, "A2": "x" * 40_000}})
+    ws = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    a1, a2 = ws["A1"].value, ws["A2"].value
+    assert isinstance(a1, str) and len(a1) <= 32_767 and a1.startswith("#VALUE! why why")
+    assert isinstance(a2, str) and len(a2) <= 32_767 and a2.startswith("#VALUE! the text would have 40,000")
+    robustness.held(FILES)
+
+
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+from pathlib import Path
+from benchsheet.cli import main
+real = os.fsync
+def fsync(fd):  # the moment of a SIGTERM from outside (kill, timeout): the temporary file is there
+    os.kill(os.getpid(), signal.SIGTERM)
+    real(fd)
+os.fsync = fsync
+sys.exit(main(["template", "calc", sys.argv[1]]))
+"""
+
+
+def test_a_terminated_calc_leaves_no_temporary_file(tmp_path: Path) -> None:
+    robustness.tried(FILES)
+    path = _book(tmp_path / "book.xlsx", {"A1": 2, "B1": "=A1*3"})
+    before = path.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_WHILE_WRITING, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+    assert sorted(os.listdir(tmp_path)) == ["book.xlsx"] and path.read_bytes() == before
+    robustness.held(FILES)
+
+
+# ------------------------------------------------------------------ one formula never sinks the file
+
+
+def _computed(path: Path) -> dict[str, object]:
+    from benchsheet.workbook.compute import compute
+
+    return {ref: v for (_, ref), v in compute(path).shown.items()}
+
+
+def test_one_odd_formula_never_sinks_the_workbook(tmp_path: Path) -> None:
+    """INDIRECT of a literal (formulas reads it as a reference), MODE.MULT (a list), a range with its
+    sheet named at both corners: each computes, and so does every other cell."""
+    path = _book(
+        tmp_path / "odd.xlsx",
+        {
+            "A1": 5,
+            "A2": 7,
+            "B1": '=INDIRECT("A1")',
+            "B2": "=A1*2",
+            "B3": '=SUM(INDIRECT("A1:A2"))',
+            "B4": "=MODE.MULT(1,2,2,3,3)",
+            "B5": "=SUM(S!A1:S!A2)",
+            "B6": '=INDIRECT("Nowhere!A1")',
+        },
+    )
+    got = _computed(path)
+    assert (got["B1"], got["B2"], got["B3"], got["B4"], got["B5"]) == (5, 10, 12, 2, 12), got
+    assert str(got["B6"]).upper() == "#REF! THERE IS NO SHEET NOWHERE"
+
+
+def _names(path: Path, names: dict[str, str], cells: dict[str, object]) -> Path:
+    from openpyxl.workbook.defined_name import DefinedName
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    for name, text in names.items():
+        wb.defined_names[name] = DefinedName(name, attr_text=text)
+    for ref, value in cells.items():
+        ws[ref] = value
+    wb.save(path)
+    return path
+
+
+def test_defined_names_sixteen_deep_compute_and_a_circle_says_so(tmp_path: Path) -> None:
+    chain = {f"L{i}": f"L{i + 1}+1" for i in range(15)} | {"L15": "S!$A$1"}
+    got = _computed(
+        _names(tmp_path / "deep.xlsx", chain | {"C1": "C2", "C2": "C1"}, {"A1": 5, "B1": "=L0", "B2": "=C1"})
+    )
+    assert got["B1"] == 20
+    assert got["B2"] == "#NAME? defined names refer to each other in a circle, or more than 64 levels deep"
+
+
+def test_defined_names_that_fan_out_are_bounded(tmp_path: Path) -> None:
+    """F39 stands for 2^39 copies of F0: refused for the cell, in bounded time, the rest computed."""
+    fan = {"F0": "1"} | {f"F{i}": f"F{i - 1}+F{i - 1}" for i in range(1, 40)}
+    start = time.monotonic()
+    got = _computed(_names(tmp_path / "fan.xlsx", fan, {"B1": "=F39", "B2": "=F5"}))
+    assert time.monotonic() - start < 60
+    assert str(got["B1"]).startswith("#VALUE! its defined names stand for a formula of more than 100,000 characters")
+    assert got["B2"] == 32
+
+
+def test_a_cell_left_open_is_refused_never_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2", "C1": 3})
+    with zipfile.ZipFile(src) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    for n, broken in enumerate(
+        (sheet.replace(b"<v>5</v></c>", b"<v>5</v>"), sheet.replace(b"<v>3</v></c>", b"<v>3</v>"))
+    ):
+        path = tmp_path / f"broken{n}.xlsx"
+        with zipfile.ZipFile(path, "w") as zf:
+            for name, data in parts.items():
+                zf.writestr(name, broken if name == "xl/worksheets/sheet1.xml" else data)
+        assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+        err = capsys.readouterr().err
+        assert "is not closed (no </c>)" in err and "Traceback" not in err, err
+        assert not (tmp_path / "out.xlsx").exists()
+
+
+# ------------------------------------------------------------------ bounded
+
+
+def test_the_deadline_holds_inside_one_long_formula(tmp_path: Path) -> None:
+    """One formula that runs for long (a COUNTIF per cell of 6,000: 36 million comparisons in
+    Python, half a minute and more) is stopped at the deadline, not after it has finished."""
+    from benchsheet.workbook.compute import ComputeError, compute
+
+    cells: dict[str, object] = {f"A{n}": n % 97 for n in range(1, 6001)}
+    path = _book(tmp_path / "slow.xlsx", cells | {"B1": "=SUMPRODUCT(COUNTIF(A1:A6000,A1:A6000))"})
+    start = time.monotonic()
+    with pytest.raises(ComputeError, match="too long"):
+        compute(path, seconds=5)  # reading the sheet takes a fraction of it
+    assert time.monotonic() - start < 25
+
+
+def test_an_array_formula_stored_as_its_corner_is_written_in_linear_time() -> None:
+    """openpyxl writes an array formula's corner cell only; the 150,000 cells of its range the file
+    lacks are added in one pass (one splice per row was quadratic: 100k rows 16 s, 1M past 25 min)."""
+    from benchsheet.workbook.xlsxfile import patch_sheet
+
+    rows = 150_000
+    xml = (
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+        f'<row r="1"><c r="A1"><f t="array" ref="A1:A{rows}">ROW(A1:A{rows})</f><v>0</v></c></row>'
+        f'<row r="{rows + 1}"><c r="A{rows + 1}"><v>7</v></c></row></sheetData></worksheet>'
+    )
+    start = time.monotonic()
+    out, written, _ = patch_sheet(xml, {f"A{n}": n for n in range(1, rows + 1)})
+    assert time.monotonic() - start < 15
+    assert written == rows
+    numbers = [int(n) for n in re.findall(r'<row r="(\d+)"', out)]
+    assert numbers == list(range(1, rows + 2))  # every row once, in order, the sheet's own last row kept
+    assert f'<c r="A{rows}"><v>{rows}</v></c>' in out
+
+
+def test_an_array_formula_over_the_whole_sheet_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 1 KB file whose array formula covers A1:XFD1048576 (17 billion cells) is refused before any
+    cell of it is made, naming the limit; nothing is written."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = ArrayFormula("A1:XFD1048576", "=1")
+    path = tmp_path / "huge.xlsx"
+    wb.save(path)
+    before = path.read_bytes()
+    start = time.monotonic()
+    assert main(["template", "calc", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert time.monotonic() - start < 30
+    assert "more than 2,000,000 cells" in err and "17,179,869,184" in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == before
+
+
+def test_a_vba_function_in_the_branch_not_taken_is_no_error(tmp_path: Path) -> None:
+    """Excel computes ``=IF(A1>0,A1*2,MyMacro(A1))`` without the macro when A1 > 0; the function no
+    table has answers #NAME? with its name only where it is reached."""
+    path = _book(
+        tmp_path / "vba.xlsx",
+        {"A1": 5, "B1": "=IF(A1>0,A1*2,MyMacro(A1))", "B2": "=IF(A1<0,1,MyMacro(A1))", "B3": "=IFERROR(MyMacro(1),7)"},
+    )
+    got = _computed(path)
+    assert (got["B1"], got["B3"]) == (10, 7)
+    assert got["B2"] == "#NAME? unknown function MYMACRO"

@@ -1,0 +1,65 @@
+"""``benchsheet eval`` fast from the first call (issue 19): Excel's functions are loaded as a formula
+names them, so one benchsheet formula never pays for scipy.stats and the other function modules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+FIRST_CALL = """
+import json, sys
+from benchsheet.cli import main
+rc = main(["eval", sys.argv[1]])
+print(json.dumps({"rc": rc, "modules": sorted(m for m in sys.modules if m.split(".")[0] in ("scipy", "openpyxl")
+    or m.startswith("formulas.functions."))}))
+"""
+
+
+def _first_call(formula: str) -> tuple[str, dict[str, object]]:
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_CALL, formula], capture_output=True, text=True, timeout=120, check=True
+    )
+    out = done.stdout.splitlines()
+    return "\n".join(out[:-1]) + done.stderr.strip(), json.loads(out[-1])
+
+
+def test_one_benchsheet_formula_loads_no_function_module_it_does_not_use() -> None:
+    answer, seen = _first_call('=PERGPU("6.1-0052","gpt-oss-120b","Server")')
+    assert seen["rc"] == 0 and float(answer) > 0
+    modules = seen["modules"]
+    assert isinstance(modules, list)
+    assert not [m for m in modules if m.startswith(("scipy", "openpyxl"))], modules  # seconds of imports
+    assert "formulas.functions.stat" not in modules and "formulas.functions.financial" not in modules
+
+
+def test_an_excel_function_loads_its_own_module_only() -> None:
+    answer, seen = _first_call('=IF(ISNUMBER(2),ROUND(2.345,2)&"x","")')
+    assert answer == "2.35x"
+    modules = seen["modules"]
+    assert isinstance(modules, list) and "formulas.functions.math" in modules
+    assert not [m for m in modules if m.startswith("scipy")] and "formulas.functions.stat" not in modules
+    answer, seen = _first_call("=FOO(1)")  # an unknown function does not import every module to be sure
+    assert answer.startswith("#NAME?") and "formulas.functions.stat" not in str(seen["modules"])
+
+
+SAME_TABLE = """
+import json
+from formulas.functions import get_functions
+full = dict(get_functions())  # formulas' own table: every module imported
+from benchsheet import formula_adapter as fa
+wrong = []
+for name, fn in full.items():
+    lazy = fa.FunctionTable()  # a fresh table per name: only the modules its index names are merged
+    if lazy[name] is not fn or name not in fa.FunctionTable():
+        wrong.append(name)
+print(json.dumps({"names": len(full), "wrong": wrong}))
+"""
+
+
+def test_the_lazy_table_gives_every_function_formulas_gives() -> None:
+    """Each of formulas' names is found from the index of its modules, and the module that wins it
+    in ``get_functions`` wins it here (a contract test: an upgrade that moves a name fails here)."""
+    out = subprocess.run([sys.executable, "-c", SAME_TABLE], capture_output=True, text=True, timeout=300, check=True)
+    got = json.loads(out.stdout.splitlines()[-1])
+    assert got["names"] > 400 and got["wrong"] == []
