@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import schedula as sh
 
+from . import excel
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
 from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
@@ -96,6 +97,7 @@ def functions() -> dict[str, Any]:
         table[fn.name] = _engine_function(fn)
     table[MISSING_FN] = lambda: sh.EMPTY
     table["REPT"] = _bounded_rept(table["REPT"])
+    excel.register(table)
     return dict(table)
 
 
@@ -202,8 +204,10 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
         substituted = False
         out: list[str] = []
         refs: list[str] = []
-        for tok in items:
-            value = tok.value
+        lead, trail = _double_negations(items)
+        for i, tok in enumerate(items):
+            value = lead.get(i, tok.value)
+            out.append(trail.get(i - 1, ""))
             if tok.type == "OPERAND" and tok.subtype == "RANGE":
                 meaning = names(value) if names is not None else None
                 if meaning is not None:
@@ -222,10 +226,57 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
                     ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
                 )
             out.append(value)
+        out.append(trail.get(len(items) - 1, ""))
         if not substituted:
             return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
         text = "=" + "".join(out)
     return Prepared(text, (), ReasonedError("#NAME?", "defined names refer to each other too deeply"))
+
+
+def _double_negations(items: Sequence[Any]) -> tuple[dict[int, str], dict[int, str]]:
+    """``--X`` written as ``-(-X)``: formulas' parser reads a run of signs as one sign, so ``--TRUE``
+    stayed TRUE where Excel negates twice and answers 1 (``SUMPRODUCT(--(A2:A20=8))``). For each run
+    of prefix signs that negates an even number of times: the text its first token becomes (the
+    others become nothing), and the ``)`` to add after the token that ends its operand."""
+    lead: dict[int, str] = {}
+    trail: dict[int, str] = {}
+    i, n = 0, len(items)
+    while i < n:
+        if items[i].type != "OPERATOR-PREFIX":
+            i += 1
+            continue
+        j = i
+        while j < n and (items[j].type == "OPERATOR-PREFIX" or items[j].type == "WHITE-SPACE"):
+            j += 1
+        minus = sum(1 for t in items[i:j] if t.type == "OPERATOR-PREFIX" and t.value == "-")
+        end = _operand_end(items, j)
+        if minus and minus % 2 == 0 and end is not None:
+            lead[i] = "-(-"
+            for k in range(i + 1, j):
+                lead[k] = ""
+            trail[end] = trail.get(end, "") + ")"
+        i = j
+    return lead, trail
+
+
+def _operand_end(items: Sequence[Any], j: int) -> int | None:
+    """The index of the last token of the operand starting at ``j`` (a value, a call, a
+    parenthesis or an array constant)."""
+    if j >= len(items):
+        return None
+    if items[j].type == "OPERAND":
+        return j
+    if items[j].subtype != "OPEN":
+        return None
+    depth = 0
+    for k in range(j, len(items)):
+        if items[k].subtype == "OPEN" and items[k].type in ("FUNC", "PAREN", "ARRAY"):
+            depth += 1
+        elif items[k].subtype == "CLOSE" and items[k].type in ("FUNC", "PAREN", "ARRAY"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
 
 
 _TEXT = "\x00formula\x00"  # stands for the formula as written in a reason from ``program``

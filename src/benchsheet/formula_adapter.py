@@ -37,11 +37,13 @@ from formulas.ranges import Ranges, _reshape_array_as_excel
 from formulas.tokens.operand import Error, XlError
 
 __all__ = [
+    "COMPILING",
     "EMPTY",
     "Array",
     "FormulaError",
     "Program",
     "ProgramError",
+    "Ranges",
     "XlError",
     "compile_program",
     "error",

@@ -1,0 +1,142 @@
+"""Excel's own functions where the ``formulas`` package computes them differently from Excel.
+
+Each override follows Microsoft's documentation of the function (cited in its docstring)
+and is registered over formulas' version in the engine's function table
+(``benchsheet.engine.functions``); the package itself is never patched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .formula_adapter import (
+    COMPILING,
+    EMPTY,
+    Array,
+    Ranges,
+    XlError,
+    error,
+    make_range,
+    range_parts,
+)
+
+Table = dict[str, Any]
+
+
+def _scalar(v: Any) -> Any:
+    """One value of an argument: a 1x1 range or array gives its cell."""
+    if isinstance(v, Ranges):
+        v = v.value
+    if isinstance(v, np.ndarray):
+        if v.size != 1:
+            return v
+        v = v.reshape(-1)[0]
+    return v
+
+
+def _grid(v: Any) -> np.ndarray[Any, Any]:
+    if isinstance(v, Ranges):
+        v = v.value
+    out = np.asarray(v, dtype=object)
+    return out.reshape(1, 1) if out.ndim == 0 else (out if out.ndim == 2 else out.reshape(1, -1))
+
+
+def _whole(v: Any) -> int | XlError:
+    """An INDEX position: a number (text that reads as one, TRUE = 1), truncated; an error as is."""
+    v = _scalar(v)
+    if v is EMPTY or v is None:
+        return 0
+    if isinstance(v, XlError):
+        return v
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, str):
+        from .textnum import text_number
+
+        n = text_number(v)
+        if n is None:
+            return error("#VALUE!")
+        v = n
+    try:
+        return int(float(v))
+    except (TypeError, ValueError):
+        return error("#VALUE!")
+
+
+def index(original: Callable[..., Any]) -> Callable[..., Any]:
+    """INDEX(array, row_num, [column_num], [area_num]) as Excel: a row or column number of 0 gives
+    the whole column or row ("If you set row_num or column_num to 0, INDEX returns the array of
+    values for the entire column or row"), a reference stays a reference (``SUM(INDEX(A1:B3,0,2))``
+    sums the column), a number beyond the array is #REF!. formulas reads 0 as 1. Several areas
+    and arrays of positions go to formulas."""
+
+    def run(compiling: bool, array: Any, row_num: Any = 0, col_num: Any = None, area_num: Any = 1) -> Any:
+        if compiling:
+            return original(compiling, array, row_num, col_num, area_num)
+        several = isinstance(array, Ranges) and len(array.ranges) != 1
+        if several or any(isinstance(_scalar(a), np.ndarray) for a in (row_num, col_num, area_num) if a is not None):
+            return original(compiling, array, row_num, *(() if col_num is None else (col_num, area_num)))
+        if _whole(area_num) != 1:
+            return original(compiling, array, row_num, col_num, area_num)
+        grid = _grid(array)
+        rows, cols = grid.shape
+        r, c = _whole(row_num), (None if col_num is None else _whole(col_num))
+        for v in (r, c):
+            if isinstance(v, XlError):
+                return v
+        assert not isinstance(r, XlError) and not isinstance(c, XlError)
+        if c is None:  # one position: along a vector, else a row of a table
+            if rows == 1:
+                r, c = 1, r
+            elif cols == 1:
+                c = 1
+            else:
+                c = 0
+        if r < 0 or c < 0:
+            return error("#VALUE!")
+        if r > rows or c > cols:
+            return error("#REF!")
+        r1, r2 = (1, rows) if r == 0 else (r, r)
+        c1, c2 = (1, cols) if c == 0 else (c, c)
+        part = grid[r1 - 1 : r2, c1 - 1 : c2]
+        if isinstance(array, Ranges):
+            base = array.ranges[0]
+            top, left = int(base["r1"]), int(base["n1"])
+            parts = range_parts(base["sheet_id"], top + r1 - 1, left + c1 - 1, top + r2 - 1, left + c2 - 1)
+            return make_range(parts, np.asarray(part, dtype=object))
+        if part.size == 1:
+            v = part[0, 0]
+            return np.asarray(0 if v is EMPTY else v, dtype=object).view(Array)
+        return np.asarray(part, dtype=object).view(Array)
+
+    run.__name__ = "INDEX"
+    return run
+
+
+def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
+    """ROWS/COLUMNS of an array too (``ROWS(INDEX(A1:B3,0,2))``, ``ROWS({1;2;3})``): formulas
+    counts references only and answers #VALUE! for an array."""
+
+    def run(ref: Any) -> Any:
+        if isinstance(ref, Ranges):
+            return original(ref)
+        if isinstance(ref, XlError):
+            return ref
+        return _grid(ref).shape[axis]
+
+    run.__name__ = "ROWS" if axis == 0 else "COLUMNS"
+    return run
+
+
+def register(table: Table) -> None:
+    """Put the overrides into the engine's function table (formulas' versions kept inside)."""
+    old_index = table["INDEX"]
+    table["INDEX"] = {"extra_inputs": old_index["extra_inputs"], "function": index(old_index["function"])}
+    table["ROWS"] = rows_columns(table["ROWS"], 0)
+    table["COLUMNS"] = rows_columns(table["COLUMNS"], 1)
+
+
+__all__ = ["COMPILING", "register"]

@@ -1,0 +1,57 @@
+"""``template calc`` and ``eval`` compute Excel's own functions as Excel does (issue 19, "Wrong
+numbers"; issue 21, "Text numbers"). Each expected value is Excel's, from Microsoft's function
+pages or from a file Excel saved, cited beside the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from benchsheet.engine import evaluate
+from benchsheet.workbook.calc import calc
+
+
+def _calc(tmp_path: Path, cells: dict[str, Any], sheet: str = "S", **names: str) -> dict[str, Any]:
+    """Build a one-sheet workbook of ``cells`` ("A1": value or formula), calc it, and read back
+    every cell's cached value."""
+    path = tmp_path / "in.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = sheet
+    for ref, value in cells.items():
+        ws[ref] = value
+    for name, text in names.items():
+        wb.defined_names[name] = openpyxl.workbook.defined_name.DefinedName(name, attr_text=text)
+    wb.save(path)
+    calc(path, tmp_path / "out.xlsx")
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)[sheet]
+    return {c.coordinate: c.value for c in got._cells.values()}
+
+
+# ------------------------------------------------- double negation, INDEX of a whole column
+
+
+def test_double_negation_makes_a_number_as_excel_does(tmp_path: Path) -> None:
+    """``--TRUE`` is 1 (formulas' parser read ``--`` as ``+``); ``+TRUE`` stays TRUE."""
+    assert evaluate("=--TRUE") == 1 and evaluate("=+TRUE") is True
+    assert evaluate('=- -"5"') == 5 and evaluate("=2^--2%") == pytest.approx(2**0.02)
+    cells: dict[str, Any] = {f"A{n}": 8 if n % 3 else 7 for n in range(2, 21)}
+    cells["B1"] = "=SUMPRODUCT(--(A2:A20=8))"
+    cells["B2"] = "=SUMPRODUCT(--ISNUMBER(A2:A20))"
+    got = _calc(tmp_path, cells)
+    assert got["B1"] == sum(1 for n in range(2, 21) if n % 3) == 13
+    assert got["B2"] == 19
+
+
+def test_index_with_row_or_column_0_is_the_whole_column_or_row(tmp_path: Path) -> None:
+    """Microsoft's INDEX page: "If you set row_num or column_num to 0 (zero), INDEX returns the
+    array of values for the entire column or row"."""
+    cells = {"A1": 1, "B1": 1, "A2": 2, "B2": 2, "A3": 3, "B3": 3}
+    cells |= {"D1": "=SUM(INDEX(A1:B3,0,2))", "D2": "=ROWS(INDEX(A1:B3,0,2))", "D3": "=SUM(INDEX(A1:B3,2,0))"}
+    cells |= {"D4": "=INDEX(A1:B3,4,1)", "D5": "=INDEX(A1:A3,2)", "D6": "=COLUMNS(INDEX(A1:B3,1,0))"}
+    got = _calc(tmp_path, cells)
+    assert (got["D1"], got["D2"], got["D3"], got["D4"], got["D5"], got["D6"]) == (6, 3, 4, "#REF!", 2, 2)
+    assert evaluate("=ROWS(INDEX({1,2;3,4},0,2))") == 2 and evaluate("=SUM(INDEX({1,2;3,4},0,2))") == 6
