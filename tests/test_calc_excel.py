@@ -55,3 +55,29 @@ def test_index_with_row_or_column_0_is_the_whole_column_or_row(tmp_path: Path) -
     got = _calc(tmp_path, cells)
     assert (got["D1"], got["D2"], got["D3"], got["D4"], got["D5"], got["D6"]) == (6, 3, 4, "#REF!", 2, 2)
     assert evaluate("=ROWS(INDEX({1,2;3,4},0,2))") == 2 and evaluate("=SUM(INDEX({1,2;3,4},0,2))") == 6
+
+
+# ------------------------------------------------------------------ blank cells in ranges
+
+
+def test_blank_cells_in_a_range_are_blank_not_the_text_empty(tmp_path: Path) -> None:
+    """Microsoft's pages: COUNTA "does not count empty cells" but counts a formula's "" text;
+    COUNTBLANK counts empty cells and "" answers; TEXTJOIN with ignore_empty TRUE skips empty
+    cells. A blank cell is 0 in arithmetic (``SUMPRODUCT(A1:A3*1)`` with A3 blank: 3)."""
+    cells: dict[str, Any] = {"A1": 1, "A2": 2, "A4": '=""', "C2": "x", "D2": 40, "C3": "y", "D3": 5}
+    cells |= {
+        "B1": "=SUMPRODUCT(A1:A3*1)",
+        "B2": '=SUMPRODUCT((C2:C10="x")*(D2:D10))',
+        "B3": "=COUNTA(C1:C10)",
+        "B4": "=COUNTBLANK(C1:C10)",
+        "B5": "=CONCAT(C1:C4,D3)",
+        "B6": '=TEXTJOIN("",FALSE,C1:C4,D3)',
+        "B7": '=TEXTJOIN("-",TRUE,C1:C4,D3)',
+        "B8": '=TEXTJOIN("-",FALSE,C1:C4,D3)',
+        "B9": "=COUNTA(A1:A4)",
+        "B10": "=COUNTBLANK(A1:A4)",
+    }
+    got = _calc(tmp_path, cells)
+    want = {"B1": 3, "B2": 40, "B3": 2, "B4": 8, "B5": "xy5", "B6": "xy5", "B7": "x-y-5", "B8": "-x-y--5"}
+    assert {k: got[k] for k in want} == want
+    assert (got["B9"], got["B10"]) == (3, 2)

@@ -612,7 +612,7 @@ class _Runner:
         rows, cols = r2 - r1 + 1, c2 - c1 + 1
         if rows * cols > MAX_RANGE:
             raise _TooLarge(rows * cols)
-        out = np.full((rows, cols), EMPTY, dtype=object)
+        out = _blank((rows, cols))
         values = self.book.values
         if rows * cols <= len(values):
             for r in range(r1, r2 + 1):
@@ -652,7 +652,7 @@ class _Runner:
         here = None
         if f.prog.uses_cell:
             parts = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
-            here = make_range(parts, np.full(f.shape, EMPTY, dtype=object))
+            here = make_range(parts, _blank(f.shape))
         value = run(f.prog, refs, here)
         if memo_key is not None:
             self.memo[memo_key] = value
@@ -662,6 +662,15 @@ class _Runner:
 class _TooLarge(Exception):
     def __init__(self, cells: int) -> None:
         self.cells = cells
+
+
+def _blank(shape: tuple[int, int]) -> np.ndarray[Any, Any]:
+    """Empty cells of a range. Not ``np.full``: numpy makes a copy of the EMPTY token that is the plain
+    text "empty", which formulas then read as text (a blank cell in ``SUMPRODUCT(A1:A3*1)`` was
+    #VALUE!, CONCAT wrote "empty", COUNTA counted blanks)."""
+    out = np.empty(shape, dtype=object)
+    out.fill(EMPTY)
+    return out
 
 
 def _one(v: Any) -> np.ndarray[Any, Any]:
