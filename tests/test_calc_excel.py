@@ -81,3 +81,14 @@ def test_blank_cells_in_a_range_are_blank_not_the_text_empty(tmp_path: Path) -> 
     want = {"B1": 3, "B2": 40, "B3": 2, "B4": 8, "B5": "xy5", "B6": "xy5", "B7": "x-y-5", "B8": "-x-y--5"}
     assert {k: got[k] for k in want} == want
     assert (got["B9"], got["B10"]) == (3, 2)
+
+
+# ------------------------------------------------------------- defined names beside cells
+
+
+def test_a_defined_name_beside_a_cell_reference(tmp_path: Path) -> None:
+    """``=A1*Rate`` answered ``#NAME? unknown name _BSREF0`` (an internal placeholder)."""
+    cells: dict[str, Any] = {"A1": 4, "B1": 0.5, "D1": "IAD", "E1": "Dulles", "D2": "SFO", "E2": "San Francisco"}
+    cells |= {"C1": "=A1*Rate", "C2": "=VLOOKUP(A2,AirportCode,2,FALSE)", "A2": "SFO", "C3": "=Rate*A1+Rate"}
+    got = _calc(tmp_path, cells, Rate="S!$B$1", AirportCode="S!$D$1:$E$2")
+    assert (got["C1"], got["C2"], got["C3"]) == (2, "San Francisco", 2.5)

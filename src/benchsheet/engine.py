@@ -203,18 +203,22 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
             return Prepared(text, (), ReasonedError("#VALUE!", f"cannot read the formula {text[:80]!r} ({exc})"))
         substituted = False
         out: list[str] = []
+        raw: list[str] = []  # the same with the references as written: the next round reads them again
         refs: list[str] = []
         lead, trail = _double_negations(items)
         for i, tok in enumerate(items):
             value = lead.get(i, tok.value)
             out.append(trail.get(i - 1, ""))
+            raw.append(out[-1])
             if tok.type == "OPERAND" and tok.subtype == "RANGE":
                 meaning = names(value) if names is not None else None
                 if meaning is not None:
                     out.append("(" + meaning.removeprefix("=") + ")")
+                    raw.append(out[-1])
                     substituted = True
                     continue
                 out.append(f"{PLACEHOLDER}{len(refs)}")
+                raw.append(value)
                 refs.append(value)
                 continue
             if tok.type == "OPERAND" and tok.subtype == "NUMBER":
@@ -226,10 +230,12 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
                     ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
                 )
             out.append(value)
+            raw.append(value)
         out.append(trail.get(len(items) - 1, ""))
+        raw.append(out[-1])
         if not substituted:
             return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
-        text = "=" + "".join(out)
+        text = "=" + "".join(raw)
     return Prepared(text, (), ReasonedError("#NAME?", "defined names refer to each other too deeply"))
 
 
