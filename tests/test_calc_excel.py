@@ -9,6 +9,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.worksheet.formula import ArrayFormula
 
 from benchsheet.engine import evaluate
 from benchsheet.workbook.calc import calc
@@ -92,3 +93,31 @@ def test_a_defined_name_beside_a_cell_reference(tmp_path: Path) -> None:
     cells |= {"C1": "=A1*Rate", "C2": "=VLOOKUP(A2,AirportCode,2,FALSE)", "A2": "SFO", "C3": "=Rate*A1+Rate"}
     got = _calc(tmp_path, cells, Rate="S!$B$1", AirportCode="S!$D$1:$E$2")
     assert (got["C1"], got["C2"], got["C3"]) == (2, "San Francisco", 2.5)
+
+
+# ------------------------------------------------------------------- implicit intersection
+
+
+def test_an_ordinary_formula_reads_a_range_by_implicit_intersection(tmp_path: Path) -> None:
+    """Microsoft's "Implicit intersection operator: @" page: in an ordinary (not array) formula a
+    range where one value is needed is the cell in the formula's row; outside the range, #VALUE!.
+    ``=Price*Qty`` filled down gives 10, 40, 90; an array formula keeps the whole range."""
+    cells: dict[str, Any] = {"A2": 10, "A3": 20, "A4": 30, "B2": 1, "B3": 2, "B4": 3}
+    cells |= {f"C{n}": "=Price*Qty" for n in (2, 3, 4, 5)}
+    cells |= {"D3": "=ROUND(A2:A4/3,1)", "E1": "=SUM(A2:A4)", "E2": "=SUMPRODUCT(Price*Qty)", "E3": "=A2:A4"}
+    cells["F2"] = ArrayFormula("F2:F4", "=Price*Qty")
+    got = _calc(tmp_path, cells, Price="S!$A$2:$A$4", Qty="S!$B$2:$B$4")
+    assert [got[f"C{n}"] for n in (2, 3, 4, 5)] == [10, 40, 90, "#VALUE!"]
+    assert [got[f"F{n}"] for n in (2, 3, 4)] == [10, 40, 90]
+    assert (got["D3"], got["E1"], got["E2"], got["E3"]) == (6.7, 60, 140, 20)
+
+
+def test_a_name_with_relative_references_reads_relative_to_its_cell(tmp_path: Path) -> None:
+    """A name saved as ``S!$A1`` (column fixed, row relative to A1) is the cell of the formula's
+    own row: "Left" in row 3 is A3. Filled down, each row reads its own cell."""
+    cells: dict[str, Any] = {"A1": 1.5, "A2": 2.5, "A3": 4, "B2": 10}
+    cells |= {f"C{n}": "=Left*2" for n in (1, 2, 3)}
+    cells |= {"D2": "=SUM(Above)", "E3": "=Corner"}
+    got = _calc(tmp_path, cells, Left="S!$A1", Above="S!$A$1:$A1", Corner="S!XFA1")
+    assert [got[f"C{n}"] for n in (1, 2, 3)] == [3, 5, 8]
+    assert got["D2"] == 4 and got["E3"] == 4  # SUM(A1:A2); XFA1 from E3 wraps round to A3

@@ -181,9 +181,11 @@ class Prepared:
     problem: ReasonedError | None = None  # why it cannot be computed at all
 
 
-def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> Prepared:
+def prepare(formula: str, names: Callable[[str], str | None] | None = None, intersect: bool = False) -> Prepared:
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
-    placeholder. ``names`` gives the text a defined name stands for (None: not defined)."""
+    placeholder. ``names`` gives the text a defined name stands for (None: not defined).
+    ``intersect``: a cell's ordinary formula (no array formula), where Excel reads a range that
+    stands for one value as the cell of its row or column (``excel.intersected``)."""
     from openpyxl.formula.tokenizer import Tokenizer, TokenizerError
 
     text = formula.strip()
@@ -206,6 +208,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
         raw: list[str] = []  # the same with the references as written: the next round reads them again
         refs: list[str] = []
         lead, trail = _double_negations(items)
+        single = excel.intersected(items) if intersect else set()
         for i, tok in enumerate(items):
             value = lead.get(i, tok.value)
             out.append(trail.get(i - 1, ""))
@@ -217,7 +220,8 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
                     raw.append(out[-1])
                     substituted = True
                     continue
-                out.append(f"{PLACEHOLDER}{len(refs)}")
+                placeholder = f"{PLACEHOLDER}{len(refs)}"
+                out.append(f"_xlfn.SINGLE({placeholder})" if i in single else placeholder)
                 raw.append(value)
                 refs.append(value)
                 continue

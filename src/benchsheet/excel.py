@@ -7,7 +7,7 @@ and is registered over formulas' version in the engine's function table
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -129,6 +129,102 @@ def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
 
     run.__name__ = "ROWS" if axis == 0 else "COLUMNS"
     return run
+
+
+# Functions whose arguments are all single values: a range given to one of them, or to an operator
+# outside any function, is read by Excel's implicit intersection in an ordinary formula ("implicit
+# intersection ... reduces many values to a single value", Microsoft's "Implicit intersection
+# operator: @" page). Functions that take ranges or arrays (SUM, SUMPRODUCT, INDEX, VLOOKUP...) are
+# not listed: what they read stays a range, as before.
+SCALAR_FUNCTIONS = frozenset(
+    [
+        "ABS",
+        "CEILING",
+        "CHAR",
+        "CODE",
+        "DATE",
+        "DAY",
+        "DAYS",
+        "EDATE",
+        "EOMONTH",
+        "EXP",
+        "FIND",
+        "FLOOR",
+        "HOUR",
+        "IF",
+        "IFERROR",
+        "IFNA",
+        "INT",
+        "ISBLANK",
+        "ISERR",
+        "ISERROR",
+        "ISEVEN",
+        "ISLOGICAL",
+        "ISNA",
+        "ISNONTEXT",
+        "ISNUMBER",
+        "ISODD",
+        "ISTEXT",
+        "LEFT",
+        "LEN",
+        "LN",
+        "LOG",
+        "LOG10",
+        "LOWER",
+        "MID",
+        "MINUTE",
+        "MOD",
+        "MONTH",
+        "MROUND",
+        "N",
+        "NOT",
+        "POWER",
+        "PROPER",
+        "REPLACE",
+        "REPT",
+        "RIGHT",
+        "ROUND",
+        "ROUNDDOWN",
+        "ROUNDUP",
+        "SEARCH",
+        "SECOND",
+        "SIGN",
+        "SQRT",
+        "SUBSTITUTE",
+        "T",
+        "TEXT",
+        "TIME",
+        "TRIM",
+        "TRUNC",
+        "UPPER",
+        "VALUE",
+        "WEEKDAY",
+        "YEAR",
+    ]
+)
+
+
+def intersected(items: Sequence[Any]) -> set[int]:
+    """Which tokens of an ordinary formula (openpyxl's tokenizer) are ranges that Excel reads by
+    implicit intersection: a range (``A2:A4``, a name's range) that is an operand at the formula's
+    top level or inside functions of single values only (``=Price*Qty``, ``=ROUND(Price,2)``).
+    A range beside a range operator (``A1:A3 B2:C2``, a union) is left alone."""
+    out: set[int] = set()
+    stack: list[str | None] = []  # enclosing calls (their names) and parentheses (None)
+    for i, tok in enumerate(items):
+        if tok.subtype == "OPEN" and tok.type in ("FUNC", "PAREN", "ARRAY"):
+            name = tok.value[:-1].upper().removeprefix("_XLFN.") if tok.type == "FUNC" else None
+            stack.append(name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None))
+        elif tok.subtype == "CLOSE" and stack:
+            stack.pop()
+        elif tok.type == "OPERAND" and tok.subtype == "RANGE" and ":" in tok.value:
+            if any(s is not None and s not in SCALAR_FUNCTIONS for s in stack):
+                continue
+            near = [items[k] for k in (i - 1, i + 1) if 0 <= k < len(items)]
+            if any(t.type == "WHITE-SPACE" or (t.type == "OPERATOR-INFIX" and t.value == ",") for t in near):
+                continue
+            out.add(i)
+    return out
 
 
 def register(table: Table) -> None:

@@ -110,6 +110,7 @@ class _Formula:
     prog: Any = None
     refs: list[Ref] = field(default_factory=list)
     problem: ReasonedError | None = None  # a reason known before running (unknown sheet, external)
+    array: bool = False  # an array formula (Ctrl+Shift+Enter, or a spilled one): no implicit intersection
 
 
 class _Book:
@@ -180,7 +181,7 @@ class _Book:
         if type(value).__name__ in ("ArrayFormula", "_ArrayFormula") and isinstance(text, str) and isinstance(ref, str):
             r = _area(ref)
             shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
-            self.formulas.append(_Formula(pos, text, shape))
+            self.formulas.append(_Formula(pos, text, shape, array=True))
             return
         f = _Formula(pos, "=" + type(value).__name__)
         f.problem = ReasonedError("#VALUE!", "a data table (What-If Analysis) is not computed outside Excel")
@@ -408,6 +409,24 @@ def _relative(text: str, row: int, col: int) -> str:
     return '"'.join(parts)
 
 
+def _at(meaning: str | None, row: int, col: int) -> str | None:
+    """What a defined name stands for in the cell at (row, col): a file keeps a name's relative
+    references (``Sheet1!B1`` without $) relative to A1, so in row 5 it reads five rows lower, and
+    past the sheet's edge it wraps round as Excel's references do (PhpSpreadsheet#3673 reads them so)."""
+    if meaning is None or (row, col) == (1, 1):
+        return meaning
+
+    def one(m: re.Match[str]) -> str:
+        c = col_number(m.group(2)) if m.group(1) else (col_number(m.group(2)) + col - 2) % MAX_COL + 1
+        r = int(m.group(4)) if m.group(3) else (int(m.group(4)) + row - 2) % MAX_ROW + 1
+        return f"{m.group(1)}{col_letters(c)}{m.group(3)}{r}"
+
+    parts = meaning.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _A1.sub(one, parts[i])
+    return '"'.join(parts)
+
+
 def _absolute(text: str, row: int, col: int) -> str:
     """The inverse of ``_relative`` for the cell at (row, col)."""
 
@@ -477,10 +496,10 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
     if f.problem is not None:
         return
     home, row, col = f.pos
-    key = (home, _relative(f.text, row, col)) if "\x00" not in f.text else None
+    key = (home, ("{" if f.array else "") + _relative(f.text, row, col)) if "\x00" not in f.text else None
     shape = shapes.get(key) if key is not None else None
     if shape is None:
-        prepared = prepare(f.text, lambda text: book.name(home, text))
+        prepared = prepare(f.text, lambda text: _at(book.name(home, text), row, col), intersect=not f.array)
         if prepared.problem is not None:
             f.problem = prepared.problem
             return
