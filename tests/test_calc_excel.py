@@ -121,3 +121,28 @@ def test_a_name_with_relative_references_reads_relative_to_its_cell(tmp_path: Pa
     got = _calc(tmp_path, cells, Left="S!$A1", Above="S!$A$1:$A1", Corner="S!XFA1")
     assert [got[f"C{n}"] for n in (1, 2, 3)] == [3, 5, 8]
     assert got["D2"] == 4 and got["E3"] == 4  # SUM(A1:A2); XFA1 from E3 wraps round to A3
+
+
+# ------------------------------------------------------------------------------- functions
+
+ROUNDING = {  # Microsoft's FLOOR.MATH, CEILING.MATH, FLOOR.PRECISE and CEILING.PRECISE pages' examples
+    "=FLOOR.MATH(24.3,5)": 20,
+    "=FLOOR.MATH(6.7)": 6,
+    "=FLOOR.MATH(-8.1,2)": -10,
+    "=FLOOR.MATH(-5.5,2,-1)": -4,
+    "=CEILING.MATH(24.3,5)": 25,
+    "=CEILING.MATH(6.7)": 7,
+    "=CEILING.MATH(-8.1,2)": -8,
+    "=CEILING.MATH(-5.5,2,-1)": -6,
+    "=FLOOR.PRECISE(-3.2,-1)": -4,
+    "=CEILING.PRECISE(-4.3)": -4,
+    "=FLOOR.MATH(-23.5)": -24,
+    "=FLOOR.MATH(7.7,0.2)": 7.6,
+}
+
+
+def test_floor_and_ceiling_math_keep_the_sign(tmp_path: Path) -> None:
+    for formula, want in ROUNDING.items():
+        assert evaluate(formula) == want, formula
+    got = _calc(tmp_path, {"A1": -23.5, "B1": "=FLOOR.MATH(A1)", "B2": "=_xlfn.CEILING.MATH(A1,2,1)"})
+    assert (got["B1"], got["B2"]) == (-24, -24)

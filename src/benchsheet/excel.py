@@ -7,6 +7,7 @@ and is registered over formulas' version in the engine's function table
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,10 +19,12 @@ from .formula_adapter import (
     Array,
     Ranges,
     XlError,
+    elementwise,
     error,
     make_range,
     range_parts,
 )
+from .textnum import text_number
 
 Table = dict[str, Any]
 
@@ -54,8 +57,6 @@ def _whole(v: Any) -> int | XlError:
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, str):
-        from .textnum import text_number
-
         n = text_number(v)
         if n is None:
             return error("#VALUE!")
@@ -227,12 +228,67 @@ def intersected(items: Sequence[Any]) -> set[int]:
     return out
 
 
+def number(v: Any) -> float:
+    """An argument where Excel needs a number: TRUE is 1, text as Excel (en-US) reads it
+    (``textnum``); anything else raises ValueError (#VALUE!)."""
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is None:
+            raise ValueError(v)
+        return n
+    return float(v)
+
+
+def _digits15(x: float) -> float:
+    """A result as Excel keeps it: 15 significant digits (7.7 rounded down to 0.2s is 7.6, not
+    7.6000000000000005)."""
+    return float(f"{x:.15g}") if math.isfinite(x) else x
+
+
+def _multiples(x: float, significance: float) -> float:
+    """``x`` in units of ``significance``, an integer where binary noise is all that keeps it from one."""
+    q = x / significance
+    return float(round(q)) if math.isclose(q, round(q), rel_tol=1e-12, abs_tol=1e-12) else q
+
+
+def floor_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+    """FLOOR.MATH (Microsoft's page: ``FLOOR.MATH(-8.1,2)`` is -10, ``FLOOR.MATH(-5.5,2,-1)`` is -4):
+    down to a multiple of |significance|; a negative number goes away from 0, or toward 0 with a
+    mode other than 0. formulas turned the sign of a negative number round (-23.5 gave 23)."""
+    s = abs(significance)
+    if s == 0:
+        return 0.0
+    q = _multiples(x, s)
+    return _digits15((-math.floor(-q) if x < 0 and mode else math.floor(q)) * s)
+
+
+def ceiling_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+    """CEILING.MATH (Microsoft's page: ``CEILING.MATH(-8.1,2)`` is -8, ``CEILING.MATH(-5.5,2,-1)``
+    is -6): up to a multiple of |significance|; a negative number goes toward 0, or away from 0
+    with a mode other than 0."""
+    s = abs(significance)
+    if s == 0:
+        return 0.0
+    q = _multiples(x, s)
+    return _digits15((math.floor(q) if x < 0 and mode else math.ceil(q)) * s)
+
+
+def _precise(f: Callable[..., float]) -> Callable[..., float]:
+    """FLOOR.PRECISE/CEILING.PRECISE: the .MATH function with mode 0 (sign of significance ignored)."""
+    return lambda x, significance=1.0: f(x, significance, 0.0)
+
+
 def register(table: Table) -> None:
     """Put the overrides into the engine's function table (formulas' versions kept inside)."""
     old_index = table["INDEX"]
     table["INDEX"] = {"extra_inputs": old_index["extra_inputs"], "function": index(old_index["function"])}
     table["ROWS"] = rows_columns(table["ROWS"], 0)
     table["COLUMNS"] = rows_columns(table["COLUMNS"], 1)
+    for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
+        table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)
+        table[f"{name}.PRECISE"] = table[f"_XLFN.{name}.PRECISE"] = elementwise(_precise(f), number)
 
 
 __all__ = ["COMPILING", "register"]

@@ -32,7 +32,7 @@ from formulas import Parser
 from formulas.cell import CELL
 from formulas.errors import FormulaError
 from formulas.excel.xlreader import load_workbook as _load_workbook
-from formulas.functions import COMPILING, Array, get_functions, replace_empty
+from formulas.functions import COMPILING, Array, get_functions, replace_empty, wrap_ufunc
 from formulas.ranges import Ranges, _reshape_array_as_excel
 from formulas.tokens.operand import Error, XlError
 
@@ -46,6 +46,7 @@ __all__ = [
     "Ranges",
     "XlError",
     "compile_program",
+    "elementwise",
     "error",
     "get_functions",
     "load_workbook",
@@ -74,6 +75,13 @@ def parse_message(exc: BaseException) -> str:
             pass
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def elementwise(func: Callable[..., Any], number: Callable[[Any], Any]) -> Callable[..., Any]:
+    """``func`` over single values as formulas runs its own numeric functions: cell by cell over
+    arrays and ranges, an error among the arguments answered as is, an empty cell as 0; each
+    argument goes through ``number`` first (which raises ValueError for #VALUE!)."""
+    return wrap_ufunc(func, input_parser=lambda *a: map(number, a))  # type: ignore[no-any-return]
 
 
 class ProgramError(Exception):
