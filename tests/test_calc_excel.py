@@ -146,3 +146,24 @@ def test_floor_and_ceiling_math_keep_the_sign(tmp_path: Path) -> None:
         assert evaluate(formula) == want, formula
     got = _calc(tmp_path, {"A1": -23.5, "B1": "=FLOOR.MATH(A1)", "B2": "=_xlfn.CEILING.MATH(A1,2,1)"})
     assert (got["B1"], got["B2"]) == (-24, -24)
+
+
+TEXTS = {  # Microsoft's TEXT and "Number format codes" pages: sections, ? pads with a space
+    '=TEXT(1234.567,"$#,##0.00")': "$1,234.57",
+    '=TEXT(0.285,"0.0%")': "28.5%",
+    '=TEXT(12200000,"0.0,,")': "12.2",
+    '=TEXT(-1,"0.0;(0.0)")': "(1.0)",
+    '=TEXT(-1,"  0.0;-  0.0")': "-  1.0",
+    '=TEXT(1234,"?,???")': "1,234",
+    '=TEXT(5.5,"??.??")': " 5.5 ",
+    '=TEXT(7,"00000")': "00007",
+    '=TEXT(0,"0;-0;""zero""")': "zero",
+}
+
+
+def test_text_sections_and_question_mark_placeholders(tmp_path: Path) -> None:
+    for formula, want in TEXTS.items():
+        assert evaluate(formula) == want, formula
+    assert "TEXT" in str(getattr(evaluate('=TEXT(0.5,"# ?/?")'), "reason", ""))  # an error naming TEXT
+    got = _calc(tmp_path, {"A1": -1, "B1": '=TEXT(A1,"0.0;(0.0)")', "B2": '=TEXT(A1*-1234,"?,???")'})
+    assert (got["B1"], got["B2"]) == ("(1.0)", "1,234")

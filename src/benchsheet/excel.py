@@ -8,6 +8,7 @@ and is registered over formulas' version in the engine's function table
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -286,9 +287,116 @@ def register(table: Table) -> None:
     table["INDEX"] = {"extra_inputs": old_index["extra_inputs"], "function": index(old_index["function"])}
     table["ROWS"] = rows_columns(table["ROWS"], 0)
     table["COLUMNS"] = rows_columns(table["COLUMNS"], 1)
+    table["TEXT"] = text(table["TEXT"])
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
         table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)
         table[f"{name}.PRECISE"] = table[f"_XLFN.{name}.PRECISE"] = elementwise(_precise(f), number)
 
 
 __all__ = ["COMPILING", "register"]
+
+
+# ------------------------------------------------------------------------------------ TEXT
+
+_LITERAL = r'(?:"[^"]*"|\\.|[$\-+()/: ]|_.)'
+_SIMPLE_SECTION = re.compile(
+    rf"^(?P<pre>{_LITERAL}*)(?P<int>[0#?,]*)(?:\.(?P<frac>[0#?]*))?(?P<scale>,*)(?P<post>(?:{_LITERAL}|%)*)$"
+)
+_SECTIONS = re.compile(r'((?:"[^"]*"|\\.|[^;"\\])*)(;|$)')
+
+
+def _sections(code: str) -> list[str]:
+    out = [m.group(1) for m in _SECTIONS.finditer(code) if m.group(0) or m.start() < len(code)]
+    return out[:4] or [""]
+
+
+def _literal(text: str) -> str:
+    return re.sub(r'"([^"]*)"|\\(.)|_(.)', lambda m: m.group(1) or m.group(2) or (" " if m.group(3) else ""), text)
+
+
+def _number_text(value: float, section: str) -> str | None:
+    """``value`` (already made positive for a negative section) formatted by a section of digit
+    placeholders (0 # ?), thousands commas, a decimal point, percent and literal text; None for
+    any other section."""
+    m = _SIMPLE_SECTION.match(section)
+    if m is None or not re.search(r"[0#?]", m.group("int") + (m.group("frac") or "")):
+        return None
+    int_code = m.group("int")
+    scale = len(int_code) - len(int_code.rstrip(",")) + len(m.group("scale"))  # trailing commas: 1000s
+    int_code = int_code.rstrip(",")
+    grouped = "," in int_code
+    int_places = int_code.replace(",", "")
+    frac_places = m.group("frac") or ""
+    percent = (m.group("pre") + m.group("post")).count("%")
+    n = abs(value) * 100**percent / 1000**scale
+    from decimal import ROUND_HALF_UP, Decimal
+
+    rounded = Decimal(repr(n)).quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP)
+    whole, _, frac = f"{rounded:f}".partition(".")
+    whole = whole.lstrip("0")
+    pad = [("0" if p == "0" else " " if p == "?" else "") for p in int_places[: max(0, len(int_places) - len(whole))]]
+    chars = [*pad, *whole]
+    if grouped:
+        out = []
+        for k, ch in enumerate(chars):
+            left = len(chars) - k
+            out.append(ch)
+            if left > 1 and (left - 1) % 3 == 0 and ch:
+                out.append(" " if ch == " " else ",")
+        chars = out
+    frac_chars = list(frac)
+    for k in range(len(frac_places) - 1, -1, -1):
+        if frac_places[k] == "0" or frac_chars[k] != "0":
+            break
+        frac_chars[k] = " " if frac_places[k] == "?" else ""
+    body = "".join(chars) + ("." + "".join(frac_chars) if m.group("frac") is not None else "")
+    sign = "-" if value < 0 and float(rounded) != 0 else ""
+    return sign + _literal(m.group("pre")).replace("%", "") + body + _literal(m.group("post")).replace("%", "%")
+
+
+def text(original: Callable[..., Any]) -> Callable[..., Any]:
+    """TEXT(value, format_text) for number formats of up to four sections (Microsoft's "Number format
+    codes" page: "positive; negative; zero; text"): a negative number in the second section is
+    shown without its minus (``TEXT(-1,"0.0;(0.0)")`` is "(1.0)"), and the ``?`` placeholder pads
+    with a space. formulas added a minus to the second section and printed ``?`` as is. A format
+    with ``?`` this cannot read answers #VALUE! naming TEXT, never a different text."""
+
+    def one(value: Any, format_code: Any) -> Any:
+        if isinstance(value, XlError):
+            return value
+        if isinstance(format_code, XlError):
+            return format_code
+        code = "" if format_code is EMPTY else str(format_code)
+        if isinstance(value, bool) or "[" in code:
+            return _call(original, value, format_code)
+        try:
+            x = number(value) if value is not EMPTY else 0.0
+        except (TypeError, ValueError):
+            return _call(original, value, format_code)
+        sections = _sections(code)
+        section, shown = sections[0], x
+        if x < 0 and len(sections) > 1:
+            section, shown = sections[1], -x
+        elif x == 0 and len(sections) > 2:
+            section = sections[2]
+        out = _number_text(shown, section)
+        if out is not None:
+            return out
+        if "?" in section:
+            from .engine import ReasonedError
+
+            return ReasonedError("#VALUE!", f"TEXT's format {code[:40]!r} is not computed by benchsheet")
+        return _call(original, shown if section is not sections[0] else value, section)
+
+    def run(value: Any, format_code: Any) -> Any:
+        v, c = _scalar(value), _scalar(format_code)
+        if isinstance(v, np.ndarray) or isinstance(c, np.ndarray):
+            return np.vectorize(one, otypes=[object])(_grid(value), _grid(format_code)).view(Array)
+        return one(v, c)
+
+    run.__name__ = "TEXT"
+    return run
+
+
+def _call(original: Callable[..., Any], *args: Any) -> Any:
+    return _scalar(original(*args))
