@@ -167,3 +167,43 @@ def test_text_sections_and_question_mark_placeholders(tmp_path: Path) -> None:
     assert "TEXT" in str(getattr(evaluate('=TEXT(0.5,"# ?/?")'), "reason", ""))  # an error naming TEXT
     got = _calc(tmp_path, {"A1": -1, "B1": '=TEXT(A1,"0.0;(0.0)")', "B2": '=TEXT(A1*-1234,"?,???")'})
     assert (got["B1"], got["B2"]) == ("(1.0)", "1,234")
+
+
+# ------------------------------------------------------------------------ numbers as text
+
+
+def test_text_numbers_are_read_as_excel_en_us_reads_them(tmp_path: Path) -> None:
+    """Microsoft's VALUE page: ``VALUE("$1,000")`` is 1000 and ``VALUE("16:48:00")-VALUE("12:00:00")``
+    is 0.2 (a time alone is a fraction of a day); Excel converts text to numbers wherever one is
+    needed, so ``="$5"*1`` is 5 and ``="50%"*1`` 0.5. A decimal comma is no en-US number."""
+    for formula, want in {
+        '="$5"*1': 5,
+        '="$5.00"+0': 5,
+        '="50%"*1': 0.5,
+        '="1,000,000"*1': 1_000_000,
+        '=-"($5)"': 5,
+        '=VALUE("$1,000")': 1000,
+        '=VALUE("12:30")': 12.5 / 24,
+    }.items():
+        assert evaluate(formula) == pytest.approx(want), formula
+    assert evaluate('=VALUE("16:48:00")-VALUE("12:00:00")') == pytest.approx(0.2)
+    assert str(evaluate('="2,50"*1')) == "#VALUE!"
+    # the catalogue reads its arguments the same way, in eval, calc and the add-in's shells
+    assert evaluate('=COSTPERMTOK("$5",1000,"50%")') == evaluate("=COSTPERMTOK(5,1000,0.5)")
+    cells = {
+        "A1": "$5",
+        "A2": "50%",
+        "B1": "=A1*A2",
+        "B2": "=COSTPERMTOK(A1,1000,A2)",
+        "B3": "=COSTPERMTOK(5,1000,0.5)",
+    }
+    got = _calc(tmp_path, cells)
+    assert got["B1"] == 2.5 and got["B2"] == pytest.approx(got["B3"])
+
+
+def test_powers_without_a_real_answer_are_num_errors() -> None:
+    """Excel answers #NUM! where a power has no real answer or is too large (Microsoft's POWER
+    and "#NUM! error" pages); Python gave a complex number and an overflow (#VALUE!)."""
+    for formula in ("=(-5)^0.5", "=5^1000", "=POWER(-5,0.5)", "=0^0"):
+        assert str(evaluate(formula)) == "#NUM!", formula
+    assert evaluate('=IFERROR((-5)^0.5,"none")') == "none" and evaluate("=2^0.5") == pytest.approx(2**0.5)

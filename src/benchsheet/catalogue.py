@@ -27,6 +27,7 @@ from . import claims as C
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
 from .table import Table
+from .textnum import text_number
 
 CATEGORY = "benchsheet"
 
@@ -493,7 +494,7 @@ def _date_reason(arg: Arg, value: dt.date | dt.time) -> str:
     return f"{arg.name} is a date ({shown}), not a number; format the cell as a number"
 
 
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+_THOUSANDS = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")
 
 
 def _number(arg: Arg, value: Any) -> float:
@@ -504,14 +505,13 @@ def _number(arg: Arg, value: Any) -> float:
             raise bad_value(
                 f"{arg.name} comes from an INVALID run ({value.split(':')[0].removeprefix('INVALID run ')})"
             )
-        if "," in value and not _THOUSANDS.fullmatch(value):  # "2,50" is not 250
+        number = text_number(value)  # as Excel (en-US) reads text: "$5", "50%", "1,000,000"
+        if number is None and "," in value and not _THOUSANDS.search(value):  # "2,50" is not 250
             raise bad_value(
                 f"{arg.name} is the text {value[:40]!r}: type it as a number (a comma only groups thousands)"
             )
-        try:
-            number = float(value.replace(",", ""))
-        except ValueError:
-            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}") from None
+        if number is None:
+            raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}")
         if math.isfinite(number):
             return number
     raise bad_value(f"{arg.name} must be a number")

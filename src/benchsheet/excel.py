@@ -24,6 +24,7 @@ from .formula_adapter import (
     error,
     make_range,
     range_parts,
+    replace_operators,
 )
 from .textnum import text_number
 
@@ -281,6 +282,61 @@ def _precise(f: Callable[..., float]) -> Callable[..., float]:
     return lambda x, significance=1.0: f(x, significance, 0.0)
 
 
+def power(x: float, y: float) -> Any:
+    """``x^y`` and POWER as Excel: no real answer (``(-5)^0.5``) or too large (``5^1000``) is #NUM!,
+    ``0^0`` #NUM!, 0 to a negative power #DIV/0! (Python gave a complex number and an overflow)."""
+    if x == 0:
+        return error("#NUM!") if y == 0 else (error("#DIV/0!") if y < 0 else 0.0)
+    if x < 0 and not float(y).is_integer():
+        root = 1 / y  # an odd root of a negative number is real: (-8)^(1/3) is -2
+        if abs(root - round(root)) < 1e-9 and round(root) % 2:
+            return -math.pow(-x, y)
+        return error("#NUM!")
+    try:
+        return math.pow(x, y)
+    except (OverflowError, ValueError):
+        return error("#NUM!")
+
+
+def _divide(x: float, y: float) -> Any:
+    return x / y if y else error("#DIV/0!")
+
+
+# Excel's arithmetic operators over numbers; each operand read by ``number`` (``="$5"*1`` is 5,
+# ``="50%"*1`` is 0.5: formulas read text with Python's float and answered #VALUE!)
+OPERATORS: dict[str, Callable[..., Any]] = {
+    "+": lambda x, y: x + y,
+    "-": lambda x, y: x - y,
+    "*": lambda x, y: x * y,
+    "/": _divide,
+    "^": power,
+    "U-": lambda x: -x,
+    "%": lambda x: x / 100.0,
+}
+
+
+def value(original: Callable[..., Any]) -> Callable[..., Any]:
+    """VALUE(text): a number as Excel reads it (``textnum``: ``VALUE("$1,000")`` is 1000 and a time
+    of day is its fraction, ``VALUE("12:30")`` 0.520833..., where formulas added January 1 of the
+    current year); dates as formulas reads them."""
+
+    def one(v: Any) -> Any:
+        if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY:
+            n = text_number(v)
+            if n is not None:
+                return n
+        return _call(original, v)
+
+    def run(v: Any) -> Any:
+        x = _scalar(v)
+        if isinstance(x, np.ndarray):
+            return np.vectorize(one, otypes=[object])(x).view(Array)
+        return one(x)
+
+    run.__name__ = "VALUE"
+    return run
+
+
 def register(table: Table) -> None:
     """Put the overrides into the engine's function table (formulas' versions kept inside)."""
     old_index = table["INDEX"]
@@ -288,6 +344,9 @@ def register(table: Table) -> None:
     table["ROWS"] = rows_columns(table["ROWS"], 0)
     table["COLUMNS"] = rows_columns(table["COLUMNS"], 1)
     table["TEXT"] = text(table["TEXT"])
+    table["VALUE"] = value(table["VALUE"])
+    table["POWER"] = elementwise(power, number)
+    replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
         table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)
         table[f"{name}.PRECISE"] = table[f"_XLFN.{name}.PRECISE"] = elementwise(_precise(f), number)

@@ -53,6 +53,7 @@ from benchsheet.formula_adapter import (
     read_string_table,
     reshape_as_excel,
 )
+from benchsheet.textnum import text_number
 
 from .cells import (
     CELL as _CELL,
@@ -815,9 +816,5 @@ def _explain(book: _Book, producers: _Producers, f: _Formula, value: Any, reason
 
 
 def _numeric(text: str) -> bool:
-    """Text the engine reads as a number ("5", " 1.5e3"); "1,000,000" is not one."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    """Text the engine reads as a number ("5", " 1.5e3", "$1,000", "50%")."""
+    return text_number(text) is not None
