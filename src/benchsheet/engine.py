@@ -22,7 +22,6 @@ from . import excel
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
 from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
-from .names import cell_text
 from .store import get_table
 
 
@@ -69,17 +68,12 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _safe(value: Any) -> Any:
-    """Text that would read as a formula gets the apostrophe: the engine's answers end up in files."""
-    return cell_text(value) if type(value) is str else value
-
-
 def _engine_function(fn: Function) -> Any:
     def run(*args: Any) -> Any:
         out = call(fn, get_table(), [plain(a) for a in args], to_error, is_error=lambda v: isinstance(v, XlError))
         if isinstance(out, list):
-            return np.asarray([[_safe(v) for v in row] for row in out], dtype=object).view(Array)
-        return _safe(out)
+            return np.asarray(out, dtype=object).view(Array)
+        return out
 
     run.__name__ = fn.name
     return run
