@@ -207,3 +207,27 @@ def test_powers_without_a_real_answer_are_num_errors() -> None:
     for formula in ("=(-5)^0.5", "=5^1000", "=POWER(-5,0.5)", "=0^0"):
         assert str(evaluate(formula)) == "#NUM!", formula
     assert evaluate('=IFERROR((-5)^0.5,"none")') == "none" and evaluate("=2^0.5") == pytest.approx(2**0.5)
+
+
+def test_a_text_answer_is_the_add_ins_text_without_an_apostrophe(tmp_path: Path) -> None:
+    """``=ENTRY(...)="-10% power cap run"`` is TRUE in Excel: the add-in returns the text as it is
+    (tests/test_excel_inputs.py runs the xlwings UDF itself), so calc and eval must too."""
+    from dataclasses import replace
+
+    from benchsheet import store
+    from benchsheet.table import Table
+
+    table = store.get_table()
+    entry = table.rows[0].entry
+    rows = tuple(replace(r, system="-10% power cap run") if r.entry == entry else r for r in table.rows)
+    store.set_table(Table(rows, table.sources, table.origin))
+    assert evaluate(f'=ENTRY("{entry}","system")') == "-10% power cap run"
+    got = _calc(tmp_path, {"A1": f'=ENTRY("{entry}","system")', "A2": '=A1="-10% power cap run"'})
+    assert (got["A1"], got["A2"]) == ("-10% power cap run", True)
+
+
+def test_cell_values_keep_15_significant_digits_not_15_decimals(tmp_path: Path) -> None:
+    cells: dict[str, Any] = {"A1": 3.3e-16, "A2": 1.23456789012e-10, "A3": 1e-20}
+    cells |= {"B1": "=A1*1E16", "B2": "=A2*1", "B3": "=1/A3"}
+    got = _calc(tmp_path, cells)
+    assert got["B1"] == pytest.approx(3.3) and got["B2"] == 1.23456789012e-10 and got["B3"] == pytest.approx(1e20)

@@ -162,7 +162,7 @@ class _Book:
         elif data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
             self.values[pos] = error(value.upper())
         elif data_type == "n" and isinstance(value, float):
-            self.values[pos] = round(value, 15)
+            self.values[pos] = float(f"{value:.15g}")  # Excel's 15 significant digits (not decimals)
         else:
             self.values[pos] = value
 
