@@ -231,3 +231,80 @@ def test_cell_values_keep_15_significant_digits_not_15_decimals(tmp_path: Path) 
     cells |= {"B1": "=A1*1E16", "B2": "=A2*1", "B3": "=1/A3"}
     got = _calc(tmp_path, cells)
     assert got["B1"] == pytest.approx(3.3) and got["B2"] == 1.23456789012e-10 and got["B3"] == pytest.approx(1e20)
+
+
+# ------------------------------------------------------------------------ the file itself
+
+
+def test_sheets_whose_names_differ_only_by_case_are_refused_with_the_reason(tmp_path: Path) -> None:
+    """Excel refuses such names ("That name is already taken"), but a file can hold them: calc
+    refuses it, naming both sheets, and writes nothing."""
+    import zipfile
+
+    from benchsheet.workbook.calc import CalcError
+
+    path = tmp_path / "in.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Data"
+    wb.active["A1"] = 1
+    wb.create_sheet("Other")["A1"] = "=Data!A1+1"
+    wb.save(path)
+    with zipfile.ZipFile(path) as zf:  # a file openpyxl would not write: "Other" renamed "DATA"
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    parts["xl/workbook.xml"] = parts["xl/workbook.xml"].replace(b'name="Other"', b'name="DATA"')
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    with pytest.raises(CalcError, match="'Data' and 'DATA' differ only by case"):
+        calc(path, tmp_path / "out.xlsx")
+    assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_a_sheet_saved_as_utf16_is_read_and_written(tmp_path: Path) -> None:
+    """ECMA-376 allows UTF-8 or UTF-16 XML parts; a UTF-16 sheet was read as empty."""
+    import zipfile
+
+    from benchsheet.workbook.calc import freeze
+
+    path = tmp_path / "in.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "S"
+    wb.active["A1"] = 20
+    wb.active["B1"] = "=A1*2"
+    wb.save(path)
+    with zipfile.ZipFile(path) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode("utf-8").replace("encoding='UTF-8'", "encoding='UTF-16'")
+    sheet = sheet.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    parts["xl/worksheets/sheet1.xml"] = sheet.encode("utf-16")  # with its byte-order mark
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    report = calc(path, tmp_path / "out.xlsx")
+    assert report.formulas == 1 and report.ok
+    assert openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]["B1"].value == 40
+    freeze(path, tmp_path / "frozen.xlsx")
+    assert openpyxl.load_workbook(tmp_path / "frozen.xlsx")["S"]["B1"].value == 40
+
+
+def test_a_chart_of_more_than_10000_points_gets_the_new_values(tmp_path: Path) -> None:
+    import re
+    import zipfile
+
+    from openpyxl.chart import LineChart, Reference
+
+    path = tmp_path / "in.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    for n in range(1, 12_002):
+        ws[f"A{n}"] = "=ROW()*2"
+    chart = LineChart()
+    chart.add_data(Reference(ws, min_col=1, min_row=1, max_row=12_001))
+    ws.add_chart(chart, "C1")
+    wb.save(path)
+    calc(path, tmp_path / "out.xlsx")
+    with zipfile.ZipFile(tmp_path / "out.xlsx") as zf:
+        xml = zf.read(next(n for n in zf.namelist() if n.startswith("xl/charts/chart"))).decode()
+    assert re.search(r'<(c:)?ptCount val="12001"/>', xml)
+    assert re.search(r'<(c:)?pt idx="12000"><(c:)?v>24002(\.0)?</(c:)?v>', xml)

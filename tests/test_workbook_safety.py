@@ -129,7 +129,13 @@ def test_formula_like_names_never_become_formulas(shared: Path, tmp_path: Path) 
                     pytest.fail(f"{ws.title}!{cell.coordinate} holds the planted text as a formula")
                 if isinstance(cached, str) and "evil.example" in cached:
                     seen += 1
-                    assert not cached.startswith(("=", "+", "-", "@")), (ws.title, cell.coordinate, cached)
+                    if isinstance(cell.value, str) and cell.value.startswith("="):
+                        # a formula's cached value is typed text (t="str"), as the add-in returns it (issue 19)
+                        assert not cached.startswith(("+", "-", "@")) and (
+                            not cached.startswith("=") or cached == planted
+                        ), (ws.title, cell.coordinate, cached)
+                    else:  # a plain cell, which a user may edit: never a formula
+                        assert not cached.startswith(("=", "+", "-", "@")), (ws.title, cell.coordinate, cached)
     assert seen, "the planted system name should appear (Compare, Sources)"
     robustness.tried("cells showing a planted formula-like system name", seen)
     robustness.held("cells showing a planted formula-like system name", seen)

@@ -130,6 +130,15 @@ class _Book:
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
             self._openpyxl(path)
         self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
+        if len(self.by_key) < len(self.titles):  # Excel refuses such names; a file can still hold them
+            seen: dict[str, str] = {}
+            for t in self.titles:
+                if sheet_key(t) in seen:
+                    raise ComputeError(
+                        f"refused: the sheets {seen[sheet_key(t)]!r} and {t!r} differ only by case; Excel reads "
+                        "them as one name, so a reference to either is ambiguous. Rename one"
+                    )
+                seen[sheet_key(t)] = t
 
     def _reset(self) -> None:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
