@@ -308,3 +308,32 @@ def test_a_chart_of_more_than_10000_points_gets_the_new_values(tmp_path: Path) -
         xml = zf.read(next(n for n in zf.namelist() if n.startswith("xl/charts/chart"))).decode()
     assert re.search(r'<(c:)?ptCount val="12001"/>', xml)
     assert re.search(r'<(c:)?pt idx="12000"><(c:)?v>24002(\.0)?</(c:)?v>', xml)
+
+
+def test_excels_own_errors_are_stored_as_error_values_with_reasons_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program reading the cached values sees ``#DIV/0!`` as an error value (``t="e"``), as Excel
+    stores it; the reason goes to stderr, and exit status 1 says some cells hold errors. An error of
+    benchsheet's own functions stays the text the add-in shows in classic Excel."""
+    import zipfile
+
+    from benchsheet.cli import main
+
+    path = tmp_path / "in.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    ws["A1"] = 0
+    ws["B1"] = "=1/A1"
+    ws["B2"] = '=PERGPU("6.1-9999","gpt-oss-120b","Server")'
+    ws["B3"] = "=1+1"
+    wb.save(path)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 1
+    err = capsys.readouterr().err
+    assert "S!B1" in err and "division by zero" in err
+    with zipfile.ZipFile(tmp_path / "out.xlsx") as zf:
+        sheet = zf.read("xl/worksheets/sheet1.xml").decode()
+    assert '<c r="B1" t="e"><f>1/A1</f><v>#DIV/0!</v></c>' in sheet
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    assert got["B1"].value == "#DIV/0!" and str(got["B2"].value).startswith("#N/A ") and got["B3"].value == 2

@@ -46,8 +46,13 @@ class ReasonedError(XlError):  # type: ignore[misc]
         return f"{self} {self.reason}"
 
 
+class AddinError(ReasonedError):
+    """An error answered by one of benchsheet's functions: a file shows it as the add-in shows it in
+    classic Excel (``#N/A Unknown entry 6.1-9999``); Excel's own errors are stored as error values."""
+
+
 def to_error(err: BenchError) -> ReasonedError:
-    return ReasonedError(err.code, err.reason)
+    return AddinError(err.code, err.reason)
 
 
 def plain(value: Any) -> Any:

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from benchsheet.engine import (
+    BARE_REASONS,
     ReasonedError,
     as_written,
     functions,
@@ -765,8 +766,14 @@ def compute(path: Path, seconds: float | None = None) -> Computed:
                 shown = to_shown(v)
                 out.shown[k] = shown
                 if isinstance(v, XlError):
-                    out.errors[k] = shown if isinstance(shown, str) else str(v)
+                    out.errors[k] = v.text if isinstance(v, ReasonedError) else _bare(v)
     return out
+
+
+def _bare(code: XlError) -> str:
+    """An Excel error with nothing more specific known, as the report lists it."""
+    reason = BARE_REASONS.get(str(code))
+    return f"{code} {reason}" if reason else str(code)
 
 
 def _in_time(deadline: float) -> None:
