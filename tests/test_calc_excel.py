@@ -50,7 +50,7 @@ def test_double_negation_makes_a_number_as_excel_does(tmp_path: Path) -> None:
 def test_index_with_row_or_column_0_is_the_whole_column_or_row(tmp_path: Path) -> None:
     """Microsoft's INDEX page: "If you set row_num or column_num to 0 (zero), INDEX returns the
     array of values for the entire column or row"."""
-    cells = {"A1": 1, "B1": 1, "A2": 2, "B2": 2, "A3": 3, "B3": 3}
+    cells: dict[str, Any] = {"A1": 1, "B1": 1, "A2": 2, "B2": 2, "A3": 3, "B3": 3}
     cells |= {"D1": "=SUM(INDEX(A1:B3,0,2))", "D2": "=ROWS(INDEX(A1:B3,0,2))", "D3": "=SUM(INDEX(A1:B3,2,0))"}
     cells |= {"D4": "=INDEX(A1:B3,4,1)", "D5": "=INDEX(A1:A3,2)", "D6": "=COLUMNS(INDEX(A1:B3,1,0))"}
     got = _calc(tmp_path, cells)
