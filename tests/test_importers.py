@@ -191,4 +191,4 @@ def test_formula_like_names_are_kept_as_text_and_neutralized_where_written(share
     out = A.results(table, "gpt-oss-120b", "Server", None, A.Filters(availability="any"))
     line = next(r for r in out if r[0] == planted["ID"])
     assert line[2] == row.system  # analysis answers the text; a cell shows it as text
-    assert [cell_text(v) for v in (line[2], line[8], line[1])] == ["'" + row.system, "'@SUM(1+1)", f"'{line[1]}"]
+    assert [cell_text(str(v)) for v in (line[2], line[8], line[1])] == ["'" + row.system, "'@SUM(1+1)", f"'{line[1]}"]
