@@ -337,3 +337,14 @@ def test_excels_own_errors_are_stored_as_error_values_with_reasons_on_stderr(
     assert '<c r="B1" t="e"><f>1/A1</f><v>#DIV/0!</v></c>' in sheet
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
     assert got["B1"].value == "#DIV/0!" and str(got["B2"].value).startswith("#N/A ") and got["B3"].value == 2
+
+
+def test_xlookup_returns_the_whole_matching_row_of_several_columns(tmp_path: Path) -> None:
+    """Microsoft's XLOOKUP page, example 2: a return_array of several columns gives the matching
+    row's cells (formulas answered the array's first cell)."""
+    assert evaluate("=SUM(XLOOKUP(3,{1;2;3},{10,11;20,21;30,31}))") == 61
+    assert evaluate('=XLOOKUP(5,{1;2;3},{10,11;20,21;30,31},"none")') == "none"
+    cells: dict[str, Any] = {"A1": 1, "A2": 2, "A3": 3, "B1": 10, "C1": 11, "B2": 20, "C2": 21, "B3": 30, "C3": 31}
+    cells["E1"] = ArrayFormula("E1:F1", "=_xlfn.XLOOKUP(2,A1:A3,B1:C3)")
+    got = _calc(tmp_path, cells)
+    assert (got["E1"], got["F1"]) == (20, 21)

@@ -337,6 +337,43 @@ def value(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callable[..., Any]:
+    """XLOOKUP whose return_array is wider than one column (or taller than one row, for a row to
+    look in): Microsoft's XLOOKUP page, "Example 2 ... returns ... from the matching row" of several
+    columns. formulas answered the first cell of the whole array (11 for the second row of
+    {10,11;20,21;30,31}); here the whole matching row or column. One column goes to formulas."""
+
+    def run(lookup_value: Any, lookup_array: Any, return_array: Any, *rest: Any) -> Any:
+        look, ret = _grid(lookup_array), _grid(return_array)
+        if look.shape[1] == 1 and look.shape[0] > 1:
+            axis, length, width = 0, look.shape[0], ret.shape[1]
+        elif look.shape[0] == 1 and look.shape[1] > 1:
+            axis, length, width = 1, look.shape[1], ret.shape[0]
+        else:
+            return original(lookup_value, lookup_array, return_array, *rest)
+        if width == 1:
+            return original(lookup_value, lookup_array, return_array, *rest)
+        if ret.shape[axis] != length:
+            return error("#VALUE!")
+        if isinstance(_scalar(lookup_value), np.ndarray):
+            from .engine import ReasonedError
+
+            return ReasonedError("#VALUE!", "XLOOKUP of several values into several columns is not computed")
+        pos = _scalar(xmatch(lookup_value, lookup_array, *rest[1:3]))
+        if isinstance(pos, XlError) or not isinstance(pos, int | float | np.number):
+            if rest and _scalar(rest[0]) is not EMPTY:
+                return rest[0]  # if_not_found
+            return pos if isinstance(pos, XlError) else error("#N/A")
+        i = int(pos) - 1
+        part = ret[i : i + 1, :] if axis == 0 else ret[:, i : i + 1]
+        out = np.asarray(part, dtype=object)
+        out[out == np.array(EMPTY, dtype=object)] = 0
+        return out.view(Array)
+
+    run.__name__ = "XLOOKUP"
+    return run
+
+
 def register(table: Table) -> None:
     """Put the overrides into the engine's function table (formulas' versions kept inside)."""
     old_index = table["INDEX"]
@@ -345,6 +382,7 @@ def register(table: Table) -> None:
     table["COLUMNS"] = rows_columns(table["COLUMNS"], 1)
     table["TEXT"] = text(table["TEXT"])
     table["VALUE"] = value(table["VALUE"])
+    table["XLOOKUP"] = table["_XLFN.XLOOKUP"] = xlookup(table["XLOOKUP"], table["XMATCH"])
     table["POWER"] = elementwise(power, number)
     replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
