@@ -96,6 +96,38 @@ _ROWS = re.compile(r"^(\$?)(\d+):(\$?)(\d+)$")
 _ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
 
 
+# functions that read or make dates: in a workbook of the 1904 date system (serial 0 is 1904-01-01,
+# Microsoft's "Date systems in Excel" page) they answer an error rather than a date 1,462 days off
+DATE_FUNCTIONS = frozenset(
+    f"{p}{name}"
+    for p in ("", "_XLFN.")
+    for name in [
+        "DATE",
+        "DATEVALUE",
+        "DATEDIF",
+        "DAY",
+        "DAYS",
+        "DAYS360",
+        "EDATE",
+        "EOMONTH",
+        "MONTH",
+        "YEAR",
+        "WEEKDAY",
+        "WEEKNUM",
+        "ISOWEEKNUM",
+        "NETWORKDAYS",
+        "NETWORKDAYS.INTL",
+        "WORKDAY",
+        "WORKDAY.INTL",
+        "TODAY",
+        "NOW",
+        "YEARFRAC",
+        "TEXT",
+        "VALUE",
+    ]
+)
+
+
 class ComputeError(Exception):
     """The workbook cannot be computed at all (too many dependencies): nothing is written."""
 
@@ -126,6 +158,7 @@ class _Book:
         self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
+        self.date1904 = False  # the workbook counts days from 1904 (Excel for Mac's old default)
         try:
             _read_xml(self, path)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
@@ -149,6 +182,7 @@ class _Book:
         """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
         self._reset()
         wb = load_workbook(str(path))
+        self.date1904 = getattr(wb, "epoch", None) is not None and wb.epoch.year == 1904
         self.titles = [ws.title for ws in wb.worksheets]
         for dn in _defined_names(wb):
             self.names[(dn[0], dn[1].upper())] = dn[2]
@@ -249,6 +283,8 @@ def _read_xml(book: _Book, path: Path) -> None:
     parts = read_package(path)
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
+    props = workbook.find(f"{{{NS_MAIN}}}workbookPr")
+    book.date1904 = props is not None and props.get("date1904") in ("1", "true")
     worksheets = sheet_parts(parts)
     book.titles = list(worksheets)
     index = {name: i for i, name in enumerate(book.titles)}
@@ -531,6 +567,13 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
             shapes[key] = shape if ok else None
     if isinstance(shape.prog, ReasonedError):
         f.problem = as_written(shape.prog, f.text)
+        return
+    if book.date1904 and (dated := DATE_FUNCTIONS.intersection(shape.prog.functions)):
+        f.problem = ReasonedError(
+            "#VALUE!",
+            f"{min(dated).removeprefix('_XLFN.')} in a workbook of the 1904 date system is not computed by "
+            "benchsheet (its dates would be 4 years off)",
+        )
         return
     if shape.fast is not None:
         placed = [_place(o, row, col) for o in shape.fast]
