@@ -244,7 +244,7 @@ def test_external_workbook_links_are_not_followed(
                 assert SECRET.encode() not in zf.read(name), f"{written.name}: {name}"
         shown = openpyxl.load_workbook(written, data_only=True)["Sheet1"]
         assert shown["C1"].value == "mine!"
-        for ref in cells:
-            assert shown[ref].value == reason, ref
+        for ref in cells:  # Excel's error value in the cell; the reason is on stderr (issue 19)
+            assert shown[ref].value == reason.split()[0], ref
     assert openpyxl.load_workbook(out)["Sheet1"]["B2"].value == cells["B2"]  # the formula stays as written
     robustness.held(kind, len(cells))
