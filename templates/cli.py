@@ -137,8 +137,9 @@ COMMANDS = (
                 cmd_calc,
                 "Recompute every formula of IN with benchsheet's functions (the engine behind `benchsheet eval`) "
                 "and store the values next to the formulas; formulas, inputs, styles and charts are kept. Without "
-                "--out, IN is replaced (atomically). Cells that cannot be computed get the reason as their value "
-                "and are listed; exit status 1 then.",
+                "--out, IN is replaced (atomically). A cell answering an error gets Excel's error value (one of "
+                "benchsheet's functions: its reason, as the add-in shows it); each is listed with its reason on "
+                "stderr. Exit status 0: every cell computed without an error; 1: written, some cells hold errors.",
                 (
                     opt("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx"),
                     opt("--out", metavar="OUT", help="write here instead of replacing IN"),

@@ -204,15 +204,20 @@ def test_eval_gives_reasons_for_excels_own_errors() -> None:
         assert isinstance(value, ReasonedError) and str(value) == code and words in value.reason
 
 
-def test_text_with_thousands_separators_in_a_number_cell_is_explained(tmp_path: Path) -> None:
+def test_text_with_thousands_separators_in_a_number_cell_is_a_number_as_in_excel(tmp_path: Path) -> None:
+    """Excel (en-US) reads the text "1,000,000" as a number where one is needed (issue 21); a
+    text that is no number is still explained."""
     path = tmp_path / "commas.xlsx"
     wb = openpyxl.Workbook()
     ws = wb.active
     ws["A1"] = "1,000,000"
     ws["B1"] = "=A1*2"
+    ws["A2"] = "2,50"
+    ws["B2"] = "=A2*2"
     wb.save(path)
     c = compute(path)
-    assert c.shown_value("Sheet", "B1") == "#VALUE! Sheet!A1 holds the text '1,000,000' where a number is needed"
+    assert c.shown_value("Sheet", "B1") == 2_000_000
+    assert c.errors[("SHEET", "B2")] == "#VALUE! Sheet!A2 holds the text '2,50' where a number is needed"
 
 
 def test_a_blank_cell_where_a_number_is_required_is_named(tmp_path: Path) -> None:

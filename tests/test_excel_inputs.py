@@ -129,5 +129,6 @@ def test_returned_text_has_no_apostrophe_but_files_do(table: Table) -> None:
     assert udf.ENTRY("6.1-0052", "system") == planted  # a cell shows the text, not "'=..."
     listed = udf.RESULTS("gpt-oss-120b", "Server", "B300", "any")
     assert any(line[2] == planted for line in listed)
-    # the formula engine's answers go into files (template calc, freeze): there it stays neutralized
-    assert evaluate('=ENTRY("6.1-0052","system")') == "'" + planted
+    # the formula engine answers what the add-in answers (issue 19): a file caches it as a typed text
+    # value (t="str"), which no program reads as a formula, so no apostrophe is added there either
+    assert evaluate('=ENTRY("6.1-0052","system")') == planted

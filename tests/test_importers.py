@@ -172,7 +172,7 @@ def test_duplicate_row_identity_is_refused(shared: Path) -> None:
 
 def test_formula_like_names_are_kept_as_text_and_neutralized_where_written(shared: Path) -> None:
     from benchsheet import analysis as A
-    from benchsheet.engine import _safe
+    from benchsheet.names import cell_text
     from benchsheet.table import build_table
 
     rows = json.loads((shared / "v6.0/summary_results.json").read_bytes())
@@ -191,4 +191,4 @@ def test_formula_like_names_are_kept_as_text_and_neutralized_where_written(share
     out = A.results(table, "gpt-oss-120b", "Server", None, A.Filters(availability="any"))
     line = next(r for r in out if r[0] == planted["ID"])
     assert line[2] == row.system  # analysis answers the text; a cell shows it as text
-    assert [_safe(v) for v in (line[2], line[8], line[1])] == ["'" + row.system, "'@SUM(1+1)", f"'{line[1]}"]
+    assert [cell_text(str(v)) for v in (line[2], line[8], line[1])] == ["'" + row.system, "'@SUM(1+1)", f"'{line[1]}"]

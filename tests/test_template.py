@@ -730,8 +730,11 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
         assert sz[cand[key]].value == unknown, key
         assert errors[f"Sizing!{cand[key]}"] == unknown
 
+    # Excel's own error (text times a number) is a real error value in the cell; the reason is reported
     headroom = sz[WORKLOAD["target_with_headroom"]].value
-    assert headroom.startswith("#VALUE! ") and "Sizing!B11" in headroom and "'lots'" in headroom
+    assert headroom == "#VALUE!"
+    reason = errors[f"Sizing!{WORKLOAD['target_with_headroom']}"]
+    assert reason.startswith("#VALUE! ") and "Sizing!B11" in reason and "'lots'" in reason
     assert sz[third["gpus"]].value == headroom  # GPUs needed depend on the target with headroom
     assert sz[third["cost_per_mtok"]].value == pytest.approx(  # the cost does not
         fn(
@@ -776,13 +779,15 @@ def test_engine_survives_unknown_functions_and_unreadable_formulas(tmp_path: Pat
     ws.write_number("B1", 2)
     wb.close()
     c = compute(path)
+    # each cell caches Excel's error value (issue 19); the reasons are the report's
     shown = {ref: c.shown_value("Odd sheet", ref) for ref in ("A1", "A2", "A3", "A4", "A5", "A6")}
-    assert shown["A1"] == "#NAME? unknown function NOSUCHFUNCTION"
-    assert shown["A2"] == shown["A1"]
+    why = {ref: c.errors.get(("ODD SHEET", ref)) for ref in shown}
+    assert shown["A1"] == "#NAME?" and why["A1"] == "#NAME? unknown function NOSUCHFUNCTION"
+    assert shown["A2"] == shown["A1"] and why["A2"] == why["A1"]
     assert shown["A3"] == pytest.approx(fn("PERGPU", "6.1-0052", "gpt-oss-120b", "Server"))
-    assert str(shown["A4"]).startswith("#VALUE! cannot read the formula")
-    assert shown["A5"] == "#DIV/0!"  # no reason to give: an Excel error value, cached as one
-    assert shown["A6"] == "#REF! there is no sheet NOSUCH"
+    assert shown["A4"] == "#VALUE!" and str(why["A4"]).startswith("#VALUE! cannot read the formula")
+    assert shown["A5"] == "#DIV/0!" and why["A5"] == "#DIV/0! division by zero"
+    assert shown["A6"] == "#REF!" and why["A6"] == "#REF! there is no sheet NOSUCH"
     assert c.where(("ODD SHEET", "A1")) == "'Odd sheet'!A1"
     out = tmp_path / "odd-calc.xlsx"
     report = calc(path, out)

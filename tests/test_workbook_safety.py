@@ -129,7 +129,13 @@ def test_formula_like_names_never_become_formulas(shared: Path, tmp_path: Path) 
                     pytest.fail(f"{ws.title}!{cell.coordinate} holds the planted text as a formula")
                 if isinstance(cached, str) and "evil.example" in cached:
                     seen += 1
-                    assert not cached.startswith(("=", "+", "-", "@")), (ws.title, cell.coordinate, cached)
+                    if isinstance(cell.value, str) and cell.value.startswith("="):
+                        # a formula's cached value is typed text (t="str"), as the add-in returns it (issue 19)
+                        assert not cached.startswith(("+", "-", "@")) and (
+                            not cached.startswith("=") or cached == planted
+                        ), (ws.title, cell.coordinate, cached)
+                    else:  # a plain cell, which a user may edit: never a formula
+                        assert not cached.startswith(("=", "+", "-", "@")), (ws.title, cell.coordinate, cached)
     assert seen, "the planted system name should appear (Compare, Sources)"
     robustness.tried("cells showing a planted formula-like system name", seen)
     robustness.held("cells showing a planted formula-like system name", seen)
@@ -238,7 +244,7 @@ def test_external_workbook_links_are_not_followed(
                 assert SECRET.encode() not in zf.read(name), f"{written.name}: {name}"
         shown = openpyxl.load_workbook(written, data_only=True)["Sheet1"]
         assert shown["C1"].value == "mine!"
-        for ref in cells:
-            assert shown[ref].value == reason, ref
+        for ref in cells:  # Excel's error value in the cell; the reason is on stderr (issue 19)
+            assert shown[ref].value == reason.split()[0], ref
     assert openpyxl.load_workbook(out)["Sheet1"]["B2"].value == cells["B2"]  # the formula stays as written
     robustness.held(kind, len(cells))

@@ -27,7 +27,7 @@ from . import claims as C
 from .errors import BenchError, bad_value
 from .snapshot import latency_bounds
 from .table import Table
-from .values import number_text
+from .textnum import text_number
 
 CATEGORY = "benchsheet"
 
@@ -597,11 +597,11 @@ def _number(arg: Arg, value: Any) -> float:
             raise bad_value(
                 f"{arg.name} comes from an INVALID run ({value.split(':')[0].removeprefix('INVALID run ')})"
             )
-        if "," in value and not _THOUSANDS.fullmatch(value):  # "2,50" is not 250
+        number = text_number(value)  # as Excel (en-US) reads text: "$5", "50%", "1,000,000"
+        if number is None and "," in value and not _THOUSANDS.search(value):  # "2,50" is not 250
             raise bad_value(
                 f"{arg.name} is the text {value[:40]!r}: type it as a number (a comma only groups thousands)"
             )
-        number = number_text(value.replace(",", ""))  # as Excel reads it: not "1_000", "１２" or "١٢"
         if number is None:
             raise bad_value(f"{arg.name} must be a number, not {value[:40]!r}")
         if math.isfinite(number):

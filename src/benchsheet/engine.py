@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import schedula as sh
 
+from . import excel
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
 from .formula_adapter import (
@@ -30,7 +31,6 @@ from .formula_adapter import (
     get_functions,
     tokenizer,
 )
-from .names import cell_text
 from .store import get_table
 
 
@@ -55,8 +55,13 @@ class ReasonedError(XlError):  # type: ignore[misc]
         return f"{self} {self.reason}"
 
 
+class AddinError(ReasonedError):
+    """An error answered by one of benchsheet's functions: a file shows it as the add-in shows it in
+    classic Excel (``#N/A Unknown entry 6.1-9999``); Excel's own errors are stored as error values."""
+
+
 def to_error(err: BenchError) -> ReasonedError:
-    return ReasonedError(err.code, err.reason)
+    return AddinError(err.code, err.reason)
 
 
 def plain(value: Any) -> Any:
@@ -77,17 +82,12 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _safe(value: Any) -> Any:
-    """Text that would read as a formula gets the apostrophe: the engine's answers end up in files."""
-    return cell_text(value) if type(value) is str else value
-
-
 def _engine_function(fn: Function) -> Any:
     def run(*args: Any) -> Any:
         out = call(fn, get_table(), [plain(a) for a in args], to_error, is_error=lambda v: isinstance(v, XlError))
         if isinstance(out, list):
-            return np.asarray([[_safe(v) for v in row] for row in out], dtype=object).view(Array)
-        return _safe(out)
+            return np.asarray(out, dtype=object).view(Array)
+        return out
 
     run.__name__ = fn.name
     return run
@@ -106,6 +106,7 @@ def functions() -> FunctionTable:
         table[fn.name] = _engine_function(fn)
     table[MISSING_FN] = lambda: sh.EMPTY
     table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
+    excel.register(table)
     return table
 
 
@@ -191,9 +192,11 @@ class Prepared:
     problem: ReasonedError | None = None  # why it cannot be computed at all
 
 
-def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> Prepared:
+def prepare(formula: str, names: Callable[[str], str | None] | None = None, intersect: bool = False) -> Prepared:
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
-    placeholder. ``names`` gives the text a defined name stands for (None: not defined)."""
+    placeholder. ``names`` gives the text a defined name stands for (None: not defined).
+    ``intersect``: a cell's ordinary formula (no array formula), where Excel reads a range that
+    stands for one value as the cell of its row or column (``excel.intersected``)."""
     tokens = tokenizer()
     Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
 
@@ -214,16 +217,24 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
             return Prepared(text, (), ReasonedError("#VALUE!", f"cannot read the formula {text[:80]!r} ({exc})"))
         substituted = False
         out: list[str] = []
+        raw: list[str] = []  # the same with the references as written: the next round reads them again
         refs: list[str] = []
-        for tok in items:
-            value = tok.value
+        lead, trail = _double_negations(items)
+        single = excel.intersected(items) if intersect else set()
+        for i, tok in enumerate(items):
+            value = lead.get(i, tok.value)
+            out.append(trail.get(i - 1, ""))
+            raw.append(out[-1])
             if tok.type == "OPERAND" and tok.subtype == "RANGE":
                 meaning = names(value) if names is not None else None
                 if meaning is not None:
                     out.append("(" + meaning.removeprefix("=") + ")")
+                    raw.append(out[-1])
                     substituted = True
                     continue
-                out.append(f"{PLACEHOLDER}{len(refs)}")
+                placeholder = f"{PLACEHOLDER}{len(refs)}"
+                out.append(f"_xlfn.SINGLE({placeholder})" if i in single else placeholder)
+                raw.append(value)
                 refs.append(value)
                 continue
             if tok.type == "OPERAND" and tok.subtype == "NUMBER":
@@ -235,14 +246,63 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None) -> P
                     ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
                 )
             out.append(value)
+            raw.append(value)
+        out.append(trail.get(len(items) - 1, ""))
+        raw.append(out[-1])
         if not substituted:
             return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
-        text = "=" + "".join(out)
+        text = "=" + "".join(raw)
         if len(text) > MAX_EXPANDED:  # names that each repeat the next: twice as long a level
             why = f"its defined names stand for a formula of more than {MAX_EXPANDED:,} characters"
             return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
     why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
     return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+def _double_negations(items: Sequence[Any]) -> tuple[dict[int, str], dict[int, str]]:
+    """``--X`` written as ``-(-X)``: formulas' parser reads a run of signs as one sign, so ``--TRUE``
+    stayed TRUE where Excel negates twice and answers 1 (``SUMPRODUCT(--(A2:A20=8))``). For each run
+    of prefix signs that negates an even number of times: the text its first token becomes (the
+    others become nothing), and the ``)`` to add after the token that ends its operand."""
+    lead: dict[int, str] = {}
+    trail: dict[int, str] = {}
+    i, n = 0, len(items)
+    while i < n:
+        if items[i].type != "OPERATOR-PREFIX":
+            i += 1
+            continue
+        j = i
+        while j < n and (items[j].type == "OPERATOR-PREFIX" or items[j].type == "WHITE-SPACE"):
+            j += 1
+        minus = sum(1 for t in items[i:j] if t.type == "OPERATOR-PREFIX" and t.value == "-")
+        end = _operand_end(items, j)
+        if minus and minus % 2 == 0 and end is not None:
+            lead[i] = "-(-"
+            for k in range(i + 1, j):
+                lead[k] = ""
+            trail[end] = trail.get(end, "") + ")"
+        i = j
+    return lead, trail
+
+
+def _operand_end(items: Sequence[Any], j: int) -> int | None:
+    """The index of the last token of the operand starting at ``j`` (a value, a call, a
+    parenthesis or an array constant)."""
+    if j >= len(items):
+        return None
+    if items[j].type == "OPERAND":
+        return j
+    if items[j].subtype != "OPEN":
+        return None
+    depth = 0
+    for k in range(j, len(items)):
+        if items[k].subtype == "OPEN" and items[k].type in ("FUNC", "PAREN", "ARRAY"):
+            depth += 1
+        elif items[k].subtype == "CLOSE" and items[k].type in ("FUNC", "PAREN", "ARRAY"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
 
 
 _TEXT = "\x00formula\x00"  # stands for the formula as written in a reason from ``program``

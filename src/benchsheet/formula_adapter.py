@@ -37,19 +37,22 @@ from formulas import Parser
 from formulas import functions as _functions
 from formulas.cell import CELL
 from formulas.errors import FormulaError
-from formulas.functions import COMPILING, Array, replace_empty
+from formulas.functions import COMPILING, Array, replace_empty, wrap_ufunc
 from formulas.ranges import Ranges, _reshape_array_as_excel
 from formulas.tokens.operand import Error, XlError
 
 __all__ = [
+    "COMPILING",
     "EMPTY",
     "Array",
     "FormulaError",
     "FunctionTable",
     "Program",
     "ProgramError",
+    "Ranges",
     "XlError",
     "compile_program",
+    "elementwise",
     "error",
     "get_functions",
     "load_workbook",
@@ -57,6 +60,7 @@ __all__ = [
     "parse_message",
     "range_parts",
     "read_string_table",
+    "replace_operators",
     "reshape_as_excel",
     "tokenizer",
 ]
@@ -191,6 +195,19 @@ def parse_message(exc: BaseException) -> str:
             pass
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def elementwise(func: Callable[..., Any], number: Callable[[Any], Any]) -> Callable[..., Any]:
+    """``func`` over single values as formulas runs its own numeric functions: cell by cell over
+    arrays and ranges, an error among the arguments answered as is, an empty cell as 0; each
+    argument goes through ``number`` first (which raises ValueError for #VALUE!)."""
+    wrapped = wrap_ufunc(func, input_parser=lambda *a: map(number, a))
+
+    def run(*args: Any) -> Any:
+        with np.errstate(over="ignore"):  # an overflow is #NUM! (formulas' check), not a warning
+            return wrapped(*args)
+
+    return run
 
 
 class ProgramError(Exception):
@@ -348,6 +365,18 @@ def _number(x: Any) -> float | None:
     return None
 
 
+_REPLACED: dict[int, Callable[..., Any]] = {}  # id of one of formulas' operators -> benchsheet's own
+
+
+def replace_operators(replacements: dict[str, Callable[..., Any]]) -> None:
+    """Compute formulas' operators (``"+"``, ``"^"``, ``"U-"``...) with these functions instead
+    (in every formula compiled from now on)."""
+    from formulas.functions.operators import OPERATORS
+
+    for name, function in replacements.items():
+        _REPLACED[id(OPERATORS[name])] = function
+
+
 def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:
     """formulas' +, -, * and / with a fast path for two plain finite numbers (what a chain of
     ``=A1+1`` cells is); anything else (text, TRUE, an empty cell, an error, an array, a division
@@ -361,6 +390,7 @@ def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:
         id(OPERATORS["/"]): lambda a, b: a / b,
     }
     op = ops.get(id(function))
+    function = _REPLACED.get(id(function), function)
     if op is None:
         return function
 

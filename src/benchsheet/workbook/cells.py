@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchsheet.engine import ReasonedError
+from benchsheet.engine import AddinError
 from benchsheet.formula_adapter import XlError
 
 __all__ = [
@@ -96,10 +96,12 @@ def col_letters(n: int) -> str:
 
 
 def to_shown(value: Any) -> float | int | bool | str:
-    """The value an .xlsx caches for an answer; an error with a reason becomes its text."""
+    """The value an .xlsx caches for an answer: an error of benchsheet's functions as the add-in
+    shows it (its text with the reason), every other error as a real error value (its reason goes
+    to the report)."""
     if isinstance(value, list):  # an array in one cell shows its first value, as in Excel
         value = value[0][0] if value and value[0] else None
-    if isinstance(value, ReasonedError):
+    if isinstance(value, AddinError):
         return value.text
     if isinstance(value, XlError):
         return ErrorCode(str(value))

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from benchsheet.engine import (
+    BARE_REASONS,
     PLACEHOLDER,
     ReasonedError,
     as_written,
@@ -54,6 +55,7 @@ from benchsheet.formula_adapter import (
     read_string_table,
     reshape_as_excel,
 )
+from benchsheet.textnum import text_number
 
 from .cells import (
     CELL as _CELL,
@@ -96,6 +98,38 @@ _ROWS = re.compile(r"^(\$?)(\d+):(\$?)(\d+)$")
 _ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
 
 
+# functions that read or make dates: in a workbook of the 1904 date system (serial 0 is 1904-01-01,
+# Microsoft's "Date systems in Excel" page) they answer an error rather than a date 1,462 days off
+DATE_FUNCTIONS = frozenset(
+    f"{p}{name}"
+    for p in ("", "_XLFN.")
+    for name in [
+        "DATE",
+        "DATEVALUE",
+        "DATEDIF",
+        "DAY",
+        "DAYS",
+        "DAYS360",
+        "EDATE",
+        "EOMONTH",
+        "MONTH",
+        "YEAR",
+        "WEEKDAY",
+        "WEEKNUM",
+        "ISOWEEKNUM",
+        "NETWORKDAYS",
+        "NETWORKDAYS.INTL",
+        "WORKDAY",
+        "WORKDAY.INTL",
+        "TODAY",
+        "NOW",
+        "YEARFRAC",
+        "TEXT",
+        "VALUE",
+    ]
+)
+
+
 class ComputeError(Exception):
     """The workbook cannot be computed at all (too many dependencies): nothing is written."""
 
@@ -112,6 +146,7 @@ class _Formula:
     prog: Any = None
     refs: list[Ref] = field(default_factory=list)
     problem: ReasonedError | None = None  # a reason known before running (unknown sheet, external)
+    array: bool = False  # an array formula (Ctrl+Shift+Enter, or a spilled one): no implicit intersection
 
 
 class _Book:
@@ -126,11 +161,21 @@ class _Book:
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
         self.array_cells = 0  # cells of array formulas' ranges
+        self.date1904 = False  # the workbook counts days from 1904 (Excel for Mac's old default)
         try:
             _read_xml(self, path, parts)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
             self._openpyxl(path)
         self.by_key = {sheet_key(t): i for i, t in enumerate(self.titles)}
+        if len(self.by_key) < len(self.titles):  # Excel refuses such names; a file can still hold them
+            seen: dict[str, str] = {}
+            for t in self.titles:
+                if sheet_key(t) in seen:
+                    raise ComputeError(
+                        f"refused: the sheets {seen[sheet_key(t)]!r} and {t!r} differ only by case; Excel reads "
+                        "them as one name, so a reference to either is ambiguous. Rename one"
+                    )
+                seen[sheet_key(t)] = t
 
     def _reset(self) -> None:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
@@ -144,6 +189,7 @@ class _Book:
         self._reset()
         require_defused_openpyxl(path)
         wb = load_workbook(str(path))
+        self.date1904 = getattr(wb, "epoch", None) is not None and wb.epoch.year == 1904
         self.titles = [ws.title for ws in wb.worksheets]
         for dn in _defined_names(wb):
             self.names[(dn[0], dn[1].upper())] = dn[2]
@@ -167,7 +213,7 @@ class _Book:
         elif data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
             self.values[pos] = error(value.upper())
         elif data_type == "n" and isinstance(value, float):
-            self.values[pos] = round(value, 15)
+            self.values[pos] = float(f"{value:.15g}")  # Excel's 15 significant digits (not decimals)
         else:
             self.values[pos] = value
 
@@ -194,7 +240,7 @@ class _Book:
                     f"refused: its array formulas cover more than {MAX_ARRAY_CELLS:,} cells "
                     f"(the one at {where} covers {shape[0] * shape[1]:,}); nothing was written"
                 )
-            self.formulas.append(_Formula(pos, text, shape))
+            self.formulas.append(_Formula(pos, text, shape, array=True))
             return
         f = _Formula(pos, "=" + type(value).__name__)
         f.problem = ReasonedError("#VALUE!", "a data table (What-If Analysis) is not computed outside Excel")
@@ -250,6 +296,8 @@ def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) ->
     parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
+    props = workbook.find(f"{{{NS_MAIN}}}workbookPr")
+    book.date1904 = props is not None and props.get("date1904") in ("1", "true")
     worksheets = sheet_parts(parts)
     book.titles = list(worksheets)
     index = {name: i for i, name in enumerate(book.titles)}
@@ -452,6 +500,24 @@ def _relative(text: str, row: int, col: int) -> str:
     return '"'.join(parts)
 
 
+def _at(meaning: str | None, row: int, col: int) -> str | None:
+    """What a defined name stands for in the cell at (row, col): a file keeps a name's relative
+    references (``Sheet1!B1`` without $) relative to A1, so in row 5 it reads five rows lower, and
+    past the sheet's edge it wraps round as Excel's references do (PhpSpreadsheet#3673 reads them so)."""
+    if meaning is None or (row, col) == (1, 1):
+        return meaning
+
+    def one(m: re.Match[str]) -> str:
+        c = col_number(m.group(2)) if m.group(1) else (col_number(m.group(2)) + col - 2) % MAX_COL + 1
+        r = int(m.group(4)) if m.group(3) else (int(m.group(4)) + row - 2) % MAX_ROW + 1
+        return f"{m.group(1)}{col_letters(c)}{m.group(3)}{r}"
+
+    parts = meaning.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _A1.sub(one, parts[i])
+    return '"'.join(parts)
+
+
 def _absolute(text: str, row: int, col: int) -> str:
     """The inverse of ``_relative`` for the cell at (row, col)."""
 
@@ -521,10 +587,10 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
     if f.problem is not None:
         return
     home, row, col = f.pos
-    key = (home, _relative(f.text, row, col)) if "\x00" not in f.text else None
+    key = (home, ("{" if f.array else "") + _relative(f.text, row, col)) if "\x00" not in f.text else None
     shape = shapes.get(key) if key is not None else None
     if shape is None:
-        prepared = prepare(f.text, lambda text: book.name(home, text))
+        prepared = prepare(f.text, lambda text: _at(book.name(home, text), row, col), intersect=not f.array)
         if prepared.problem is not None:
             f.problem = prepared.problem
             return
@@ -545,6 +611,13 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
             shapes[key] = shape if ok else None
     if isinstance(shape.prog, ReasonedError):
         f.problem = as_written(shape.prog, f.text)
+        return
+    if book.date1904 and (dated := DATE_FUNCTIONS.intersection(shape.prog.functions)):
+        f.problem = ReasonedError(
+            "#VALUE!",
+            f"{min(dated).removeprefix('_XLFN.')} in a workbook of the 1904 date system is not computed by "
+            "benchsheet (its dates would be 4 years off)",
+        )
         return
     placed: list[Ref | None] = [_place(o, row, col) for o in shape.fast] if shape.fast is not None else [None]
     if None in placed:
@@ -666,7 +739,7 @@ class _Runner:
         rows, cols = r2 - r1 + 1, c2 - c1 + 1
         if rows * cols > MAX_RANGE:
             raise _TooLarge(rows * cols)
-        out = np.full((rows, cols), EMPTY, dtype=object)
+        out = _blank((rows, cols))
         values = self.book.values
         if rows * cols <= len(values):
             for r in range(r1, r2 + 1):
@@ -706,7 +779,7 @@ class _Runner:
         here = None
         if f.prog.uses_cell:
             parts = range_parts(f"S{s}", row, col, row + f.shape[0] - 1, col + f.shape[1] - 1)
-            here = make_range(parts, np.full(f.shape, EMPTY, dtype=object))
+            here = make_range(parts, _blank(f.shape))
         value = run(f.prog, refs, here)
         if memo_key is not None:
             self.memo[memo_key] = value
@@ -716,6 +789,15 @@ class _Runner:
 class _TooLarge(Exception):
     def __init__(self, cells: int) -> None:
         self.cells = cells
+
+
+def _blank(shape: tuple[int, int]) -> np.ndarray[Any, Any]:
+    """Empty cells of a range. Not ``np.full``: numpy makes a copy of the EMPTY token that is the plain
+    text "empty", which formulas then read as text (a blank cell in ``SUMPRODUCT(A1:A3*1)`` was
+    #VALUE!, CONCAT wrote "empty", COUNTA counted blanks)."""
+    out = np.empty(shape, dtype=object)
+    out.fill(EMPTY)
+    return out
 
 
 def _one(v: Any) -> np.ndarray[Any, Any]:
@@ -802,7 +884,7 @@ def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circ
                 shown = to_shown(v)
                 out.shown[k] = shown
                 if isinstance(v, XlError):
-                    out.errors[k] = shown if isinstance(shown, str) else str(v)
+                    out.errors[k] = v.text if isinstance(v, ReasonedError) else _bare(v)
     return out
 
 
@@ -855,6 +937,12 @@ class _Deadline:
             signal.signal(signal.SIGALRM, self.before)
         if kind is _OutOfTime:
             raise ComputeError(TOO_LONG.format(seconds=self.seconds)) from None
+
+
+def _bare(code: XlError) -> str:
+    """An Excel error with nothing more specific known, as the report lists it."""
+    reason = BARE_REASONS.get(str(code))
+    return f"{code} {reason}" if reason else str(code)
 
 
 def _store(book: _Book, f: _Formula, value: Any) -> Any:
@@ -923,13 +1011,9 @@ def _name_blank(book: _Book, producers: _Producers, f: _Formula, value: Reasoned
                 empty.append(where)
     if len(empty) != 1:
         return value
-    return ReasonedError(str(value), f"{value.reason}: {empty[0]} is empty")
+    return type(value)(str(value), f"{value.reason}: {empty[0]} is empty")  # an AddinError stays one
 
 
 def _numeric(text: str) -> bool:
-    """Text the engine reads as a number ("5", " 1.5e3"); "1,000,000" is not one."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    """Text the engine reads as a number ("5", " 1.5e3", "$1,000", "50%")."""
+    return text_number(text) is not None

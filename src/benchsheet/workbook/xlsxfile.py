@@ -27,6 +27,7 @@ from defusedxml import ElementTree
 
 from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
+from benchsheet.names import cell_text
 
 from .cells import MAX_TEXT, Computed, ErrorCode, col_letters, col_number, sheet_key
 from .charts import Holds, TitleSource, fit_rows, relink_title, sources_of
@@ -81,7 +82,7 @@ def read_package(path: Path) -> dict[str, bytes]:
                         f"{path}: refused: {i.filename} unpacks {i.file_size // max(i.compress_size, 1)}x "
                         "its packed size (a zip bomb?)"
                     )
-            parts = {i.filename: zf.read(i) for i in infos}
+            parts = {i.filename: _utf8(zf.read(i)) for i in infos}
     except zipfile.BadZipFile:
         raise XlsxError(f"{path} is not an .xlsx workbook (not a zip file)") from None
     if "xl/workbook.xml" not in parts:
@@ -92,6 +93,22 @@ def read_package(path: Path) -> dict[str, bytes]:
         if name.startswith("xl/worksheets/") and name.endswith(".xml") and cells_present(data) > MAX_CELLS:
             raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
+
+
+_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+_DECLARED = re.compile(rb"""^(<\?xml[^>]*?encoding=)(["'])[Uu][Tt][Ff]-?16(?:[LlBb][Ee])?\2""")
+
+
+def _utf8(data: bytes) -> bytes:
+    """An XML part saved as UTF-16 (valid in the format; it starts with a byte-order mark) as
+    UTF-8, which every reader here and the file written expect (it was read as empty)."""
+    if not data.startswith(_UTF16):
+        return data
+    try:
+        text = data.decode("utf-16")
+    except UnicodeDecodeError:
+        return data
+    return _DECLARED.sub(rb"\1\2UTF-8\2", text.encode("utf-8"))
 
 
 def require_defused_openpyxl(path: Path) -> None:
@@ -208,6 +225,8 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
         if strip_formulas and value == "" and not isinstance(value, ErrorCode):
             count += 1  # an empty text answer: a blank cell, keeping its style
             return f"<{m.group('p')}c{_ATTR_T.sub('', attrs)}/>"
+        if strip_formulas and type(value) is str:
+            value = cell_text(value)  # a frozen text cell a user may edit: never read as a formula
         kind, content = _typed(value, formula=formula is not None and not strip_formulas)
         attrs = _ATTR_T.sub("", attrs)
         if strip_formulas:
@@ -313,6 +332,7 @@ _SERIES_REF = re.compile(
     r"(?P<cache>.*?)</(?P=p)(?P=kind)Ref>",
     re.DOTALL,
 )
+MAX_POINTS = 1_048_576  # cached points of one chart series (a whole column; charts of more are left empty)
 _FORMAT_CODE = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?formatCode>[^<]*</(?:[A-Za-z_][\w.-]*:)?formatCode>")
 _RANGE = re.compile(r"^(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^!']+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$")
 
@@ -337,9 +357,9 @@ def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = Non
         c1, r1 = col_number(ref.group(3)), int(ref.group(4))
         c2, r2 = (col_number(ref.group(5)), int(ref.group(6))) if ref.group(5) else (c1, r1)
         cells = [f"{col_letters(c)}{r}" for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
-        if len(cells) > 10_000:
-            return m.group(0)
         p, kind = m.group("p"), m.group("kind")
+        if len(cells) > MAX_POINTS:  # too many to write: no cached points rather than stale ones
+            cells = []
         points = []
         for i, cell in enumerate(cells):
             v = lookup(sheet, cell)

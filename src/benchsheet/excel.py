@@ -1,0 +1,499 @@
+"""Excel's own functions where the ``formulas`` package computes them differently from Excel.
+
+Each override follows Microsoft's documentation of the function (cited in its docstring)
+and is registered over formulas' version in the engine's function table
+(``benchsheet.engine.functions``); the package itself is never patched.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .formula_adapter import (
+    COMPILING,
+    EMPTY,
+    Array,
+    Ranges,
+    XlError,
+    elementwise,
+    error,
+    make_range,
+    range_parts,
+    replace_operators,
+)
+from .textnum import text_number
+
+Table = dict[str, Any]
+
+
+def _scalar(v: Any) -> Any:
+    """One value of an argument: a 1x1 range or array gives its cell."""
+    if isinstance(v, Ranges):
+        v = v.value
+    if isinstance(v, np.ndarray):
+        if v.size != 1:
+            return v
+        v = v.reshape(-1)[0]
+    return v
+
+
+def _grid(v: Any) -> np.ndarray[Any, Any]:
+    if isinstance(v, Ranges):
+        v = v.value
+    out = np.asarray(v, dtype=object)
+    return out.reshape(1, 1) if out.ndim == 0 else (out if out.ndim == 2 else out.reshape(1, -1))
+
+
+def _whole(v: Any) -> int | XlError:
+    """An INDEX position: a number (text that reads as one, TRUE = 1), truncated; an error as is."""
+    v = _scalar(v)
+    if v is EMPTY or v is None:
+        return 0
+    if isinstance(v, XlError):
+        return v
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is None:
+            return error("#VALUE!")
+        v = n
+    try:
+        return int(float(v))
+    except (TypeError, ValueError):
+        return error("#VALUE!")
+
+
+def index(original: Callable[..., Any]) -> Callable[..., Any]:
+    """INDEX(array, row_num, [column_num], [area_num]) as Excel: a row or column number of 0 gives
+    the whole column or row ("If you set row_num or column_num to 0, INDEX returns the array of
+    values for the entire column or row"), a reference stays a reference (``SUM(INDEX(A1:B3,0,2))``
+    sums the column), a number beyond the array is #REF!. formulas reads 0 as 1. Several areas
+    and arrays of positions go to formulas."""
+
+    def run(compiling: bool, array: Any, row_num: Any = 0, col_num: Any = None, area_num: Any = 1) -> Any:
+        if compiling:
+            return original(compiling, array, row_num, col_num, area_num)
+        several = isinstance(array, Ranges) and len(array.ranges) != 1
+        if several or any(isinstance(_scalar(a), np.ndarray) for a in (row_num, col_num, area_num) if a is not None):
+            return original(compiling, array, row_num, *(() if col_num is None else (col_num, area_num)))
+        if _whole(area_num) != 1:
+            return original(compiling, array, row_num, col_num, area_num)
+        grid = _grid(array)
+        rows, cols = grid.shape
+        r, c = _whole(row_num), (None if col_num is None else _whole(col_num))
+        for v in (r, c):
+            if isinstance(v, XlError):
+                return v
+        assert not isinstance(r, XlError) and not isinstance(c, XlError)
+        if c is None:  # one position: along a vector, else a row of a table
+            if rows == 1:
+                r, c = 1, r
+            elif cols == 1:
+                c = 1
+            else:
+                c = 0
+        if r < 0 or c < 0:
+            return error("#VALUE!")
+        if r > rows or c > cols:
+            return error("#REF!")
+        r1, r2 = (1, rows) if r == 0 else (r, r)
+        c1, c2 = (1, cols) if c == 0 else (c, c)
+        part = grid[r1 - 1 : r2, c1 - 1 : c2]
+        if isinstance(array, Ranges):
+            base = array.ranges[0]
+            top, left = int(base["r1"]), int(base["n1"])
+            parts = range_parts(base["sheet_id"], top + r1 - 1, left + c1 - 1, top + r2 - 1, left + c2 - 1)
+            return make_range(parts, np.asarray(part, dtype=object))
+        if part.size == 1:
+            v = part[0, 0]
+            return np.asarray(0 if v is EMPTY else v, dtype=object).view(Array)
+        return np.asarray(part, dtype=object).view(Array)
+
+    run.__name__ = "INDEX"
+    return run
+
+
+def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
+    """ROWS/COLUMNS of an array too (``ROWS(INDEX(A1:B3,0,2))``, ``ROWS({1;2;3})``): formulas
+    counts references only and answers #VALUE! for an array."""
+
+    def run(ref: Any) -> Any:
+        if isinstance(ref, Ranges):
+            return original(ref)
+        if isinstance(ref, XlError):
+            return ref
+        return _grid(ref).shape[axis]
+
+    run.__name__ = "ROWS" if axis == 0 else "COLUMNS"
+    return run
+
+
+# Functions whose arguments are all single values: a range given to one of them, or to an operator
+# outside any function, is read by Excel's implicit intersection in an ordinary formula ("implicit
+# intersection ... reduces many values to a single value", Microsoft's "Implicit intersection
+# operator: @" page). Functions that take ranges or arrays (SUM, SUMPRODUCT, INDEX, VLOOKUP...) are
+# not listed: what they read stays a range, as before.
+SCALAR_FUNCTIONS = frozenset(
+    [
+        "ABS",
+        "CEILING",
+        "CHAR",
+        "CODE",
+        "DATE",
+        "DAY",
+        "DAYS",
+        "EDATE",
+        "EOMONTH",
+        "EXP",
+        "FIND",
+        "FLOOR",
+        "HOUR",
+        "IF",
+        "IFERROR",
+        "IFNA",
+        "INT",
+        "ISBLANK",
+        "ISERR",
+        "ISERROR",
+        "ISEVEN",
+        "ISLOGICAL",
+        "ISNA",
+        "ISNONTEXT",
+        "ISNUMBER",
+        "ISODD",
+        "ISTEXT",
+        "LEFT",
+        "LEN",
+        "LN",
+        "LOG",
+        "LOG10",
+        "LOWER",
+        "MID",
+        "MINUTE",
+        "MOD",
+        "MONTH",
+        "MROUND",
+        "N",
+        "NOT",
+        "POWER",
+        "PROPER",
+        "REPLACE",
+        "REPT",
+        "RIGHT",
+        "ROUND",
+        "ROUNDDOWN",
+        "ROUNDUP",
+        "SEARCH",
+        "SECOND",
+        "SIGN",
+        "SQRT",
+        "SUBSTITUTE",
+        "T",
+        "TEXT",
+        "TIME",
+        "TRIM",
+        "TRUNC",
+        "UPPER",
+        "VALUE",
+        "WEEKDAY",
+        "YEAR",
+    ]
+)
+
+
+def intersected(items: Sequence[Any]) -> set[int]:
+    """Which tokens of an ordinary formula (openpyxl's tokenizer) are ranges that Excel reads by
+    implicit intersection: a range (``A2:A4``, a name's range) that is an operand at the formula's
+    top level or inside functions of single values only (``=Price*Qty``, ``=ROUND(Price,2)``).
+    A range beside a range operator (``A1:A3 B2:C2``, a union) is left alone."""
+    out: set[int] = set()
+    stack: list[str | None] = []  # enclosing calls (their names) and parentheses (None)
+    for i, tok in enumerate(items):
+        if tok.subtype == "OPEN" and tok.type in ("FUNC", "PAREN", "ARRAY"):
+            name = tok.value[:-1].upper().removeprefix("_XLFN.") if tok.type == "FUNC" else None
+            stack.append(name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None))
+        elif tok.subtype == "CLOSE" and stack:
+            stack.pop()
+        elif tok.type == "OPERAND" and tok.subtype == "RANGE" and ":" in tok.value:
+            if any(s is not None and s not in SCALAR_FUNCTIONS for s in stack):
+                continue
+            near = [items[k] for k in (i - 1, i + 1) if 0 <= k < len(items)]
+            if any(t.type == "WHITE-SPACE" or (t.type == "OPERATOR-INFIX" and t.value == ",") for t in near):
+                continue
+            out.add(i)
+    return out
+
+
+def number(v: Any) -> float:
+    """An argument where Excel needs a number: TRUE is 1, text as Excel (en-US) reads it
+    (``textnum``); anything else raises ValueError (#VALUE!)."""
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is None:
+            raise ValueError(v)
+        return n
+    return float(v)
+
+
+def _digits15(x: float) -> float:
+    """A result as Excel keeps it: 15 significant digits (7.7 rounded down to 0.2s is 7.6, not
+    7.6000000000000005)."""
+    return float(f"{x:.15g}") if math.isfinite(x) else x
+
+
+def _multiples(x: float, significance: float) -> float:
+    """``x`` in units of ``significance``, an integer where binary noise is all that keeps it from one."""
+    q = x / significance
+    return float(round(q)) if math.isclose(q, round(q), rel_tol=1e-12, abs_tol=1e-12) else q
+
+
+def floor_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+    """FLOOR.MATH (Microsoft's page: ``FLOOR.MATH(-8.1,2)`` is -10, ``FLOOR.MATH(-5.5,2,-1)`` is -4):
+    down to a multiple of |significance|; a negative number goes away from 0, or toward 0 with a
+    mode other than 0. formulas turned the sign of a negative number round (-23.5 gave 23)."""
+    s = abs(significance)
+    if s == 0:
+        return 0.0
+    q = _multiples(x, s)
+    return _digits15((-math.floor(-q) if x < 0 and mode else math.floor(q)) * s)
+
+
+def ceiling_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+    """CEILING.MATH (Microsoft's page: ``CEILING.MATH(-8.1,2)`` is -8, ``CEILING.MATH(-5.5,2,-1)``
+    is -6): up to a multiple of |significance|; a negative number goes toward 0, or away from 0
+    with a mode other than 0."""
+    s = abs(significance)
+    if s == 0:
+        return 0.0
+    q = _multiples(x, s)
+    return _digits15((math.floor(q) if x < 0 and mode else math.ceil(q)) * s)
+
+
+def _precise(f: Callable[..., float]) -> Callable[..., float]:
+    """FLOOR.PRECISE/CEILING.PRECISE: the .MATH function with mode 0 (sign of significance ignored)."""
+    return lambda x, significance=1.0: f(x, significance, 0.0)
+
+
+def power(x: float, y: float) -> Any:
+    """``x^y`` and POWER as Excel: no real answer (``(-5)^0.5``) or too large (``5^1000``) is #NUM!,
+    ``0^0`` #NUM!, 0 to a negative power #DIV/0! (Python gave a complex number and an overflow)."""
+    if x == 0:
+        return error("#NUM!") if y == 0 else (error("#DIV/0!") if y < 0 else 0.0)
+    if x < 0 and not float(y).is_integer():
+        root = 1 / y  # an odd root of a negative number is real: (-8)^(1/3) is -2
+        if abs(root - round(root)) < 1e-9 and round(root) % 2:
+            return -math.pow(-x, y)
+        return error("#NUM!")
+    try:
+        return math.pow(x, y)
+    except (OverflowError, ValueError):
+        return error("#NUM!")
+
+
+def _divide(x: float, y: float) -> Any:
+    return x / y if y else error("#DIV/0!")
+
+
+# Excel's arithmetic operators over numbers; each operand read by ``number`` (``="$5"*1`` is 5,
+# ``="50%"*1`` is 0.5: formulas read text with Python's float and answered #VALUE!)
+OPERATORS: dict[str, Callable[..., Any]] = {
+    "+": lambda x, y: x + y,
+    "-": lambda x, y: x - y,
+    "*": lambda x, y: x * y,
+    "/": _divide,
+    "^": power,
+    "U-": lambda x: -x,
+    "%": lambda x: x / 100.0,
+}
+
+
+def value(original: Callable[..., Any]) -> Callable[..., Any]:
+    """VALUE(text): a number as Excel reads it (``textnum``: ``VALUE("$1,000")`` is 1000 and a time
+    of day is its fraction, ``VALUE("12:30")`` 0.520833..., where formulas added January 1 of the
+    current year); dates as formulas reads them."""
+
+    def one(v: Any) -> Any:
+        if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY:
+            n = text_number(v)
+            if n is not None:
+                return n
+        return _call(original, v)
+
+    def run(v: Any) -> Any:
+        x = _scalar(v)
+        if isinstance(x, np.ndarray):
+            return np.vectorize(one, otypes=[object])(x).view(Array)
+        return one(x)
+
+    run.__name__ = "VALUE"
+    return run
+
+
+def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callable[..., Any]:
+    """XLOOKUP whose return_array is wider than one column (or taller than one row, for a row to
+    look in): Microsoft's XLOOKUP page, "Example 2 ... returns ... from the matching row" of several
+    columns. formulas answered the first cell of the whole array (11 for the second row of
+    {10,11;20,21;30,31}); here the whole matching row or column. One column goes to formulas."""
+
+    def run(lookup_value: Any, lookup_array: Any, return_array: Any, *rest: Any) -> Any:
+        look, ret = _grid(lookup_array), _grid(return_array)
+        if look.shape[1] == 1 and look.shape[0] > 1:
+            axis, length, width = 0, look.shape[0], ret.shape[1]
+        elif look.shape[0] == 1 and look.shape[1] > 1:
+            axis, length, width = 1, look.shape[1], ret.shape[0]
+        else:
+            return original(lookup_value, lookup_array, return_array, *rest)
+        if width == 1:
+            return original(lookup_value, lookup_array, return_array, *rest)
+        if ret.shape[axis] != length:
+            return error("#VALUE!")
+        if isinstance(_scalar(lookup_value), np.ndarray):
+            from .engine import ReasonedError
+
+            return ReasonedError("#VALUE!", "XLOOKUP of several values into several columns is not computed")
+        pos = _scalar(xmatch(lookup_value, lookup_array, *rest[1:3]))
+        if isinstance(pos, XlError) or not isinstance(pos, int | float | np.number):
+            if rest and _scalar(rest[0]) is not EMPTY:
+                return rest[0]  # if_not_found
+            return pos if isinstance(pos, XlError) else error("#N/A")
+        i = int(pos) - 1
+        part = ret[i : i + 1, :] if axis == 0 else ret[:, i : i + 1]
+        out = np.asarray(part, dtype=object)
+        out[out == np.array(EMPTY, dtype=object)] = 0
+        return out.view(Array)
+
+    run.__name__ = "XLOOKUP"
+    return run
+
+
+def register(table: Table) -> None:
+    """Put the overrides into the engine's function table (formulas' versions kept inside)."""
+    old_index = table["INDEX"]
+    table["INDEX"] = {"extra_inputs": old_index["extra_inputs"], "function": index(old_index["function"])}
+    table["ROWS"] = rows_columns(table["ROWS"], 0)
+    table["COLUMNS"] = rows_columns(table["COLUMNS"], 1)
+    table["TEXT"] = text(table["TEXT"])
+    table["VALUE"] = value(table["VALUE"])
+    table["XLOOKUP"] = table["_XLFN.XLOOKUP"] = xlookup(table["XLOOKUP"], table["XMATCH"])
+    table["POWER"] = elementwise(power, number)
+    replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
+    for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
+        table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)
+        table[f"{name}.PRECISE"] = table[f"_XLFN.{name}.PRECISE"] = elementwise(_precise(f), number)
+
+
+__all__ = ["COMPILING", "register"]
+
+
+# ------------------------------------------------------------------------------------ TEXT
+
+_LITERAL = r'(?:"[^"]*"|\\.|[$\-+()/: ]|_.)'
+_SIMPLE_SECTION = re.compile(
+    rf"^(?P<pre>{_LITERAL}*)(?P<int>[0#?,]*)(?:\.(?P<frac>[0#?]*))?(?P<scale>,*)(?P<post>(?:{_LITERAL}|%)*)$"
+)
+_SECTIONS = re.compile(r'((?:"[^"]*"|\\.|[^;"\\])*)(;|$)')
+
+
+def _sections(code: str) -> list[str]:
+    out = [m.group(1) for m in _SECTIONS.finditer(code) if m.group(0) or m.start() < len(code)]
+    return out[:4] or [""]
+
+
+def _literal(text: str) -> str:
+    return re.sub(r'"([^"]*)"|\\(.)|_(.)', lambda m: m.group(1) or m.group(2) or (" " if m.group(3) else ""), text)
+
+
+def _number_text(value: float, section: str) -> str | None:
+    """``value`` (already made positive for a negative section) formatted by a section of digit
+    placeholders (0 # ?), thousands commas, a decimal point, percent and literal text; None for
+    any other section."""
+    m = _SIMPLE_SECTION.match(section)
+    if m is None or not re.search(r"[0#?]", m.group("int") + (m.group("frac") or "")):
+        return None
+    int_code = m.group("int")
+    scale = len(int_code) - len(int_code.rstrip(",")) + len(m.group("scale"))  # trailing commas: 1000s
+    int_code = int_code.rstrip(",")
+    grouped = "," in int_code
+    int_places = int_code.replace(",", "")
+    frac_places = m.group("frac") or ""
+    percent = (m.group("pre") + m.group("post")).count("%")
+    n = abs(value) * 100**percent / 1000**scale
+    from decimal import ROUND_HALF_UP, Decimal
+
+    rounded = Decimal(repr(n)).quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP)
+    whole, _, frac = f"{rounded:f}".partition(".")
+    whole = whole.lstrip("0")
+    pad = [("0" if p == "0" else " " if p == "?" else "") for p in int_places[: max(0, len(int_places) - len(whole))]]
+    chars = [*pad, *whole]
+    if grouped:
+        out = []
+        for k, ch in enumerate(chars):
+            left = len(chars) - k
+            out.append(ch)
+            if left > 1 and (left - 1) % 3 == 0 and ch:
+                out.append(" " if ch == " " else ",")
+        chars = out
+    frac_chars = list(frac)
+    for k in range(len(frac_places) - 1, -1, -1):
+        if frac_places[k] == "0" or frac_chars[k] != "0":
+            break
+        frac_chars[k] = " " if frac_places[k] == "?" else ""
+    body = "".join(chars) + ("." + "".join(frac_chars) if m.group("frac") is not None else "")
+    sign = "-" if value < 0 and float(rounded) != 0 else ""
+    return sign + _literal(m.group("pre")).replace("%", "") + body + _literal(m.group("post")).replace("%", "%")
+
+
+def text(original: Callable[..., Any]) -> Callable[..., Any]:
+    """TEXT(value, format_text) for number formats of up to four sections (Microsoft's "Number format
+    codes" page: "positive; negative; zero; text"): a negative number in the second section is
+    shown without its minus (``TEXT(-1,"0.0;(0.0)")`` is "(1.0)"), and the ``?`` placeholder pads
+    with a space. formulas added a minus to the second section and printed ``?`` as is. A format
+    with ``?`` this cannot read answers #VALUE! naming TEXT, never a different text."""
+
+    def one(value: Any, format_code: Any) -> Any:
+        if isinstance(value, XlError):
+            return value
+        if isinstance(format_code, XlError):
+            return format_code
+        code = "" if format_code is EMPTY else str(format_code)
+        if isinstance(value, bool) or "[" in code:
+            return _call(original, value, format_code)
+        try:
+            x = number(value) if value is not EMPTY else 0.0
+        except (TypeError, ValueError):
+            return _call(original, value, format_code)
+        sections = _sections(code)
+        section, shown = sections[0], x
+        if x < 0 and len(sections) > 1:
+            section, shown = sections[1], -x
+        elif x == 0 and len(sections) > 2:
+            section = sections[2]
+        out = _number_text(shown, section)
+        if out is not None:
+            return out
+        if "?" in section:
+            from .engine import ReasonedError
+
+            return ReasonedError("#VALUE!", f"TEXT's format {code[:40]!r} is not computed by benchsheet")
+        return _call(original, shown if section is not sections[0] else value, section)
+
+    def run(value: Any, format_code: Any) -> Any:
+        v, c = _scalar(value), _scalar(format_code)
+        if isinstance(v, np.ndarray) or isinstance(c, np.ndarray):
+            return np.vectorize(one, otypes=[object])(_grid(value), _grid(format_code)).view(Array)
+        return one(v, c)
+
+    run.__name__ = "TEXT"
+    return run
+
+
+def _call(original: Callable[..., Any], *args: Any) -> Any:
+    return _scalar(original(*args))
