@@ -20,6 +20,7 @@ import schedula as sh
 
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
+from .excel_functions import overrides as excel_overrides
 from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
 from .names import cell_text
 from .store import get_table
@@ -96,6 +97,7 @@ def functions() -> dict[str, Any]:
         table[fn.name] = _engine_function(fn)
     table[MISSING_FN] = lambda: sh.EMPTY
     table["REPT"] = _bounded_rept(table["REPT"])
+    table.update(excel_overrides())
     return dict(table)
 
 
