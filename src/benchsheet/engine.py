@@ -20,6 +20,7 @@ import schedula as sh
 
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
+from .excel_functions import CHECKED
 from .excel_functions import overrides as excel_overrides
 from .formula_adapter import Array, Program, ProgramError, XlError, compile_program, get_functions
 from .names import cell_text
@@ -256,7 +257,15 @@ def program(text: str) -> Program | ReasonedError:
     unknown = [name for name in prog.functions if name not in known]
     if unknown:
         return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
+    unchecked = [name for name in prog.functions if name not in CHECKED and name not in _OWN]
+    if unchecked:
+        shown = ", ".join(name.removeprefix("_XLFN.").removeprefix("_XLWS.") for name in unchecked)
+        return ReasonedError("#NAME?", f"{shown} is not computed by benchsheet")
     return prog
+
+
+# benchsheet's own functions, and the engine's constructor of an array literal ({1,2})
+_OWN = frozenset({fn.name for fn in CATALOGUE} | {MISSING_FN, "ARRAY"})
 
 
 def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
