@@ -37,6 +37,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import match_rate  # noqa: E402  (benchmarks/match_rate.py: the corpus judged by each calculator)
+
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
 MIB = 1024 * 1024
 
@@ -747,6 +750,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="folder with the official files (default ../shared/mlperf)",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--match-rate",
+        action="store_true",
+        help="also judge calc, formulas, LibreOffice and pycel on the Excel-saved corpus (about 20 minutes)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print the README's speed block instead of the report")
     parser.add_argument("--update-readme", action="store_true", help="write the speed block into README.md")
     args = parser.parse_args(argv)
@@ -773,6 +781,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result.update(bench_templates(reps, env, tmp, notes))
         result.update(bench_calc(reps, env, tmp, notes))
         result.update(bench_pyodide(reps, tmp, notes))
+        if args.match_rate:
+            result["match_rate"] = match_rate.measure(["calc", "formulas", "libreoffice", "pycel"])
         notes.append(
             f"scalar: {reps.scalar_repeat} batches of {reps.scalar_number:,} calls; start-up: {reps.start} "
             f"fresh interpreters of each kind in turn, byte code cached as an installed package has it"
@@ -787,6 +797,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     result["date"] = time.strftime("%Y-%m-%d", time.gmtime())
     print(markdown(result) if args.markdown else report(result))
+    if "match_rate" in result:
+        print(
+            "\nmatch rate on the Excel-saved corpus (tests/corpus), same run:\n"
+            + match_rate.table(result["match_rate"])
+        )
     if args.update_readme:
         update_readme(README, markdown(result))
     if args.json:

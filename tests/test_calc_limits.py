@@ -180,7 +180,11 @@ def test_defined_names_sixteen_deep_compute_and_a_circle_says_so(tmp_path: Path)
     # names Excel allows (L0 or F39 would be cell references, which a name cannot look like)
     chain = {f"Level_{i}": f"Level_{i + 1}+1" for i in range(15)} | {"Level_15": "S!$A$1"}
     got = _computed(
-        _names(tmp_path / "deep.xlsx", chain | {"Circle_1": "Circle_2", "Circle_2": "Circle_1"}, {"A1": 5, "B1": "=Level_0", "B2": "=Circle_1"})
+        _names(
+            tmp_path / "deep.xlsx",
+            chain | {"Circle_1": "Circle_2", "Circle_2": "Circle_1"},
+            {"A1": 5, "B1": "=Level_0", "B2": "=Circle_1"},
+        )
     )
     assert got["B1"] == 20
     assert got["B2"] == "#NAME? defined names refer to each other in a circle, or more than 64 levels deep"

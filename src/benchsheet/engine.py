@@ -21,6 +21,8 @@ import schedula as sh
 from . import excel
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
+from .excel_functions import CHECKED
+from .excel_functions import overrides as excel_overrides
 from .formula_adapter import (
     Array,
     FunctionTable,
@@ -107,6 +109,8 @@ def functions() -> FunctionTable:
     table[MISSING_FN] = lambda: sh.EMPTY
     table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
     excel.register(table)
+    for name, override in excel_overrides().items():
+        table[name] = override
     return table
 
 
@@ -331,7 +335,24 @@ def program(text: str) -> Program | ReasonedError:
     unknown = [name for name in prog.functions if name not in known]
     if unknown and not prog.missing:
         return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
-    return prog  # a function no table has answers #NAME? where it is reached (not in IF's other branch)
+    # a function no table has answers #NAME? where it is reached (not in IF's other branch); one the
+    # engine has but benchsheet has not checked against Excel answers #NAME? naming it (never a number)
+    unchecked = [n for n in prog.functions if n in known and not _is_checked(n)]
+    if unchecked:
+        shown = ", ".join(name.removeprefix("_XLFN.").removeprefix("_XLWS.") for name in unchecked)
+        return ReasonedError("#NAME?", f"{shown} is not computed by benchsheet")
+    return prog
+
+
+# benchsheet's own functions, the engine's constructor of an array literal ({1,2}), and implicit intersection
+_OWN = frozenset({fn.name for fn in CATALOGUE} | {MISSING_FN, "ARRAY", "_XLFN.SINGLE"})
+
+
+def _is_checked(name: str) -> bool:
+    """One of benchsheet's own, or an Excel function checked against Excel, however the file spells
+    a newer one (``_xlfn.CONCAT`` as Excel writes it, ``CONCAT`` as other writers do)."""
+    bare = name.removeprefix("_XLFN.").removeprefix("_XLWS.")
+    return name in _OWN or name in CHECKED or bare in CHECKED or f"_XLFN.{bare}" in CHECKED
 
 
 def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
