@@ -1,11 +1,14 @@
-"""benchsheet's Excel functions for xlwings: ``"UDF MODULES","benchsheet.udfs.functions"`` in xlwings.conf.
+"""benchsheet's Excel functions for xlwings: ``UDF Modules`` = ``benchsheet.udfs.functions`` in a
+workbook's own ``xlwings.conf`` sheet (the template carries one; ``benchsheet addin install`` leaves
+the user configuration's UDF MODULES alone, so other workbooks keep their default module).
 
 Each function is made from the catalogue (``benchsheet.catalogue``): its name,
 arguments, help text and category reach Excel's function wizard through
 xlwings' decorators. A failure answers with text such as
 ``#N/A Unknown entry 6.1-9999`` because xlwings cannot return Excel error
-values (xlwings issue #776). A range in the first argument answers cell by
-cell in one call; tables spill as dynamic arrays.
+values (xlwings issue #776), and no answer is longer than the 255 characters
+Excel shows from a UDF (``classic`` below cuts a longer one). A range in
+the first argument answers cell by cell in one call; tables spill as dynamic arrays.
 """
 
 from __future__ import annotations
