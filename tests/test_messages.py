@@ -16,9 +16,15 @@ def test_a_family_given_as_an_entry_names_best_and_bestentry() -> None:
 
 
 def test_ratios_lists_the_families_as_best_does() -> None:
-    answer = udf.RATIOS("TPU9", "GB300")
+    from benchsheet.engine import ReasonedError, evaluate
+
+    full = evaluate('=RATIOS("TPU9","GB300")')  # the engine keeps the whole reason
+    assert isinstance(full, ReasonedError)
+    assert full.text.startswith("#N/A Unknown entry or family 'TPU9' (candidate): use one of ")
+    assert "GB300" in full.text and "Vera Rubin" in full.text
+    answer = udf.RATIOS("TPU9", "GB300")  # classic Excel: the first families and a count, in 255 characters
     assert answer.startswith("#N/A Unknown entry or family 'TPU9' (candidate): use one of ")
-    assert "GB300" in answer and "Vera Rubin" in answer
+    assert len(answer) <= 255 and "GB300" in answer and answer.endswith(" more")
 
 
 @pytest.mark.parametrize(
