@@ -72,6 +72,7 @@ from .cells import (
     sheet_key,
     to_shown,
 )
+from .tables import NotComputed, Table, openpyxl_tables, read_tables, rewrite
 
 __all__ = [
     "EXTERNAL",
@@ -160,6 +161,7 @@ class _Book:
         self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
         self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
         self.names: dict[tuple[int | None, str], str] = {}
+        self.tables: dict[str, Table] = {}  # Excel tables by name (upper case), for structured references
         self.array_cells = 0  # cells of array formulas' ranges
         self.date1904 = False  # the workbook counts days from 1904 (Excel for Mac's old default)
         try:
@@ -179,7 +181,7 @@ class _Book:
 
     def _reset(self) -> None:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
-        self.col_last, self.row_last, self.names = {}, {}, {}
+        self.col_last, self.row_last, self.names, self.tables = {}, {}, {}, {}
         self.array_cells = 0
 
     def _openpyxl(self, path: Path) -> None:
@@ -197,6 +199,7 @@ class _Book:
             for (row, col), cell in ws._cells.items():
                 self.add(s, row, col, cell.data_type, cell.value)
             self.extent.append((0, 0))
+        self.tables = openpyxl_tables(wb.worksheets)
         self._extents()
 
     def add(self, s: int, row: int, col: int, data_type: str, value: Any) -> None:
@@ -314,6 +317,7 @@ def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) ->
     strings = _shared_strings(parts)
     for s, (name, part) in enumerate(worksheets.items()):
         _read_sheet(book, s, parts[part], strings, f"{path}: sheet {name!r} ({part})")
+    book.tables = read_tables(parts, worksheets, book.titles)
     book._extents()
 
 
@@ -587,28 +591,17 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
     if f.problem is not None:
         return
     home, row, col = f.pos
-    key = (home, ("{" if f.array else "") + _relative(f.text, row, col)) if "\x00" not in f.text else None
+    try:  # structured, 3-D and [0]! references as the A1 references they stand for
+        text = rewrite(f.text, book, home, row, col)
+    except NotComputed as exc:
+        f.problem = exc.error
+        return
+    key = (home, ("{" if f.array else "") + _relative(text, row, col)) if "\x00" not in text else None
     shape = shapes.get(key) if key is not None else None
     if shape is None:
-        prepared = prepare(f.text, lambda text: _at(book.name(home, text), row, col), intersect=not f.array)
-        if prepared.problem is not None:
-            f.problem = prepared.problem
+        shape = _new_shape(book, f, text, key, shapes)
+        if shape is None:
             return
-        prog = program(prepared.text)
-        order: tuple[int | str, ...] = ()
-        if not isinstance(prog, ReasonedError):
-            order = tuple(_reference_order(name) for name in prog.references)
-        rels = tuple(_relative(t, row, col) for t in prepared.refs)
-        fast = [_offsets(book, home, rel) for rel in rels]
-        shape = _Shape(prog, rels, order, None if None in fast else tuple(o for o in fast if o is not None))
-        # the shortcut holds when every cell reference the pattern finds is one the engine reads
-        if key is not None and key not in shapes:
-            found = sum(1 for part in f.text.split('"')[::2] for _ in _A1.finditer(part))
-            inside = sum(1 for t in prepared.refs for _ in _A1.finditer(t))
-            ok = found == inside and not _A1.search(
-                prepared.text.split('"', 1)[0] if '"' not in prepared.text else "".join(prepared.text.split('"')[::2])
-            )
-            shapes[key] = shape if ok else None
     if isinstance(shape.prog, ReasonedError):
         f.problem = as_written(shape.prog, f.text)
         return
@@ -637,6 +630,43 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
         refs.append(got)
     f.prog = shape.prog
     f.refs = refs
+
+
+def _new_shape(
+    book: _Book, f: _Formula, text: str, key: tuple[int, str] | None, shapes: dict[tuple[int, str], _Shape | None]
+) -> _Shape | None:
+    """Prepare and parse the formula ``text`` of ``f`` (as rewritten by ``tables.rewrite``); None
+    when it cannot be (``f.problem`` says why)."""
+    home, row, col = f.pos
+
+    def meaning(name: str) -> str | None:
+        found = _at(book.name(home, name), row, col)
+        return None if found is None else rewrite(found, book, home, row, col, in_name=True)
+
+    try:
+        prepared = prepare(text, meaning, intersect=not f.array)
+    except NotComputed as exc:  # a defined name standing for a reference that is not computed
+        f.problem = exc.error
+        return None
+    if prepared.problem is not None:
+        f.problem = prepared.problem
+        return None
+    prog = program(prepared.text)
+    order: tuple[int | str, ...] = ()
+    if not isinstance(prog, ReasonedError):
+        order = tuple(_reference_order(name) for name in prog.references)
+    rels = tuple(_relative(t, row, col) for t in prepared.refs)
+    fast = [_offsets(book, home, rel) for rel in rels]
+    shape = _Shape(prog, rels, order, None if None in fast else tuple(o for o in fast if o is not None))
+    # the shortcut holds when every cell reference the pattern finds is one the engine reads
+    if key is not None and key not in shapes:
+        found = sum(1 for part in text.split('"')[::2] for _ in _A1.finditer(part))
+        inside = sum(1 for t in prepared.refs for _ in _A1.finditer(t))
+        ok = found == inside and not _A1.search(
+            prepared.text.split('"', 1)[0] if '"' not in prepared.text else "".join(prepared.text.split('"')[::2])
+        )
+        shapes[key] = shape if ok else None
+    return shape
 
 
 def _reference_order(name: str) -> int | str:
@@ -681,36 +711,54 @@ class _Producers:
 
 def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
     """Formula indices in an order where each comes after what it reads; the set is those on
-    or behind a circular reference (never computed)."""
+    or behind a circular reference (never computed). A range of several cells is one node of its
+    own, shared by every formula that reads it: a table column read from each of its 7,274 rows is
+    7,274 dependencies on the column and 7,274 of the column on its cells, not 7,274 squared."""
     n = len(book.formulas)
     succ: list[list[int]] = [[] for _ in range(n)]
-    indeg = [0] * n
+    ranges: dict[Ref, int] = {}  # a range read by a formula -> its node (n, n + 1, ...)
     edges = 0
     for i, f in enumerate(book.formulas):
         seen: set[int] = set()
         for ref in f.refs:
-            for j in producers.within(ref):
-                if j not in seen:
-                    seen.add(j)
-                    succ[j].append(i)
-                    indeg[i] += 1
-            edges += len(seen)
+            if ref[1:3] == ref[3:5]:
+                j = producers.at.get((ref[0], ref[1], ref[2]))
+            elif (j := ranges.get(ref)) is None:
+                j = ranges[ref] = len(succ)
+                succ.append([])
+                for k in producers.within(ref):
+                    succ[k].append(j)
+                    edges += 1
+            if j is not None and j not in seen:
+                seen.add(j)
+                succ[j].append(i)
+                edges += 1
             if edges > MAX_EDGES:
                 raise ComputeError(
                     f"refused: its formulas depend on each other more than {MAX_EDGES:,} times "
                     "(ranges over many formula cells); it would take too long to compute"
                 )
-    queue = deque(i for i in range(n) if indeg[i] == 0)
+    return _sorted(succ, n)
+
+
+def _sorted(succ: list[list[int]], n: int) -> tuple[list[int], set[int]]:
+    """The nodes of the graph ``succ`` in dependency order, the first ``n`` (the formulas) only; and
+    the formulas left waiting (on or behind a circular reference)."""
+    indeg = [0] * len(succ)
+    for targets in succ:
+        for j in targets:
+            indeg[j] += 1
+    queue = deque(i for i in range(len(succ)) if indeg[i] == 0)
     order: list[int] = []
     while queue:
         i = queue.popleft()
-        order.append(i)
+        if i < n:
+            order.append(i)
         for j in succ[i]:
             indeg[j] -= 1
             if indeg[j] == 0:
                 queue.append(j)
-    circular = {i for i in range(n) if indeg[i] > 0}
-    return order, circular
+    return order, {i for i in range(n) if indeg[i] > 0}
 
 
 class _Runner:
@@ -759,10 +807,12 @@ class _Runner:
     def value(self, f: _Formula) -> Any:
         s, row, col = f.pos
         memo_key: tuple[Any, ...] | None = None
-        if f.shape == (1, 1) and f.prog is not None and f.prog.pure and all(r[1:3] == r[3:5] for r in f.refs):
-            # a formula that reads single cells and not its own position answers the same for the same
-            # inputs: a filled-down column repeating its IDs is answered once per distinct row
-            inputs = [self.book.values.get((r[0], r[1], r[2]), EMPTY) for r in f.refs]
+        if f.shape == (1, 1) and f.prog is not None and f.prog.pure:
+            # a formula that does not read its own position answers the same for the same inputs: a
+            # filled-down column repeating its IDs is answered once per distinct row. A range is the
+            # same input wherever it is read: its formula cells were all computed before its readers
+            # (``_order``), so ``SUMIF(T[Key],[@Key],T[Amount])`` runs once per distinct key
+            inputs = [self.book.values.get(r[:3], EMPTY) if r[1:3] == r[3:5] else _RangeInput(r) for r in f.refs]
             memo_key = (id(f.prog), *((type(v), v, getattr(v, "reason", None)) for v in inputs))
             try:
                 return self.memo[memo_key]
@@ -784,6 +834,13 @@ class _Runner:
         if memo_key is not None:
             self.memo[memo_key] = value
         return value
+
+
+@dataclass(frozen=True)
+class _RangeInput:
+    """A range a formula reads, as part of the key of its memo."""
+
+    ref: Ref
 
 
 class _TooLarge(Exception):
