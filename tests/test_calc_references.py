@@ -166,3 +166,35 @@ def test_a_column_read_from_every_row_is_one_dependency_per_range(tmp_path: Path
     per_key = sum(2 * r for r in range(2, rows + 2) if r % 7 == 2 % 7)
     assert values["E2"] == pytest.approx(per_key) and values["E3"] != values["E2"]
     assert not c.errors
+
+
+def test_tables_are_read_also_where_openpyxl_reads_the_cells(tmp_path: Path) -> None:
+    """A sheet the quick reader leaves to openpyxl (a cell without its address, valid in the format:
+    it is the next cell of its row) keeps its tables: the same answers."""
+    import zipfile
+
+    _book(tmp_path / "in.xlsx")
+    with zipfile.ZipFile(tmp_path / "in.xlsx") as src, zipfile.ZipFile(tmp_path / "odd.xlsx", "w") as out:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                assert b'<c r="A1"' in data
+                data = data.replace(b'<c r="A1"', b"<c", 1)
+            out.writestr(item, data)
+    calc(tmp_path / "odd.xlsx", tmp_path / "out.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)
+    assert [wb["Report"][f"A{i}"].value for i in range(1, len(EXPECTED) + 1)] == EXPECTED
+
+
+def test_a_defined_name_for_a_row_of_a_table_or_across_sheets_answers_why(tmp_path: Path) -> None:
+    """A defined name standing for ``Sales[@Qty]`` or ``Jan:Mar!B2`` would be read at its first cell
+    and copied to the others: not computed, and said so."""
+    _book(tmp_path / "in.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "in.xlsx")
+    wb.defined_names["RowQty"] = DefinedName("RowQty", attr_text="Sales[@Qty]")
+    wb.defined_names["Quarter"] = DefinedName("Quarter", attr_text="Jan:Mar!$B$2")
+    wb["Data"]["J2"], wb["Data"]["J3"] = "=RowQty*2", "=SUM(Quarter)"
+    wb.save(tmp_path / "in.xlsx")
+    errors = {ref: text for (sheet, ref), text in compute(tmp_path / "in.xlsx").errors.items() if sheet == "DATA"}
+    assert errors["J2"].startswith("#VALUE! a defined name reading its cell's row of a table (Sales[@Qty])")
+    assert errors["J3"].startswith("#VALUE! a reference across sheets (Jan:Mar!$B$2) outside a function's argument")
