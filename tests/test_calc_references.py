@@ -198,3 +198,24 @@ def test_a_defined_name_for_a_row_of_a_table_or_across_sheets_answers_why(tmp_pa
     errors = {ref: text for (sheet, ref), text in compute(tmp_path / "in.xlsx").errors.items() if sheet == "DATA"}
     assert errors["J2"].startswith("#VALUE! a defined name reading its cell's row of a table (Sales[@Qty])")
     assert errors["J3"].startswith("#VALUE! a reference across sheets (Jan:Mar!$B$2) outside a function's argument")
+
+
+def test_a_damaged_table_part_answers_ref_for_its_references_only(tmp_path: Path) -> None:
+    """A table part that is no XML (or counts its totals rows as "x") never sinks the workbook: the
+    references to that table answer #REF! naming it, every other cell computes."""
+    import zipfile
+
+    _book(tmp_path / "in.xlsx")
+    with zipfile.ZipFile(tmp_path / "in.xlsx") as src, zipfile.ZipFile(tmp_path / "bad.xlsx", "w") as out:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "xl/tables/table1.xml":
+                data = data[: len(data) // 2]
+            elif item.filename == "xl/tables/table2.xml":
+                data = data.replace(b"<table ", b'<table totalsRowCount="x" ', 1)
+            out.writestr(item, data)
+    c = compute(tmp_path / "bad.xlsx")
+    report = {ref: v for (sheet, ref), v in c.values.items() if sheet == "REPORT"}
+    assert c.errors[("REPORT", "A1")] == "#REF! there is no table Sales"
+    assert c.errors[("REPORT", "A15")] == "#REF! there is no table Plain"
+    assert report["A16"] == 6 and report["A21"] == 3

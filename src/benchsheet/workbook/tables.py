@@ -107,10 +107,12 @@ def read_tables(parts: Mapping[str, bytes], sheets: Mapping[str, str], titles: S
             if not rel.get("Type", "").endswith("/table") or rel.get("TargetMode") == "External":
                 continue
             path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
-            if path in parts:
-                table = _table(ElementTree.fromstring(parts[path]), index[title])
-                if table is not None:
-                    out[table.name.upper()] = table
+            try:
+                table = _table(ElementTree.fromstring(parts[path]), index[title]) if path in parts else None
+            except ElementTree.ParseError:  # a damaged table part: its references answer #REF! naming it
+                table = None
+            if table is not None:
+                out[table.name.upper()] = table
     return out
 
 
@@ -124,9 +126,10 @@ def _table(xml: Any, sheet: int) -> Table | None:
     c1, c2 = sorted((col_number(area.group(1)), col_number(area.group(3))))
     r1, r2 = sorted((int(area.group(2)), int(area.group(4))))
     columns = tuple(_ESCAPED.sub(_char, c.get("name", "")) for c in xml.iter(f"{_NS_MAIN}tableColumn"))
-    headers = 0 if get("headerRowCount") == "0" else 1
-    totals = int(get("totalsRowCount") or 0)
-    return Table(name, sheet, r1, c1, r2, c2, headers, min(totals, 1), columns)
+    headers, totals = (get(count) or default for count, default in (("headerRowCount", "1"), ("totalsRowCount", "0")))
+    if not (headers.isdigit() and totals.isdigit()):  # a count the format does not allow: the table is not read
+        return None
+    return Table(name, sheet, r1, c1, r2, c2, min(int(headers), 1), min(int(totals), 1), columns)
 
 
 def openpyxl_tables(worksheets: Sequence[Any]) -> dict[str, Table]:
