@@ -70,6 +70,7 @@ def _book(path: Path) -> None:
     data.add_table(Table(displayName="Sales", ref="A1:E6", totalsRowCount=1))
     data["G1"], data["H1"], data["G2"], data["H2"], data["G3"], data["H3"] = "k", "v", "a", 1, "b", 2
     data.add_table(Table(displayName="Plain", ref="G1:H3"))
+    data["J4"] = "=SUM(Sales[[#This Row],[Qty]]:Sales[[#This Row],[Unit price]])"  # beside the table, row 4
     report = wb.create_sheet("Report")
     for i, formula in enumerate(REPORT, start=1):
         report[f"A{i}"] = formula
@@ -117,7 +118,7 @@ def test_structured_and_3d_references_compute_as_in_excel(tmp_path: Path) -> Non
     calc(tmp_path / "in.xlsx", tmp_path / "out.xlsx")
     wb = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)
     assert [wb["Data"][f"E{r}"].value for r in range(2, 7)] == [20, 60, 120, 200, 400]
-    assert [wb["Data"][f"{c}6"].value for c in "BCD"] == [14, 100, 10]
+    assert [wb["Data"][f"{c}6"].value for c in "BCD"] == [14, 100, 10] and wb["Data"]["J4"].value == 34
     got = [wb["Report"][f"A{i}"].value for i in range(1, len(EXPECTED) + 1)]
     assert got == EXPECTED
 

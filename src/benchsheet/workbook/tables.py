@@ -214,7 +214,10 @@ def _operand(value: str, book: Book, cell: Cell, argument: Callable[[], str | No
         first, last = (_structured(p, book, cell, in_name) for p in parts)
         if first.startswith("#") or last.startswith("#"):
             return first if first.startswith("#") else last
-        return f"{first}:{last.rsplit('!', 1)[-1]}"
+        (sheet, start), (other, end) = (p.rsplit("!", 1) for p in (first, last))
+        if sheet != other:
+            raise NotComputed("#REF!", f"{value} joins two sheets' tables, which is no range")
+        return f"{sheet}!{start}:{end}"
     return _structured(value, book, cell, in_name)
 
 
