@@ -695,50 +695,87 @@ class _Producers:
         for cols in self.by_sheet.values():
             cols.sort()
 
-    def within(self, ref: Ref) -> Iterator[int]:
-        s, r1, c1, r2, c2 = ref
-        if (r1, c1) == (r2, c2):
-            i = self.at.get((s, r1, c1))
-            if i is not None:
-                yield i
-            return
-        cols = self.by_sheet.get(s, [])
-        for c in cols[bisect.bisect_left(cols, c1) : bisect.bisect_right(cols, c2)]:
-            rows = self.columns[(s, c)]
-            for r in rows[bisect.bisect_left(rows, r1) : bisect.bisect_right(rows, r2)]:
-                yield self.at[(s, r, c)]
-
 
 def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
     """Formula indices in an order where each comes after what it reads; the set is those on
-    or behind a circular reference (never computed). A range of several cells is one node of its
-    own, shared by every formula that reads it: a table column read from each of its 7,274 rows is
-    7,274 dependencies on the column and 7,274 of the column on its cells, not 7,274 squared."""
+    or behind a circular reference (never computed)."""
     n = len(book.formulas)
-    succ: list[list[int]] = [[] for _ in range(n)]
-    ranges: dict[Ref, int] = {}  # a range read by a formula -> its node (n, n + 1, ...)
-    edges = 0
+    graph = _Graph(producers, n)
     for i, f in enumerate(book.formulas):
         seen: set[int] = set()
         for ref in f.refs:
-            if ref[1:3] == ref[3:5]:
-                j = producers.at.get((ref[0], ref[1], ref[2]))
-            elif (j := ranges.get(ref)) is None:
-                j = ranges[ref] = len(succ)
-                succ.append([])
-                for k in producers.within(ref):
-                    succ[k].append(j)
-                    edges += 1
+            j = producers.at.get(ref[:3]) if ref[1:3] == ref[3:5] else graph.range_node(ref)
             if j is not None and j not in seen:
                 seen.add(j)
-                succ[j].append(i)
-                edges += 1
-            if edges > MAX_EDGES:
-                raise ComputeError(
-                    f"refused: its formulas depend on each other more than {MAX_EDGES:,} times "
-                    "(ranges over many formula cells); it would take too long to compute"
-                )
-    return _sorted(succ, n)
+                graph.link(j, i)
+    return _sorted(graph.succ, n)
+
+
+class _Graph:
+    """Which node waits for which: the formulas (0 .. n-1), one node per range a formula reads, shared
+    by all its readers, and one per span of a column's formula cells (a segment tree: a range is
+    the few spans that cover its rows). So a table column read from each of its 7,274 rows is
+    7,274 dependencies on one node, not 7,274 squared, and a running total ``SUM($C$2:C9)`` filled
+    down a column of formulas about 13 per row, not one per row above it."""
+
+    def __init__(self, producers: _Producers, n: int) -> None:
+        self.producers = producers
+        self.succ: list[list[int]] = [[] for _ in range(n)]
+        self.ranges: dict[Ref, int] = {}
+        self.spans: dict[tuple[int, int, int, int], int] = {}  # (sheet, column, first, end) -> node
+        self.edges = 0
+
+    def link(self, before: int, after: int) -> None:
+        self.succ[before].append(after)
+        self.edges += 1
+        if self.edges > MAX_EDGES:
+            raise ComputeError(
+                f"refused: its formulas depend on each other more than {MAX_EDGES:,} times "
+                "(ranges over many formula cells); it would take too long to compute"
+            )
+
+    def _node(self) -> int:
+        self.succ.append([])
+        return len(self.succ) - 1
+
+    def range_node(self, ref: Ref) -> int:
+        """The node of a range: after every formula cell inside it."""
+        j = self.ranges.get(ref)
+        if j is None:
+            j = self.ranges[ref] = self._node()
+            s, r1, c1, r2, c2 = ref
+            cols = self.producers.by_sheet.get(s, [])
+            for c in cols[bisect.bisect_left(cols, c1) : bisect.bisect_right(cols, c2)]:
+                rows = self.producers.columns[(s, c)]
+                first, end = bisect.bisect_left(rows, r1), bisect.bisect_right(rows, r2)
+                for k in self._cover((s, c), 0, len(rows), first, end):
+                    self.link(k, j)
+        return j
+
+    def _cover(self, col: tuple[int, int], lo: int, hi: int, first: int, end: int) -> Iterator[int]:
+        """The spans of the segment tree over the column's formula cells lo..hi that cover first..end."""
+        if end <= lo or hi <= first:
+            return
+        if first <= lo and hi <= end:
+            yield self._span(col, lo, hi)
+            return
+        mid = (lo + hi) // 2
+        yield from self._cover(col, lo, mid, first, end)
+        yield from self._cover(col, mid, hi, first, end)
+
+    def _span(self, col: tuple[int, int], lo: int, hi: int) -> int:
+        """The node after the column's formula cells lo..hi (by their order in the column)."""
+        s, c = col
+        if hi - lo == 1:
+            return self.producers.at[(s, self.producers.columns[col][lo], c)]
+        j = self.spans.get((s, c, lo, hi))
+        if j is None:
+            mid = (lo + hi) // 2
+            left, right = self._span(col, lo, mid), self._span(col, mid, hi)
+            j = self.spans[(s, c, lo, hi)] = self._node()
+            self.link(left, j)
+            self.link(right, j)
+        return j
 
 
 def _sorted(succ: list[list[int]], n: int) -> tuple[list[int], set[int]]:
