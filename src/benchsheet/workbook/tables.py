@@ -8,7 +8,8 @@ the A1 references it stands for (``Sheet1!$C$2:$C$7``, ``Sheet1!$C5``, ``Jan!B2,
 dependency graph only ever see ordinary references. The tables come from the package
 (``xl/tables/tableN.xml``, related to the sheet that holds them), as Microsoft's "Using
 structured references with Excel tables" page describes them: a header row unless
-``headerRowCount="0"``, ``totalsRowCount`` totals rows, the columns named as their headers.
+``headerRowCount="0"``, ``totalsRowCount`` totals rows (``totalsRowShown`` only says whether one
+was ever shown), the columns named as their headers (``_x000a_`` is a line break).
 
 What cannot be rewritten as Excel reads it raises ``NotComputed`` with an error naming it;
 what Excel itself answers with an error (``[#Totals]`` of a table without a totals row: #REF!,
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -117,19 +118,10 @@ def read_tables(parts: Mapping[str, bytes], sheets: Mapping[str, str], titles: S
 
 
 def _table(xml: Any, sheet: int) -> Table | None:
-    """A table part's ``<table>`` as a Table (None without a name or a range)."""
-    get = xml.get
-    area = _AREA.match(get("ref", "") or "")
-    name = get("displayName") or get("name")
-    if area is None or not name:
-        return None
-    c1, c2 = sorted((col_number(area.group(1)), col_number(area.group(3))))
-    r1, r2 = sorted((int(area.group(2)), int(area.group(4))))
-    columns = tuple(_ESCAPED.sub(_char, c.get("name", "")) for c in xml.iter(f"{_NS_MAIN}tableColumn"))
-    headers, totals = (get(count) or default for count, default in (("headerRowCount", "1"), ("totalsRowCount", "0")))
-    if not (headers.isdigit() and totals.isdigit()):  # a count the format does not allow: the table is not read
-        return None
-    return Table(name, sheet, r1, c1, r2, c2, min(int(headers), 1), min(int(totals), 1), columns)
+    """A table part's ``<table>`` as a Table."""
+    columns = (c.get("name", "") for c in xml.iter(f"{_NS_MAIN}tableColumn"))
+    counts = (xml.get("headerRowCount") or "1", xml.get("totalsRowCount") or "0")
+    return _made(xml.get("displayName") or xml.get("name"), sheet, xml.get("ref") or "", counts, columns)
 
 
 def openpyxl_tables(worksheets: Sequence[Any]) -> dict[str, Table]:
@@ -137,16 +129,25 @@ def openpyxl_tables(worksheets: Sequence[Any]) -> dict[str, Table]:
     out: dict[str, Table] = {}
     for s, ws in enumerate(worksheets):
         for t in getattr(ws, "tables", {}).values():
-            area = _AREA.match(str(t.ref or ""))
-            name = t.displayName or t.name
-            if area is None or not name:
-                continue
-            c1, c2 = sorted((col_number(area.group(1)), col_number(area.group(3))))
-            r1, r2 = sorted((int(area.group(2)), int(area.group(4))))
-            headers = 0 if t.headerRowCount == 0 else 1
-            columns = tuple(_ESCAPED.sub(_char, str(c.name or "")) for c in t.tableColumns)
-            out[name.upper()] = Table(name, s, r1, c1, r2, c2, headers, min(int(t.totalsRowCount or 0), 1), columns)
+            counts = (str(1 if t.headerRowCount is None else t.headerRowCount), str(t.totalsRowCount or 0))
+            columns = (str(c.name or "") for c in t.tableColumns)
+            table = _made(t.displayName or t.name, s, str(t.ref or ""), counts, columns)
+            if table is not None:
+                out[table.name.upper()] = table
     return out
+
+
+def _made(name: str | None, sheet: int, ref: str, counts: tuple[str, str], columns: Iterable[str]) -> Table | None:
+    """A Table, or None without a name or a range, or with a count of header or totals rows the
+    format does not allow (its references then answer #REF! naming the table)."""
+    area = _AREA.match(ref)
+    headers, totals = counts
+    if area is None or not name or not (headers.isdigit() and totals.isdigit()):
+        return None
+    c1, c2 = sorted((col_number(area.group(1)), col_number(area.group(3))))
+    r1, r2 = sorted((int(area.group(2)), int(area.group(4))))
+    names = tuple(_ESCAPED.sub(_char, c) for c in columns)
+    return Table(name, sheet, r1, c1, r2, c2, min(int(headers), 1), min(int(totals), 1), names)
 
 
 def _char(m: re.Match[str]) -> str:
@@ -166,7 +167,8 @@ def _tokens(text: str) -> tuple[tuple[str, str, str], ...] | None:
 def rewrite(text: str, book: Book, home: int, row: int, col: int, in_name: bool = False) -> str:
     """The formula ``text`` of the cell at (home, row, col) with its structured, 3-D and ``[0]!``
     references written as A1 references; unchanged when it has none. ``in_name``: the text a
-    defined name stands for, where a reference to the cell's own row is not rewritten."""
+    defined name stands for (read in this cell), where a reference to the cell's own row of a
+    table raises NotComputed: a formula naming it is prepared once for all its cells."""
     items = _tokens(text if text.startswith("=") else "=" + text) if _MAY.search(text) else None
     if items is None:
         return text
