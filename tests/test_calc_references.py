@@ -71,6 +71,8 @@ def _book(path: Path) -> None:
     data["G1"], data["H1"], data["G2"], data["H2"], data["G3"], data["H3"] = "k", "v", "a", 1, "b", 2
     data.add_table(Table(displayName="Plain", ref="G1:H3"))
     data["J4"] = "=SUM(Sales[[#This Row],[Qty]]:Sales[[#This Row],[Unit price]])"  # beside the table, row 4
+    for r in (2, 3, 4, 5, 8, 9):  # filled down beside the table, past its last row
+        data[f"K{r}"] = '=IFERROR(Sales[@Qty]*10,"outside")'
     report = wb.create_sheet("Report")
     for i, formula in enumerate(REPORT, start=1):
         report[f"A{i}"] = formula
@@ -119,6 +121,7 @@ def test_structured_and_3d_references_compute_as_in_excel(tmp_path: Path) -> Non
     wb = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)
     assert [wb["Data"][f"E{r}"].value for r in range(2, 7)] == [20, 60, 120, 200, 400]
     assert [wb["Data"][f"{c}6"].value for c in "BCD"] == [14, 100, 10] and wb["Data"]["J4"].value == 34
+    assert [wb["Data"][f"K{r}"].value for r in (2, 3, 4, 5, 8, 9)] == [20, 30, 40, 50, "outside", "outside"]
     got = [wb["Report"][f"A{i}"].value for i in range(1, len(EXPECTED) + 1)]
     assert got == EXPECTED
 
