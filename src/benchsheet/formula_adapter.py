@@ -57,6 +57,7 @@ __all__ = [
     "get_functions",
     "load_workbook",
     "make_range",
+    "operator",
     "parse_message",
     "range_parts",
     "read_string_table",
@@ -325,6 +326,9 @@ IMPURE = frozenset(
         "ROWS",
         "COLUMNS",
         "OFFSET",
+        "SUBTOTAL",
+        "AGGREGATE",
+        "_XLFN.AGGREGATE",
         "INDIRECT",
         "CELL",
         "SINGLE",
@@ -375,6 +379,14 @@ def replace_operators(replacements: dict[str, Callable[..., Any]]) -> None:
 
     for name, function in replacements.items():
         _REPLACED[id(OPERATORS[name])] = function
+
+
+def operator(name: str) -> Callable[..., Any]:
+    """formulas' own operator ``name`` (``":"``, ``"+"``...), as a formula calls it."""
+    from formulas.functions.operators import OPERATORS
+
+    found: Callable[..., Any] = OPERATORS[name]
+    return found
 
 
 def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from benchsheet import excel_refs
 from benchsheet.engine import (
     BARE_REASONS,
     PLACEHOLDER,
@@ -57,6 +58,7 @@ from benchsheet.formula_adapter import (
 )
 from benchsheet.textnum import text_number
 
+from . import dynamic
 from .cells import (
     CELL as _CELL,
 )
@@ -123,7 +125,6 @@ DATE_FUNCTIONS = frozenset(
         "WORKDAY.INTL",
         "TODAY",
         "NOW",
-        "YEARFRAC",
         "TEXT",
         "VALUE",
     ]
@@ -162,6 +163,8 @@ class _Book:
         self.names: dict[tuple[int | None, str], str] = {}
         self.array_cells = 0  # cells of array formulas' ranges
         self.date1904 = False  # the workbook counts days from 1904 (Excel for Mac's old default)
+        self.hidden_rows: set[tuple[int, int]] = set()  # (sheet, row) of rows hidden (SUBTOTAL 101-111)
+        self.filtered: set[int] = set()  # sheets with a filter or a table, which may hide rows
         try:
             _read_xml(self, path, parts)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
@@ -181,6 +184,7 @@ class _Book:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
         self.col_last, self.row_last, self.names = {}, {}, {}
         self.array_cells = 0
+        self.hidden_rows, self.filtered = set(), set()
 
     def _openpyxl(self, path: Path) -> None:
         """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
@@ -196,6 +200,9 @@ class _Book:
         for s, ws in enumerate(wb.worksheets):
             for (row, col), cell in ws._cells.items():
                 self.add(s, row, col, cell.data_type, cell.value)
+            self.hidden_rows |= {(s, r) for r, dim in ws.row_dimensions.items() if dim.hidden}
+            if ws.auto_filter.ref or ws.tables:
+                self.filtered.add(s)
             self.extent.append((0, 0))
         self._extents()
 
@@ -317,6 +324,8 @@ def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) ->
     book._extents()
 
 
+_X_HIDDEN_ROW = re.compile(rb"<" + _X_TAG + rb'row\b(?=[^>]*\bhidden="(?:1|true)")[^>]*?\br="(\d+)"')
+_X_FILTER = re.compile(rb"<" + _X_TAG + rb"(?:autoFilter|tablePart)\b")
 _X_BROKEN = re.compile(rb"<" + _X_TAG + rb"(?:c[\s>/]|/?row\b|/?sheetData\b)")
 
 
@@ -325,6 +334,9 @@ def _read_sheet(book: _Book, s: int, xml: bytes, strings: list[str], where: str)
     from .xlsxfile import XlsxError, cells_present
 
     data = _X_SHEETDATA.search(xml)
+    book.hidden_rows |= {(s, int(r)) for r in _X_HIDDEN_ROW.findall(xml)}
+    if _X_FILTER.search(xml):
+        book.filtered.add(s)
     shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
     read = 0
     for m in _X_CELL.finditer(data.group(1) or b"") if data else ():
@@ -630,7 +642,7 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
             placed.append(r)
     refs: list[Ref] = []
     for i in shape.order:
-        got = placed[i] if isinstance(i, int) else _resolve(book, home, i)  # a str: INDIRECT("A1"), read as A1
+        got = placed[i] if isinstance(i, int) else dynamic.resolve_text(book, home, i)  # INDIRECT("A1"), read as A1
         if isinstance(got, ReasonedError) or got is None:
             f.problem = got or ReasonedError("#REF!", "a reference outside the sheet")
             return
@@ -833,25 +845,51 @@ def _failed(exc: Exception) -> ReasonedError:
 def _run_all(
     book: _Book, producers: _Producers, order: list[int], deadline: _Deadline
 ) -> tuple[dict[int, Any], dict[int, str]]:
-    """Every formula's answer in ``order`` (by index), and the reasons found for plain errors."""
+    """Every formula's answer in ``order`` (by index), and the reasons found for plain errors. A
+    reference made at run time (OFFSET) may need a formula later in the order: computed first
+    (``dynamic.run_on_demand``)."""
     runner = _Runner(book)
     reasons: dict[int, str] = {}
     results: dict[int, Any] = {}
-    for i in order:
-        deadline.check()
-        f = book.formulas[i]
-        try:
-            value = f.problem if f.problem is not None else runner.value(f)
-            results[i] = value = _store(book, f, value)
-            if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
-                results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
-        except Exception as exc:  # one formula never sinks the file: its cell says what failed
-            results[i] = value = _store(book, f, _failed(exc))
-        if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
-            reason = _explain(book, producers, f, value, reasons)
-            if reason:
-                reasons[i] = reason
+    sheets = dynamic.BookSheets(book, producers, runner, results)
+
+    def one(i: int) -> None:
+        sheets.running(book.formulas[i].pos, book.formulas[i].array)
+        _run_one(book, producers, runner, i, results, reasons)
+
+    def reads(i: int) -> Iterator[int]:
+        return (j for ref in book.formulas[i].refs for j in producers.within(ref))
+
+    def circular(i: int) -> None:
+        why = "not computed (a circular reference, through OFFSET or INDIRECT?)"
+        results[i] = _store(book, book.formulas[i], ReasonedError("#VALUE!", why))
+
+    token = excel_refs.use(sheets)
+    try:
+        for i in order:
+            if i not in results:
+                dynamic.run_on_demand(i, results, one, reads, circular, deadline.check)
+    finally:
+        excel_refs.reset(token)
     return results, reasons
+
+
+def _run_one(
+    book: _Book, producers: _Producers, runner: _Runner, i: int, results: dict[int, Any], reasons: dict[int, str]
+) -> None:
+    """Formula ``i``'s answer into ``results`` (and the value map), a reason for a plain error into ``reasons``."""
+    f = book.formulas[i]
+    try:
+        value = f.problem if f.problem is not None else runner.value(f)
+        results[i] = value = _store(book, f, value)
+        if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
+            results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
+    except Exception as exc:  # one formula never sinks the file: its cell says what failed
+        results[i] = value = _store(book, f, _failed(exc))
+    if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
+        reason = _explain(book, producers, f, value, reasons)
+        if reason:
+            reasons[i] = reason
 
 
 def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circular: set[int]) -> Computed:
