@@ -79,15 +79,20 @@ def _reason(code: str, why: str) -> XlError:
     return ReasonedError(code, why)
 
 
+FULL = "benchsheet_full"  # key of a range's parts: (r2, c2) of a whole column or row read as its cells present
+
+
 def area_of(ref: Any) -> Area | None:
-    """(sheet, r1, c1, r2, c2) of a one-area reference the calculator made (sheet id ``S3``)."""
+    """(sheet, r1, c1, r2, c2) of a one-area reference the calculator made (sheet id ``S3``); a
+    whole column (``A:A``, read as the cells present) to its last row."""
     if not isinstance(ref, Ranges) or len(ref.ranges) != 1:
         return None
     r = ref.ranges[0]
     sheet = str(r.get("sheet_id", ""))
     if not sheet.startswith("S") or not sheet[1:].isdigit():
         return None
-    return int(sheet[1:]), int(r["r1"]), int(r["n1"]), int(r["r2"]), int(r["n2"])
+    r2, c2 = r.get(FULL, (int(r["r2"]), int(r["n2"])))
+    return int(sheet[1:]), int(r["r1"]), int(r["n1"]), r2, c2
 
 
 def _values(ref: Any) -> np.ndarray[Any, Any]:
@@ -375,11 +380,14 @@ def _intersect(area: Area | None, grid: np.ndarray[Any, Any], cell: tuple[int, i
         return None
     s, r1, c1, r2, c2 = area
     sheet, row, col = cell
+    one = None
     if s == sheet and r1 == r2 and c1 <= col <= c2:
-        return grid[:, col - c1 : col - c1 + 1]
-    if s == sheet and c1 == c2 and r1 <= row <= r2:
-        return grid[row - r1 : row - r1 + 1, :]
-    return np.asarray([[error("#VALUE!")]], dtype=object)
+        one = grid[:, col - c1 : col - c1 + 1]
+    elif s == sheet and c1 == c2 and r1 <= row <= r2:
+        one = grid[row - r1 : row - r1 + 1, :]
+    if one is None:
+        return np.asarray([[error("#VALUE!")]], dtype=object)
+    return one if one.size else np.asarray([[EMPTY]], dtype=object)  # below the cells present: blank
 
 
 def offset(reference: Any, rows: Any, cols: Any, height: Any = None, width: Any = None) -> Any:

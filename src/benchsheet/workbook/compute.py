@@ -46,6 +46,7 @@ from benchsheet.engine import (
     program,
     run,
 )
+from benchsheet.excel_refs import FULL
 from benchsheet.formula_adapter import (
     EMPTY,
     XlError,
@@ -763,7 +764,10 @@ class _Runner:
             for (vs, r, c), v in values.items():
                 if vs == s and r1 <= r <= r2 and c1 <= c <= c2:
                     out[r - r1, c - c1] = v
-        rng = make_range(range_parts(f"S{s}", r1, c1, r2, c2), out)
+        parts = range_parts(f"S{s}", r1, c1, r2, c2)
+        if (r2, c2) != ref[3:]:
+            parts[FULL] = ref[3:]  # a whole column read as the cells present: OFFSET(A:A,...) moves all of it
+        rng = make_range(parts, out)
         if left > 0:
             self.cache[ref] = rng
         return rng
@@ -882,6 +886,8 @@ def _run_one(
     try:
         value = f.problem if f.problem is not None else runner.value(f)
         results[i] = value = _store(book, f, value)
+        if isinstance(value, list) and not f.array and (many := dynamic.several_cells(f.text)) is not None:
+            results[i] = value = _store(book, f, many)
         if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
             results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
     except Exception as exc:  # one formula never sinks the file: its cell says what failed
