@@ -448,12 +448,66 @@ def indirect(ref_text: Any, a1: Any = True) -> Any:
 MAX_ROW, MAX_COL = 1_048_576, 16_384
 
 
+# ------------------------------------------------------------------------ the 1904 date system
+
+DAYS_1904 = 1462  # the 1900 serial of 1904-01-01, serial 0 of the 1904 system ("Date systems in Excel")
+
+# date functions computed in a 1904 workbook: which arguments are dates, whether the answer is one
+IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
+    "YEAR": ((0,), False),
+    "MONTH": ((0,), False),
+    "DAY": ((0,), False),
+    "DAYS": ((0, 1), False),
+    "_XLFN.DAYS": ((0, 1), False),
+    "DAYS360": ((0, 1), False),
+    "DATEDIF": ((0, 1), False),
+    "DATE": ((), True),
+    "EDATE": ((0,), True),
+    "EOMONTH": ((0,), True),
+    "WORKDAY": ((0, 2), True),
+}
+
+
+def _shift(value: Any, days: int) -> Any:
+    """``value`` with each number moved by ``days`` (text, blanks... as they are; a blank date is 0)."""
+    if isinstance(value, Ranges | np.ndarray):
+        grid = _values(value).copy()
+        if grid.size == 1:
+            return _shift(grid.flat[0], days)
+        for idx, v in np.ndenumerate(grid):
+            grid[idx] = _shift(v, days)
+        return grid
+    if value is EMPTY or value is None:
+        return float(days)
+    if _is_number(value):
+        moved = float(value) + days
+        return error("#NUM!") if moved < 0 else moved
+    return value
+
+
+def in_1904(original: Callable[..., Any], dates: tuple[int, ...], makes_date: bool) -> Callable[..., Any]:
+    """A date function of formulas (which counts from 1900) in a workbook of the 1904 date system:
+    its date arguments moved to 1900 serials, its date answer back to 1904 ones."""
+
+    def run(*args: Any) -> Any:
+        sheets = current()
+        if sheets is None or not sheets.date1904:
+            return original(*args)
+        moved = [_shift(a, DAYS_1904) if i in dates else a for i, a in enumerate(args)]
+        out = original(*moved)
+        return _shift(out, -DAYS_1904) if makes_date and not isinstance(out, XlError) else out
+
+    return run
+
+
 def register(table: Table) -> None:
     """Put these functions into the engine's function table."""
     table["SUBTOTAL"] = subtotal
     table["AGGREGATE"] = table["_XLFN.AGGREGATE"] = aggregate
     table["OFFSET"] = offset
     table["INDIRECT"] = indirect
+    for name, (dates, makes_date) in IN_1904.items():
+        table[name] = in_1904(table[name], dates, makes_date)
     replace_operators({":": range_operator(operator(":"))})
 
 

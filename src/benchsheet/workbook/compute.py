@@ -46,7 +46,7 @@ from benchsheet.engine import (
     program,
     run,
 )
-from benchsheet.excel_refs import FULL
+from benchsheet.excel_refs import FULL, IN_1904
 from benchsheet.formula_adapter import (
     EMPTY,
     XlError,
@@ -102,7 +102,8 @@ _ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/
 
 
 # functions that read or make dates: in a workbook of the 1904 date system (serial 0 is 1904-01-01,
-# Microsoft's "Date systems in Excel" page) they answer an error rather than a date 1,462 days off
+# Microsoft's "Date systems in Excel" page) they answer an error rather than a date 1,462 days off,
+# except those that read the workbook's date system (excel_refs.IN_1904, YEARFRAC)
 DATE_FUNCTIONS = frozenset(
     f"{p}{name}"
     for p in ("", "_XLFN.")
@@ -129,7 +130,7 @@ DATE_FUNCTIONS = frozenset(
         "TEXT",
         "VALUE",
     ]
-)
+) - frozenset(IN_1904)
 
 
 class ComputeError(Exception):
