@@ -277,3 +277,16 @@ def test_offset_of_a_whole_column_moves_all_of_it(tmp_path: Path) -> None:
     got = _book(tmp_path, cells)
     assert (got["D1"], got["D2"], got["D5"]) == (210, "#REF!", "#VALUE!")
     assert "several cells" in got["reasons"]["D5"]
+
+
+def test_a_range_between_two_references_reads_every_cell_between(tmp_path: Path) -> None:
+    """``(A1):(A5)`` and ``INDEX(...):INDEX(...)`` (references joined by the range operator) are
+    every cell from one corner to the other (formulas kept the corners alone), also filled down:
+    B5 reads A1:A5 although its corners hold what B3's do (each cell's own range, not an answer
+    kept for equal corners)."""
+    cells: dict[str, Any] = {f"A{r}": v for r, v in enumerate([1, 2, 3, 4, 3], start=1)}
+    cells |= {f"B{r}": f"=SUM(($A$1):(A{r}))" for r in range(1, 6)}
+    cells |= {"C1": "=SUM(INDEX(A1:A5,2):INDEX(A1:A5,4))"}
+    got = _book(tmp_path, cells)
+    assert [got[f"B{r}"] for r in range(1, 6)] == [1, 3, 6, 10, 13]
+    assert got["C1"] == 9

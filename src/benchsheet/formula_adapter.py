@@ -309,7 +309,9 @@ def compile_program(text: str) -> Program:
         raise ProgramError("#VALUE!", "not a valid formula")
     names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
     uses_cell = any(CELL in step.inputs for step in steps)
-    pure = not (set(names) & IMPURE)
+    # a range between two references reads the cells between them, not only its inputs (the corners)
+    spans = any(type(t).__name__ == "OperatorToken" and getattr(t, "name", "") == ":" for t in tokens)
+    pure = not (set(names) & IMPURE) and not spans
     return Program(constants, references, tuple(steps), output, names, pure, uses_cell, tuple(sorted(set(missing))))
 
 
