@@ -180,7 +180,10 @@ def test_subtotal_as_microsoft_documents_it(tmp_path: Path) -> None:
     cells |= {"B1": "=SUBTOTAL(1,A2:A5)", "B2": "=SUBTOTAL(9,A2:A6)", "B3": "=SUBTOTAL(109,A2:A6)"}
     cells |= {"B4": "=SUBTOTAL(2,A2:A6)", "B5": "=SUBTOTAL(104,A2:A5)", "B6": "=SUBTOTAL(3,A1:A5)"}
     cells |= {"B7": "=SUBTOTAL(12,A2:A5)", "B8": "=SUBTOTAL(6,A2:A3)", "B9": "=SUBTOTAL(10,A2:A5)"}
+    cells |= {"C1": "=NOSUCH(1)", "C2": 5, "C3": "=SUBTOTAL(3,C1:C2)", "C4": "=SUBTOTAL(2,C1:C2)"}  # an error counts
+    cells |= {"C5": "=SUBTOTAL(9,C1:C2)"}
     got = _book(tmp_path, cells, _hide(4))
+    assert (got["C3"], got["C4"], got["C5"]) == (2, 1, "#NAME?")
     assert (got["A6"], got["B1"], got["B2"], got["B3"]) == (303, 75.75, 303, 153)
     assert (got["B4"], got["B5"], got["B6"], got["B7"], got["B8"]) == (4, 120, 4, "#VALUE!", 1200)
     assert got["B9"] == pytest.approx(14576.75 / 3)  # VAR: squared deviations from 75.75 over n-1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextvars
 import math
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -158,17 +158,17 @@ class _Rules:
         self.name, self.hidden, self.errors, self.nested = name, hidden, errors, nested
 
 
-def _kept(refs: Sequence[Any], rules: _Rules) -> Iterator[Any]:
+def _kept(refs: Sequence[Any], rules: _Rules) -> list[Any] | XlError:
     """The values of the reference arguments a SUBTOTAL/AGGREGATE reads, in order; an error value
-    for an argument it cannot read as Excel does."""
+    naming what it cannot read as Excel does."""
     sheets = current()
+    out: list[Any] = []
     for ref in refs:
         area = area_of(ref)
         if area is None or sheets is None:
-            yield _reason(
+            return _reason(
                 "#VALUE!", f"{rules.name} of anything but ranges of the workbook is not computed by benchsheet"
             )
-            return
         s, r1, c1, _, _ = area
         for dr, row in enumerate(_values(ref)):
             if sheets.hidden(s, r1 + dr):
@@ -176,24 +176,25 @@ def _kept(refs: Sequence[Any], rules: _Rules) -> Iterator[Any]:
                     continue
                 if sheets.filtered(s):
                     why = f"{rules.name} over rows a filter may hide is not computed by benchsheet (use 101-111)"
-                    yield _reason("#VALUE!", why)
-                    return
+                    return _reason("#VALUE!", why)
             for dc, v in enumerate(row):
                 if rules.nested and sheets.subtotal(s, r1 + dr, c1 + dc):
                     continue
-                if rules.errors and isinstance(v, XlError):
-                    continue
-                yield v
+                if not (rules.errors and isinstance(v, XlError)):
+                    out.append(v)
+    return out
 
 
-def _summarize(code: int, values: Iterator[Any]) -> Any:
+def _summarize(code: int, values: list[Any] | XlError) -> Any:
     """Function ``code`` (1-13 of AGGREGATE, 1-11 of SUBTOTAL) of the values kept; the first error
     among them is the answer, except for COUNT (2) and COUNTA (3), which count."""
+    if isinstance(values, XlError):
+        return values
     numbers: list[float] = []
     count = 0
     for v in values:
         if isinstance(v, XlError):
-            if code not in (2, 3) or getattr(v, "reason", None):  # a reason: the cell could not be read
+            if code not in (2, 3):
                 return v
             count += 1
         elif v is not EMPTY and v is not None:
@@ -274,10 +275,10 @@ def aggregate(function_num: Any, options: Any, *args: Any) -> Any:
         return error("#VALUE!")
     data, k = args
     if isinstance(data, Ranges):
-        values: Iterator[Any] = _kept((data,), rules)
+        values = _kept((data,), rules)
     else:  # a computed array: no rows to hide, no subtotal cells
-        values = (v for v in _values(data).flat if not (rules.errors and isinstance(v, XlError)))
-    return _ranked(code, values, _plain_number(k))
+        values = [v for v in _values(data).flat if not (rules.errors and isinstance(v, XlError))]
+    return values if isinstance(values, XlError) else _ranked(code, values, _plain_number(k))
 
 
 def _plain_number(v: Any) -> float | XlError:
@@ -294,7 +295,7 @@ def _plain_number(v: Any) -> float | XlError:
         return error("#VALUE!")
 
 
-def _ranked(code: int, values: Iterator[Any], k: float | XlError) -> Any:
+def _ranked(code: int, values: list[Any], k: float | XlError) -> Any:
     """AGGREGATE 14-19 of the numbers kept (an error among them is the answer)."""
     if isinstance(k, XlError):
         return k
