@@ -210,21 +210,9 @@ def _summarize(code: int, values: list[Any] | XlError) -> Any:
 
 def _code(v: Any) -> int | XlError:
     """A function number or option: a number (truncated)."""
-    if isinstance(v, Ranges):
-        grid = _values(v)
-        if grid.size != 1:
-            return error("#VALUE!")
-        v = grid.flat[0]
-    if isinstance(v, np.ndarray):
-        if v.size != 1:
-            return _reason("#VALUE!", "an array of function numbers is not computed by benchsheet")
-        v = v.flat[0]
-    if isinstance(v, XlError):
-        return v
-    try:
-        x = number(0 if v is EMPTY or v is None else v)
-    except (TypeError, ValueError):
-        return error("#VALUE!")
+    x = _plain_number(v, "a function number or option")
+    if isinstance(x, XlError):
+        return x
     return int(x) if math.isfinite(x) else error("#VALUE!")
 
 
@@ -281,11 +269,12 @@ def aggregate(function_num: Any, options: Any, *args: Any) -> Any:
     return values if isinstance(values, XlError) else _ranked(code, values, _plain_number(k))
 
 
-def _plain_number(v: Any) -> float | XlError:
+def _plain_number(v: Any, what: str = "AGGREGATE's k") -> float | XlError:
+    """One number argument (a one-cell range or array gives its value; blank is 0)."""
     if isinstance(v, Ranges | np.ndarray):
         grid = _values(v)
         if grid.size != 1:
-            return _reason("#VALUE!", "AGGREGATE with an array of k is not computed by benchsheet")
+            return _reason("#VALUE!", f"{what} of several values is not computed by benchsheet")
         v = grid.flat[0]
     if isinstance(v, XlError):
         return v
@@ -346,26 +335,14 @@ def _offset_number(v: Any, sheets: Sheets, what: str) -> int | XlError | None:
     truncated toward 0); None when omitted or empty; a range by implicit intersection."""
     if v is None or v is EMPTY:
         return None
-    if isinstance(v, Ranges):
-        grid = _values(v)
-        if grid.size != 1:
-            one = _intersect(area_of(v), grid, sheets.cell)
-            if one is None:
-                return _reason("#VALUE!", f"OFFSET with several {what} is not computed by benchsheet")
-            grid = one
-        v = grid.flat[0]
-        if v is EMPTY:
-            v = 0.0
-    elif isinstance(v, np.ndarray):
-        if v.size != 1:
-            return _reason("#VALUE!", f"OFFSET with an array of {what} is not computed by benchsheet")
-        v = v.flat[0]
-    if isinstance(v, XlError):
-        return v
-    try:
-        x = number(v)
-    except (TypeError, ValueError):
-        return error("#VALUE!")
+    if isinstance(v, Ranges) and _values(v).size != 1:
+        one = _intersect(area_of(v), _values(v), sheets.cell)
+        if one is None:
+            return _reason("#VALUE!", f"OFFSET with several {what} is not computed by benchsheet")
+        v = one
+    x = _plain_number(v, f"OFFSET's {what}")
+    if isinstance(x, XlError):
+        return x
     if not math.isfinite(x):
         return error("#VALUE!")
     if x < 0 and not x.is_integer():
