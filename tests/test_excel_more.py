@@ -256,9 +256,11 @@ def test_offset_reads_formula_cells_computed_after_it_would_be(tmp_path: Path) -
     lands on itself answers a circular-reference error, never a number."""
     cells: dict[str, Any] = {"A1": "=OFFSET(A2,3,0)*2", "A3": 4, "A5": "=A3+1", "B1": "=SUM(B2:OFFSET(B2,2,0))"}
     cells |= {"B2": 1, "B3": "=A5", "B4": 3, "C1": "=OFFSET(C2,-1,0)", "D1": '=SUM(A3:INDIRECT("A"&5))'}
+    cells |= {"E1": "=F1", "F1": "=IFERROR(E1,0)+1", "G1": "=IFERROR(OFFSET(D1,0,2),5)"}  # E1, F1: a circle
     got = _book(tmp_path, cells)
     assert (got["A1"], got["B1"], got["D1"]) == (10, 9, 9)
     assert got["C1"] == "#VALUE!" and "circular" in got["reasons"]["C1"]
+    assert got["G1"] == "#VALUE!" and "circular" in got["reasons"]["G1"]
 
 
 def test_indirect_of_a_cell_text_or_a_defined_name(tmp_path: Path) -> None:

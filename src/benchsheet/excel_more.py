@@ -6,12 +6,9 @@ against values Excel cached (tests/corpus, tests/test_excel_more.py).
 * YEARFRAC: formulas' basis 1 always divides by the average year length and its basis 0 misses
   Excel's end-of-February rules (Apache POI's YearFracCalculator, after David Wheeler's study of
   Excel's YEARFRAC, spells them out).
-* SUBTOTAL, AGGREGATE: need the workbook (which cells are subtotals, which rows are hidden).
-* OFFSET: a reference made while the formula runs.
 
-Functions that need the workbook read it through ``Sheets``, which the workbook calculator
-(``benchsheet.workbook.dynamic``) provides while it runs a formula; without a workbook
-(``benchsheet eval``) they answer #REF!/#VALUE! with a reason.
+Functions that read the workbook beyond their arguments (SUBTOTAL, AGGREGATE, OFFSET, INDIRECT,
+dates of the 1904 system) are in ``excel_refs``; ``register`` puts both modules' functions in.
 """
 
 from __future__ import annotations
@@ -22,21 +19,18 @@ from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from . import excel_refs
 from .excel import number
 from .excel_functions import _cells
+from .excel_refs import _reason, current
 from .formula_adapter import EMPTY, XlError, error
 
 Table = dict[str, Any]
 
 
-def _reason(code: str, why: str) -> XlError:
-    from .engine import ReasonedError
-
-    return ReasonedError(code, why)
-
-
 def _whole_number(v: Any) -> float | XlError:
-    """An argument where Excel needs a number, as a float; an error value (text: #VALUE!)."""
+    """An argument where Excel needs a number, as a float (blank is 0); an error value as is,
+    text that reads as no number #VALUE!."""
     if isinstance(v, XlError):
         return v
     if v is None or v is EMPTY:
@@ -199,8 +193,6 @@ def yearfrac(start_date: Any, end_date: Any, basis: Any = 0.0) -> Any:
         return b
     if isinstance(basis, bool) or not math.isfinite(b) or int(b) not in _BASES:
         return error("#VALUE!") if isinstance(basis, bool) else error("#NUM!")
-    from .excel_refs import current
-
     date1904 = bool(getattr(current(), "date1904", False))
     start, end = _serial_date(start_date, date1904), _serial_date(end_date, date1904)
     for v in (start, end):
@@ -214,8 +206,6 @@ def yearfrac(start_date: Any, end_date: Any, basis: Any = 0.0) -> Any:
 
 def register(table: Table) -> None:
     """Put these functions into the engine's function table."""
-    from . import excel_refs
-
     table["COMBIN"] = _cells(combin)
     table["DOLLAR"] = _cells(dollar)
     table["YEARFRAC"] = _cells(yearfrac)

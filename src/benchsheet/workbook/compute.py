@@ -839,7 +839,7 @@ def compute(path: Path, seconds: float | None = None, parts: dict[str, bytes] | 
             deadline.check()
         producers = _Producers(book)
         order, circular = _order(book, producers)
-        results, reasons = _run_all(book, producers, order, deadline)
+        results, reasons = _run_all(book, producers, order, deadline, circular)
         return _collect(book, results, reasons, circular)
 
 
@@ -848,7 +848,7 @@ def _failed(exc: Exception) -> ReasonedError:
 
 
 def _run_all(
-    book: _Book, producers: _Producers, order: list[int], deadline: _Deadline
+    book: _Book, producers: _Producers, order: list[int], deadline: _Deadline, circular: set[int]
 ) -> tuple[dict[int, Any], dict[int, str]]:
     """Every formula's answer in ``order`` (by index), and the reasons found for plain errors. A
     reference made at run time (OFFSET) may need a formula later in the order: computed first
@@ -865,7 +865,7 @@ def _run_all(
     def reads(i: int) -> Iterator[int]:
         return (j for ref in book.formulas[i].refs for j in producers.within(ref))
 
-    def circular(i: int) -> None:
+    def in_circle(i: int) -> None:
         why = "not computed (a circular reference, through OFFSET or INDIRECT?)"
         results[i] = _store(book, book.formulas[i], ReasonedError("#VALUE!", why))
 
@@ -873,7 +873,7 @@ def _run_all(
     try:
         for i in order:
             if i not in results:
-                dynamic.run_on_demand(i, results, one, reads, circular, deadline.check)
+                dynamic.run_on_demand(i, results, one, reads, in_circle, deadline.check, circular)
     finally:
         excel_refs.reset(token)
     return results, reasons

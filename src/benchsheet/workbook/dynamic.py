@@ -109,12 +109,14 @@ def run_on_demand(
     reads: Callable[[int], Iterable[int]],
     circular: Callable[[int], None],
     check: Callable[[], None],
+    blocked: set[int] | frozenset[int] = frozenset(),
 ) -> None:
     """Compute formula ``first`` (``compute``), first any formula its run-time references need
     (``Pending``), and before each of those the formulas it reads (``reads``); a formula that needs
-    one already waiting answers a circular-reference error (``circular``)."""
+    one already waiting, or one on a circle of written references (``blocked``), answers a
+    circular-reference error (``circular``)."""
     stack = [first]
-    waiting = {first}
+    waiting = {first, *blocked}
     while stack:
         check()
         top = stack[-1]
