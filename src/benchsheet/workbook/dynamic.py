@@ -115,6 +115,12 @@ def run_on_demand(
     (``Pending``), and before each of those the formulas it reads (``reads``); a formula that needs
     one already waiting, or one on a circle of written references (``blocked``), answers a
     circular-reference error (``circular``)."""
+    check()
+    try:  # the usual case: nothing made at run time needs a formula not computed yet
+        compute(first)
+        return
+    except Pending:
+        pass
     stack = [first]
     waiting = {first, *blocked}
     while stack:
