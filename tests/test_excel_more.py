@@ -295,3 +295,11 @@ def test_a_range_between_two_references_reads_every_cell_between(tmp_path: Path)
     got = _book(tmp_path, cells)
     assert [got[f"B{r}"] for r in range(1, 6)] == [1, 3, 6, 10, 13]
     assert got["C1"] == 9
+
+
+def test_indirect_of_a_name_relative_to_its_cell_names_the_case(tmp_path: Path) -> None:
+    """A defined name with relative references (``S!A1`` without $) means another cell in each
+    cell that uses it (Excel reads it from the active cell); INDIRECT of it answers an error naming
+    it, never the value of the cell the name means from A1."""
+    got = _book(tmp_path, {"A1": 1, "A2": 2, "B2": '=INDIRECT("Here")'}, Here="S!A1")
+    assert got["B2"] == "#VALUE!" and "relative" in got["reasons"]["B2"]

@@ -61,13 +61,15 @@ class BookSheets:
 def resolve_text(book: _Book, home: int, text: str) -> Area | XlError:
     """The reference INDIRECT's text names in a formula of sheet ``home``: a cell or range
     (``B2``, ``Sheet2!A1:B3``) or a defined name standing for one; #REF! for anything else."""
-    from .compute import _resolve
+    from .compute import _A1, _resolve
 
     found = _resolve(book, home, text)
     if isinstance(found, XlError) and str(found) == "#NAME?":
         meaning = book.name(home, text)
         if meaning is None:
             return type(found)("#REF!", f"INDIRECT's text {text[:40]!r} names no reference")
+        if any(not (m.group(1) and m.group(3)) for m in _A1.finditer(meaning.rsplit("!", 1)[-1])):  # relative
+            return type(found)("#VALUE!", f"INDIRECT of the name {text[:40]}, relative to its cell, is not computed")
         found = _resolve(book, home, meaning.removeprefix("=").strip())
         if isinstance(found, XlError):
             return type(found)("#REF!", f"the name {text[:40]} is no reference INDIRECT can read")
