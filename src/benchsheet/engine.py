@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import schedula as sh
 
-from . import excel
+from . import excel, excel_more
 from .catalogue import CATALOGUE, Function, call
 from .errors import BenchError
 from .excel_functions import CHECKED
@@ -109,6 +109,7 @@ def functions() -> FunctionTable:
     table[MISSING_FN] = lambda: sh.EMPTY
     table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
     excel.register(table)
+    excel_more.register(table)
     for name, override in excel_overrides().items():
         table[name] = override
     return table
@@ -141,9 +142,10 @@ def mark_missing(formula: str) -> str:
 
     The engine reads a left-out argument as 0, Excel passes a UDF "missing";
     a call of ``BENCHSHEET.MISSING()`` in its place keeps the difference.
-    Excel's own functions keep their own rule (``SUM(1,,2)`` is 3).
+    Excel's own functions keep their own rule (``SUM(1,,2)`` is 3), except OFFSET, whose empty
+    height or width is the reference's own (``excel_refs.offset``).
     """
-    names = {fn.name for fn in CATALOGUE}
+    names = {fn.name for fn in CATALOGUE} | {"OFFSET"}
     out: list[str] = []
     calls: list[bool] = []  # for each open parenthesis: is it a call of a catalogue function?
     word: list[str] = []

@@ -145,9 +145,11 @@ SCALAR_FUNCTIONS = frozenset(
         "CEILING",
         "CHAR",
         "CODE",
+        "COMBIN",
         "DATE",
         "DAY",
         "DAYS",
+        "DOLLAR",
         "EDATE",
         "EOMONTH",
         "EXP",
@@ -203,6 +205,7 @@ SCALAR_FUNCTIONS = frozenset(
         "VALUE",
         "WEEKDAY",
         "YEAR",
+        "YEARFRAC",
     ]
 )
 

@@ -57,6 +57,7 @@ __all__ = [
     "get_functions",
     "load_workbook",
     "make_range",
+    "operator",
     "parse_message",
     "range_parts",
     "read_string_table",
@@ -308,7 +309,9 @@ def compile_program(text: str) -> Program:
         raise ProgramError("#VALUE!", "not a valid formula")
     names = tuple(sorted({t.name.upper() for t in tokens if type(t).__name__ == "Function"}))
     uses_cell = any(CELL in step.inputs for step in steps)
-    pure = not (set(names) & IMPURE)
+    # a range between two references reads the cells between them, not only its inputs (the corners)
+    spans = any(type(t).__name__ == "OperatorToken" and getattr(t, "name", "") == ":" for t in tokens)
+    pure = not (set(names) & IMPURE) and not spans
     return Program(constants, references, tuple(steps), output, names, pure, uses_cell, tuple(sorted(set(missing))))
 
 
@@ -325,6 +328,9 @@ IMPURE = frozenset(
         "ROWS",
         "COLUMNS",
         "OFFSET",
+        "SUBTOTAL",
+        "AGGREGATE",
+        "_XLFN.AGGREGATE",
         "INDIRECT",
         "CELL",
         "SINGLE",
@@ -375,6 +381,14 @@ def replace_operators(replacements: dict[str, Callable[..., Any]]) -> None:
 
     for name, function in replacements.items():
         _REPLACED[id(OPERATORS[name])] = function
+
+
+def operator(name: str) -> Callable[..., Any]:
+    """formulas' own operator ``name`` (``":"``, ``"+"``...), as a formula calls it."""
+    from formulas.functions.operators import OPERATORS
+
+    found: Callable[..., Any] = OPERATORS[name]
+    return found
 
 
 def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:

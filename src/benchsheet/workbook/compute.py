@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from benchsheet import excel_refs
 from benchsheet.engine import (
     BARE_REASONS,
     PLACEHOLDER,
@@ -45,6 +46,7 @@ from benchsheet.engine import (
     program,
     run,
 )
+from benchsheet.excel_refs import FULL, IN_1904
 from benchsheet.formula_adapter import (
     EMPTY,
     XlError,
@@ -57,6 +59,7 @@ from benchsheet.formula_adapter import (
 )
 from benchsheet.textnum import text_number
 
+from . import dynamic
 from .cells import (
     CELL as _CELL,
 )
@@ -100,7 +103,8 @@ _ERROR_CODES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/
 
 
 # functions that read or make dates: in a workbook of the 1904 date system (serial 0 is 1904-01-01,
-# Microsoft's "Date systems in Excel" page) they answer an error rather than a date 1,462 days off
+# Microsoft's "Date systems in Excel" page) they answer an error rather than a date 1,462 days off,
+# except those that read the workbook's date system (excel_refs.IN_1904, YEARFRAC)
 DATE_FUNCTIONS = frozenset(
     f"{p}{name}"
     for p in ("", "_XLFN.")
@@ -124,11 +128,10 @@ DATE_FUNCTIONS = frozenset(
         "WORKDAY.INTL",
         "TODAY",
         "NOW",
-        "YEARFRAC",
         "TEXT",
         "VALUE",
     ]
-)
+) - frozenset(IN_1904)
 
 
 class ComputeError(Exception):
@@ -164,6 +167,8 @@ class _Book:
         self.tables: dict[str, Table] = {}  # Excel tables by name (upper case), for structured references
         self.array_cells = 0  # cells of array formulas' ranges
         self.date1904 = False  # the workbook counts days from 1904 (Excel for Mac's old default)
+        self.hidden_rows: set[tuple[int, int]] = set()  # (sheet, row) of rows hidden (SUBTOTAL 101-111)
+        self.filtered: set[int] = set()  # sheets with a filter or a table, which may hide rows
         try:
             _read_xml(self, path, parts)
         except (_Unusual, IndexError, ValueError, KeyError):  # what the quick reader does not know: openpyxl
@@ -183,6 +188,7 @@ class _Book:
         self.titles, self.values, self.formulas, self.extent = [], {}, [], []
         self.col_last, self.row_last, self.names, self.tables = {}, {}, {}, {}
         self.array_cells = 0
+        self.hidden_rows, self.filtered = set(), set()
 
     def _openpyxl(self, path: Path) -> None:
         """Read the workbook with openpyxl (through formulas' reader: dates stay serial numbers)."""
@@ -198,6 +204,9 @@ class _Book:
         for s, ws in enumerate(wb.worksheets):
             for (row, col), cell in ws._cells.items():
                 self.add(s, row, col, cell.data_type, cell.value)
+            self.hidden_rows |= {(s, r) for r, dim in ws.row_dimensions.items() if dim.hidden}
+            if ws.auto_filter.ref or ws.tables:
+                self.filtered.add(s)
             self.extent.append((0, 0))
         self.tables = openpyxl_tables(wb.worksheets)
         self._extents()
@@ -321,6 +330,8 @@ def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) ->
     book._extents()
 
 
+_X_HIDDEN_ROW = re.compile(rb"<" + _X_TAG + rb'row\b(?=[^>]*\bhidden="(?:1|true)")[^>]*?\br="(\d+)"')
+_X_FILTER = re.compile(rb"<" + _X_TAG + rb"(?:autoFilter|tablePart)\b")
 _X_BROKEN = re.compile(rb"<" + _X_TAG + rb"(?:c[\s>/]|/?row\b|/?sheetData\b)")
 
 
@@ -329,6 +340,9 @@ def _read_sheet(book: _Book, s: int, xml: bytes, strings: list[str], where: str)
     from .xlsxfile import XlsxError, cells_present
 
     data = _X_SHEETDATA.search(xml)
+    book.hidden_rows |= {(s, int(r)) for r in _X_HIDDEN_ROW.findall(xml)}
+    if _X_FILTER.search(xml):
+        book.filtered.add(s)
     shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
     read = 0
     for m in _X_CELL.finditer(data.group(1) or b"") if data else ():
@@ -623,7 +637,7 @@ def _prepare(book: _Book, f: _Formula, shapes: dict[tuple[int, str], _Shape | No
             placed.append(r)
     refs: list[Ref] = []
     for i in shape.order:
-        got = placed[i] if isinstance(i, int) else _resolve(book, home, i)  # a str: INDIRECT("A1"), read as A1
+        got = placed[i] if isinstance(i, int) else dynamic.resolve_text(book, home, i)  # INDIRECT("A1"), read as A1
         if isinstance(got, ReasonedError) or got is None:
             f.problem = got or ReasonedError("#REF!", "a reference outside the sheet")
             return
@@ -694,6 +708,20 @@ class _Producers:
             self.by_sheet.setdefault(s, []).append(c)
         for cols in self.by_sheet.values():
             cols.sort()
+
+    def within(self, ref: Ref) -> Iterator[int]:
+        """The formulas producing cells of ``ref`` (for references made at run time)."""
+        s, r1, c1, r2, c2 = ref
+        if (r1, c1) == (r2, c2):
+            i = self.at.get((s, r1, c1))
+            if i is not None:
+                yield i
+            return
+        cols = self.by_sheet.get(s, [])
+        for c in cols[bisect.bisect_left(cols, c1) : bisect.bisect_right(cols, c2)]:
+            rows = self.columns[(s, c)]
+            for r in rows[bisect.bisect_left(rows, r1) : bisect.bisect_right(rows, r2)]:
+                yield self.at[(s, r, c)]
 
 
 def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
@@ -836,7 +864,10 @@ class _Runner:
             for (vs, r, c), v in values.items():
                 if vs == s and r1 <= r <= r2 and c1 <= c <= c2:
                     out[r - r1, c - c1] = v
-        rng = make_range(range_parts(f"S{s}", r1, c1, r2, c2), out)
+        parts = range_parts(f"S{s}", r1, c1, r2, c2)
+        if (r2, c2) != ref[3:]:
+            parts[FULL] = ref[3:]  # a whole column read as the cells present: OFFSET(A:A,...) moves all of it
+        rng = make_range(parts, out)
         if left > 0:
             self.cache[ref] = rng
         return rng
@@ -916,7 +947,7 @@ def compute(path: Path, seconds: float | None = None, parts: dict[str, bytes] | 
             deadline.check()
         producers = _Producers(book)
         order, circular = _order(book, producers)
-        results, reasons = _run_all(book, producers, order, deadline)
+        results, reasons = _run_all(book, producers, order, deadline, circular)
         return _collect(book, results, reasons, circular)
 
 
@@ -925,27 +956,55 @@ def _failed(exc: Exception) -> ReasonedError:
 
 
 def _run_all(
-    book: _Book, producers: _Producers, order: list[int], deadline: _Deadline
+    book: _Book, producers: _Producers, order: list[int], deadline: _Deadline, circular: set[int]
 ) -> tuple[dict[int, Any], dict[int, str]]:
-    """Every formula's answer in ``order`` (by index), and the reasons found for plain errors."""
+    """Every formula's answer in ``order`` (by index), and the reasons found for plain errors. A
+    reference made at run time (OFFSET) may need a formula later in the order: computed first
+    (``dynamic.run_on_demand``)."""
     runner = _Runner(book)
     reasons: dict[int, str] = {}
     results: dict[int, Any] = {}
-    for i in order:
-        deadline.check()
-        f = book.formulas[i]
-        try:
-            value = f.problem if f.problem is not None else runner.value(f)
-            results[i] = value = _store(book, f, value)
-            if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
-                results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
-        except Exception as exc:  # one formula never sinks the file: its cell says what failed
-            results[i] = value = _store(book, f, _failed(exc))
-        if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
-            reason = _explain(book, producers, f, value, reasons)
-            if reason:
-                reasons[i] = reason
+    sheets = dynamic.BookSheets(book, producers, runner, results)
+
+    def one(i: int) -> None:
+        sheets.running(book.formulas[i].pos, book.formulas[i].array)
+        _run_one(book, producers, runner, i, results, reasons)
+
+    def reads(i: int) -> Iterator[int]:
+        return (j for ref in book.formulas[i].refs for j in producers.within(ref))
+
+    def in_circle(i: int) -> None:
+        why = "not computed (a circular reference, through OFFSET or INDIRECT?)"
+        results[i] = _store(book, book.formulas[i], ReasonedError("#VALUE!", why))
+
+    token = excel_refs.use(sheets)
+    try:
+        for i in order:
+            if i not in results:
+                dynamic.run_on_demand(i, results, one, reads, in_circle, deadline.check, circular)
+    finally:
+        excel_refs.reset(token)
     return results, reasons
+
+
+def _run_one(
+    book: _Book, producers: _Producers, runner: _Runner, i: int, results: dict[int, Any], reasons: dict[int, str]
+) -> None:
+    """Formula ``i``'s answer into ``results`` (and the value map), a reason for a plain error into ``reasons``."""
+    f = book.formulas[i]
+    try:
+        value = f.problem if f.problem is not None else runner.value(f)
+        results[i] = value = _store(book, f, value)
+        if isinstance(value, list) and not f.array and (many := dynamic.several_cells(f.text)) is not None:
+            results[i] = value = _store(book, f, many)
+        if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
+            results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
+    except Exception as exc:  # one formula never sinks the file: its cell says what failed
+        results[i] = value = _store(book, f, _failed(exc))
+    if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
+        reason = _explain(book, producers, f, value, reasons)
+        if reason:
+            reasons[i] = reason
 
 
 def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circular: set[int]) -> Computed:
