@@ -112,6 +112,25 @@ def test_an_ordinary_formula_reads_a_range_by_implicit_intersection(tmp_path: Pa
     assert (got["D3"], got["E1"], got["E2"], got["E3"]) == (6.7, 60, 140, 20)
 
 
+def test_implicit_intersection_of_a_row_and_of_function_arguments(tmp_path: Path) -> None:
+    """As Excel cached it in POI's FormulaEvalTestData (tests/corpus): a one-row range where one
+    value is needed is the cell of the formula's column (``=A7:J7*B15`` in column J, ``=COS(H12:L12)``),
+    in an operator or in any argument that takes one value (ATAN2's, COUNTIF's criteria); a
+    formula outside the range's columns, or a range of several rows and columns, is #VALUE!;
+    T of a range reads its top-left cell; an array formula keeps the whole range."""
+    cells: dict[str, Any] = {"A1": 1, "B1": 2, "C1": 3, "D1": 4, "E1": "x", "F2": 2, "F3": 9}
+    cells |= {"C5": "=A1:D1*10", "C6": "=COS(A1:D1)", "G6": "=COS(A1:D1)", "B7": "=-A1:D1", "B8": "=ABS(A1:B2)"}
+    cells |= {"B9": "=ATAN2(A1:D1,A1:D1)", "H2": "=COUNTIF(A1:D1,F1:F9)", "H3": "=COUNTIF(A1:D1,F1:F9)"}
+    cells |= {"E10": "=T(A1:E1)", "E11": "=UPPER(A1:E1)", "D12": "=A1:D1<>B1:E1"}
+    cells["A14"] = ArrayFormula("A14:D14", "=A1:D1*10")
+    got = _calc(tmp_path, cells)
+    assert (got["C5"], got["C6"], got["G6"]) == (30, pytest.approx(-0.9899924966), "#VALUE!")
+    assert (got["B7"], got["B8"]) == (-2, "#VALUE!")
+    assert (got["B9"], got["H2"], got["H3"]) == (pytest.approx(0.7853981634), 1, 0)
+    assert (got["E10"], got["E11"], got["D12"]) == (None, "X", False)
+    assert [got[f"{c}14"] for c in "ABCD"] == [10, 20, 30, 40]
+
+
 def test_a_name_with_relative_references_reads_relative_to_its_cell(tmp_path: Path) -> None:
     """A name saved as ``S!$A1`` (column fixed, row relative to A1) is the cell of the formula's
     own row: "Left" in row 3 is A3. Filled down, each row reads its own cell."""

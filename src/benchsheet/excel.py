@@ -17,6 +17,7 @@ import numpy as np
 from .formula_adapter import (
     COMPILING,
     EMPTY,
+    NONE,
     Array,
     Ranges,
     XlError,
@@ -138,19 +139,35 @@ def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
 # outside any function, is read by Excel's implicit intersection in an ordinary formula ("implicit
 # intersection ... reduces many values to a single value", Microsoft's "Implicit intersection
 # operator: @" page). Functions that take ranges or arrays (SUM, SUMPRODUCT, INDEX, VLOOKUP...) are
-# not listed: what they read stays a range, as before.
+# not listed: what they read stays a range, as before. T is not listed: Excel's T of a range reads
+# its top-left cell (FormulaEvalTestData: ``T(L7:N7)`` in column N is "", N7 holding text).
 SCALAR_FUNCTIONS = frozenset(
     [
         "ABS",
+        "ACOS",
+        "ACOSH",
+        "ASIN",
+        "ASINH",
+        "ATAN",
+        "ATAN2",
+        "ATANH",
         "CEILING",
         "CHAR",
+        "CLEAN",
         "CODE",
+        "CONCATENATE",
+        "COS",
+        "COSH",
         "DATE",
         "DAY",
         "DAYS",
+        "DEGREES",
         "EDATE",
         "EOMONTH",
+        "EVEN",
+        "EXACT",
         "EXP",
+        "FACT",
         "FIND",
         "FLOOR",
         "HOUR",
@@ -181,8 +198,10 @@ SCALAR_FUNCTIONS = frozenset(
         "MROUND",
         "N",
         "NOT",
+        "ODD",
         "POWER",
         "PROPER",
+        "RADIANS",
         "REPLACE",
         "REPT",
         "RIGHT",
@@ -192,9 +211,12 @@ SCALAR_FUNCTIONS = frozenset(
         "SEARCH",
         "SECOND",
         "SIGN",
+        "SIN",
+        "SINH",
         "SQRT",
         "SUBSTITUTE",
-        "T",
+        "TAN",
+        "TANH",
         "TEXT",
         "TIME",
         "TRIM",
@@ -205,29 +227,81 @@ SCALAR_FUNCTIONS = frozenset(
         "YEAR",
     ]
 )
+# Functions of both kinds of parameters: the positions (from 0) of those that take one value
+# (Microsoft's pages: COUNTIF's criteria, VLOOKUP's lookup_value...); the others take ranges.
+SCALAR_ARGUMENTS: dict[str, frozenset[int]] = {
+    "AVERAGEIF": frozenset({1}),
+    "CHOOSE": frozenset({0}),
+    "COUNTIF": frozenset({1}),
+    "HLOOKUP": frozenset({0, 2, 3}),
+    "INDEX": frozenset({1, 2, 3}),
+    "LARGE": frozenset({1}),
+    "MATCH": frozenset({0, 2}),
+    "SMALL": frozenset({1}),
+    "SUMIF": frozenset({1}),
+    "VLOOKUP": frozenset({0, 2, 3}),
+}
+
+
+def _takes_one_value(name: str | None, position: int) -> bool:
+    """Whether an argument at ``position`` of the call ``name`` (None: a parenthesis) is one value."""
+    if name is None:
+        return True
+    if name in SCALAR_FUNCTIONS:
+        return True
+    return position in SCALAR_ARGUMENTS.get(name, ())
 
 
 def intersected(items: Sequence[Any]) -> set[int]:
     """Which tokens of an ordinary formula (openpyxl's tokenizer) are ranges that Excel reads by
     implicit intersection: a range (``A2:A4``, a name's range) that is an operand at the formula's
-    top level or inside functions of single values only (``=Price*Qty``, ``=ROUND(Price,2)``).
-    A range beside a range operator (``A1:A3 B2:C2``, a union) is left alone."""
+    top level or, in every call around it, an argument that takes one value (``=Price*Qty``,
+    ``=ROUND(Price,2)``, ``COUNTIF(A1:A9,B1:B9)``'s criteria). A range beside a range operator
+    (``A1:A3 B2:C2``, a union) is left alone."""
     out: set[int] = set()
-    stack: list[str | None] = []  # enclosing calls (their names) and parentheses (None)
+    stack: list[list[Any]] = []  # enclosing calls [name, argument position]; parentheses [None, 0]
     for i, tok in enumerate(items):
         if tok.subtype == "OPEN" and tok.type in ("FUNC", "PAREN", "ARRAY"):
             name = tok.value[:-1].upper().removeprefix("_XLFN.") if tok.type == "FUNC" else None
-            stack.append(name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None))
+            stack.append([name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None), 0])
         elif tok.subtype == "CLOSE" and stack:
             stack.pop()
+        elif tok.type == "SEP" and tok.subtype == "ARG" and stack:
+            stack[-1][1] += 1
         elif tok.type == "OPERAND" and tok.subtype == "RANGE" and ":" in tok.value:
-            if any(s is not None and s not in SCALAR_FUNCTIONS for s in stack):
+            if not all(_takes_one_value(name, position) for name, position in stack):
                 continue
             near = [items[k] for k in (i - 1, i + 1) if 0 <= k < len(items)]
             if any(t.type == "WHITE-SPACE" or (t.type == "OPERATOR-INFIX" and t.value == ",") for t in near):
                 continue
             out.add(i)
     return out
+
+
+def single(compiling: bool, cell: Any, ref: Any) -> Any:
+    """Excel's implicit intersection (``@``) of ``ref`` with the cell computing the formula: a range
+    of one column gives its cell in the formula's row, a range of one row its cell in the formula's
+    column, a single cell itself; otherwise #VALUE!. An array gives its first value. formulas
+    intersected a column only (``=A7:J7*B15`` and ``=COS(H12:L12)`` were #VALUE!)."""
+    if compiling:
+        return NONE
+    if not isinstance(ref, Ranges):
+        return ref.reshape(-1)[0] if isinstance(ref, np.ndarray) and ref.size else ref
+    if len(ref.ranges) != 1 or cell is None:
+        return error("#VALUE!")
+    part, here = ref.ranges[0], cell.ranges[0]
+    r1, r2, c1, c2 = int(part["r1"]), int(part["r2"]), int(part["n1"]), int(part["n2"])
+    row, col = int(here["r1"]), int(here["n1"])
+    if (r1, c1) == (r2, c2):
+        return ref
+    if c1 == c2 and r1 <= row <= r2:
+        r, c = row, c1
+    elif r1 == r2 and c1 <= col <= c2:
+        r, c = r1, col
+    else:
+        return error("#VALUE!")
+    grid = _grid(ref)
+    return make_range(range_parts(part["sheet_id"], r, c, r, c), grid[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1])
 
 
 def number(v: Any) -> float:
@@ -384,6 +458,8 @@ def register(table: Table) -> None:
     table["VALUE"] = value(table["VALUE"])
     table["XLOOKUP"] = table["_XLFN.XLOOKUP"] = xlookup(table["XLOOKUP"], table["XMATCH"])
     table["POWER"] = elementwise(power, number)
+    intersect = {"extra_inputs": table["_XLFN.SINGLE"]["extra_inputs"], "function": single}
+    table["SINGLE"] = table["_XLFN.SINGLE"] = intersect
     replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
         table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)

@@ -44,6 +44,7 @@ from formulas.tokens.operand import Error, XlError
 __all__ = [
     "COMPILING",
     "EMPTY",
+    "NONE",
     "Array",
     "FormulaError",
     "FunctionTable",
@@ -66,6 +67,7 @@ __all__ = [
 ]
 
 EMPTY: Any = sh.EMPTY  # an empty cell, as formulas' functions expect it
+NONE: Any = sh.NONE  # what a function that reads the formula's cell answers while formulas compiles
 
 
 class FunctionTable(dict[str, Any]):
