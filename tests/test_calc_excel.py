@@ -142,6 +142,43 @@ def test_a_name_with_relative_references_reads_relative_to_its_cell(tmp_path: Pa
     assert got["D2"] == 4 and got["E3"] == 4  # SUM(A1:A2); XFA1 from E3 wraps round to A3
 
 
+# ------------------------------------------ text, booleans and blanks: in a range, or typed
+
+ARGUMENTS = {  # Microsoft's SUM/COUNT/COUNTA/AVERAGEA/AND pages; Excel's answers in POI's FormulaEvalTestData
+    '=SUM(1,"2",TRUE)': 4,  # typed: "2" is 2, TRUE is 1
+    '=SUM({1,"2",TRUE})': 1,  # an array constant is read as a range: numbers only
+    '=ISNUMBER("5")': False,
+    '=COUNT(2, "A",  "",#REF!, #DIV/0!)': 1,
+    '=COUNTA(2, "A",  "",#REF!, #DIV/0!)': 5,
+    '=AND("1",1)': "#VALUE!",
+    '=MODE("1",2,2)': "#VALUE!",
+    "=LARGE(TRUE,1)": 1,
+    '=LARGE("2.3",1)': 2.3,
+    '=AVERAGE({"a"})': "#DIV/0!",
+    "=MIN(1,,2)": 0,
+    "=SUMPRODUCT(3,2)": 6,  # single values are multiplied; a text one is #VALUE!
+    '=SUMPRODUCT("4",2)': "#VALUE!",
+    "=SUMPRODUCT(2,{1,2})": "#VALUE!",  # arrays of different sizes
+    '=SUMPRODUCT({1,"a"},{3,4})': 3,  # text in an array is 0
+}
+
+
+def test_text_and_booleans_count_in_a_range_as_excel_reads_them(tmp_path: Path) -> None:
+    """In a reference or an array only numbers count (a text "5", TRUE and blanks are ignored);
+    typed as an argument "5" is 5 and TRUE 1; AVERAGEA counts TRUE as 1 and text as 0; COUNTA
+    counts every value; MODE of an empty cell is #VALUE! (FormulaEvalTestData's MODE(B9,2,D7))."""
+    for formula, want in ARGUMENTS.items():
+        got = evaluate(formula)
+        assert (str(got) if isinstance(want, str) else got) == want, formula
+    cells: dict[str, Any] = {"A1": "5", "A2": 3, "A3": True, "A5": "x"}
+    sums = {"B1": "=SUM(A1:A5)", "B2": "=COUNT(A1:A5)", "B3": "=COUNTA(A1:A5)", "B4": "=AVERAGEA(A1:A5)"}
+    sums |= {"B5": "=MAX(A1:A5)", "B6": "=MIN(A1,A3:A5)", "B7": "=PRODUCT(A1,A4)", "B8": "=ISNUMBER(A1)"}
+    sums |= {"B9": "=SUM(A1,2)", "B10": "=STDEV(A1:A5)", "B11": "=AND(A1:A5)", "B12": "=MODE(A2,A2,A4)"}
+    got = _calc(tmp_path, cells | sums)
+    assert [got[f"B{n}"] for n in range(1, 8)] == [3, 1, 4, 1, 3, 0, 0]
+    assert [got[f"B{n}"] for n in range(8, 13)] == [False, 2, "#DIV/0!", True, "#VALUE!"]
+
+
 # ------------------------------------------------------------------------------- functions
 
 ROUNDING = {  # Microsoft's FLOOR.MATH, CEILING.MATH, FLOOR.PRECISE and CEILING.PRECISE pages' examples

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from . import excel_args
 from .formula_adapter import (
     COMPILING,
     EMPTY,
@@ -450,6 +451,7 @@ def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callabl
 
 def register(table: Table) -> None:
     """Put the overrides into the engine's function table (formulas' versions kept inside)."""
+    excel_args.register(table)
     old_index = table["INDEX"]
     table["INDEX"] = {"extra_inputs": old_index["extra_inputs"], "function": index(old_index["function"])}
     table["ROWS"] = rows_columns(table["ROWS"], 0)
