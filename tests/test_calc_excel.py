@@ -179,6 +179,33 @@ def test_text_and_booleans_count_in_a_range_as_excel_reads_them(tmp_path: Path) 
     assert [got[f"B{n}"] for n in range(8, 13)] == [False, 2, "#DIV/0!", True, "#VALUE!"]
 
 
+ONE_BY_ONE = {  # Excel's cached answers in the corpus (file cited), or Microsoft's page
+    "=ROUND(1*(0.001+0.5-0.4-0.05-0.001),1)": 0.1,  # POI 56315.xlsx: 15 digits, then rounded
+    "=ROUND(2.675,2)": 2.68,
+    "=ROUND(1E300,2)": 1e300,
+    "=DATE(1900,1,22222)": 22222,  # FormulaEvalTestData I320: days added to the month's first
+    '=YEAR("7/5/1800")': "#VALUE!",  # xlcalculator YEAR.xlsx: no date before 1900 in a text
+    '=ADDRESS(2,3,3,TRUE,"[Book1]Sheet1")': "[Book1]Sheet1!$C2",  # FormulaEvalTestData F128
+    '=ADDRESS(2,3,3,TRUE,"Sheet 1")': "'Sheet 1'!$C2",
+}
+
+
+def test_rounding_dates_addresses_and_comparisons_with_blanks_as_excel(tmp_path: Path) -> None:
+    """Each wrong value the corpus showed, one by one; an empty cell compared with FALSE is FALSE
+    (FormulaEvalTestData N35); a reference a function answers is intersected like a range
+    (``INDEX(B14:C15,D7,2)`` with D7 empty, E736), and so is an intersection of ranges at the top
+    level (POI's Intersection-52111: a 2x2 intersection in one cell is #VALUE!)."""
+    for formula, want in ONE_BY_ONE.items():
+        got = evaluate(formula)
+        assert (str(got) if isinstance(want, str) else got) == want, formula
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 4)} | {f"B{r}": 10 * r for r in range(1, 4)}
+    cells |= {"C1": "=FALSE=D9", "C2": "=INDEX(A1:B3,0,2)", "C5": "=INDEX(A1:B3,D9,2)", "C6": "=SUM(INDEX(A1:B3,0,2))"}
+    cells |= {"D1": "=A1:B3 B1:B2", "D3": "=A1:B3 B1:B2", "E2": "=A1:B3 A1:B2"}
+    got = _calc(tmp_path, cells)
+    assert (got["C1"], got["C2"], got["C5"], got["C6"]) == (True, 20, "#VALUE!", 60)
+    assert (got["D1"], got["D3"], got["E2"]) == (10, "#VALUE!", "#VALUE!")
+
+
 # ------------------------------------------------------------------------------- functions
 
 ROUNDING = {  # Microsoft's FLOOR.MATH, CEILING.MATH, FLOOR.PRECISE and CEILING.PRECISE pages' examples

@@ -225,6 +225,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
         refs: list[str] = []
         lead, trail = _double_negations(items)
         single = excel.intersected(items) if intersect else set()
+        _intersect_calls(items, single, lead, trail)
         for i, tok in enumerate(items):
             value = lead.get(i, tok.value)
             out.append(trail.get(i - 1, ""))
@@ -254,13 +255,27 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
         out.append(trail.get(len(items) - 1, ""))
         raw.append(out[-1])
         if not substituted:
-            return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
+            body = "".join(out)
+            return Prepared(
+                mark_missing(f"=_xlfn.SINGLE({body})" if excel.WHOLE in single else "=" + body), tuple(refs)
+            )
         text = "=" + "".join(raw)
         if len(text) > MAX_EXPANDED:  # names that each repeat the next: twice as long a level
             why = f"its defined names stand for a formula of more than {MAX_EXPANDED:,} characters"
             return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
     why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
     return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+def _intersect_calls(items: Sequence[Any], single: set[int], lead: dict[int, str], trail: dict[int, str]) -> None:
+    """A call answering a reference where one value is needed (``excel.intersected``) becomes
+    ``_xlfn.SINGLE(INDEX(...))``: the text its opening token becomes, and the ``)`` after its end."""
+    for i in single:
+        if i >= 0 and items[i].type == "FUNC":
+            end = _operand_end(items, i)
+            if end is not None:
+                lead[i] = "_xlfn.SINGLE(" + lead.get(i, items[i].value)
+                trail[end] = trail.get(end, "") + ")"
 
 
 def _double_negations(items: Sequence[Any]) -> tuple[dict[int, str], dict[int, str]]:

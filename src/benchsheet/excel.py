@@ -25,8 +25,10 @@ from .formula_adapter import (
     elementwise,
     error,
     make_range,
+    operator,
     range_parts,
     replace_operators,
+    text_date,
 )
 from .textnum import text_number
 
@@ -253,22 +255,34 @@ def _takes_one_value(name: str | None, position: int) -> bool:
     return position in SCALAR_ARGUMENTS.get(name, ())
 
 
+# Functions that answer a reference: where one value is needed, Excel intersects it as a range
+# (``=INDEX(B14:C15,0,2)`` in row 736 is #VALUE!, POI's FormulaEvalTestData).
+REFERENCE_FUNCTIONS = frozenset({"INDEX", "OFFSET", "INDIRECT"})
+WHOLE = -1  # in ``intersected``: the whole formula (an intersection of ranges at its top level)
+
+
 def intersected(items: Sequence[Any]) -> set[int]:
-    """Which tokens of an ordinary formula (openpyxl's tokenizer) are ranges that Excel reads by
-    implicit intersection: a range (``A2:A4``, a name's range) that is an operand at the formula's
-    top level or, in every call around it, an argument that takes one value (``=Price*Qty``,
-    ``=ROUND(Price,2)``, ``COUNTIF(A1:A9,B1:B9)``'s criteria). A range beside a range operator
-    (``A1:A3 B2:C2``, a union) is left alone."""
+    """Which tokens of an ordinary formula (openpyxl's tokenizer) Excel reads by implicit
+    intersection: a range (``A2:A4``, a name's range), or a call of a function that answers a
+    reference (its opening token), that is an operand at the formula's top level or, in every call
+    around it, an argument that takes one value (``=Price*Qty``, ``=ROUND(Price,2)``,
+    ``COUNTIF(A1:A9,B1:B9)``'s criteria). A range beside a range operator (``A1:A3 B2:C2``, a union)
+    is left alone; an intersection at the top level makes the whole formula intersected (``WHOLE``)."""
     out: set[int] = set()
     stack: list[list[Any]] = []  # enclosing calls [name, argument position]; parentheses [None, 0]
     for i, tok in enumerate(items):
         if tok.subtype == "OPEN" and tok.type in ("FUNC", "PAREN", "ARRAY"):
             name = tok.value[:-1].upper().removeprefix("_XLFN.") if tok.type == "FUNC" else None
+            if name in REFERENCE_FUNCTIONS and all(_takes_one_value(n, k) for n, k in stack):
+                out.add(i)
             stack.append([name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None), 0])
         elif tok.subtype == "CLOSE" and stack:
             stack.pop()
         elif tok.type == "SEP" and tok.subtype == "ARG" and stack:
             stack[-1][1] += 1
+        elif tok.type == "WHITE-SPACE" and not stack and 0 < i < len(items) - 1:
+            if items[i - 1].type == "OPERAND" and items[i + 1].type == "OPERAND":
+                out.add(WHOLE)
         elif tok.type == "OPERAND" and tok.subtype == "RANGE" and ":" in tok.value:
             if not all(_takes_one_value(name, position) for name, position in stack):
                 continue
@@ -449,6 +463,114 @@ def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callabl
     return run
 
 
+def excel_round(away: bool | None) -> Callable[[float, float], float]:
+    """ROUND (None), ROUNDUP (True), ROUNDDOWN (False) of the number as Excel holds it, 15
+    significant digits, in decimal: ``ROUND(2.675,2)`` is 2.68, and POI's 56315.xlsx (Excel-cached)
+    rounds ``1*(0.001+0.5-0.4-0.05-0.001)`` (0.049999999999999975 in binary) to 0.1."""
+    from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Context, Decimal
+
+    wide = Context(prec=1000)  # room for every digit of a double: ROUND(1E300,2) is 1E300
+    mode = ROUND_HALF_UP if away is None else (ROUND_UP if away else ROUND_DOWN)
+
+    def run(x: float, digits: float) -> float:
+        if not math.isfinite(x):
+            return x
+        places = Decimal(1).scaleb(-max(-400, min(400, int(digits))))
+        return float(Decimal(f"{x:.15g}").quantize(places, rounding=mode, context=wide))
+
+    return run
+
+
+def date(original: Callable[..., Any]) -> Callable[..., Any]:
+    """DATE(year, month, day): the serial number of the month's first day plus day - 1, as Excel
+    counts ("If day is greater than the number of days in the month specified, day adds that
+    number of days to the first day in the month"): POI's FormulaEvalTestData (Excel-cached) has
+    ``DATE(1900,1,22222)`` = 22222, where formulas counted Excel's 29 February 1900 once more."""
+
+    def run(year: Any, month: Any, day: Any) -> Any:
+        d = _scalar(day)
+        if isinstance(d, np.ndarray) or isinstance(_scalar(year), np.ndarray) or isinstance(_scalar(month), np.ndarray):
+            return original(year, month, day)
+        if isinstance(d, XlError):
+            return d
+        try:
+            days = math.trunc(number(0 if d is EMPTY else d))
+        except (TypeError, ValueError):
+            return error("#VALUE!")
+        first = _scalar(original(year, month, 1))
+        if isinstance(first, XlError) or not isinstance(first, int | float | np.number):
+            return first
+        serial = int(first) + days - 1
+        return serial if 0 <= serial <= 2958465 else error("#NUM!")
+
+    run.__name__ = "DATE"
+    return run
+
+
+def date_part(original: Callable[..., Any]) -> Callable[..., Any]:
+    """YEAR/MONTH/DAY of a text date: Excel reads no date before 1900 or after 9999 in a text
+    (xlcalculator's YEAR.xlsx, Excel-cached: ``YEAR("7/5/1800")`` is #VALUE!); formulas read it."""
+
+    def run(serial: Any) -> Any:
+        v = _scalar(serial)
+        if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY and text_number(v) is None:
+            found = text_date(v)
+            if found is not None and not 1900 <= found[0] <= 9999:
+                return error("#VALUE!")
+        return original(serial)
+
+    run.__name__ = getattr(original, "__name__", "DATE_PART")
+    return run
+
+
+_PLAIN_SHEET = re.compile(r"^(?:\[[^\]]*\])?[A-Za-z_][\w.]*$")
+
+
+def address(original: Callable[..., Any]) -> Callable[..., Any]:
+    """ADDRESS with a sheet_text: quoted only where the name needs quotes (a space, a sign...), as
+    Excel cached it in POI's FormulaEvalTestData (``ADDRESS(2,3,3,TRUE,"[Book1]Sheet1")`` is
+    ``[Book1]Sheet1!$C2``); formulas quoted every name."""
+
+    def run(*args: Any) -> Any:
+        out = original(*args)
+        text = _scalar(out)
+        sheet = _scalar(args[4]) if len(args) > 4 else None
+        if isinstance(text, str) and isinstance(sheet, str) and _PLAIN_SHEET.match(sheet):
+            quoted = "'" + sheet.replace("'", "''") + "'!"
+            if text.startswith(quoted) and not re.match(r"^(?:\[[^\]]*\])?(?:[A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$", sheet):
+                return sheet + "!" + text[len(quoted) :]
+        return out
+
+    run.__name__ = "ADDRESS"
+    return run
+
+
+def compare(original: Callable[..., Any]) -> Callable[..., Any]:
+    """A comparison of an empty cell with TRUE or FALSE reads the empty cell as FALSE (POI's
+    FormulaEvalTestData, Excel-cached: ``FALSE=D7`` with D7 empty is TRUE); formulas read it as 0,
+    a number, which no logical value equals."""
+
+    def run(x: Any, y: Any) -> Any:
+        a, b = _scalar(x), _scalar(y)
+        if a is EMPTY and isinstance(b, bool | np.bool_):
+            x = False
+        elif b is EMPTY and isinstance(a, bool | np.bool_):
+            y = False
+        return original(x, y)
+
+    return run
+
+
+def _lazy(table: Any, name: str) -> Callable[..., Any]:
+    """formulas' own ``name``, its module imported at the first call (not for every ``eval``)."""
+
+    def run(*args: Any) -> Any:
+        return table.excel(name)(*args)
+
+    run.__name__ = name
+    return run
+
+
 def register(table: Table) -> None:
     """Put the overrides into the engine's function table (formulas' versions kept inside)."""
     excel_args.register(table)
@@ -460,9 +582,16 @@ def register(table: Table) -> None:
     table["VALUE"] = value(table["VALUE"])
     table["XLOOKUP"] = table["_XLFN.XLOOKUP"] = xlookup(table["XLOOKUP"], table["XMATCH"])
     table["POWER"] = elementwise(power, number)
+    for name, away in (("ROUND", None), ("ROUNDUP", True), ("ROUNDDOWN", False)):
+        table[name] = elementwise(excel_round(away), number)
+    table["DATE"] = date(_lazy(table, "DATE"))
+    for name in ("YEAR", "MONTH", "DAY"):
+        table[name] = date_part(_lazy(table, name))
+    table["ADDRESS"] = address(_lazy(table, "ADDRESS"))
     intersect = {"extra_inputs": table["_XLFN.SINGLE"]["extra_inputs"], "function": single}
     table["SINGLE"] = table["_XLFN.SINGLE"] = intersect
     replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
+    replace_operators({name: compare(operator(name)) for name in ("=", "<>", "<", ">", "<=", ">=")})
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
         table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)
         table[f"{name}.PRECISE"] = table[f"_XLFN.{name}.PRECISE"] = elementwise(_precise(f), number)
