@@ -187,6 +187,12 @@ ONE_BY_ONE = {  # Excel's cached answers in the corpus (file cited), or Microsof
     '=YEAR("7/5/1800")': "#VALUE!",  # xlcalculator YEAR.xlsx: no date before 1900 in a text
     '=ADDRESS(2,3,3,TRUE,"[Book1]Sheet1")': "[Book1]Sheet1!$C2",  # FormulaEvalTestData F128
     '=ADDRESS(2,3,3,TRUE,"Sheet 1")': "'Sheet 1'!$C2",
+    "=FV(2.95,13,13000,-17406.785214815642,1)": 333891.23010253906,  # FormulaEvalTestData H20, every digit
+    "=FV(0.06/12, 10, -200, -500, 1)": pytest.approx(2581.40337406),  # Microsoft's FV page
+    '=LEN("a\nb")': 3,  # dataValidationTableRange.xlsx: a line break in a literal is kept
+    "=LOOKUP(4.19,{4.14,4.19,5.17,5.77,6.39},{1,2,3,4,5})": 2,  # Microsoft's LOOKUP page
+    "=LOOKUP(2,1/({1,0,1,0}=1),{10,20,30,40})": 30,  # the last match, errors stepped over
+    '=LOOKUP("DOUBLE",{"DOUBLE","BLANK","STRING","REF","AREA"},{1,2,3,4,5})': 1,  # E872: binary search
 }
 
 
@@ -201,7 +207,9 @@ def test_rounding_dates_addresses_and_comparisons_with_blanks_as_excel(tmp_path:
     cells: dict[str, Any] = {f"A{r}": r for r in range(1, 4)} | {f"B{r}": 10 * r for r in range(1, 4)}
     cells |= {"C1": "=FALSE=D9", "C2": "=INDEX(A1:B3,0,2)", "C5": "=INDEX(A1:B3,D9,2)", "C6": "=SUM(INDEX(A1:B3,0,2))"}
     cells |= {"D1": "=A1:B3 B1:B2", "D3": "=A1:B3 B1:B2", "E2": "=A1:B3 A1:B2"}
+    cells |= {"F1": -17406.785214815642, "F2": "=FV(2.95,13,13000,F1,1)"}  # the whole double, as Excel reads it
     got = _calc(tmp_path, cells)
+    assert got["F2"] == 333891.23010253906
     assert (got["C1"], got["C2"], got["C5"], got["C6"]) == (True, 20, "#VALUE!", 60)
     assert (got["D1"], got["D3"], got["E2"]) == (10, "#VALUE!", "#VALUE!")
 

@@ -250,8 +250,10 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
                     (),
                     ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
                 )
-            out.append(value)
             raw.append(value)
+            if tok.type == "OPERAND" and tok.subtype == "TEXT" and ("\n" in value or "\r" in value):
+                value = _line_breaks(value)
+            out.append(value)
         out.append(trail.get(len(items) - 1, ""))
         raw.append(out[-1])
         if not substituted:
@@ -265,6 +267,14 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
             return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
     why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
     return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+def _line_breaks(literal: str) -> str:
+    """A text literal holding line breaks, written with CHAR(10)/CHAR(13): formulas' parser drops a
+    line break inside a literal (POI's dataValidationTableRange.xlsx: Excel keeps it)."""
+    for ch, code in (("\r", 13), ("\n", 10)):
+        literal = literal.replace(ch, f'"&CHAR({code})&"')
+    return f"({literal})"
 
 
 def _intersect_calls(items: Sequence[Any], single: set[int], lead: dict[int, str], trail: dict[int, str]) -> None:

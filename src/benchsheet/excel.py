@@ -561,6 +561,87 @@ def compare(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def fv(rate: float, nper: float, pmt: float, pv: float = 0.0, kind: float = 0.0) -> float:
+    """FV (Microsoft's page), its terms in the order Excel computes them: POI's FormulaEvalTestData
+    (Excel-cached) has ``FV(2.95,13,13000,-17406.78521481564,1)`` = 333891.23010253906 to the last
+    digit; formulas answered 333891.2279 (the cancellation of terms near 6E11 shows the order)."""
+    if rate == 0:
+        return -(pv + pmt * nper)
+    growth = (1 + rate) ** nper
+    return float(-(pv * growth + pmt * (1 + rate * (1 if kind else 0)) / rate * (growth - 1)))
+
+
+def lookup(original: Callable[..., Any]) -> Callable[..., Any]:
+    """LOOKUP(value, lookup_vector, [result_vector]) found by Excel's binary search, as Apache POI
+    models it (``LookupUtils``; POI passes its FormulaEvalTestData, Excel-cached, with it): over
+    values not in ascending order Excel's answer is where the search lands (``LOOKUP("DOUBLE",
+    C6:G6,C9:G9)`` is C9 where a scan found D9). Values of another kind (text among numbers, an
+    error, an empty cell) are stepped over. The array form (a table) goes to formulas."""
+
+    def run(value: Any, vector: Any, *rest: Any) -> Any:
+        v, grid = _scalar(value), _grid(vector)
+        if isinstance(v, np.ndarray) or min(grid.shape) != 1 or len(rest) > 1:
+            return original(value, vector, *rest)
+        if isinstance(v, XlError):
+            return v
+        line = list(grid.flat)
+        i = _binary_search(v, line)
+        if i < 0:
+            return error("#N/A")
+        results = list(_grid(rest[0]).flat) if rest else line
+        if i >= len(results):
+            return error("#N/A")
+        got = results[i]
+        return 0 if got is EMPTY else got
+
+    run.__name__ = "LOOKUP"
+    return run
+
+
+def _compare(v: Any, x: Any) -> int | None:
+    """-1, 0, 1 as ``v`` is less than, equal to or greater than ``x``; None for another kind."""
+    kind = _kind(v)
+    if kind == "none" or _kind(x) != kind:
+        return None
+    a, b = _key(v), _key(x)
+    return int(a > b) - int(a < b)
+
+
+def _binary_search(v: Any, line: list[Any]) -> int:
+    """The position Excel's approximate match finds (-1: none), POI's ``lookupIndexOfValue``."""
+    low, high = -1, len(line)
+    while high - low >= 2:
+        mid = (low + high) // 2
+        cmp = _compare(v, line[mid])
+        if cmp is None:  # step over values of another kind, toward the end
+            nxt = next((k for k in range(mid + 1, high) if _compare(v, line[k]) is not None), None)
+            if nxt is None or (nxt == high - 1 and _compare(v, line[nxt]) == -1):
+                high = mid
+                continue
+            mid, cmp = nxt, _compare(v, line[nxt])
+        if cmp == 0:  # the last of a run of equal values
+            while mid + 1 < high and _compare(v, line[mid + 1]) == 0:
+                mid += 1
+            return mid
+        if cmp == -1:
+            high = mid
+        else:
+            low = mid
+    return low
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, XlError) or v is EMPTY:
+        return "none"
+    if isinstance(v, bool | np.bool_):
+        return "bool"
+    return "text" if isinstance(v, str) else "number"
+
+
+def _key(v: Any) -> Any:
+    return v.upper() if isinstance(v, str) else v
+
+
 def _lazy(table: Any, name: str) -> Callable[..., Any]:
     """formulas' own ``name``, its module imported at the first call (not for every ``eval``)."""
 
@@ -588,6 +669,8 @@ def register(table: Table) -> None:
     for name in ("YEAR", "MONTH", "DAY"):
         table[name] = date_part(_lazy(table, name))
     table["ADDRESS"] = address(_lazy(table, "ADDRESS"))
+    table["FV"] = elementwise(fv, number)
+    table["LOOKUP"] = lookup(_lazy(table, "LOOKUP"))
     intersect = {"extra_inputs": table["_XLFN.SINGLE"]["extra_inputs"], "function": single}
     table["SINGLE"] = table["_XLFN.SINGLE"] = intersect
     replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
