@@ -151,16 +151,34 @@ def _col(letters: str) -> int:
     return n
 
 
-def volatile_cells(cells: list[ExcelCell]) -> set[tuple[str, str]]:
-    """Cells that read a volatile function, directly or through the cells they reference (a rough
-    reading of the references: a shared formula's children count as their anchor's area)."""
-    marked = {(c.sheet, c.ref) for c in cells if VOLATILE.search(c.formula)}
+def defined_names(path: Path) -> dict[str, str]:
+    """The workbook's defined names (upper case) and what each stands for (``Sheet1!$A$2``)."""
+    with zipfile.ZipFile(path) as z:
+        wb = _part(z, "xl/workbook.xml")
+    if wb is None:
+        return {}
+    return {(d.get("name") or "").upper(): d.text or "" for d in wb.iter(_NS + "definedName")}
+
+
+_WORD = re.compile(r"(?<![\w.!$'])[A-Za-z_\\][\w.]*(?![\w(!])")
+
+
+def volatile_cells(cells: list[ExcelCell], names: dict[str, str] | None = None) -> set[tuple[str, str]]:
+    """Cells that read a volatile function, directly or through the cells they reference, also
+    through a defined name (a rough reading of the references: a shared formula's children count
+    as their anchor's area)."""
+    names = names or {}
+
+    def written_out(formula: str) -> str:
+        return _WORD.sub(lambda m: names.get(m.group(0).upper(), m.group(0)), formula) if names else formula
+
+    marked = {(c.sheet, c.ref) for c in cells if VOLATILE.search(written_out(c.formula))}
     if not marked:
         return marked
     reads: dict[tuple[str, str], list[tuple[str, int, int, int, int]]] = {}
     for c in cells:
         areas = []
-        for m in _REF.finditer(c.formula.replace("$", "")):
+        for m in _REF.finditer(written_out(c.formula).replace("$", "")):
             sheet = (m.group(1) or c.sheet).strip("'").replace("''", "'")
             r1, c1 = int(m.group(3)), _col(m.group(2))
             r2, c2 = (int(m.group(5)), _col(m.group(4))) if m.group(4) else (r1, c1)
@@ -245,7 +263,7 @@ def judge(path: Path, computed: dict[tuple[str, str], Any] | None, failure: str 
     """Compare ``computed`` ((sheet name, "B5") -> value) with Excel's cached values of ``path``."""
     name = path.relative_to(FILES).as_posix() if path.is_relative_to(FILES) else path.name
     cells = excel_values(path)
-    skip = volatile_cells(cells)
+    skip = volatile_cells(cells, defined_names(path))
     result = Judged(name, differences=[], failure=failure)
     assert result.differences is not None
     for c in cells:
@@ -362,7 +380,7 @@ def functions_matching(judged: list[Judged]) -> set[str]:
             continue
         differing = {d.cell for d in j.differences or ()}
         cells = excel_values(FILES / j.file)
-        skip = volatile_cells(cells)
+        skip = volatile_cells(cells, defined_names(FILES / j.file))
         for c in cells:
             if f"{c.sheet}!{c.ref}" not in differing and (c.sheet, c.ref) not in skip:
                 used |= function_names(c.formula)

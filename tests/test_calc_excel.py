@@ -112,6 +112,25 @@ def test_an_ordinary_formula_reads_a_range_by_implicit_intersection(tmp_path: Pa
     assert (got["D3"], got["E1"], got["E2"], got["E3"]) == (6.7, 60, 140, 20)
 
 
+def test_implicit_intersection_of_a_row_and_of_function_arguments(tmp_path: Path) -> None:
+    """As Excel cached it in POI's FormulaEvalTestData (tests/corpus): a one-row range where one
+    value is needed is the cell of the formula's column (``=A7:J7*B15`` in column J, ``=COS(H12:L12)``),
+    in an operator or in any argument that takes one value (ATAN2's, COUNTIF's criteria); a
+    formula outside the range's columns, or a range of several rows and columns, is #VALUE!;
+    T of a range reads its top-left cell; an array formula keeps the whole range."""
+    cells: dict[str, Any] = {"A1": 1, "B1": 2, "C1": 3, "D1": 4, "E1": "x", "F2": 2, "F3": 9}
+    cells |= {"C5": "=A1:D1*10", "C6": "=COS(A1:D1)", "G6": "=COS(A1:D1)", "B7": "=-A1:D1", "B8": "=ABS(A1:B2)"}
+    cells |= {"B9": "=ATAN2(A1:D1,A1:D1)", "H2": "=COUNTIF(A1:D1,F1:F9)", "H3": "=COUNTIF(A1:D1,F1:F9)"}
+    cells |= {"E10": "=T(A1:E1)", "E11": "=UPPER(A1:E1)", "D12": "=A1:D1<>B1:E1"}
+    cells["A14"] = ArrayFormula("A14:D14", "=A1:D1*10")
+    got = _calc(tmp_path, cells)
+    assert (got["C5"], got["C6"], got["G6"]) == (30, pytest.approx(-0.9899924966), "#VALUE!")
+    assert (got["B7"], got["B8"]) == (-2, "#VALUE!")
+    assert (got["B9"], got["H2"], got["H3"]) == (pytest.approx(0.7853981634), 1, 0)
+    assert (got["E10"], got["E11"], got["D12"]) == (None, "X", False)
+    assert [got[f"{c}14"] for c in "ABCD"] == [10, 20, 30, 40]
+
+
 def test_a_name_with_relative_references_reads_relative_to_its_cell(tmp_path: Path) -> None:
     """A name saved as ``S!$A1`` (column fixed, row relative to A1) is the cell of the formula's
     own row: "Left" in row 3 is A3. Filled down, each row reads its own cell."""
@@ -121,6 +140,78 @@ def test_a_name_with_relative_references_reads_relative_to_its_cell(tmp_path: Pa
     got = _calc(tmp_path, cells, Left="S!$A1", Above="S!$A$1:$A1", Corner="S!XFA1")
     assert [got[f"C{n}"] for n in (1, 2, 3)] == [3, 5, 8]
     assert got["D2"] == 4 and got["E3"] == 4  # SUM(A1:A2); XFA1 from E3 wraps round to A3
+
+
+# ------------------------------------------ text, booleans and blanks: in a range, or typed
+
+ARGUMENTS = {  # Microsoft's SUM/COUNT/COUNTA/AVERAGEA/AND pages; Excel's answers in POI's FormulaEvalTestData
+    '=SUM(1,"2",TRUE)': 4,  # typed: "2" is 2, TRUE is 1
+    '=SUM({1,"2",TRUE})': 1,  # an array constant is read as a range: numbers only
+    '=ISNUMBER("5")': False,
+    '=COUNT(2, "A",  "",#REF!, #DIV/0!)': 1,
+    '=COUNTA(2, "A",  "",#REF!, #DIV/0!)': 5,
+    '=AND("1",1)': "#VALUE!",
+    '=MODE("1",2,2)': "#VALUE!",
+    "=LARGE(TRUE,1)": 1,
+    '=LARGE("2.3",1)': 2.3,
+    '=AVERAGE({"a"})': "#DIV/0!",
+    "=MIN(1,,2)": 0,
+    "=SUMPRODUCT(3,2)": 6,  # single values are multiplied; a text one is #VALUE!
+    '=SUMPRODUCT("4",2)': "#VALUE!",
+    "=SUMPRODUCT(2,{1,2})": "#VALUE!",  # arrays of different sizes
+    '=SUMPRODUCT({1,"a"},{3,4})': 3,  # text in an array is 0
+}
+
+
+def test_text_and_booleans_count_in_a_range_as_excel_reads_them(tmp_path: Path) -> None:
+    """In a reference or an array only numbers count (a text "5", TRUE and blanks are ignored);
+    typed as an argument "5" is 5 and TRUE 1; AVERAGEA counts TRUE as 1 and text as 0; COUNTA
+    counts every value; MODE of an empty cell is #VALUE! (FormulaEvalTestData's MODE(B9,2,D7))."""
+    for formula, want in ARGUMENTS.items():
+        got = evaluate(formula)
+        assert (str(got) if isinstance(want, str) else got) == want, formula
+    cells: dict[str, Any] = {"A1": "5", "A2": 3, "A3": True, "A5": "x"}
+    sums = {"B1": "=SUM(A1:A5)", "B2": "=COUNT(A1:A5)", "B3": "=COUNTA(A1:A5)", "B4": "=AVERAGEA(A1:A5)"}
+    sums |= {"B5": "=MAX(A1:A5)", "B6": "=MIN(A1,A3:A5)", "B7": "=PRODUCT(A1,A4)", "B8": "=ISNUMBER(A1)"}
+    sums |= {"B9": "=SUM(A1,2)", "B10": "=STDEV(A1:A5)", "B11": "=AND(A1:A5)", "B12": "=MODE(A2,A2,A4)"}
+    got = _calc(tmp_path, cells | sums)
+    assert [got[f"B{n}"] for n in range(1, 8)] == [3, 1, 4, 1, 3, 0, 0]
+    assert [got[f"B{n}"] for n in range(8, 13)] == [False, 2, "#DIV/0!", True, "#VALUE!"]
+
+
+ONE_BY_ONE = {  # Excel's cached answers in the corpus (file cited), or Microsoft's page
+    "=ROUND(1*(0.001+0.5-0.4-0.05-0.001),1)": 0.1,  # POI 56315.xlsx: 15 digits, then rounded
+    "=ROUND(2.675,2)": 2.68,
+    "=ROUND(1E300,2)": 1e300,
+    "=DATE(1900,1,22222)": 22222,  # FormulaEvalTestData I320: days added to the month's first
+    '=YEAR("7/5/1800")': "#VALUE!",  # xlcalculator YEAR.xlsx: no date before 1900 in a text
+    '=ADDRESS(2,3,3,TRUE,"[Book1]Sheet1")': "[Book1]Sheet1!$C2",  # FormulaEvalTestData F128
+    '=ADDRESS(2,3,3,TRUE,"Sheet 1")': "'Sheet 1'!$C2",
+    "=FV(2.95,13,13000,-17406.785214815642,1)": 333891.23010253906,  # FormulaEvalTestData H20, every digit
+    "=FV(0.06/12, 10, -200, -500, 1)": pytest.approx(2581.40337406),  # Microsoft's FV page
+    '=LEN("a\nb")': 3,  # dataValidationTableRange.xlsx: a line break in a literal is kept
+    "=LOOKUP(4.19,{4.14,4.19,5.17,5.77,6.39},{1,2,3,4,5})": 2,  # Microsoft's LOOKUP page
+    "=LOOKUP(2,1/({1,0,1,0}=1),{10,20,30,40})": 30,  # the last match, errors stepped over
+    '=LOOKUP("DOUBLE",{"DOUBLE","BLANK","STRING","REF","AREA"},{1,2,3,4,5})': 1,  # E872: binary search
+}
+
+
+def test_rounding_dates_addresses_and_comparisons_with_blanks_as_excel(tmp_path: Path) -> None:
+    """Each wrong value the corpus showed, one by one; an empty cell compared with FALSE is FALSE
+    (FormulaEvalTestData N35); a reference a function answers is intersected like a range
+    (``INDEX(B14:C15,D7,2)`` with D7 empty, E736), and so is an intersection of ranges at the top
+    level (POI's Intersection-52111: a 2x2 intersection in one cell is #VALUE!)."""
+    for formula, want in ONE_BY_ONE.items():
+        got = evaluate(formula)
+        assert (str(got) if isinstance(want, str) else got) == want, formula
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 4)} | {f"B{r}": 10 * r for r in range(1, 4)}
+    cells |= {"C1": "=FALSE=D9", "C2": "=INDEX(A1:B3,0,2)", "C5": "=INDEX(A1:B3,D9,2)", "C6": "=SUM(INDEX(A1:B3,0,2))"}
+    cells |= {"D1": "=A1:B3 B1:B2", "D3": "=A1:B3 B1:B2", "E2": "=A1:B3 A1:B2"}
+    cells |= {"F1": -17406.785214815642, "F2": "=FV(2.95,13,13000,F1,1)"}  # the whole double, as Excel reads it
+    got = _calc(tmp_path, cells)
+    assert got["F2"] == 333891.23010253906
+    assert (got["C1"], got["C2"], got["C5"], got["C6"]) == (True, 20, "#VALUE!", 60)
+    assert (got["D1"], got["D3"], got["E2"]) == (10, "#VALUE!", "#VALUE!")
 
 
 # ------------------------------------------------------------------------------- functions

@@ -34,7 +34,7 @@ def test_one_benchsheet_formula_loads_no_function_module_it_does_not_use() -> No
 
 
 def test_an_excel_function_loads_its_own_module_only() -> None:
-    answer, seen = _first_call('=IF(ISNUMBER(2),ROUND(2.345,2)&"x","")')
+    answer, seen = _first_call('=IF(ISNUMBER(2),ROUND(ABS(-2.345),2)&"x","")')
     assert answer == "2.35x"
     modules = seen["modules"]
     assert isinstance(modules, list) and "formulas.functions.math" in modules

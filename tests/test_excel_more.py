@@ -275,13 +275,13 @@ def test_indirect_of_a_cell_text_or_a_defined_name(tmp_path: Path) -> None:
 def test_offset_of_a_whole_column_moves_all_of_it(tmp_path: Path) -> None:
     """A whole column is read as the cells present, but OFFSET moves all of it: SUM(OFFSET(A:A,0,1))
     is the whole of column B (which is longer than A), OFFSET(A:A,1,0) runs over the sheet's edge
-    (#REF!, Microsoft's OFFSET page). One cell's OFFSET of several cells, which Excel reads by
-    implicit intersection, answers an error naming it, never the first cell's value."""
+    (#REF!, Microsoft's OFFSET page). One cell's OFFSET of several cells is read by implicit
+    intersection, as Excel does: none of B1:B2 is in row 5, so #VALUE! saying why."""
     cells: dict[str, Any] = {f"A{r}": r for r in range(1, 4)} | {f"B{r}": 10 * r for r in range(1, 7)}
     cells |= {"D1": "=SUM(OFFSET(A:A,0,1))", "D2": "=OFFSET(A:A,1,0)", "D5": "=OFFSET(A1,0,1,2,1)"}
     got = _book(tmp_path, cells)
     assert (got["D1"], got["D2"], got["D5"]) == (210, "#REF!", "#VALUE!")
-    assert "several cells" in got["reasons"]["D5"]
+    assert "implicit intersection" in got["reasons"]["D5"]
 
 
 def test_a_range_between_two_references_reads_every_cell_between(tmp_path: Path) -> None:

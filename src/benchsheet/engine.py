@@ -210,23 +210,22 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
     if not text.startswith("="):
         text = "=" + text
     if len(text) > MAX_FORMULA:
-        return Prepared(
-            text,
-            (),
-            ReasonedError("#VALUE!", f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"),
-        )
+        why = f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"
+        return Prepared(text, (), ReasonedError("#VALUE!", why))
     text = normalize_formula(text)
     for _ in range(MAX_NAME_DEPTH + 1):  # defined names standing for other names, at most this deep
         try:
             items = Tokenizer(text).items
         except (TokenizerError, IndexError) as exc:
             return Prepared(text, (), ReasonedError("#VALUE!", f"cannot read the formula {text[:80]!r} ({exc})"))
+        if any(t.type == "OPERAND" and t.subtype == "TEXT" and len(t.value) - 2 > MAX_TEXT for t in items):
+            why = f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"
+            return Prepared(text, (), ReasonedError("#VALUE!", why))
         substituted = False
         out: list[str] = []
         raw: list[str] = []  # the same with the references as written: the next round reads them again
         refs: list[str] = []
-        lead, trail = _double_negations(items)
-        single = excel.intersected(items) if intersect else set()
+        lead, trail, single = _rewrites(items, intersect)
         for i, tok in enumerate(items):
             value = lead.get(i, tok.value)
             out.append(trail.get(i - 1, ""))
@@ -245,24 +244,53 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
                 continue
             if tok.type == "OPERAND" and tok.subtype == "NUMBER":
                 value = _EXPONENT.sub(r"\1E+\2", value)
-            elif tok.type == "OPERAND" and tok.subtype == "TEXT" and len(value) - 2 > MAX_TEXT:
-                return Prepared(
-                    text,
-                    (),
-                    ReasonedError("#VALUE!", f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"),
-                )
-            out.append(value)
             raw.append(value)
+            out.append(_line_breaks(value) if tok.type == "OPERAND" and tok.subtype == "TEXT" else value)
         out.append(trail.get(len(items) - 1, ""))
         raw.append(out[-1])
         if not substituted:
-            return Prepared(mark_missing("=" + "".join(out)), tuple(refs))
+            return Prepared(mark_missing(_whole("".join(out), single)), tuple(refs))
         text = "=" + "".join(raw)
         if len(text) > MAX_EXPANDED:  # names that each repeat the next: twice as long a level
             why = f"its defined names stand for a formula of more than {MAX_EXPANDED:,} characters"
             return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
     why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
     return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+def _line_breaks(literal: str) -> str:
+    """A text literal holding line breaks, written with CHAR(10)/CHAR(13): formulas' parser drops a
+    line break inside a literal (POI's dataValidationTableRange.xlsx: Excel keeps it)."""
+    if "\n" not in literal and "\r" not in literal:
+        return literal
+    for ch, code in (("\r", 13), ("\n", 10)):
+        literal = literal.replace(ch, f'"&CHAR({code})&"')
+    return f"({literal})"
+
+
+def _rewrites(items: Sequence[Any], intersect: bool) -> tuple[dict[int, str], dict[int, str], set[int]]:
+    """What tokens become (``lead``), what follows a token (``trail``), and the tokens read by
+    implicit intersection (``excel.intersected``, in a cell's ordinary formula only)."""
+    lead, trail = _double_negations(items)
+    single = excel.intersected(items) if intersect else set()
+    _intersect_calls(items, single, lead, trail)
+    return lead, trail, single
+
+
+def _whole(body: str, single: set[int]) -> str:
+    """The prepared formula; intersected as a whole where its top level intersects ranges."""
+    return f"=_xlfn.SINGLE({body})" if excel.WHOLE in single else "=" + body
+
+
+def _intersect_calls(items: Sequence[Any], single: set[int], lead: dict[int, str], trail: dict[int, str]) -> None:
+    """A call answering a reference where one value is needed (``excel.intersected``) becomes
+    ``_xlfn.SINGLE(INDEX(...))``: the text its opening token becomes, and the ``)`` after its end."""
+    for i in single:
+        if i >= 0 and items[i].type == "FUNC":
+            end = _operand_end(items, i)
+            if end is not None:
+                lead[i] = "_xlfn.SINGLE(" + lead.get(i, items[i].value)
+                trail[end] = trail.get(end, "") + ")"
 
 
 def _double_negations(items: Sequence[Any]) -> tuple[dict[int, str], dict[int, str]]:

@@ -14,17 +14,21 @@ from typing import Any
 
 import numpy as np
 
+from . import excel_args
 from .formula_adapter import (
     COMPILING,
     EMPTY,
+    NONE,
     Array,
     Ranges,
     XlError,
     elementwise,
     error,
     make_range,
+    operator,
     range_parts,
     replace_operators,
+    text_date,
 )
 from .textnum import text_number
 
@@ -138,21 +142,37 @@ def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
 # outside any function, is read by Excel's implicit intersection in an ordinary formula ("implicit
 # intersection ... reduces many values to a single value", Microsoft's "Implicit intersection
 # operator: @" page). Functions that take ranges or arrays (SUM, SUMPRODUCT, INDEX, VLOOKUP...) are
-# not listed: what they read stays a range, as before.
+# not listed: what they read stays a range, as before. T is not listed: Excel's T of a range reads
+# its top-left cell (FormulaEvalTestData: ``T(L7:N7)`` in column N is "", N7 holding text).
 SCALAR_FUNCTIONS = frozenset(
     [
         "ABS",
+        "ACOS",
+        "ACOSH",
+        "ASIN",
+        "ASINH",
+        "ATAN",
+        "ATAN2",
+        "ATANH",
         "CEILING",
         "CHAR",
+        "CLEAN",
         "CODE",
         "COMBIN",
+        "CONCATENATE",
+        "COS",
+        "COSH",
         "DATE",
         "DAY",
         "DAYS",
+        "DEGREES",
         "DOLLAR",
         "EDATE",
         "EOMONTH",
+        "EVEN",
+        "EXACT",
         "EXP",
+        "FACT",
         "FIND",
         "FLOOR",
         "HOUR",
@@ -183,8 +203,10 @@ SCALAR_FUNCTIONS = frozenset(
         "MROUND",
         "N",
         "NOT",
+        "ODD",
         "POWER",
         "PROPER",
+        "RADIANS",
         "REPLACE",
         "REPT",
         "RIGHT",
@@ -194,9 +216,12 @@ SCALAR_FUNCTIONS = frozenset(
         "SEARCH",
         "SECOND",
         "SIGN",
+        "SIN",
+        "SINH",
         "SQRT",
         "SUBSTITUTE",
-        "T",
+        "TAN",
+        "TANH",
         "TEXT",
         "TIME",
         "TRIM",
@@ -208,29 +233,96 @@ SCALAR_FUNCTIONS = frozenset(
         "YEARFRAC",
     ]
 )
+# Functions of both kinds of parameters: the positions (from 0) of those that take one value
+# (Microsoft's pages: COUNTIF's criteria, VLOOKUP's lookup_value...); the others take ranges.
+SCALAR_ARGUMENTS: dict[str, frozenset[int]] = {
+    "AVERAGEIF": frozenset({1}),
+    "CHOOSE": frozenset({0}),
+    "COUNTIF": frozenset({1}),
+    "HLOOKUP": frozenset({0, 2, 3}),
+    "INDEX": frozenset({1, 2, 3}),
+    "LARGE": frozenset({1}),
+    "MATCH": frozenset({0, 2}),
+    "SMALL": frozenset({1}),
+    "SUMIF": frozenset({1}),
+    "VLOOKUP": frozenset({0, 2, 3}),
+}
+
+
+def _takes_one_value(name: str | None, position: int) -> bool:
+    """Whether an argument at ``position`` of the call ``name`` (None: a parenthesis) is one value."""
+    if name is None:
+        return True
+    if name in SCALAR_FUNCTIONS:
+        return True
+    return position in SCALAR_ARGUMENTS.get(name, ())
+
+
+# Functions that answer a reference: where one value is needed, Excel intersects it as a range
+# (``=INDEX(B14:C15,0,2)`` in row 736 is #VALUE!, POI's FormulaEvalTestData).
+REFERENCE_FUNCTIONS = frozenset({"INDEX", "OFFSET", "INDIRECT"})
+WHOLE = -1  # in ``intersected``: the whole formula (an intersection of ranges at its top level)
 
 
 def intersected(items: Sequence[Any]) -> set[int]:
-    """Which tokens of an ordinary formula (openpyxl's tokenizer) are ranges that Excel reads by
-    implicit intersection: a range (``A2:A4``, a name's range) that is an operand at the formula's
-    top level or inside functions of single values only (``=Price*Qty``, ``=ROUND(Price,2)``).
-    A range beside a range operator (``A1:A3 B2:C2``, a union) is left alone."""
+    """Which tokens of an ordinary formula (openpyxl's tokenizer) Excel reads by implicit
+    intersection: a range (``A2:A4``, a name's range), or a call of a function that answers a
+    reference (its opening token), that is an operand at the formula's top level or, in every call
+    around it, an argument that takes one value (``=Price*Qty``, ``=ROUND(Price,2)``,
+    ``COUNTIF(A1:A9,B1:B9)``'s criteria). A range beside a range operator (``A1:A3 B2:C2``, a union)
+    is left alone; an intersection at the top level makes the whole formula intersected (``WHOLE``)."""
     out: set[int] = set()
-    stack: list[str | None] = []  # enclosing calls (their names) and parentheses (None)
+    stack: list[list[Any]] = []  # enclosing calls [name, argument position]; parentheses [None, 0]
     for i, tok in enumerate(items):
         if tok.subtype == "OPEN" and tok.type in ("FUNC", "PAREN", "ARRAY"):
             name = tok.value[:-1].upper().removeprefix("_XLFN.") if tok.type == "FUNC" else None
-            stack.append(name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None))
+            if name in REFERENCE_FUNCTIONS and all(_takes_one_value(n, k) for n, k in stack):
+                out.add(i)
+            stack.append([name if tok.type == "FUNC" else ("{" if tok.type == "ARRAY" else None), 0])
         elif tok.subtype == "CLOSE" and stack:
             stack.pop()
+        elif tok.type == "SEP" and tok.subtype == "ARG" and stack:
+            stack[-1][1] += 1
+        elif tok.type == "WHITE-SPACE" and not stack and 0 < i < len(items) - 1:
+            if items[i - 1].type == "OPERAND" and items[i + 1].type == "OPERAND":
+                out.add(WHOLE)
         elif tok.type == "OPERAND" and tok.subtype == "RANGE" and ":" in tok.value:
-            if any(s is not None and s not in SCALAR_FUNCTIONS for s in stack):
+            if not all(_takes_one_value(name, position) for name, position in stack):
                 continue
             near = [items[k] for k in (i - 1, i + 1) if 0 <= k < len(items)]
             if any(t.type == "WHITE-SPACE" or (t.type == "OPERATOR-INFIX" and t.value == ",") for t in near):
                 continue
             out.add(i)
     return out
+
+
+def single(compiling: bool, cell: Any, ref: Any) -> Any:
+    """Excel's implicit intersection (``@``) of ``ref`` with the cell computing the formula: a range
+    of one column gives its cell in the formula's row, a range of one row its cell in the formula's
+    column, a single cell itself; otherwise #VALUE!. An array gives its first value. formulas
+    intersected a column only (``=A7:J7*B15`` and ``=COS(H12:L12)`` were #VALUE!)."""
+    if compiling:
+        return NONE
+    if not isinstance(ref, Ranges):
+        return ref.reshape(-1)[0] if isinstance(ref, np.ndarray) and ref.size else ref
+    if len(ref.ranges) != 1 or cell is None:
+        return error("#VALUE!")
+    part, here = ref.ranges[0], cell.ranges[0]
+    r1, r2, c1, c2 = int(part["r1"]), int(part["r2"]), int(part["n1"]), int(part["n2"])
+    row, col = int(here["r1"]), int(here["n1"])
+    if (r1, c1) == (r2, c2):
+        return ref
+    if c1 == c2 and r1 <= row <= r2:
+        r, c = row, c1
+    elif r1 == r2 and c1 <= col <= c2:
+        r, c = r1, col
+    else:
+        from .engine import ReasonedError
+
+        why = "a range of several cells where one value is needed, none of them in the formula's row or column"
+        return ReasonedError("#VALUE!", why + " (Excel's implicit intersection)")
+    grid = _grid(ref)
+    return make_range(range_parts(part["sheet_id"], r, c, r, c), grid[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1])
 
 
 def number(v: Any) -> float:
@@ -377,8 +469,198 @@ def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callabl
     return run
 
 
+def excel_round(away: bool | None) -> Callable[[float, float], float]:
+    """ROUND (None), ROUNDUP (True), ROUNDDOWN (False) of the number as Excel holds it, 15
+    significant digits, in decimal: ``ROUND(2.675,2)`` is 2.68, and POI's 56315.xlsx (Excel-cached)
+    rounds ``1*(0.001+0.5-0.4-0.05-0.001)`` (0.049999999999999975 in binary) to 0.1."""
+    from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Context, Decimal
+
+    wide = Context(prec=1000)  # room for every digit of a double: ROUND(1E300,2) is 1E300
+    mode = ROUND_HALF_UP if away is None else (ROUND_UP if away else ROUND_DOWN)
+
+    def run(x: float, digits: float) -> float:
+        if not math.isfinite(x):
+            return x
+        places = Decimal(1).scaleb(-max(-400, min(400, int(digits))))
+        return float(Decimal(f"{x:.15g}").quantize(places, rounding=mode, context=wide))
+
+    return run
+
+
+def date(original: Callable[..., Any]) -> Callable[..., Any]:
+    """DATE(year, month, day): the serial number of the month's first day plus day - 1, as Excel
+    counts ("If day is greater than the number of days in the month specified, day adds that
+    number of days to the first day in the month"): POI's FormulaEvalTestData (Excel-cached) has
+    ``DATE(1900,1,22222)`` = 22222, where formulas counted Excel's 29 February 1900 once more."""
+
+    def run(year: Any, month: Any, day: Any) -> Any:
+        d = _scalar(day)
+        if isinstance(d, np.ndarray) or isinstance(_scalar(year), np.ndarray) or isinstance(_scalar(month), np.ndarray):
+            return original(year, month, day)
+        if isinstance(d, XlError):
+            return d
+        try:
+            days = math.trunc(number(0 if d is EMPTY else d))
+        except (TypeError, ValueError):
+            return error("#VALUE!")
+        first = _scalar(original(year, month, 1))
+        if isinstance(first, XlError) or not isinstance(first, int | float | np.number):
+            return first
+        serial = int(first) + days - 1
+        return serial if 0 <= serial <= 2958465 else error("#NUM!")
+
+    run.__name__ = "DATE"
+    return run
+
+
+def date_part(original: Callable[..., Any]) -> Callable[..., Any]:
+    """YEAR/MONTH/DAY of a text date: Excel reads no date before 1900 or after 9999 in a text
+    (xlcalculator's YEAR.xlsx, Excel-cached: ``YEAR("7/5/1800")`` is #VALUE!); formulas read it."""
+
+    def run(serial: Any) -> Any:
+        v = _scalar(serial)
+        if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY and text_number(v) is None:
+            found = text_date(v)
+            if found is not None and not 1900 <= found[0] <= 9999:
+                return error("#VALUE!")
+        return original(serial)
+
+    run.__name__ = getattr(original, "__name__", "DATE_PART")
+    return run
+
+
+_PLAIN_SHEET = re.compile(r"^(?:\[[^\]]*\])?[A-Za-z_][\w.]*$")
+
+
+def address(original: Callable[..., Any]) -> Callable[..., Any]:
+    """ADDRESS with a sheet_text: quoted only where the name needs quotes (a space, a sign...), as
+    Excel cached it in POI's FormulaEvalTestData (``ADDRESS(2,3,3,TRUE,"[Book1]Sheet1")`` is
+    ``[Book1]Sheet1!$C2``); formulas quoted every name."""
+
+    def run(*args: Any) -> Any:
+        out = original(*args)
+        text = _scalar(out)
+        sheet = _scalar(args[4]) if len(args) > 4 else None
+        if isinstance(text, str) and isinstance(sheet, str) and _PLAIN_SHEET.match(sheet):
+            quoted = "'" + sheet.replace("'", "''") + "'!"
+            if text.startswith(quoted) and not re.match(r"^(?:\[[^\]]*\])?(?:[A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$", sheet):
+                return sheet + "!" + text[len(quoted) :]
+        return out
+
+    run.__name__ = "ADDRESS"
+    return run
+
+
+def compare(original: Callable[..., Any]) -> Callable[..., Any]:
+    """A comparison of an empty cell with TRUE or FALSE reads the empty cell as FALSE (POI's
+    FormulaEvalTestData, Excel-cached: ``FALSE=D7`` with D7 empty is TRUE); formulas read it as 0,
+    a number, which no logical value equals."""
+
+    def run(x: Any, y: Any) -> Any:
+        a, b = _scalar(x), _scalar(y)
+        if a is EMPTY and isinstance(b, bool | np.bool_):
+            x = False
+        elif b is EMPTY and isinstance(a, bool | np.bool_):
+            y = False
+        return original(x, y)
+
+    return run
+
+
+def fv(rate: float, nper: float, pmt: float, pv: float = 0.0, kind: float = 0.0) -> float:
+    """FV (Microsoft's page), its terms in the order Excel computes them: POI's FormulaEvalTestData
+    (Excel-cached) has ``FV(2.95,13,13000,-17406.78521481564,1)`` = 333891.23010253906 to the last
+    digit; formulas answered 333891.2279 (the cancellation of terms near 6E11 shows the order)."""
+    if rate == 0:
+        return -(pv + pmt * nper)
+    growth = (1 + rate) ** nper
+    return float(-(pv * growth + pmt * (1 + rate * (1 if kind else 0)) / rate * (growth - 1)))
+
+
+def lookup(original: Callable[..., Any]) -> Callable[..., Any]:
+    """LOOKUP(value, lookup_vector, [result_vector]) found by Excel's binary search, as Apache POI
+    models it (``LookupUtils``; POI passes its FormulaEvalTestData, Excel-cached, with it): over
+    values not in ascending order Excel's answer is where the search lands (``LOOKUP("DOUBLE",
+    C6:G6,C9:G9)`` is C9 where a scan found D9). Values of another kind (text among numbers, an
+    error, an empty cell) are stepped over. The array form (a table) goes to formulas."""
+
+    def run(value: Any, vector: Any, *rest: Any) -> Any:
+        v, grid = _scalar(value), _grid(vector)
+        if isinstance(v, np.ndarray) or min(grid.shape) != 1 or len(rest) > 1:
+            return original(value, vector, *rest)
+        if isinstance(v, XlError):
+            return v
+        line = list(grid.flat)
+        i = _binary_search(v, line)
+        if i < 0:
+            return error("#N/A")
+        results = list(_grid(rest[0]).flat) if rest else line
+        if i >= len(results):
+            return error("#N/A")
+        got = results[i]
+        return 0 if got is EMPTY else got
+
+    run.__name__ = "LOOKUP"
+    return run
+
+
+def _compare(v: Any, x: Any) -> int | None:
+    """-1, 0, 1 as ``v`` is less than, equal to or greater than ``x``; None for another kind."""
+    kind = _kind(v)
+    if kind == "none" or _kind(x) != kind:
+        return None
+    a, b = _key(v), _key(x)
+    return int(a > b) - int(a < b)
+
+
+def _binary_search(v: Any, line: list[Any]) -> int:
+    """The position Excel's approximate match finds (-1: none), POI's ``lookupIndexOfValue``."""
+    low, high = -1, len(line)
+    while high - low >= 2:
+        mid = (low + high) // 2
+        cmp = _compare(v, line[mid])
+        if cmp is None:  # step over values of another kind, toward the end
+            nxt = next((k for k in range(mid + 1, high) if _compare(v, line[k]) is not None), None)
+            if nxt is None or (nxt == high - 1 and _compare(v, line[nxt]) == -1):
+                high = mid
+                continue
+            mid, cmp = nxt, _compare(v, line[nxt])
+        if cmp == 0:  # the last of a run of equal values
+            while mid + 1 < high and _compare(v, line[mid + 1]) == 0:
+                mid += 1
+            return mid
+        if cmp == -1:
+            high = mid
+        else:
+            low = mid
+    return low
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, XlError) or v is EMPTY:
+        return "none"
+    if isinstance(v, bool | np.bool_):
+        return "bool"
+    return "text" if isinstance(v, str) else "number"
+
+
+def _key(v: Any) -> Any:
+    return v.upper() if isinstance(v, str) else v
+
+
+def _lazy(table: Any, name: str) -> Callable[..., Any]:
+    """formulas' own ``name``, its module imported at the first call (not for every ``eval``)."""
+
+    def run(*args: Any) -> Any:
+        return table.excel(name)(*args)
+
+    run.__name__ = name
+    return run
+
+
 def register(table: Table) -> None:
     """Put the overrides into the engine's function table (formulas' versions kept inside)."""
+    excel_args.register(table)
     old_index = table["INDEX"]
     table["INDEX"] = {"extra_inputs": old_index["extra_inputs"], "function": index(old_index["function"])}
     table["ROWS"] = rows_columns(table["ROWS"], 0)
@@ -387,7 +669,18 @@ def register(table: Table) -> None:
     table["VALUE"] = value(table["VALUE"])
     table["XLOOKUP"] = table["_XLFN.XLOOKUP"] = xlookup(table["XLOOKUP"], table["XMATCH"])
     table["POWER"] = elementwise(power, number)
+    for name, away in (("ROUND", None), ("ROUNDUP", True), ("ROUNDDOWN", False)):
+        table[name] = elementwise(excel_round(away), number)
+    table["DATE"] = date(_lazy(table, "DATE"))
+    for name in ("YEAR", "MONTH", "DAY"):
+        table[name] = date_part(_lazy(table, name))
+    table["ADDRESS"] = address(_lazy(table, "ADDRESS"))
+    table["FV"] = elementwise(fv, number)
+    table["LOOKUP"] = lookup(_lazy(table, "LOOKUP"))
+    intersect = {"extra_inputs": table["_XLFN.SINGLE"]["extra_inputs"], "function": single}
+    table["SINGLE"] = table["_XLFN.SINGLE"] = intersect
     replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
+    replace_operators({name: compare(operator(name)) for name in ("=", "<>", "<", ">", "<=", ">=")})
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
         table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)
         table[f"{name}.PRECISE"] = table[f"_XLFN.{name}.PRECISE"] = elementwise(_precise(f), number)

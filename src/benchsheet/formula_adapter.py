@@ -44,6 +44,7 @@ from formulas.tokens.operand import Error, XlError
 __all__ = [
     "COMPILING",
     "EMPTY",
+    "NONE",
     "Array",
     "FormulaError",
     "FunctionTable",
@@ -63,10 +64,12 @@ __all__ = [
     "read_string_table",
     "replace_operators",
     "reshape_as_excel",
+    "text_date",
     "tokenizer",
 ]
 
 EMPTY: Any = sh.EMPTY  # an empty cell, as formulas' functions expect it
+NONE: Any = sh.NONE  # what a function that reads the formula's cell answers while formulas compiles
 
 
 class FunctionTable(dict[str, Any]):
@@ -179,6 +182,17 @@ def tokenizer() -> Any:
 
 
 _TOKENIZER = "benchsheet._openpyxl_tokenizer"
+
+
+def text_date(text: str) -> tuple[int, ...] | None:
+    """The (year, month, day, hour, minute, second) formulas' date reader finds in a text, or None."""
+    from formulas.functions.date import _text2datetime
+
+    try:
+        found: tuple[int, ...] = _text2datetime(text)
+    except Exception:  # its parser's complaints about a text that is no date
+        return None
+    return found
 
 
 def error(code: str) -> XlError:
@@ -372,6 +386,14 @@ def _number(x: Any) -> float | None:
 
 
 _REPLACED: dict[int, Callable[..., Any]] = {}  # id of one of formulas' operators -> benchsheet's own
+
+
+def operator(name: str) -> Callable[..., Any]:
+    """formulas' own operator ``name`` (``"="``, ``"<"``...)."""
+    from formulas.functions.operators import OPERATORS
+
+    found: Callable[..., Any] = OPERATORS[name]
+    return found
 
 
 def replace_operators(replacements: dict[str, Callable[..., Any]]) -> None:

@@ -224,10 +224,8 @@ class _Book:
             self._formula(pos, value)
         elif data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
             self.values[pos] = error(value.upper())
-        elif data_type == "n" and isinstance(value, float):
-            self.values[pos] = float(f"{value:.15g}")  # Excel's 15 significant digits (not decimals)
-        else:
-            self.values[pos] = value
+        else:  # a number as the file holds it: Excel computes with the whole double it saved (POI's
+            self.values[pos] = value  # FormulaEvalTestData: FV of -17406.785214815642 to the last digit)
 
     def _extents(self) -> None:
         extent = [(0, 0)] * len(self.titles)
