@@ -922,6 +922,34 @@ def test_claims_chart_names_sit_left_of_the_bars(built: tuple[Path, B.BuildRepor
     assert category_axis and '<c:tickLblPos val="low"/>' in category_axis.group(0)
 
 
+def gains_axis(path: Path) -> tuple[list[float], str | None]:
+    """The gains the Claims chart plots (its caches, as saved) and its value axis' fixed minimum."""
+    with zipfile.ZipFile(path) as zf:
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    gains = next(x for x in charts if re.search(rf"<(?:c:)?f>{S.CLAIMS}!", x))
+    bars = re.search(r"<(?:c:)?val>.*?</(?:c:)?val>", gains, re.DOTALL)
+    assert bars is not None
+    plotted = [float(v) for v in re.findall(r"<(?:c:)?v>([^<]*)</(?:c:)?v>", bars.group(0))]
+    axis = re.search(r"<(?:c:)?valAx>.*?</(?:c:)?valAx>", gains, re.DOTALL)
+    assert axis is not None
+    low = re.search(r'<(?:c:)?min val="([^"]*)"/>', axis.group(0))
+    return plotted, low.group(1) if low else None
+
+
+def test_gains_axis_starts_at_zero_unless_a_gain_is_negative(built: tuple[Path, B.BuildReport], template: Path) -> None:
+    """Auto-scaling started the axis at -10% under bars that are all gains; a real loss keeps it free."""
+    plotted, low = gains_axis(built[0])
+    assert plotted and min(plotted) < 0 and low is None  # gpt-oss-120b Server: one system lost 0.02%
+    edit(template, {(S.SIZING, WORKLOAD["benchmark"]): "deepseek-r1"})  # Server: every gain >= 0
+    calc(template, template)
+    plotted, low = gains_axis(template)
+    assert plotted and min(plotted) >= 0 and low == "0"
+    edit(template, {(S.SIZING, WORKLOAD["scenario"]): "Offline"})  # a loss again: the 0 is cleared
+    calc(template, template)
+    plotted, low = gains_axis(template)
+    assert min(plotted) < 0 and low is None
+
+
 # ----------------------------------------------------------------- freeze
 
 
@@ -1081,6 +1109,17 @@ def test_chart_titles_follow_the_data_after_a_libreoffice_edit(lo_edited: Path) 
     with zipfile.ZipFile(lo_edited) as zf:  # linked again: Excel keeps them live
         charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
     assert all(re.search(r"<c:title><c:tx><c:strRef><c:f>", x) for x in charts)
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_gains_axis_follows_the_data_after_libreoffice(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+    """LibreOffice saves the chart its own way; calc still fixes the axis at 0 where no gain is negative."""
+    path = tmp_path / "lo.xlsx"
+    edits = f"cell({S.SIZING!r}, {WORKLOAD['benchmark']!r}, 'deepseek-r1')"
+    edit_in_libreoffice(built[0], path, edits, tmp_path)
+    calc(path, path)
+    plotted, low = gains_axis(path)
+    assert plotted and min(plotted) >= 0 and low == "0"
 
 
 def title_word_height(pdf: Path, first_words: str) -> float:
