@@ -626,6 +626,7 @@ class Sheet:
     purpose: str = ""  # what the sheet answers, for the Read me
     landscape: bool = True
     one_page: bool = True
+    empty_row: float | None = None  # points: a row with nothing in it (a hairline: empty slots take no page)
 
     def heading(self) -> Iterator[Put]:
         """The title in A1 and what the sheet is for in A2."""
