@@ -294,7 +294,7 @@ SIZING_TABLE = Table(
     SIZING_COLUMNS,
     "Candidates: a family takes its best per-GPU entry under the workload's filters",
     header_height=45,
-    cite=Cite("candidate", "entry"),
+    cite=Cite("entry"),
 )
 SIZING_SHEET = sheet(
     SIZING,
@@ -336,7 +336,7 @@ BASELINE = Fields(
     QUOTES,
     top=under(QUOTES_WORKLOAD),
     title="Baseline",
-    cite=Cite("accelerator", "entry", "baseline"),
+    cite=Cite("entry", "baseline"),
     fields=(
         Field(
             "accelerator",
@@ -434,7 +434,7 @@ QUOTES_COLUMNS = (
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
 )
 QUOTES_TABLE = Table(
-    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("accelerator", "entry")
+    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry")
 )
 QUOTES_SHEET = sheet(
     QUOTES,
@@ -449,7 +449,7 @@ SENS = Fields(
     SENSITIVITY,
     top=under(SENS_WORKLOAD),
     title="Accelerator and price range",
-    cite=Cite("accelerator", "entry"),
+    cite=Cite("entry"),
     fields=(
         Field("accelerator", "Accelerator", Input("B300"), "a family (its best entry) or an entry ID", FAMILY_RULE),
         Field("entry", "Entry used", Formula(lambda s: entry_used(s["accelerator"], SENS_WORKLOAD))),
@@ -547,7 +547,7 @@ COMPARE_TABLE = Table(
     slots=16,
     title=_caption(*_FAMILY_FILTERS),
     header_height=30,
-    cite=Cite("family", "entry"),
+    cite=Cite("entry"),
     columns=(
         Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
         Column("best", "Best per-GPU", _of_family("BEST")),
@@ -692,7 +692,7 @@ def _available(key: str) -> Callable[[Row], Expr]:
 def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[Row], Expr]]) -> Fields:
     """An answer block: benchmark, scenario, ratio, both entries and their availability."""
     cites = tuple(
-        Cite(CLAIM[side], f"{side}_entry", f"({label}, {side})", "benchmark", "scenario")
+        Cite(f"{side}_entry", f"({label}, {side})", "benchmark", "scenario")
         for side in ("candidate", "baseline")
     )
     fields = tuple(Field(key, name, Formula(value(key), style)) for key, name, style, _ in _ANSWER)
@@ -862,7 +862,7 @@ GAINS_TABLE = Table(
     header_row=under(GAINS_WORKLOAD, gap=0),
     slots=16,
     title=_gains_title(GAINS_WORKLOAD),
-    cite=(Cite("system", "old_entry", "(old)"), Cite("system", "new_entry", "(new)")),
+    cite=(Cite("old_entry", "(old)"), Cite("new_entry", "(new)")),
     columns=(
         Column(
             "system", "System (submitter, GPUs x family)", _gains_column("submitter", "GPUs", "family", reason=True)

@@ -390,6 +390,13 @@ def test_sources_follow_rows_filled_after_the_build(template: Path, table: Any) 
             assert height in (None, S.EMPTY_ROW_HEIGHT), S.CITED.first + i  # a hairline
 
 
+def test_read_me_says_what_the_hidden_xlwings_conf_sheet_is(built: tuple[Path, B.BuildReport]) -> None:
+    wb = values(built[0])
+    assert wb[S.XLWINGS_CONF.name].sheet_state == "hidden"
+    text = " ".join(str(c.value) for row in wb[S.READ_ME].iter_rows() for c in row if c.value)
+    assert f"hidden sheet, {S.XLWINGS_CONF.name}," in text and "keep it" in text
+
+
 def test_inputs_are_styled_unlocked_and_have_dropdowns(built: tuple[Path, B.BuildReport]) -> None:
     wb = formulas(built[0])
     sz = wb[S.SIZING]

@@ -93,9 +93,8 @@ def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
     if row is not None:
         return row
     rows = entry_rows(table, entry)
-    scen = canonical_scenario(scenario) or scenario.strip()
     have = ", ".join(sorted({f"{r.benchmark} {r.scenario}" for r in rows}))
-    raise not_available(f"{rows[0].entry} has no {benchmark.strip()} {scen} result (it has: {have})")
+    raise not_available(f"{rows[0].entry} has no {table.spelled(benchmark, scenario)} result (it has: {have})")
 
 
 def per_gpu_value(row: Row) -> float | None:
@@ -267,7 +266,7 @@ def select(
     if family is not None and family_key(family) not in table.families:
         raise unknown_family(table, family)
     rows = matching(table, benchmark, scenario, family, filters, heterogeneous)
-    what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()} rows"
+    what = f"{family + ' ' if family else ''}{table.spelled(benchmark, scenario)} rows"
     if gpus is not None:
         rows = [r for r in rows if r.gpus == gpus]
         what = what.removesuffix(" rows") + f" systems with exactly {gpus} GPUs"
@@ -291,7 +290,7 @@ def _empty_reason(
     unfiltered = matching(table, benchmark, scenario, family, Filters("any"), het)
     if not unfiltered:
         who = table.families.get(family_key(family), family.strip()) if family else "The closed division"
-        return f"{who} has no closed {benchmark.strip()} {scenario.strip()} rows in any round or availability"
+        return f"{who} has no closed {table.spelled(benchmark, scenario)} rows in any round or availability"
     have = sorted({r.availability for r in unfiltered})
     note = f" (it has {', '.join(have)} rows)" if filters.availability not in (*have, "any") else ""
     return f"No closed {what}{filter_note(filters)}{note}"
@@ -531,7 +530,7 @@ def ranked_families(table: Table, benchmark: str, scenario: str, filters: Filter
         if have is None or (round_sort_key(r.round), value) > have[:2]:
             tops[key] = (round_sort_key(r.round), value, r)
     if not tops:
-        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{filter_note(filters)}")
+        raise not_available(f"No closed {table.spelled(benchmark, scenario)} rows{filter_note(filters)}")
     units = max(tops.values(), key=lambda t: t[0])[2].units
     ranked = sorted((t for t in tops.values() if t[2].units == units), key=lambda t: (-t[1], t[2].family.lower()))
     return [t[2].family for t in ranked]

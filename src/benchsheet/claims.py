@@ -256,7 +256,7 @@ def gains(
     _check_family(table, family)
     rows = [r for r in matching(table, benchmark, scenario, family, filters) if per_gpu_value(r) is not None]
     have = sorted({r.round for r in rows}, key=round_sort_key)
-    what = f"{family.strip() + ' ' if family else ''}{benchmark.strip()} {scenario.strip()}"
+    what = f"{family.strip() + ' ' if family else ''}{table.spelled(benchmark, scenario)}"
     if old_round is None and new_round is None and len(have) < 2:
         raise not_available(f"Closed {what} rows in {len(have)} round(s) only{filter_note(filters)}: no gain")
     new = normalize_round(new_round) if new_round is not None else (have[-1] if have else "")
@@ -412,7 +412,7 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
     rows = _usable(table, benchmark, scenario, family, filters)
     if not rows:
         raise not_available(
-            f"No closed {family.strip()} {benchmark.strip()} {scenario.strip()} rows{filter_note(filters)}"
+            f"No closed {family.strip()} {table.spelled(benchmark, scenario)} rows{filter_note(filters)}"
         )
     out: list[list[Cell]] = [list(HISTORY_HEADER)]
     for rnd in sorted({r.round for r in rows}, key=round_sort_key):
