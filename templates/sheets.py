@@ -433,9 +433,7 @@ QUOTES_COLUMNS = (
     ),
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
 )
-QUOTES_TABLE = Table(
-    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry")
-)
+QUOTES_TABLE = Table(QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry"))
 QUOTES_SHEET = sheet(
     QUOTES,
     (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
@@ -692,8 +690,7 @@ def _available(key: str) -> Callable[[Row], Expr]:
 def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[Row], Expr]]) -> Fields:
     """An answer block: benchmark, scenario, ratio, both entries and their availability."""
     cites = tuple(
-        Cite(f"{side}_entry", f"({label}, {side})", "benchmark", "scenario")
-        for side in ("candidate", "baseline")
+        Cite(f"{side}_entry", f"({label}, {side})", "benchmark", "scenario") for side in ("candidate", "baseline")
     )
     fields = tuple(Field(key, name, Formula(value(key), style)) for key, name, style, _ in _ANSWER)
     return Fields(CLAIMS, top=top, title=title, fields=fields, cite=cites)
