@@ -290,10 +290,9 @@ class Check:
 
 @dataclass(frozen=True)
 class Use:
-    """A place that names an MLPerf entry: where, the cell with what was asked, the cell with the entry."""
+    """A place that names an MLPerf entry: where, and the cell with the entry."""
 
     where: str
-    asked: Cell
     entry: Cell
     benchmark: Cell | None = None  # where the entry is cited for, if not the shared workload's
     scenario: Cell | None = None
@@ -301,13 +300,10 @@ class Use:
 
 @dataclass(frozen=True)
 class Cite:
-    """Which keys of a block hold what was asked and the entry used, for the Sources sheet.
-
-    ``asked`` may be a cell of another block; ``benchmark``/``scenario``, keys of the block
-    holding the workload the entry is cited for (default: the shared workload).
+    """Which key of a block holds the entry used, for the Sources sheet; ``benchmark``/``scenario``,
+    keys of the block holding the workload the entry is cited for (default: the shared workload).
     """
 
-    asked: str | Cell
     entry: str
     label: str = ""
     benchmark: str = ""
@@ -323,10 +319,9 @@ def _cites(cites: Cites) -> tuple[Cite, ...]:
 
 def _use(where: str, cite: Cite, cells: Mapping[str, Cell]) -> Use:
     """The use a cite describes, its cells taken from ``cells`` (a block's or a row's)."""
-    asked = cite.asked if isinstance(cite.asked, Cell) else cells[cite.asked].abs
     where = f"{where} {cite.label}".strip()
     bench, scen = (cells[k].abs if k else None for k in (cite.benchmark, cite.scenario))
-    return Use(where, asked, cells[cite.entry].abs, bench, scen)
+    return Use(where, cells[cite.entry].abs, bench, scen)
 
 
 class Block:
@@ -626,6 +621,7 @@ class Sheet:
     purpose: str = ""  # what the sheet answers, for the Read me
     landscape: bool = True
     one_page: bool = True
+    empty_row: float | None = None  # points: a row with nothing in it (a hairline: empty slots take no page)
 
     def heading(self) -> Iterator[Put]:
         """The title in A1 and what the sheet is for in A2."""

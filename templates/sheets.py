@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchsheet.addin.config import UDF_MODULE
-from benchsheet.analysis import NOT_VERIFIED, TRADEMARK
+from benchsheet.analysis import NOT_VERIFIED, TRADEMARK, USES_HEADER
 from benchsheet.choices import AVAILABILITY_CHOICES
 from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
 
@@ -75,7 +75,7 @@ def prose(text: str) -> str:
     return text.format(**NOTICES)
 
 
-def sheet(name: str, widths: tuple[tuple[str, float], ...], blocks: tuple[Block, ...], **page: bool) -> Sheet:
+def sheet(name: str, widths: tuple[tuple[str, float], ...], blocks: tuple[Block, ...], **page: Any) -> Sheet:
     """A sheet with its title, subtitle and purpose from texts.toml."""
     t = TEXTS["sheets"][name]
     return Sheet(name, t["title"], t["subtitle"], widths, blocks, t.get("purpose", ""), **page)
@@ -294,7 +294,7 @@ SIZING_TABLE = Table(
     SIZING_COLUMNS,
     "Candidates: a family takes its best per-GPU entry under the workload's filters",
     header_height=45,
-    cite=Cite("candidate", "entry"),
+    cite=Cite("entry"),
 )
 SIZING_SHEET = sheet(
     SIZING,
@@ -336,7 +336,7 @@ BASELINE = Fields(
     QUOTES,
     top=under(QUOTES_WORKLOAD),
     title="Baseline",
-    cite=Cite("accelerator", "entry", "baseline"),
+    cite=Cite("entry", "baseline"),
     fields=(
         Field(
             "accelerator",
@@ -433,9 +433,7 @@ QUOTES_COLUMNS = (
     ),
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
 )
-QUOTES_TABLE = Table(
-    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("accelerator", "entry")
-)
+QUOTES_TABLE = Table(QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry"))
 QUOTES_SHEET = sheet(
     QUOTES,
     (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
@@ -449,7 +447,7 @@ SENS = Fields(
     SENSITIVITY,
     top=under(SENS_WORKLOAD),
     title="Accelerator and price range",
-    cite=Cite("accelerator", "entry"),
+    cite=Cite("entry"),
     fields=(
         Field("accelerator", "Accelerator", Input("B300"), "a family (its best entry) or an entry ID", FAMILY_RULE),
         Field("entry", "Entry used", Formula(lambda s: entry_used(s["accelerator"], SENS_WORKLOAD))),
@@ -547,7 +545,7 @@ COMPARE_TABLE = Table(
     slots=16,
     title=_caption(*_FAMILY_FILTERS),
     header_height=30,
-    cite=Cite("family", "entry"),
+    cite=Cite("entry"),
     columns=(
         Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
         Column("best", "Best per-GPU", _of_family("BEST")),
@@ -692,8 +690,7 @@ def _available(key: str) -> Callable[[Row], Expr]:
 def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[Row], Expr]]) -> Fields:
     """An answer block: benchmark, scenario, ratio, both entries and their availability."""
     cites = tuple(
-        Cite(CLAIM[side], f"{side}_entry", f"({label}, {side})", "benchmark", "scenario")
-        for side in ("candidate", "baseline")
+        Cite(f"{side}_entry", f"({label}, {side})", "benchmark", "scenario") for side in ("candidate", "baseline")
     )
     fields = tuple(Field(key, name, Formula(value(key), style)) for key, name, style, _ in _ANSWER)
     return Fields(CLAIMS, top=top, title=title, fields=fields, cite=cites)
@@ -862,7 +859,7 @@ GAINS_TABLE = Table(
     header_row=under(GAINS_WORKLOAD, gap=0),
     slots=16,
     title=_gains_title(GAINS_WORKLOAD),
-    cite=(Cite("system", "old_entry", "(old)"), Cite("system", "new_entry", "(new)")),
+    cite=(Cite("old_entry", "(old)"), Cite("new_entry", "(new)")),
     columns=(
         Column(
             "system", "System (submitter, GPUs x family)", _gains_column("submitter", "GPUs", "family", reason=True)
@@ -972,52 +969,31 @@ def span(first: Cell, last: Cell) -> Expr:
     return Expr((first, ":", last))
 
 
+def _of_use(part: Callable[[Use], Term]) -> Formula:
+    """A hidden cell of the slot's use (the slot's own row is the use's index): what ENTRIESUSED reads."""
+    return Formula(lambda r: Expr.of(part(USES[r.index])), "out_text")
+
+
+def _entry_of_use(use: Use) -> Expr:
+    """The use's entry; empty where it is an error (its reason shows where it is used, not here)."""
+    return call("IFERROR", if_(eq(call("LEFT", use.entry, 1), lit("#")), lit(""), use.entry), lit(""))
+
+
+def _used(column: str, style: str = "cite") -> Formula:
+    """ENTRIESUSED's ``column`` in the slot's row: the slot's own row number picks the row, so the formula
+    is one down the column and a slot past the last entry is empty."""
+    j = USES_HEADER.index(column) + 1
+
+    def value(r: Row) -> Expr:
+        used = call("ENTRIESUSED", *(_column(key) for key in ("use_entry", "where", "use_bench", "use_scen")))
+        return call("IFERROR", call("INDEX", used, call("ROW") - (r.first - 2), j), lit(""))
+
+    return Formula(value, style)
+
+
 def _column(key: str) -> Expr:
     c = CITED.column(key)
     return span(c.first, c.last)
-
-
-def _above(r: Row, key: str) -> Expr:
-    """The column ``key`` of the cited table from its first slot down to the row above ``r``."""
-    here = r[key]
-    return span(CITED.column(key).first, Cell(here.sheet, here.row - 1, here.col, False, True))
-
-
-def _below(r: Row, key: str) -> Expr:
-    """The column ``key`` of the cited table from the row under ``r`` to its last slot."""
-    here = r[key]
-    return span(Cell(here.sheet, here.row + 1, here.col, False, True), CITED.column(key).last)
-
-
-def _use(r: Row) -> Use:
-    return USES[r.index]
-
-
-def _entry_of_use(r: Row) -> Expr:
-    """The use's entry; empty where there is none or it is an error (whose reason shows where it is used)."""
-    entry = _use(r).entry
-    return call("IFERROR", if_(eq(call("LEFT", entry, 1), lit("#")), lit(""), entry), lit(""))
-
-
-def _block(r: Row) -> Expr:
-    """The cited row of the slot's entry: the next free one where it is first used, else empty."""
-    if r.index == 0:
-        return unless_blank(r["key"], 1)
-    seen = call("COUNTIF", _above(r, "key"), r["key"])
-    return unless_blank(r["key"], if_(eq(seen, 0), call("MAX", _above(r, "block")) + 1, lit("")))
-
-
-def _used_on(r: Row) -> Expr:
-    """Where the slot's entry is used, from this use on: this one, then the next use's list."""
-    if r.index == len(USES) - 1:
-        return unless_blank(r["key"], Expr.of(r["where"]))
-    rest = call("INDEX", _below(r, "uses"), call("MATCH", r["key"], _below(r, "key"), 0))
-    return unless_blank(r["key"], r["where"] & call("IFERROR", lit(", ") & rest, lit("")))
-
-
-def _picked(key: str) -> Callable[[Row], Expr]:
-    """The column ``key`` of the use that cited row ``r`` shows (empty past the last entry)."""
-    return lambda r: unless_blank(r["use"], call("INDEX", _column(key), r["use"]))
 
 
 def _cite(*parts: str) -> Callable[[Row], Expr]:
@@ -1031,20 +1007,18 @@ def _cite(*parts: str) -> Callable[[Row], Expr]:
     return value
 
 
-CITE_ROW_HEIGHT = 45.0
-"""Four lines of the citation style (8 points; 60 pixels, which a file keeps exactly): each CITE line is
-at most 255 characters, and a row's cells fit in four lines of the widths below for every row of the
-real table (tests/test_template.py), so a row filled after the build fits too."""
+EMPTY_ROW_HEIGHT = 1.5
+"""Points: on Sources, a row that shows nothing (a slot no entry fills) is a hairline, so the empty slots
+after the last citation take no page; a row that shows something has its own height (calc sets it too)."""
 CITED = Table(
     SOURCES,
     header_row=under(LEGEND),
-    slots=len(USES),
-    title="Entries: one row each, with every place that uses it (CITE, one line a part)",
+    slots=len(USES),  # room for every use to name an entry of its own
+    title="Entries: one row each, with every place that uses it (ENTRIESUSED; CITE, one line a part)",
     header_height=30,
-    row_height=CITE_ROW_HEIGHT,  # a row filled after the build fits too
-    columns=(
-        Column("entry", "Entry", Formula(_picked("use_entry"), "cite")),
-        Column("used_on", "Used on", Formula(_picked("uses"), "cite")),
+    columns=(  # calc makes a row it fills as tall as its text (and one it empties the default height)
+        Column("entry", "Entry", _used("entry")),
+        Column("used_on", "Used on", _used("used on")),
         Column(
             "citation",
             "MLPerf® Inference round, division, category, benchmark, scenario, entry; result",
@@ -1052,45 +1026,21 @@ CITED = Table(
         ),
         Column("system", "System and submitter; notes", Formula(_cite("system", "notes"), "cite")),
         Column("derived", "Per-GPU value: derived, not verified", Formula(_cite("derived"), "cite")),
-        # hidden: one use a row (where, entry, workload), and the row each entry is cited in
+        # hidden: the workload each entry is cited for, and one use a row (where, its entry and workload)
+        Column("bench", "benchmark cited", _used("benchmark", "out_text")),
+        Column("scen", "scenario cited", _used("scenario", "out_text")),
         Column("where", "where", Text(style="out_text", fit=False), values=[u.where for u in USES]),
-        Column("use_entry", "entry of the use", Formula(_entry_of_use, "out_text")),
-        Column(
-            "use_bench",
-            "benchmark of the use",
-            Formula(lambda r: Expr.of(_use(r).benchmark or SOURCES_WORKLOAD["benchmark"]), "out_text"),
-        ),
-        Column(
-            "use_scen",
-            "scenario of the use",
-            Formula(lambda r: Expr.of(_use(r).scenario or SOURCES_WORKLOAD["scenario"]), "out_text"),
-        ),
-        Column(
-            "key",
-            "entry, benchmark and scenario",
-            Formula(
-                lambda r: unless_blank(
-                    r["use_entry"], r["use_entry"] & lit(" ") & r["use_bench"] & lit(" ") & r["use_scen"]
-                ),
-                "out_text",
-            ),
-        ),
-        Column("block", "cited in row", Formula(_block, "out_text")),
-        Column("uses", "used on, from this use on", Formula(_used_on, "out_text")),
-        Column(
-            "use",
-            "the use cited here",
-            Formula(lambda r: call("IFERROR", call("MATCH", r.index + 1, _column("block"), 0), lit("")), "out_text"),
-        ),
-        Column("bench", "benchmark cited", Formula(_picked("use_bench"), "out_text")),
-        Column("scen", "scenario cited", Formula(_picked("use_scen"), "out_text")),
+        Column("use_entry", "entry of the use", _of_use(_entry_of_use)),
+        Column("use_bench", "benchmark of the use", _of_use(lambda u: u.benchmark or SOURCES_WORKLOAD["benchmark"])),
+        Column("use_scen", "scenario of the use", _of_use(lambda u: u.scenario or SOURCES_WORKLOAD["scenario"])),
     ),
 )
 SOURCES_SHEET = sheet(
     SOURCES,
-    (("A", 9), ("B", 20), ("C", 58), ("D", 57), ("E", 35), ("F:O", 0)),
+    (("A", 9), ("B", 20), ("C", 53), ("D", 52), ("E", 45), ("F:K", 0)),  # a citation in three lines
     (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED),
     one_page=False,
+    empty_row=EMPTY_ROW_HEIGHT,
 )
 
 ANSWERS = Fields(

@@ -16,7 +16,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_range
 from benchsheet import __version__
 from benchsheet.names import cell_text
 from benchsheet.workbook.cells import Computed
-from benchsheet.workbook.rows import text_height
+from benchsheet.workbook.rows import ONE_LINE, text_height
 
 from .layout import (
     ROW_PX,
@@ -112,6 +112,7 @@ class SheetWriter:
         self.widths = dict(columns_of(sheet.widths))  # column letter -> width in characters
         self.heights: dict[int, float] = {}  # Excel row -> height in points
         self.written: set[Cell] = set()
+        self.shown: dict[int, float] = {}  # Excel row -> the largest font size of a cell that shows something
         self.last_row, self.last_col = 1, 0  # the printed area's far corner (Excel row, column index)
 
     def write(self, lists: ListsSheet) -> int:
@@ -147,13 +148,21 @@ class SheetWriter:
             ws.write_formula(row, col, "=" + content.expr.render(cell.sheet), self.fmt(content.style), value)
             self.formulas += 1
             self._fit(cell, value, content.style)
+            self._shows(cell, value, content.style)
         elif isinstance(content, Input):
             _write_input(ws, row, col, content.value, self.fmt(content.style))
+            self._shows(cell, content.value, content.style)
         else:
             text = content.text if isinstance(content, Text) else f"benchsheet {__version__}, {self.book.built}"
             ws.write_string(row, col, text, self.fmt(content.style))
+            self._shows(cell, text, content.style)
             if not isinstance(content, Text) or content.fit:
                 self._fit(cell, text, content.style)
+
+    def _shows(self, cell: Cell, value: Any, style: str) -> None:
+        if value is not None and value != "" and self.widths.get(xl_col_to_name(cell.col)) != 0:  # not hidden
+            size = float(FORMATS[style].get("font_size", FONT_SIZE))
+            self.shown[cell.row] = max(size, self.shown.get(cell.row, 0.0))
 
     def height(self, row: int, points: float) -> None:
         self.heights[row] = max(points, self.heights.get(row, 0.0))
@@ -164,6 +173,8 @@ class SheetWriter:
         if not spec.get("text_wrap") or not isinstance(value, str) or not value:
             return
         width = self.widths.get(xl_col_to_name(cell.col), DEFAULT_WIDTH)
+        if width == 0:  # a hidden column shows nothing
+            return
         needed = text_height(value, width, float(spec.get("font_size", FONT_SIZE)), FONT_SIZE)
         if needed is not None:
             self.height(cell.row, needed)
@@ -204,6 +215,10 @@ class SheetWriter:
         ws.conditional_format(
             RED_TEXT_SPAN, {"type": "text", "criteria": "begins with", "value": "#", "format": self.fmt("error")}
         )
+        if self.sheet.empty_row is not None:  # every row that shows something gets its own height
+            ws.set_default_row(self.sheet.empty_row)
+            for row, size in self.shown.items():
+                self.height(row, max(ONE_LINE, size * 1.25 + 2.5))
         for row, points in self.heights.items():
             ws.set_row(row - 1, points)
         ws.protect("", {"format_columns": True, "format_rows": True})

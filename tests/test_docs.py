@@ -81,3 +81,12 @@ def test_the_main_job_leaves_the_checkout_clean() -> None:
     assert out is not None
     done = subprocess.run(["git", "check-ignore", "-q", "--no-index", out.group(1)], cwd=ROOT)
     assert done.returncode == 0, f"{out.group(1)} is not in .gitignore"
+
+
+def test_the_lite_steps_name_every_function_that_spills() -> None:
+    from benchsheet.catalogue import CATALOGUE
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    line = next(p for p in readme.split("\n\n") if "A range in the first argument answers one" in p)
+    named = set(re.findall(r"`([A-Z]+)`", line.split("same shape;")[1]))
+    assert named == {fn.name for fn in CATALOGUE if fn.returns == "table"}

@@ -193,6 +193,11 @@ ERRORS = [
     (("HEADLINE", "deepseek-r1", "Server", "5.1", "9.9"), "#N/A No closed deepseek-r1 Server rows in round 9.9"),
     (("RESULTS", "no-such-model", "Server"), "#N/A Unknown benchmark"),
     (("CITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+    (
+        ("ENTRIESUSED", [["6.1-0052"], ["6.1-0021"]], [["a"], ["b"], ["c"]], "gpt-oss-120b", "Server"),
+        "#VALUE! places must be one cell or one per cell of entries (2), not 3",
+    ),
+    (("ENTRIESUSED", "6.1-0052"), "#VALUE! places is required"),
     (("FAMILIES", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
     (("FAMILIES", "gpt-oss-120b", "Server", "available", None, "7.3"), "#N/A No closed gpt-oss-120b Server rows"),
     (("LATENCYBOUNDS", "resnet", "Offline"), "#N/A No latency bounds for resnet Offline"),
@@ -418,3 +423,29 @@ def test_results_lists_heterogeneous_systems_without_a_per_gpu_value() -> None:
     blanks = [i for i, r in enumerate(out[1:]) if r[6] == ""]
     assert blanks == list(range(len(out) - 1 - len(blanks), len(out) - 1))  # rows without a per-GPU value last
     assert not any(r[0] == "6.1-0016" for r in udf.RESULTS("gpt-oss-120b", "Server", "H200", "any"))
+
+
+def test_entries_used_cites_each_entry_once_with_its_places() -> None:
+    """Blanks, errors (the engine's and the add-in's text) and numbers name no entry; one entry under two
+    spellings of its workload is one row; the rows follow the first use."""
+    formula = (
+        '=ENTRIESUSED({"6.1-0052";"6.1-0021";"#N/A Unknown family B999";"";"6.1-0052";7;"6.1-0021"},'
+        '{"Sizing row 18";"Sizing row 19";"Sizing row 20";"Sizing row 21";"Quotes";"Quotes row 2";"Claims"},'
+        '{"gpt-oss-120b";"gpt-oss-120b";"gpt-oss-120b";"gpt-oss-120b";"GPT-OSS-120B";"x";"deepseek-r1"},"server")'
+    )
+    assert evaluate(formula) == [
+        ["entry", "used on", "benchmark", "scenario"],
+        ["6.1-0052", "Sizing row 18, Quotes", "gpt-oss-120b", "Server"],
+        ["6.1-0021", "Sizing row 19", "gpt-oss-120b", "Server"],
+        ["6.1-0021", "Claims", "deepseek-r1", "Server"],
+    ]
+    cells = [["6.1-0052"], [None], ["#N/A Unknown entry 6.1-9999"]]
+    assert udf.ENTRIESUSED(cells, "Compare", "gpt-oss-120b", [["#N/A no benchmark"]]) == [
+        ["entry", "used on", "benchmark", "scenario"]
+    ]
+    assert udf.ENTRIESUSED(cells, "Compare", "gpt-oss-120b", "Server")[1] == [
+        "6.1-0052",
+        "Compare",
+        "gpt-oss-120b",
+        "Server",
+    ]

@@ -68,7 +68,8 @@ def test_every_catalogue_function_is_registered_with_its_help(report: dict[str, 
         assert [p.get("optional", False) for p in m["parameters"]] == [a.optional for a in fn.args]
         for i, (a, r) in enumerate(zip(fn.args, rec["args"], strict=True)):
             assert r["default"] is None if a.optional else "default" not in r  # left out: None, as classic
-            expected = {"err_to_str": True} | ({"ndim": 2} if i == 0 and fn.returns != "table" else {})
+            ranged = (i == 0 and fn.returns != "table") or a.kind == "cells"
+            expected = {"err_to_str": True} | ({"ndim": 2} if ranged else {})
             assert r["options"] == expected, (fn.name, a.name)  # no type converters: catalogue.call converts
         assert rec["ret"] == {"doc": fn.help, "options": {}}  # the default converter: a list of rows spills
 

@@ -50,3 +50,19 @@ def test_best_blames_what_is_really_missing() -> None:
     # where availability is what empties it, it is still blamed
     answer = udf.BEST("Vera Rubin", "deepseek-r1", "Server", "available")
     assert "with availability available" in answer and "preview" in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("call", "spelled"),
+    [
+        (("BEST", "Vera Rubin", "DeepSeek-R1", "offline"), "Vera Rubin deepseek-r1 Offline rows"),
+        (("PERGPU", "6.1-0094", "deepseek-r1", "offline"), "has no deepseek-r1 Offline result"),
+        (("FAMILIES", "deepseek-r1", "offline", "available", 1), "No closed deepseek-r1 Offline rows"),
+        (("GAINS", "DEEPSEEK-R1", "interactive", "6.0", "6.1", "MI355X"), "MI355X deepseek-r1 Interactive"),
+    ],
+)
+def test_reasons_spell_the_workload_as_the_results_do(call: tuple[object, ...], spelled: str) -> None:
+    """A workload typed in another case reads in the official spelling, as the workbook's titles show it."""
+    name, *args = call
+    reason = getattr(udf, str(name))(*args)
+    assert reason.startswith("#") and spelled in reason, reason

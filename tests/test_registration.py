@@ -295,7 +295,7 @@ def test_registration_matches_the_catalogue(windows: Windows) -> None:
 @pytest.mark.parametrize("fn", by_name())
 def test_only_the_first_argument_of_a_scalar_function_takes_a_range(windows: Windows, fn: Function) -> None:
     ndims = [a["options"].get("ndim") for a in _xlfunc(windows, fn)["args"]]
-    expected = [2 if (i == 0 and fn.vectorized) else None for i in range(len(fn.args))]
+    expected = [2 if (i == 0 and fn.vectorized) or a.kind == "cells" else None for i, a in enumerate(fn.args)]
     assert ndims == expected
 
 

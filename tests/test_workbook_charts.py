@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchsheet.workbook.charts import fit_rows, relink_title, title_sources
+from benchsheet.workbook.charts import fit_rows, fit_value_axis, relink_title, title_sources
 
 SERIES = (
     "<c:chart><c:plotArea><c:barChart><c:ser>"
@@ -46,3 +46,25 @@ def test_a_fixed_title_is_linked_only_to_the_one_cell_that_made_it() -> None:
     twice = title_sources([made, ("Other", "A1", made[2])])
     assert relink_title(chart, twice, set()) == chart  # two cells could have made it: left as it is
     assert relink_title(chart, title_sources([("Data", "A1", '="Per-GPU: "&B1')]), {"Data"}) == chart
+
+
+def bars(*values: float, scaling: str = '<c:orientation val="minMax"/>') -> str:
+    points = "".join(f'<c:pt idx="{i}"><c:v>{v!r}</c:v></c:pt>' for i, v in enumerate(values))
+    return (
+        "<c:plotArea><c:barChart><c:ser><c:val><c:numRef><c:f>Data!$B$2:$B$9</c:f><c:numCache>"
+        f"{points}</c:numCache></c:numRef></c:val></c:ser></c:barChart>"
+        '<c:catAx><c:scaling><c:orientation val="maxMin"/></c:scaling></c:catAx>'
+        f"<c:valAx><c:scaling>{scaling}</c:scaling></c:valAx></c:plotArea>"
+    )
+
+
+def test_bars_start_at_zero_unless_one_is_negative() -> None:
+    fixed = fit_value_axis(bars(0.44, 0.0))
+    assert '<c:valAx><c:scaling><c:orientation val="minMax"/><c:min val="0"/></c:scaling>' in fixed
+    assert fit_value_axis(fixed) == fixed  # once
+    assert "<c:min" not in fit_value_axis(bars(0.44, -0.0002, scaling='<c:orientation val="minMax"/><c:min val="0"/>'))
+    mine = bars(0.44, 0.3, scaling='<c:orientation val="minMax"/><c:max val="1"/><c:min val="0.2"/>')
+    assert fit_value_axis(mine) == mine  # a minimum the user chose
+    assert fit_value_axis(bars()) == bars()  # nothing plotted: left to the program
+    line = bars(1.0).replace("barChart", "lineChart")
+    assert fit_value_axis(line) == line

@@ -64,7 +64,7 @@ def _udf(fn: Function) -> Callable[..., Any]:
     decorated: Callable[..., Any] = named_like(fn, udf, __name__)
     for i, a in enumerate(fn.args):
         options: dict[str, Any] = {"doc": a.help, "err_to_str": True}
-        if i == 0 and fn.vectorized:
+        if (i == 0 and fn.vectorized) or a.kind == "cells":
             options["ndim"] = 2  # a range arrives as rows of cells, a cell as [[value]]
         decorated = xw.arg(a.name, **options)(decorated)
     decorated = xw.func(category=fn.category)(decorated)

@@ -27,6 +27,7 @@ from .names import (
     family_keys,
     gpus_per_card,
     is_pipeline,
+    scenario_key,
 )
 from .table import LATENCY_FIELDS, IdSource, Row, Table, round_sort_key
 
@@ -92,9 +93,8 @@ def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
     if row is not None:
         return row
     rows = entry_rows(table, entry)
-    scen = canonical_scenario(scenario) or scenario.strip()
     have = ", ".join(sorted({f"{r.benchmark} {r.scenario}" for r in rows}))
-    raise not_available(f"{rows[0].entry} has no {benchmark.strip()} {scen} result (it has: {have})")
+    raise not_available(f"{rows[0].entry} has no {table.spelled(benchmark, scenario)} result (it has: {have})")
 
 
 def per_gpu_value(row: Row) -> float | None:
@@ -266,7 +266,7 @@ def select(
     if family is not None and family_key(family) not in table.families:
         raise unknown_family(table, family)
     rows = matching(table, benchmark, scenario, family, filters, heterogeneous)
-    what = f"{family + ' ' if family else ''}{benchmark.strip()} {scenario.strip()} rows"
+    what = f"{family + ' ' if family else ''}{table.spelled(benchmark, scenario)} rows"
     if gpus is not None:
         rows = [r for r in rows if r.gpus == gpus]
         what = what.removesuffix(" rows") + f" systems with exactly {gpus} GPUs"
@@ -290,7 +290,7 @@ def _empty_reason(
     unfiltered = matching(table, benchmark, scenario, family, Filters("any"), het)
     if not unfiltered:
         who = table.families.get(family_key(family), family.strip()) if family else "The closed division"
-        return f"{who} has no closed {benchmark.strip()} {scenario.strip()} rows in any round or availability"
+        return f"{who} has no closed {table.spelled(benchmark, scenario)} rows in any round or availability"
     have = sorted({r.availability for r in unfiltered})
     note = f" (it has {', '.join(have)} rows)" if filters.availability not in (*have, "any") else ""
     return f"No closed {what}{filter_note(filters)}{note}"
@@ -530,7 +530,7 @@ def ranked_families(table: Table, benchmark: str, scenario: str, filters: Filter
         if have is None or (round_sort_key(r.round), value) > have[:2]:
             tops[key] = (round_sort_key(r.round), value, r)
     if not tops:
-        raise not_available(f"No closed {benchmark.strip()} {scenario.strip()} rows{filter_note(filters)}")
+        raise not_available(f"No closed {table.spelled(benchmark, scenario)} rows{filter_note(filters)}")
     units = max(tops.values(), key=lambda t: t[0])[2].units
     ranked = sorted((t for t in tops.values() if t[2].units == units), key=lambda t: (-t[1], t[2].family.lower()))
     return [t[2].family for t in ranked]
@@ -786,3 +786,45 @@ def energy_cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
         f"{watts:,.0f} W system power measured by {r.submitter} ({r.source}, SHA-256 {r.sha256[:12]}...): "
         f"{r.result / watts:.3g} {unit}/J, derived, not an official MLPerf result."
     )
+
+
+# ------------------------------------------------------------- entries a workbook uses
+
+USES_HEADER = ("entry", "used on", "benchmark", "scenario")
+Cells = Sequence[Sequence[object]]  # a range as rows of cells
+
+
+def entries_used(entries: Cells, places: Cells, benchmark: Cells, scenario: Cells) -> list[list[str]]:
+    """Each entry the cells ``entries`` hold, once per benchmark and scenario, with every place that uses
+    it, in the order of first use. ``places``, ``benchmark`` and ``scenario`` give each cell's (row by
+    row, the same number of cells) or, as one cell, all cells'. A blank, a number or an error names no
+    entry (an error's reason shows where it is used); nor does a cell whose benchmark or scenario is
+    not a text (a claim that names none)."""
+    cells = _flat(entries, "entries", 0)
+    names, benches, scens = (
+        _flat(c, n, len(cells)) for c, n in ((places, "places"), (benchmark, "benchmark"), (scenario, "scenario"))
+    )
+    found: dict[tuple[str, str, str], list[str]] = {}
+    spelled: dict[tuple[str, str, str], tuple[str, str, str]] = {}  # one key however it is spelled
+    for i, cell in enumerate(cells):
+        entry, bench, scen = (_text(v) for v in (cell, benches[i], scens[i]))
+        if entry and bench and scen:
+            scen = canonical_scenario(scen) or scen
+            key = spelled.setdefault((entry, benchmark_key(bench), scenario_key(scen)), (entry, bench, scen))
+            found.setdefault(key, []).append(str(names[i]).strip())
+    return [list(USES_HEADER), *([e, ", ".join(where), b, sc] for (e, b, sc), where in found.items())]
+
+
+def _flat(cells: Cells, name: str, count: int) -> list[object]:
+    """A range's values row by row; one value repeated ``count`` times (``count`` 0: any number)."""
+    values = [v for row in cells for v in row]
+    if count and len(values) == 1:
+        return values * count
+    if count and len(values) != count:
+        raise bad_value(f"{name} must be one cell or one per cell of entries ({count}), not {len(values)}")
+    return values
+
+
+def _text(value: object) -> str | None:
+    """A cell's text; None for a blank, a number or an error (its text starts with #)."""
+    return value.strip() if isinstance(value, str) and value.strip() and not value.startswith("#") else None

@@ -33,9 +33,9 @@ CATEGORY = "benchsheet"
 
 Value = str | float | int | bool | Decimal | dt.date | dt.time | None
 """A cell value as a shell hands it over (Excel's currency cells are Decimal, date cells datetime)."""
-Kind = Literal["text", "number", "int", "round", "spec", "bool"]
+Kind = Literal["text", "number", "int", "round", "spec", "bool", "cells"]
 """text; a number; a whole number; a round ("6.1", or typed as a number); an entry, family or number;
-TRUE/FALSE."""
+TRUE/FALSE; a range (or one cell) as rows of its values, errors and blanks left for the function to judge."""
 Returns = Literal["number", "text", "table"]
 
 
@@ -504,6 +504,26 @@ CATALOGUE += (
     ),
 )
 
+# What a workbook cites (issue 21): one block, so that other additions merge beside it.
+CATALOGUE += (
+    Function(
+        "ENTRIESUSED",
+        (
+            Arg(
+                "entries", "cells", "Cells holding entry IDs, e.g. a table's Entry column (blanks and errors name none)"
+            ),
+            Arg("places", "cells", 'Where each of those cells is, e.g. "Sizing row 18": one per cell, or one for all'),
+            Arg("benchmark", "cells", "The benchmark each is cited for: one per cell, or one for all"),
+            Arg("scenario", "cells", "The scenario each is cited for: one per cell, or one for all"),
+        ),
+        "Each entry the cells hold, once per benchmark and scenario, with every place that uses it, in the "
+        "order of first use: entry, used on, benchmark, scenario (what a sheet of sources cites). Spills.",
+        '=ENTRIESUSED("6.1-0052","Sizing row 18","gpt-oss-120b","Server")',
+        A.entries_used,
+        returns="table",
+    ),
+)
+
 BY_NAME = {f.name: f for f in CATALOGUE}
 
 
@@ -634,6 +654,9 @@ def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable
     """Each value as its argument's kind; arguments left out at the end are None (their default)."""
     out: list[Any] = []
     for spec, value in zip(specs, values):  # noqa: B905 (fewer values than arguments: the rest are left out)
+        if spec.kind == "cells":
+            out.append(_cells(spec, value))
+            continue
         if is_error is not None and is_error(value):
             raise _Passed(value)
         if type(value) is str and spec.kind == "text" and 0 < len(value) <= 200 and not value[0].isspace():
@@ -648,6 +671,15 @@ def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable
                 raise bad_value(f"{spec.name} is required")
             out.append(None)
     return out
+
+
+def _cells(spec: Arg, value: Any) -> list[list[Any]] | None:
+    """A range as rows of cells (one cell: one row of one); a left-out optional one None."""
+    if isinstance(value, _RANGES):
+        return [list(row) if isinstance(row, _RANGES) else [row] for row in value]
+    if (value is None or value == "") and spec.optional:
+        return None
+    return [[value]]
 
 
 def call(

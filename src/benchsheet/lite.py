@@ -116,7 +116,7 @@ def _custom_function(
     decorated: Callable[..., Any] = named_like(fn, custom_function, __name__)  # Lite calls it by its name
     for i, a in enumerate(fn.args):
         options: dict[str, Any] = {"doc": a.help, "err_to_str": True}  # an error cell arrives as "#N/A", not None
-        if i == 0 and fn.returns != "table":  # catalogue.call maps a range there cell by cell
+        if (i == 0 and fn.returns != "table") or a.kind == "cells":  # call maps a range there cell by cell
             options["ndim"] = 2  # so a range in the first argument keeps its rows and columns
         decorated = arg(a.name, **options)(decorated)
     result: Callable[..., Any] = func(decorated)

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from .errors import MAX_ACCELERATORS, DataError
-from .names import benchmark_key, entry_key, scenario_key
+from .names import benchmark_key, canonical_scenario, entry_key, scenario_key
 from .values import RESULT_RANGE, is_result
 
 CACHE_FORMAT = "benchsheet-results"
@@ -202,6 +202,16 @@ class Table:
         found = {family_key(r.family): r.family for r in self.rows if r.family and not r.heterogeneous}
         groups = {family_key(g): g for g in FAMILY_GROUPS if GROUP_MEMBERS[family_key(g)] & found.keys()}
         return found | groups
+
+    @cached_property
+    def _benchmark_names(self) -> dict[str, str]:
+        return {benchmark_key(r.benchmark): r.benchmark for r in reversed(self.rows)}
+
+    def spelled(self, benchmark: str, scenario: str) -> str:
+        """A workload as the results spell it, for messages: "deepseek-r1 Offline" for "DeepSeek-R1 offline"
+        (a name the table does not know stays as typed)."""
+        bench = self._benchmark_names.get(benchmark_key(benchmark), benchmark.strip())
+        return f"{bench} {canonical_scenario(scenario) or scenario.strip()}"
 
     @cached_property
     def invalid_runs(self) -> frozenset[str]:

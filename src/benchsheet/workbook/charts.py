@@ -214,3 +214,58 @@ def fit_rows(xml: str, holds: Holds) -> str:
 
 def _unquote(sheet: str) -> str:
     return sheet[1:-1].replace("''", "'") if sheet.startswith("'") else sheet
+
+
+# ------------------------------------------------- the value axis of a bar chart
+
+_BAR_CHART = re.compile(rf"<({_P})barChart>.*?</\1barChart>", re.DOTALL)
+_VAL_CACHE = re.compile(rf"<({_P})val>.*?</\1val>", re.DOTALL)
+_POINT = re.compile(rf"<({_P})pt\b[^>]*>\s*<\1v>([^<]*)</\1v>")
+_VAL_AX_SCALING = re.compile(
+    rf"(?P<head><(?P<p>{_P})valAx>(?:(?!</(?P=p)valAx>).)*?<(?P=p)scaling>)(?P<body>.*?)(?P<tail></(?P=p)scaling>)",
+    re.DOTALL,
+)
+_MIN = re.compile(rf'<{_P}min\s+val="(?P<v>[^"]*)"\s*/>')
+_MIN_AFTER = re.compile(rf"<{_P}(?:orientation|max)\b[^>]*/>")
+
+
+def plotted_values(xml: str) -> list[float]:
+    """The numbers a chart's bar series plot, as their caches hold them."""
+    out: list[float] = []
+    for bars in _BAR_CHART.finditer(xml):
+        for val in _VAL_CACHE.finditer(bars.group(0)):
+            for pt in _POINT.finditer(val.group(0)):
+                try:
+                    out.append(float(pt.group(2)))
+                except ValueError:
+                    continue
+    return out
+
+
+def fit_value_axis(xml: str) -> str:
+    """A bar chart's value axis starts at 0 where every bar it plots is >= 0, and is left to the
+    program (Excel, LibreOffice: a round step below the lowest bar) where one is negative.
+
+    Auto-scaling alone may start below 0 with no bar there (wasted width, and bars that do not
+    start at the axis); an axis fixed at 0 would cut off a real loss. Only a minimum of 0 is
+    set or cleared, so a minimum a user chose elsewhere is kept. Call it after the caches hold
+    the new values."""
+    values = plotted_values(xml)
+    if not values:
+        return xml
+    m = _VAL_AX_SCALING.search(xml)
+    if m is None:
+        return xml
+    body, p = m.group("body"), m.group("p")
+    found = _MIN.search(body)
+    if found is not None:
+        try:
+            if float(found.group("v")) != 0:
+                return xml  # the user's own minimum
+        except ValueError:
+            return xml
+        body = body[: found.start()] + body[found.end() :]
+    if min(values) >= 0:
+        at = max((e.end() for e in _MIN_AFTER.finditer(body)), default=0)
+        body = body[:at] + f'<{p}min val="0"/>' + body[at:]
+    return xml[: m.start("body")] + body + xml[m.end("body") :]

@@ -19,6 +19,7 @@ from .cells import col_number
 
 NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 COLUMN_PADDING = 0.71  # what Excel adds to a column's width in characters when it stores it
+ONE_LINE = 12.75  # points: a row of one line of the default font (17 pixels, Excel's default row)
 
 
 def wrapped_lines(text: str, per_line: float) -> int:
@@ -87,16 +88,19 @@ _REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
 
 def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
     """Set the height of each row holding a wrapped formula answer of ``values`` ("B5" -> value)
-    to what its texts need (the default height where one line does)."""
+    to what its texts need (the default height where one line does, or where none is left). On a
+    sheet whose default row is thinner than a line (empty slots as hairlines), one line is written."""
     fmt = _FORMAT.search(xml)
     fattrs = dict(_ATTR.findall(fmt.group(1))) if fmt else {}
+    thin = float(fattrs.get("defaultRowHeight") or ONE_LINE) < ONE_LINE - 0.5
     default_width = float(fattrs.get("defaultColWidth") or float(fattrs.get("baseColWidth") or 8) + COLUMN_PADDING)
     widths: dict[int, float] = {}
     for m in _COLS.finditer(xml):
         a = dict(_ATTR.findall(m.group(1)))
         try:
+            hidden = a.get("hidden") in ("1", "true")  # shows nothing, so needs no height
             for c in range(int(a["min"]), int(a["max"]) + 1):
-                widths[c] = float(a.get("width", default_width))
+                widths[c] = 0.0 if hidden else float(a.get("width", default_width))
         except (KeyError, ValueError):
             continue
     needed: dict[int, float | None] = {}
@@ -106,13 +110,15 @@ def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
         if ref is None or ref.group(0) not in values or not a.get("s", "").isdigit():
             continue
         style = int(a["s"])
-        if style not in styles.wrap:
-            continue
         row, col = int(ref.group(2)), col_number(ref.group(1))
+        if style not in styles.wrap or widths.get(col) == 0:
+            continue
         value = values[ref.group(0)]
         size = styles.size[style] if style < len(styles.size) else styles.base
         width = max(1.0, widths.get(col, default_width) - COLUMN_PADDING)
         height = text_height(value, width, size, styles.base) if isinstance(value, str) and value else None
+        if height is None and thin and isinstance(value, str) and value:
+            height = ONE_LINE
         have = needed.get(row)
         needed[row] = height if have is None else max(have, height or 0.0)
     if not needed:

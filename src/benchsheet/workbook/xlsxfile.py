@@ -30,7 +30,7 @@ from benchsheet.files import write_atomic
 from benchsheet.names import cell_text
 
 from .cells import MAX_TEXT, Computed, ErrorCode, col_letters, col_number, sheet_key
-from .charts import Holds, TitleSource, fit_rows, relink_title, sources_of
+from .charts import Holds, TitleSource, fit_rows, fit_value_axis, relink_title, sources_of
 from .rows import Styles, refit_rows
 
 Shown = float | int | bool | str
@@ -374,7 +374,7 @@ def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = Non
         cache = f'<{p}{kind}Cache>{head}<{p}ptCount val="{len(cells)}"/>{"".join(points)}</{p}{kind}Cache>'
         return f"<{p}{kind}Ref><{p}f>{m.group('f')}</{p}f>{cache}</{p}{kind}Ref>"
 
-    return _SERIES_REF.sub(one, xml)
+    return fit_value_axis(_SERIES_REF.sub(one, xml))  # bars from 0 where none is negative
 
 
 def _sheet_of(ref: str) -> str:
