@@ -88,6 +88,8 @@ _REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
 def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
     """Set the height of each row holding a wrapped formula answer of ``values`` ("B5" -> value)
     to what its texts need (the default height where one line does)."""
+    if not styles.wrap:  # no cell style wraps: no row height depends on its text
+        return xml
     fmt = _FORMAT.search(xml)
     fattrs = dict(_ATTR.findall(fmt.group(1))) if fmt else {}
     default_width = float(fattrs.get("defaultColWidth") or float(fattrs.get("baseColWidth") or 8) + COLUMN_PADDING)
