@@ -2,23 +2,28 @@
 Excel did: benchsheet's calc, the ``formulas`` package alone, LibreOffice's own recalculation
 and pycel where it is installed, on the same files in the same run.
 
-    python benchmarks/match_rate.py [--json OUT.json] [--only calc,formulas,libreoffice,pycel]
+    python benchmarks/match_rate.py [--json OUT.json] [--only calc,formulas,libreoffice,pycel] [--files N]
 
-Each file is computed with a time limit per file (a tool that hangs or fails on a file has not
-computed it). The judge is tests/excel_corpus.py (numbers to 1e-9 relative, text,
-booleans and error codes exactly; cells reading NOW, TODAY, RAND... not judged).
+Each Python tool runs in a worker process of its own (so one tool's imports or a crash never
+touch another's results), with a time and memory limit per file: a tool that hangs, fails or
+dies on a file has not computed it, and the next worker goes on with the next file. LibreOffice
+converts the files in batches (one start-up per batch; a batch that hangs is redone file by
+file). The judge is tests/excel_corpus.py (numbers to 1e-9 relative, text, booleans and error
+codes exactly; cells reading NOW, TODAY, RAND... not judged).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +33,9 @@ sys.path.insert(0, str(ROOT))
 from tests import excel_corpus as ec  # noqa: E402
 
 PER_FILE_S = 120  # seconds a tool may take for one file
+MEMORY_BYTES = 6 * 1024**3  # address space a worker may take: a runaway file must not sink the machine
+BATCH = 20  # files LibreOffice converts per start-up
+TOOLS = ("calc", "formulas", "libreoffice", "pycel")
 
 
 class _Late(Exception):
@@ -40,35 +48,50 @@ def _late(*_: Any) -> None:
 
 def values(tool: str, path: Path) -> dict[tuple[str, str], Any]:
     """One tool's value of every formula cell, keyed (SHEET NAME upper case, "B5")."""
-    out: dict[tuple[str, str], Any] = {}
     if tool == "calc":
-        from benchsheet.workbook.calc import calc
-
-        with tempfile.TemporaryDirectory() as tmp:
-            target = Path(tmp) / ("out" + path.suffix)
-            calc(path, target)
-            return {(s.upper(), r): v for (s, r), v in ec.written_values(target).items()}
+        return _calc_values(path)
     if tool == "formulas":
-        import formulas
+        return _formulas_values(path)
+    if tool == "pycel":
+        return _pycel_values(path)
+    raise ValueError(f"unknown tool {tool}")
 
-        sol = formulas.ExcelModel().loads(str(path)).finish().calculate()
-        for key, value in sol.items():
-            ref = str(key)
-            if "!" not in ref or ":" in ref.split("!")[-1]:
-                continue
-            sheet, cell = ref.rsplit("!", 1)
-            sheet = sheet.strip("'").split("]", 1)[-1].replace("''", "'")
-            v = getattr(value, "value", value)
-            if getattr(v, "ndim", 0) == 2 and v.size:
-                v = v[0, 0]
-            out[(sheet.upper(), cell.upper())] = ec.normal(None if type(v).__name__ == "Token" else v)
-        return out
+
+def _calc_values(path: Path) -> dict[tuple[str, str], Any]:
+    from benchsheet.workbook.calc import calc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / ("out" + path.suffix)
+        calc(path, target)
+        return {(s.upper(), r): v for (s, r), v in ec.written_values(target).items()}
+
+
+def _formulas_values(path: Path) -> dict[tuple[str, str], Any]:
+    import formulas
+
+    out: dict[tuple[str, str], Any] = {}
+    sol = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    for key, value in sol.items():
+        ref = str(key)
+        if "!" not in ref or ":" in ref.split("!")[-1]:
+            continue
+        sheet, cell = ref.rsplit("!", 1)
+        sheet = sheet.strip("'").split("]", 1)[-1].replace("''", "'")
+        v = getattr(value, "value", value)
+        if getattr(v, "ndim", 0) == 2 and v.size:
+            v = v[0, 0]
+        out[(sheet.upper(), cell.upper())] = ec.normal(None if type(v).__name__ == "Token" else v)
+    return out
+
+
+def _pycel_values(path: Path) -> dict[tuple[str, str], Any]:
     from pycel import ExcelCompiler
 
+    out: dict[tuple[str, str], Any] = {}
     comp = ExcelCompiler(filename=str(path))
     for c in ec.excel_values(path):
         try:
-            v = comp.evaluate(f"{c.sheet}!{c.ref}")
+            v = comp.evaluate(f"'{c.sheet}'!{c.ref}")
         except Exception:
             v = ec.Error("#VALUE!")
         if isinstance(v, str) and v in ec.ERROR_CODES:
@@ -100,9 +123,72 @@ def run_tool(tool: str, path: Path) -> ec.Judged:
     return ec.judge(path, _by_name(path, got))
 
 
-def libreoffice(files: list[Path], tmp: Path) -> list[ec.Judged]:
-    """LibreOffice headless, a private profile that recalculates every file on load (Excel 2007
-    and newer: "always"), each saved again as .xlsx; its cached values are then judged."""
+def _row(j: ec.Judged) -> dict[str, Any]:
+    """A judged file as one JSON line (the differences counted, not listed)."""
+    row = asdict(j)
+    row["differences"] = len(j.differences or ())
+    return row
+
+
+def _judged(row: dict[str, Any]) -> ec.Judged:
+    return ec.Judged(row["file"], row["cells"], row["equal"], row["volatile"], None, row["failure"])
+
+
+def worker(tool: str, files: list[Path], out: Path) -> None:
+    """Judge ``files`` with ``tool``, one JSON line per file appended to ``out`` as each ends."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+    with out.open("a", encoding="utf-8") as fh:
+        for path in files:
+            fh.write(json.dumps(_row(run_tool(tool, path))) + "\n")
+            fh.flush()
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    return [json.loads(ln) for ln in path.read_text(encoding="utf-8").splitlines() if ln.endswith("}")]
+
+
+def in_workers(tool: str, files: list[Path], tmp: Path) -> list[ec.Judged]:
+    """``tool`` on every file in worker processes: a worker that dies or stalls on a file loses
+    that file only (counted as not computed) and a fresh one goes on with the next."""
+    out, listing = tmp / f"{tool}.jsonl", tmp / f"{tool}.files"
+    done: list[dict[str, Any]] = []
+    while len(done) < len(files):
+        rest = files[len(done) :]
+        listing.write_text("\n".join(map(str, rest)), encoding="utf-8")
+        out.unlink(missing_ok=True)
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker", tool, str(listing), str(out)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        why = _watch(proc, out, len(rest))
+        rows = _lines(out)
+        done += rows
+        if why and len(done) < len(files):
+            done.append(_row(ec.judge(files[len(done)], None, why)))
+    return [_judged(r) for r in done]
+
+
+def _watch(proc: subprocess.Popen[bytes], out: Path, expected: int) -> str:
+    """Wait for the worker; kill it when one file takes far over its limit. Why it ended early, or ''."""
+    seen, since = 0, time.monotonic()
+    while proc.poll() is None:
+        time.sleep(0.2)
+        now = len(_lines(out))
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif time.monotonic() - since > PER_FILE_S + 30:
+            proc.kill()
+            proc.wait()
+            return f"over {PER_FILE_S} s"
+    if len(_lines(out)) < expected:
+        return f"the worker died (exit status {proc.returncode}; over {MEMORY_BYTES // 1024**3} GiB or a crash)"
+    return ""
+
+
+def _profile(tmp: Path) -> Path:
+    """A private LibreOffice profile whose recalculation on load for Excel 2007 and newer is Always."""
     profile = tmp / "profile"
     user = profile / "user"
     user.mkdir(parents=True)
@@ -115,27 +201,45 @@ def libreoffice(files: list[Path], tmp: Path) -> list[ec.Judged]:
         "</oor:items>\n",
         encoding="utf-8",
     )
-    out: list[ec.Judged] = []
+    return profile
+
+
+def _convert(profile: Path, sources: list[Path], outdir: Path) -> bool:
+    """LibreOffice recalculates and saves ``sources`` into ``outdir``; False when it did not finish in time."""
+    try:
+        subprocess.run(
+            ["soffice", f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
+             "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(outdir), *map(str, sources)],
+            capture_output=True, timeout=PER_FILE_S * len(sources), check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def libreoffice(files: list[Path], tmp: Path) -> list[ec.Judged]:
+    """LibreOffice headless recalculates every file on load and saves it again as .xlsx; its
+    cached values are then judged. A batch that does not finish is redone one file at a time."""
+    profile = _profile(tmp)
+    inputs = tmp / "lo-in"
+    inputs.mkdir()
+    sources = []
     for i, path in enumerate(files):
-        target = tmp / f"lo{i}"
-        target.mkdir()
-        src = target / ("in" + path.suffix)
-        shutil.copyfile(path, src)
-        try:
-            subprocess.run(
-                ["soffice", f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-                 "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(target / "out"), str(src)],
-                capture_output=True, timeout=PER_FILE_S, check=False,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired:
-            out.append(ec.judge(path, None, f"over {PER_FILE_S} s"))
+        sources.append(inputs / f"f{i:04d}{path.suffix}")
+        shutil.copyfile(path, sources[-1])
+    late: set[Path] = set()
+    for start in range(0, len(files), BATCH):
+        batch = sources[start : start + BATCH]
+        if not _convert(profile, batch, tmp / "lo-out"):
+            late |= {s for s in batch if not _convert(profile, [s], tmp / "lo-out")}
+    out: list[ec.Judged] = []
+    for path, src in zip(files, sources, strict=True):
+        written = tmp / "lo-out" / (src.stem + ".xlsx")
+        if src in late or not written.is_file():
+            out.append(ec.judge(path, None, f"over {PER_FILE_S} s" if src in late else "LibreOffice wrote nothing"))
             continue
-        written = target / "out" / "in.xlsx"
-        if not written.is_file():
-            out.append(ec.judge(path, None, "LibreOffice wrote nothing"))
-            continue
-        values = {(s.upper(), r): v for (s, r), v in ec.written_values(written).items()}
-        out.append(ec.judge(path, _by_name(path, values)))
+        got = {(s.upper(), r): v for (s, r), v in ec.written_values(written).items()}
+        out.append(ec.judge(path, _by_name(path, got)))
     return out
 
 
@@ -144,7 +248,7 @@ def summary(results: dict[str, list[ec.Judged]]) -> dict[str, Any]:
     and over the files every tool computed."""
     files = [j.file for j in next(iter(results.values()))]
     common = {f for k, f in enumerate(files) if all(not r[k].failure for r in results.values())}
-    out: dict[str, Any] = {"files": len(files), "files_all_computed": len(common)}
+    out: dict[str, Any] = {"files": len(files), "files_all_computed": len(common), "tools": list(results)}
     for tool, judged in results.items():
         cells = sum(j.cells for j in judged)
         equal = sum(j.equal for j in judged)
@@ -152,6 +256,8 @@ def summary(results: dict[str, list[ec.Judged]]) -> dict[str, Any]:
         c_equal = sum(j.equal for j in judged if j.file in common)
         out[tool] = {
             "refused": sorted(j.file for j in judged if j.failure),
+            "why": {j.file: j.failure for j in judged if j.failure},
+            "per_file": {j.file: [j.cells, j.equal] for j in judged},
             "cells": cells,
             "equal": equal,
             "match": equal / cells if cells else None,
@@ -167,35 +273,69 @@ def available(tool: str) -> bool:
         return shutil.which("soffice") is not None
     if tool == "pycel":
         return subprocess.run([sys.executable, "-c", "import pycel"], capture_output=True).returncode == 0
-    return True
+    return tool in TOOLS
 
 
-def measure(tools: list[str]) -> dict[str, Any]:
-    files = ec.corpus_files()
+def judge_all(tool: str, files: list[Path], tmp: Path) -> list[ec.Judged]:
+    return libreoffice(files, tmp) if tool == "libreoffice" else in_workers(tool, files, tmp)
+
+
+def measure(tools: list[str], limit: int | None = None) -> dict[str, Any]:
+    """Every available tool on the corpus (its first ``limit`` files), in this run."""
+    files = ec.corpus_files()[:limit]
     start = time.perf_counter()
     results: dict[str, list[ec.Judged]] = {}
+    seconds: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="benchsheet-match-") as tmp:
         for tool in tools:
             if not available(tool):
                 continue
-            if tool == "libreoffice":
-                results[tool] = libreoffice(files, Path(tmp))
-            else:
-                results[tool] = [run_tool(tool, p) for p in files]
+            t0 = time.perf_counter()
+            results[tool] = judge_all(tool, files, Path(tmp))
+            seconds[tool] = time.perf_counter() - t0
     out = summary(results)
+    for tool, s in seconds.items():
+        out[tool]["seconds"] = s
     out["seconds"] = time.perf_counter() - start
+    return out
+
+
+KEYS = (
+    *(f"match_{tool}" for tool in TOOLS),
+    "match_lead",
+    "match_files_common",
+    *(f"refused_{tool}" for tool in TOOLS),
+)
+
+
+def keys(s: dict[str, Any] | None) -> dict[str, float | None]:
+    """The benchmark's keys of one measurement (all None without one; a tool not installed: None):
+    ``match_TOOL`` the percentage of judged cells equal to Excel's on the files every tool computed,
+    ``match_lead`` calc's lead in percentage points over the best of the others (ahead: above 0),
+    ``refused_TOOL`` the files the tool did not compute."""
+    out: dict[str, float | None] = dict.fromkeys(KEYS)
+    if s is None:
+        return out
+    for tool in s["tools"]:
+        rate = s[tool]["match_common"]
+        out[f"match_{tool}"] = None if rate is None else 100 * rate
+        out[f"refused_{tool}"] = len(s[tool]["refused"])
+    others = [out[f"match_{t}"] for t in s["tools"] if t != "calc" and out[f"match_{t}"] is not None]
+    ours = out["match_calc"]
+    out["match_lead"] = ours - max(others) if ours is not None and others else None
+    out["match_files_common"] = s["files_all_computed"]
     return out
 
 
 def table(s: dict[str, Any]) -> str:
     lines = [
         f"{s['files']} workbooks Excel saved; {s['files_all_computed']} computed by every tool",
+        "",
         "| tool | files refused | cells equal / judged | match | on the files all computed |",
-        "|---|---|---|---|---|",
+        "|---|---:|---:|---:|---:|",
     ]
-    for tool, r in s.items():
-        if not isinstance(r, dict):
-            continue
+    for tool in s["tools"]:
+        r = s[tool]
         lines.append(
             f"| {tool} | {len(r['refused'])} | {r['equal']:,} / {r['cells']:,} | {r['match']:.2%} | "
             f"{r['equal_common']:,} / {r['cells_common']:,} = {r['match_common']:.2%} |"
@@ -203,13 +343,22 @@ def table(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--only", default="calc,formulas,libreoffice,pycel")
-    args = parser.parse_args()
-    s = measure(args.only.split(","))
+    parser.add_argument("--only", default=",".join(TOOLS))
+    parser.add_argument("--files", type=int, help="only the first N files of the corpus (a quick look)")
+    parser.add_argument("--worker", nargs=3, metavar=("TOOL", "LIST", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        tool, listing, out = args.worker
+        worker(tool, [Path(p) for p in Path(listing).read_text(encoding="utf-8").splitlines()], Path(out))
+        return 0
+    s = measure(args.only.split(","), args.files)
     print(table(s))
+    for tool in s["tools"]:
+        for file, why in s[tool]["why"].items():
+            print(f"  {tool} refused {file}: {why}")
     if args.json:
         args.json.write_text(json.dumps(s, indent=1) + "\n", encoding="utf-8")
     return 0

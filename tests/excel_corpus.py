@@ -387,17 +387,109 @@ def functions_matching(judged: list[Judged]) -> set[str]:
     return used
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Rewrite the known-differences file from a fresh run of calc over the corpus; a difference
     it did not list before gets an empty reason, which tests/test_corpus.py refuses until one is
-    written (why Excel's value and calc's differ)."""
+    written (why Excel's value and calc's differ). ``--update-readme``: write the README's block
+    from that file instead (no calc run)."""
+    import sys
     import tempfile
+
+    if "--update-readme" in (sys.argv[1:] if argv is None else argv):
+        print(f"{README} {'updated' if update_readme() else 'already current'}")
+        return
 
     with tempfile.TemporaryDirectory() as tmp:
         judged = [run_calc(p, Path(tmp) / f"{i}{p.suffix}") for i, p in enumerate(corpus_files())]
     write_known(judged, lambda d: "")
     cells, equal = sum(j.cells for j in judged), sum(j.equal for j in judged)
     print(f"{equal:,} of {cells:,} judged cells equal Excel's ({equal / cells:.2%}); {KNOWN} written")
+
+
+README = CORPUS.parents[1] / "README.md"
+README_BEGIN = (
+    "<!-- calc-excel:begin (generated from CHECKED and tests/corpus by "
+    "`python -m tests.excel_corpus --update-readme`; do not edit) -->"
+)
+README_END = "<!-- calc-excel:end -->"
+_WORD = re.compile(r"(?<![\w./])(?:_xlfn\.)?[A-Z][A-Z0-9]*(?:\.[A-Z0-9]+)*(?![\w./])")
+
+
+def reason_kind(entry: dict[str, str]) -> tuple[str, str]:
+    """A known difference's reason with the function it is about as ``F`` (the same reason for
+    several functions is one kind), and that function ('' if it names none): the first function
+    of the cell's formula the reason names."""
+    called = {n.removeprefix("_XLFN.") for n in function_names(entry["formula"])}
+    reason = " ".join(entry["reason"].split())
+    for m in _WORD.finditer(reason):
+        name = m.group(0).removeprefix("_xlfn.")
+        if name in called:
+            return reason[: m.start()] + "F" + reason[m.end() :], name
+    return reason, ""
+
+
+def judged_cells() -> dict[str, int]:
+    """The formula cells the corpus test judges, per file (volatile ones left out), read from the
+    files alone."""
+    out: dict[str, int] = {}
+    for path in corpus_files():
+        cells = excel_values(path)
+        out[path.relative_to(FILES).as_posix()] = len(cells) - len(volatile_cells(cells))
+    return out
+
+
+def _kinds(known: dict[tuple[str, str], dict[str, str]]) -> list[tuple[int, str, list[str]]]:
+    """(cells, reason kind, the functions F stands for), most cells first."""
+    kinds: dict[str, tuple[int, set[str]]] = {}
+    for entry in known.values():
+        kind, name = reason_kind(entry)
+        n, names = kinds.get(kind, (0, set()))
+        kinds[kind] = (n + 1, names | ({name} if name else set()))
+    return sorted(((n, k, sorted(names)) for k, (n, names) in kinds.items()), key=lambda x: (-x[0], x[1]))
+
+
+def readme_block() -> str:
+    """The README's account of what calc computes as Excel does and what not, from the code's
+    list of checked functions and the corpus's known differences (so it cannot drift)."""
+    from benchsheet.excel_functions import CHECKED
+
+    names = sorted({n.removeprefix("_XLFN.") for n in CHECKED})
+    known, refused, judged = known_differences(), refused_files(), judged_cells()
+    cells = sum(judged.values())
+    equal = cells - len(known) - sum(judged[f] for f in refused)
+    wrong = sum(1 for d in known.values() if not d["ours"].startswith("#"))
+    lines = [
+        README_BEGIN,
+        "",
+        f"calc computes {len(names)} of Excel's functions as Excel does (`CHECKED` in "
+        "`src/benchsheet/excel_functions.py`: each exercised by a workbook Excel saved, with Excel's own "
+        "answers, or checked by a test against Microsoft's function reference): "
+        + ", ".join(f"`{n}`" for n in names)
+        + ". Any other Excel function answers `#NAME? F is not computed by benchsheet`, never an unchecked "
+        "number; benchsheet's own functions compute as the add-in does.",
+        "",
+        f"On the corpus, {len(judged)} workbooks Excel saved (`tests/corpus`), {equal:,} of the {cells:,} "
+        f"judged formula cells ({equal / cells:.2%}) equal the value Excel cached; "
+        + (f"{len(refused)} workbooks are refused as a whole" if refused else "no workbook is refused as a whole")
+        + f". The {len(known):,} others, each listed with its reason in "
+        f"`tests/corpus/known_differences.toml`, by reason ({wrong} of them show a value other than "
+        "Excel's rather than an error; the rest answer an error naming what is not computed):",
+        "",
+        "| cells | why calc's value differs from Excel's | F is |",
+        "|---:|---|---|",
+    ]
+    for n, kind, functions in _kinds(known):
+        lines.append(f"| {n} | {kind.replace('|', '&#124;')} | {', '.join(functions)} |")
+    return "\n".join([*lines, "", README_END])
+
+
+def update_readme(path: Path = README) -> bool:
+    """Write ``readme_block`` between its markers; whether the file changed."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(README_BEGIN), text.index(README_END) + len(README_END)
+    new = text[:start] + readme_block() + text[end:]
+    path.write_text(new, encoding="utf-8")
+    return new != text
 
 
 if __name__ == "__main__":

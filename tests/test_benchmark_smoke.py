@@ -103,6 +103,10 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
     else:
         assert all(data[key] is None for key in pyodide_keys)
 
+    # the match rates are measured with --match-rate only (a quarter of an hour): null, never a guess
+    assert all(data[f"match_{t}"] is None and data[f"refused_{t}"] is None for t in ("calc", "formulas", "pycel"))
+    assert data["match_lead"] is None and data["targets"]["match_lead"]["status"] == "n/a"
+
     # the ratios are the ones measured in this run
     assert data["speedup"] == pytest.approx(data["naive_us"] / data["scalar_us"])
     assert data["cold_start_added_ms"] == pytest.approx(data["cold_start_ms"] - data["xlwings_import_ms"])
@@ -170,3 +174,33 @@ def test_verdicts_follow_the_targets() -> None:
     assert run.verdict("template_build_s", None) == "n/a"
     assert run.verdict("naive_us", 1e9) == ""  # a baseline has no target
     assert set(run.TARGETS) <= set(run.KEYS)
+
+
+def _match_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchsheet_bench_match", ROOT / "benchmarks" / "match_rate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_match_rates_are_judged_on_the_files_every_tool_computed() -> None:
+    """A file one tool refused leaves the common rates of all tools; the lead is calc's rate minus
+    the best other's, in percentage points, from the same run."""
+    from tests import excel_corpus as ec
+
+    mr = _match_module()
+    results = {
+        "calc": [ec.Judged("a", 10, 10), ec.Judged("b", 90, 80)],
+        "formulas": [ec.Judged("a", 10, 0, failure="FormulaError"), ec.Judged("b", 90, 81)],
+        "libreoffice": [ec.Judged("a", 10, 9), ec.Judged("b", 90, 60)],
+    }
+    s = mr.summary(results)
+    assert s["files_all_computed"] == 1 and s["formulas"]["refused"] == ["a"]
+    keys = mr.keys(s)
+    assert keys["match_calc"] == pytest.approx(100 * 80 / 90) and keys["match_formulas"] == pytest.approx(90.0)
+    assert keys["match_lead"] == pytest.approx(100 * 80 / 90 - 90.0) and keys["match_pycel"] is None
+    assert keys["refused_formulas"] == 1 and keys["refused_calc"] == 0
+    assert "| formulas | 1 | 81 / 100 | 81.00% | 81 / 90 = 90.00% |" in mr.table(s)
+    assert set(mr.keys(None)) == set(mr.KEYS) <= set(_bench_module().KEYS)

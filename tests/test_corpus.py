@@ -119,3 +119,20 @@ def test_an_unchecked_function_answers_its_name() -> None:
     for formula, name in (("=GAMMA(2)", "GAMMA"), ("=_xlfn.FORECAST.ETS(1,{1,2},{1,2})", "FORECAST.ETS")):
         value = evaluate(formula)
         assert isinstance(value, ReasonedError) and value.text == f"#NAME? {name} is not computed by benchsheet"
+
+
+def test_the_readme_says_what_calc_computes() -> None:
+    """The README's account of what calc computes as Excel does, what not and why, is generated
+    from CHECKED and the known-differences file: it fails here when either changed without it."""
+    readme = ec.README.read_text(encoding="utf-8")
+    assert readme.count(ec.README_BEGIN) == 1 and readme.count(ec.README_END) == 1
+    block = readme[readme.index(ec.README_BEGIN) : readme.index(ec.README_END) + len(ec.README_END)]
+    assert block == ec.readme_block(), "run `python -m tests.excel_corpus --update-readme`"
+
+
+def test_a_reason_names_the_function_it_is_about() -> None:
+    entry = {"formula": "SUM(A1:A3)+COS(B1)", "reason": "implicit intersection of a range passed to COS (...)"}
+    assert ec.reason_kind(entry) == ("implicit intersection of a range passed to F (...)", "COS")
+    both = {"formula": "CUBEVALUE(CUBEMEMBER(1))", "reason": "CUBEVALUE/CUBEMEMBER read the data model"}
+    assert ec.reason_kind(both) == ("CUBEVALUE/CUBEMEMBER read the data model", "")
+    assert ec.reason_kind({"formula": "Table1[c]", "reason": "structured reference (Table[column])"})[1] == ""

@@ -150,3 +150,20 @@ def test_openpyxl_worksheet_cells_are_the_cells_present(tmp_path: Path) -> None:
     wb.save(path)
     ws = fa.load_workbook(str(path)).active
     assert set(ws._cells) == {(1, 1), (1048576, 16384)}
+
+
+def test_range_parts_spell_columns_as_formulas_does() -> None:
+    """``range_parts`` names columns without importing openpyxl; formulas' own parser agrees for
+    every column, from A to XFD, and each answer is a dictionary of its own."""
+    from formulas.ranges import Ranges
+    from openpyxl.utils import get_column_letter
+
+    assert [fa.column_letters(c) for c in range(1, 16385)] == [get_column_letter(c) for c in range(1, 16385)]
+    for c in (1, 26, 27, 52, 702, 703, 16383):  # (formulas names a range ending at XFD a row range)
+        parts = fa.range_parts("S0", 3, c, 9, c)
+        want = Ranges().push(f"S0!{get_column_letter(c)}3:{get_column_letter(c)}9").ranges[0]
+        assert {k: parts[k] for k in ("r1", "r2", "n1", "n2", "c1", "c2", "name")} == {
+            k: want[k] for k in ("r1", "r2", "n1", "n2", "c1", "c2", "name")
+        }
+    fa.range_parts("S0", 1, 1, 1, 1)["name"] = "changed"
+    assert fa.range_parts("S0", 1, 1, 1, 1)["name"] == "S0!A1"

@@ -248,3 +248,18 @@ def test_external_workbook_links_are_not_followed(
             assert shown[ref].value == reason.split()[0], ref
     assert openpyxl.load_workbook(out)["Sheet1"]["B2"].value == cells["B2"]  # the formula stays as written
     robustness.held(kind, len(cells))
+
+
+def test_cells_are_counted_as_the_pattern_finds_them() -> None:
+    """The cap's count takes a shortcut where no tag is prefixed; it finds what the pattern finds:
+    every ``<c>`` however its name ends, never ``<col>`` or ``<cfRule>``, and prefixed tags too."""
+    from benchsheet.workbook import xlsxfile
+
+    xml = (
+        b'<sheetData><row r="1"><c r="A1"/><c r="B1">x</c><c>y</c><c\tr="C1"/><c\nr="D1"/><c\rr="E1"/>'
+        b'<col min="1"/><cfRule type="x"/><cc/></row></sheetData>'
+    )
+    prefixed = xml.replace(b"<c", b"<x:c").replace(b"</c", b"</x:c") + b'<c r="F1"/>'
+    for sheet in (xml, prefixed, b"", b"<c"):
+        assert xlsxfile.cells_present(sheet) == len(xlsxfile._CELL_TAG.findall(sheet)), sheet
+    assert xlsxfile.cells_present(xml) == 6 and xlsxfile.cells_present(prefixed) == 7

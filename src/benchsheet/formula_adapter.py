@@ -23,6 +23,7 @@ openpyxl's ``formula/tokenizer.py`` is loaded on its own (``tokenizer``).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import math
@@ -443,10 +444,14 @@ def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, Any]:
-    """formulas' description of a range (``S1!A2:B3``), as its ``Ranges`` keep it."""
-    from openpyxl.utils import get_column_letter
+    """formulas' description of a range (``S1!A2:B3``), as its ``Ranges`` keep it (a copy: a
+    workbook asks for the same cells again and again, each answer is its own)."""
+    return dict(_range_parts(sheet_id, r1, c1, r2, c2))
 
-    l1, l2 = get_column_letter(c1), get_column_letter(c2)
+
+@functools.lru_cache(maxsize=65536)
+def _range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, Any]:
+    l1, l2 = column_letters(c1), column_letters(c2)
     ref = f"{l1}{r1}" if (r1, c1) == (r2, c2) else f"{l1}{r1}:{l2}{r2}"
     return {
         "sheet_id": sheet_id,
@@ -459,6 +464,19 @@ def range_parts(sheet_id: str, r1: int, c1: int, r2: int, c2: int) -> dict[str, 
         "ref": ref,
         "name": f"{sheet_id}!{ref}" if sheet_id else ref,
     }
+
+
+@functools.lru_cache(maxsize=16384)
+def column_letters(n: int) -> str:
+    """A column's letters (1 -> "A", 28 -> "AB"), as openpyxl's ``get_column_letter`` spells them
+    (importing openpyxl for it costs a fifth of a second: all of openpyxl comes with it)."""
+    if not 1 <= n <= 18278:
+        raise ValueError(f"Invalid column index {n}")
+    letters = ""
+    while n:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:

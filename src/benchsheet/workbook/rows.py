@@ -90,6 +90,8 @@ def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
     """Set the height of each row holding a wrapped formula answer of ``values`` ("B5" -> value)
     to what its texts need (the default height where one line does, or where none is left). On a
     sheet whose default row is thinner than a line (empty slots as hairlines), one line is written."""
+    if not styles.wrap:  # no cell style wraps: no row height depends on its text
+        return xml
     fmt = _FORMAT.search(xml)
     fattrs = dict(_ATTR.findall(fmt.group(1))) if fmt else {}
     thin = float(fattrs.get("defaultRowHeight") or ONE_LINE) < ONE_LINE - 0.5

@@ -14,6 +14,7 @@ the target and renamed over it, so a failure never leaves half a file.
 from __future__ import annotations
 
 import bisect
+import html
 import io
 import math
 import posixpath
@@ -21,7 +22,6 @@ import re
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from defusedxml import ElementTree
 
@@ -40,6 +40,7 @@ MAX_UNCOMPRESSED = 512 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
 MAX_CELLS = 2_000_000  # cells a sheet may hold (the cells present: a declared <dimension> is not trusted)
 _CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s>/]")
+_CELL_TAG_ENDS = (b" ", b">", b"/", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")  # what \s, > and / match after <c
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -121,7 +122,9 @@ def require_defused_openpyxl(path: Path) -> None:
 
 def cells_present(xml: bytes) -> int:
     """The cells a sheet holds (its ``<c>`` elements), whatever size its ``<dimension>`` declares."""
-    return sum(1 for _ in _CELL_TAG.finditer(xml))
+    if b":c" in xml:  # a prefixed tag (x:c) may be there: the pattern finds them all
+        return len(_CELL_TAG.findall(xml))
+    return sum(xml.count(b"<c" + end) for end in _CELL_TAG_ENDS)  # a count is twice as fast as the pattern
 
 
 def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
@@ -162,7 +165,7 @@ def _resolve(base: str, target: str) -> str:
 
 
 def _text(value: str) -> str:
-    return escape(_BAD_XML_CHARS.sub("", value))
+    return html.escape(_BAD_XML_CHARS.sub("", value), quote=False)  # not xml.sax: it imports urllib, http, ssl
 
 
 _ERROR_TEXT = re.compile(r"^#(?:NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA) ")
@@ -202,29 +205,20 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
     seen: set[str] = set()
     changed: set[str] = set()
 
-    def one(m: re.Match[str]) -> str:
+    def one(m: re.Match[str], ref: str | None) -> str:
         nonlocal count
-        found = _ATTR_R.search(m.group("attrs"))
-        if found is not None:
-            seen.add(found.group(1).upper())
-        body = m.group("body") or ""
-        formula = _FORMULA.search(body)
-        attrs = m.group("attrs")
-        if formula is None:
-            # a cell of an array formula's range: its value comes from the formula at the range's corner
-            ref = _ATTR_R.search(attrs)
-            if ref is None or ref.group(1).upper() not in values:
-                return m.group(0)
-        ref = _ATTR_R.search(attrs)
-        if ref is None or ref.group(1).upper() not in values:
-            if not strip_formulas:
-                return m.group(0)
+        attrs, p = m.group("attrs"), m.group("p")
+        if ref is None or ref not in values:
+            body = m.group("body") or ""
+            if not strip_formulas or _FORMULA.search(body) is None:
+                return m.group(0)  # a cell this run has no value for (an input, a cell of an array's range)
             # a cell of a shared or array formula's range without its own value: keep what it caches
-            return f"<{m.group('p')}c{attrs}>{_FORMULA.sub('', body)}</{m.group('p')}c>"
-        value = values[ref.group(1).upper()]
+            return f"<{p}c{attrs}>{_FORMULA.sub('', body)}</{p}c>"
+        formula = _FORMULA.search(m.group("body") or "")
+        value = values[ref]
         if strip_formulas and value == "" and not isinstance(value, ErrorCode):
             count += 1  # an empty text answer: a blank cell, keeping its style
-            return f"<{m.group('p')}c{_ATTR_T.sub('', attrs)}/>"
+            return f"<{p}c{_ATTR_T.sub('', attrs)}/>"
         if strip_formulas and type(value) is str:
             value = cell_text(value)  # a frozen text cell a user may edit: never read as a formula
         kind, content = _typed(value, formula=formula is not None and not strip_formulas)
@@ -235,18 +229,20 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
             attrs += f' t="{kind}"'
         keep = "" if strip_formulas or formula is None else formula.group(0)
         count += 1
-        p = m.group("p")
         if p:  # a prefixed sheet (x:c, x:v): keep its prefix on what we write
             content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
         return f"<{p}c{attrs}>{keep}{content}</{p}c>"
 
     def noted(m: re.Match[str]) -> str:
-        out = one(m)
-        ref = _ATTR_R.search(m.group("attrs"))
-        if out != m.group(0) and ref is not None:
+        found = _ATTR_R.search(m.group("attrs"))
+        ref = found.group(1).upper() if found is not None else None
+        if ref is not None:
+            seen.add(ref)
+        out = one(m, ref)
+        if ref is not None and out != m.group(0):
             was_empty = not _CACHED.search(m.group("body") or "")
-            if not (was_empty and values.get(ref.group(1).upper()) == ""):  # blank before and after
-                changed.add(ref.group(1).upper())
+            if not (was_empty and values.get(ref) == ""):  # blank before and after
+                changed.add(ref)
         return out
 
     xml = _CELL.sub(noted, xml)
