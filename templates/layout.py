@@ -622,6 +622,7 @@ class Sheet:
     landscape: bool = True
     one_page: bool = True
     empty_row: float | None = None  # points: a row with nothing in it (a hairline: empty slots take no page)
+    repeat_row: int | None = None  # a row printed atop every page (a long table's column headers)
 
     def heading(self) -> Iterator[Put]:
         """The title in A1 and what the sheet is for in A2."""

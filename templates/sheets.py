@@ -1041,6 +1041,7 @@ SOURCES_SHEET = sheet(
     (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED),
     one_page=False,
     empty_row=EMPTY_ROW_HEIGHT,
+    repeat_row=CITED.header_row,
 )
 
 ANSWERS = Fields(

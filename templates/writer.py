@@ -229,6 +229,8 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
+        if self.sheet.repeat_row is not None:
+            ws.repeat_rows(self.sheet.repeat_row - 1)
         ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
         if not self.sheet.landscape:
             ws.set_portrait()

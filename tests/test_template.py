@@ -1190,6 +1190,13 @@ def test_no_printed_page_is_blank(built: tuple[Path, B.BuildReport], tmp_path: P
         assert text.split(), f"page {page} of {pages} is blank"
 
 
+def test_sources_repeats_its_column_headers_on_every_page(built: tuple[Path, B.BuildReport]) -> None:
+    """Sources prints on several pages: a reader of the second page must not have to turn back to
+    learn which column is the citation and which the derived value (print titles)."""
+    ws = formulas(built[0])[S.SOURCES]
+    assert ws.print_title_rows == f"${S.CITED.header_row}:${S.CITED.header_row}"
+
+
 @needs_rendering
 def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
     pdf = render(built[0], tmp_path)
