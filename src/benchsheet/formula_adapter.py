@@ -406,14 +406,6 @@ def replace_operators(replacements: dict[str, Callable[..., Any]]) -> None:
         _REPLACED[id(OPERATORS[name])] = function
 
 
-def operator(name: str) -> Callable[..., Any]:
-    """formulas' own operator ``name`` (``":"``, ``"+"``...), as a formula calls it."""
-    from formulas.functions.operators import OPERATORS
-
-    found: Callable[..., Any] = OPERATORS[name]
-    return found
-
-
 def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:
     """formulas' +, -, * and / with a fast path for two plain finite numbers (what a chain of
     ``=A1+1`` cells is); anything else (text, TRUE, an empty cell, an error, an array, a division
