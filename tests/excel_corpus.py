@@ -160,7 +160,7 @@ def defined_names(path: Path) -> dict[str, str]:
     return {(d.get("name") or "").upper(): d.text or "" for d in wb.iter(_NS + "definedName")}
 
 
-_WORD = re.compile(r"(?<![\w.!$'])[A-Za-z_\\][\w.]*(?![\w(!])")
+_NAME_WORD = re.compile(r"(?<![\w.!$'])[A-Za-z_\\][\w.]*(?![\w(!])")
 
 
 def volatile_cells(cells: list[ExcelCell], names: dict[str, str] | None = None) -> set[tuple[str, str]]:
@@ -170,7 +170,7 @@ def volatile_cells(cells: list[ExcelCell], names: dict[str, str] | None = None) 
     names = names or {}
 
     def written_out(formula: str) -> str:
-        return _WORD.sub(lambda m: names.get(m.group(0).upper(), m.group(0)), formula) if names else formula
+        return _NAME_WORD.sub(lambda m: names.get(m.group(0).upper(), m.group(0)), formula) if names else formula
 
     marked = {(c.sheet, c.ref) for c in cells if VOLATILE.search(written_out(c.formula))}
     if not marked:
@@ -412,7 +412,7 @@ README_BEGIN = (
     "`python -m tests.excel_corpus --update-readme`; do not edit) -->"
 )
 README_END = "<!-- calc-excel:end -->"
-_WORD = re.compile(r"(?<![\w./])(?:_xlfn\.)?[A-Z][A-Z0-9]*(?:\.[A-Z0-9]+)*(?![\w./])")
+_FUNCTION_WORD = re.compile(r"(?<![\w./])(?:_xlfn\.)?[A-Z][A-Z0-9]*(?:\.[A-Z0-9]+)*(?![\w./])")
 
 
 def reason_kind(entry: dict[str, str]) -> tuple[str, str]:
@@ -421,7 +421,7 @@ def reason_kind(entry: dict[str, str]) -> tuple[str, str]:
     of the cell's formula the reason names."""
     called = {n.removeprefix("_XLFN.") for n in function_names(entry["formula"])}
     reason = " ".join(entry["reason"].split())
-    for m in _WORD.finditer(reason):
+    for m in _FUNCTION_WORD.finditer(reason):
         name = m.group(0).removeprefix("_xlfn.")
         if name in called:
             return reason[: m.start()] + "F" + reason[m.end() :], name
@@ -434,7 +434,7 @@ def judged_cells() -> dict[str, int]:
     out: dict[str, int] = {}
     for path in corpus_files():
         cells = excel_values(path)
-        out[path.relative_to(FILES).as_posix()] = len(cells) - len(volatile_cells(cells))
+        out[path.relative_to(FILES).as_posix()] = len(cells) - len(volatile_cells(cells, defined_names(path)))
     return out
 
 
