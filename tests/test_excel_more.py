@@ -189,6 +189,16 @@ def test_subtotal_as_microsoft_documents_it(tmp_path: Path) -> None:
     assert got["B9"] == pytest.approx(14576.75 / 3)  # VAR: squared deviations from 75.75 over n-1
 
 
+def test_subtotal_shows_the_digits_of_its_function(tmp_path: Path) -> None:
+    """SUBTOTAL(10, r) and VAR(r) of one range are one number to the last digit: SUBTOTAL computed
+    its statistics a second way (Python's statistics module), so two cells of a workbook showed
+    959.8367199999998 and 959.8367199999999, and only one of them can be Excel's."""
+    cells: dict[str, Any] = {f"A{i}": x for i, x in enumerate((13.44, 84.74, 76.38, 25.51, 49.54), 1)}
+    cells |= {"B1": "=SUBTOTAL(10,A1:A5)", "B2": "=VAR(A1:A5)", "B3": "=SUBTOTAL(7,A1:A5)", "B4": "=STDEV(A1:A5)"}
+    got = _book(tmp_path, cells)
+    assert (got["B1"], got["B3"]) == (got["B2"], got["B4"])
+
+
 def test_subtotal_over_rows_a_filter_may_hide_names_the_case(tmp_path: Path) -> None:
     """Microsoft's SUBTOTAL page: "SUBTOTAL ignores any rows that are not included in the result of
     a filter, no matter which function_num": a hidden row under a filter may be filtered out or

@@ -31,7 +31,7 @@ Rule = Callable[[Any], Any]  # one value -> a number (or bool) it counts as, SKI
 SKIP: Any = object()
 
 
-def _is_number(v: Any) -> bool:
+def is_number(v: Any) -> bool:
     return (type(v) is float or type(v) is int or isinstance(v, np.floating | np.integer)) and not isinstance(
         v, bool | np.bool_
     )
@@ -39,7 +39,7 @@ def _is_number(v: Any) -> bool:
 
 def in_range(v: Any) -> Any:
     """A value of a reference or array: numbers only."""
-    if _is_number(v):
+    if is_number(v):
         return float(v)
     return v if isinstance(v, XlError) else SKIP
 
@@ -66,7 +66,7 @@ def direct(v: Any) -> Any:
     if isinstance(v, str):
         n = text_number(v)
         return error("#VALUE!") if n is None else n
-    return float(v) if _is_number(v) else error("#VALUE!")
+    return float(v) if is_number(v) else error("#VALUE!")
 
 
 def direct_strict(v: Any) -> Any:
@@ -74,7 +74,7 @@ def direct_strict(v: Any) -> Any:
     ``MODE(B9,2,D7)`` with D7 empty and ``MODE(B8,"1",2,3)`` are #VALUE!)."""
     if isinstance(v, XlError):
         return v
-    return float(v) if _is_number(v) else error("#VALUE!")
+    return float(v) if is_number(v) else error("#VALUE!")
 
 
 def _counted(rule: Rule) -> Rule:
@@ -92,7 +92,7 @@ def in_range_logical(v: Any) -> Any:
         return v
     if isinstance(v, bool | np.bool_):
         return bool(v)
-    return bool(v) if _is_number(v) else SKIP
+    return bool(v) if is_number(v) else SKIP
 
 
 def direct_logical(v: Any) -> Any:
@@ -166,8 +166,11 @@ def _variance(ddof: int) -> Callable[[list[float]], Any]:
 
 
 def _deviation(ddof: int) -> Callable[[list[float]], Any]:
-    var = _variance(ddof)
-    return lambda v: var(v) if isinstance(var(v), XlError) else math.sqrt(var(v))
+    return lambda v: math.sqrt(_squares(v) / (len(v) - ddof)) if len(v) > ddof else error("#DIV/0!")
+
+
+def _absolute_deviation(v: list[float], mean: float) -> float:
+    return _total([abs(x - mean) for x in v]) / len(v)
 
 
 def _or_num(f: Callable[[list[float]], Any]) -> Callable[[list[float]], Any]:
@@ -179,7 +182,7 @@ def _positive(f: Callable[[list[float]], Any]) -> Callable[[list[float]], Any]:
     return _or_num(lambda v: f(v) if min(v) > 0 else error("#NUM!"))
 
 
-def _mode(v: list[float]) -> Any:
+def mode(v: list[float]) -> Any:
     """The value repeated most often, the first met of those (#N/A when none repeats)."""
     counts: dict[float, int] = {}
     for x in v:
@@ -196,7 +199,7 @@ STATISTICS: dict[str, Callable[[list[float]], Any]] = {
     "MAX": lambda v: max(v, default=0.0),
     "AVERAGE": _average,
     "MEDIAN": _or_num(lambda v: float(np.median(v))),
-    "AVEDEV": _or_num(lambda v: _total([abs(x - _total(v) / len(v)) for x in v]) / len(v)),
+    "AVEDEV": _or_num(lambda v: _absolute_deviation(v, _total(v) / len(v))),
     "DEVSQ": _or_num(_squares),
     "GEOMEAN": _positive(lambda v: math.exp(_total([math.log(x) for x in v]) / len(v))),
     "HARMEAN": _positive(lambda v: len(v) / _total([1 / x for x in v])),
@@ -264,14 +267,14 @@ def sumproduct(*args: Any) -> Any:
         for v in g.flat:
             if isinstance(v, XlError):
                 return v
-        columns.append([float(v) if _is_number(v) else 0.0 for v in g.flat])
+        columns.append([float(v) if is_number(v) else 0.0 for v in g.flat])
     return _total([math.prod(row) for row in zip(*columns, strict=True)])
 
 
 def isnumber(v: Any) -> Any:
     """ISNUMBER: TRUE for a number only (``ISNUMBER("5")`` is FALSE), cell by cell over a range."""
     grid = _grid(v)
-    out = np.vectorize(_is_number, otypes=[object])(grid) if grid.size else grid
+    out = np.vectorize(is_number, otypes=[object])(grid) if grid.size else grid
     return out.view(Array) if _single(v) is False else out.reshape(-1)[0]
 
 
@@ -283,7 +286,7 @@ def register(table: Any) -> None:
         own[name] = _aggregate(name, f, in_range, direct)
     for name, base in A_VARIANTS.items():
         own[name] = _aggregate(name, STATISTICS[base], in_range_a, direct)
-    own["MODE"] = own["MODE.SNGL"] = _aggregate("MODE", _mode, in_range, direct_strict)
+    own["MODE"] = own["MODE.SNGL"] = _aggregate("MODE", mode, in_range, direct_strict)
     own["COUNT"] = _counting("COUNT", _counted(in_range), _counted(direct))
     own["COUNTA"] = _counting("COUNTA", lambda v: SKIP if v is EMPTY else 1.0, lambda v: 1.0)
     own["AND"] = _logical("AND", all)

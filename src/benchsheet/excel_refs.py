@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import contextvars
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
 from .excel import number
+from .excel_args import STATISTICS, is_number, mode
 from .formula_adapter import EMPTY, Ranges, XlError, error, operator, replace_operators
 
 Table = dict[str, Any]
@@ -104,51 +104,24 @@ def _values(ref: Any) -> np.ndarray[Any, Any]:
 # ------------------------------------------------------------------------ SUBTOTAL, AGGREGATE
 
 
-def _stdev(xs: list[float], sample: bool) -> float | XlError:
-    if len(xs) < (2 if sample else 1):
-        return error("#DIV/0!")
-    return math.sqrt(statistics.variance(xs) if sample else statistics.pvariance(xs))
-
-
-def _var(xs: list[float], sample: bool) -> float | XlError:
-    if len(xs) < (2 if sample else 1):
-        return error("#DIV/0!")
-    return float(statistics.variance(xs) if sample else statistics.pvariance(xs))
-
-
-def _mode(xs: list[float]) -> float | XlError:
-    """MODE.SNGL: the value repeated most often, the first of them in the data; none: #N/A."""
-    counts: dict[float, int] = {}
-    for x in xs:
-        counts[x] = counts.get(x, 0) + 1
-    best = max(counts.values(), default=0)
-    if best < 2:
-        return error("#N/A")
-    return next(x for x in xs if counts[x] == best)
-
-
-def _product(xs: list[float]) -> float:
-    return math.prod(xs) if xs else 0.0
-
-
-# function number -> (name, the function over the numbers kept); 2 and 3 count cells instead
+# function number -> (name, the function over the numbers kept); 2 and 3 count cells instead. The
+# statistics are those of SUM, VAR... themselves, so a SUBTOTAL shows the digits its function does
 _BY_NUMBER: dict[int, tuple[str, Callable[[list[float]], Any]]] = {
-    1: ("AVERAGE", lambda xs: sum(xs) / len(xs) if xs else error("#DIV/0!")),
-    4: ("MAX", lambda xs: max(xs, default=0.0)),
-    5: ("MIN", lambda xs: min(xs, default=0.0)),
-    6: ("PRODUCT", _product),
-    7: ("STDEV", lambda xs: _stdev(xs, True)),
-    8: ("STDEVP", lambda xs: _stdev(xs, False)),
-    9: ("SUM", lambda xs: float(sum(xs))),
-    10: ("VAR", lambda xs: _var(xs, True)),
-    11: ("VARP", lambda xs: _var(xs, False)),
-    12: ("MEDIAN", lambda xs: statistics.median(xs) if xs else error("#NUM!")),
-    13: ("MODE.SNGL", _mode),
+    n: (name, STATISTICS.get(name, mode))
+    for n, name in {
+        1: "AVERAGE",
+        4: "MAX",
+        5: "MIN",
+        6: "PRODUCT",
+        7: "STDEV",
+        8: "STDEVP",
+        9: "SUM",
+        10: "VAR",
+        11: "VARP",
+        12: "MEDIAN",
+        13: "MODE.SNGL",
+    }.items()
 }
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, int | float | np.number) and not isinstance(v, bool)
 
 
 class _Rules:
@@ -199,7 +172,7 @@ def _summarize(code: int, values: list[Any] | XlError) -> Any:
             count += 1
         elif v is not EMPTY and v is not None:
             count += 1
-            if _is_number(v):
+            if is_number(v):
                 numbers.append(float(v))
     if code == 2:
         return float(len(numbers))
@@ -292,7 +265,7 @@ def _ranked(code: int, values: list[Any], k: float | XlError) -> Any:
     for v in values:
         if isinstance(v, XlError):
             return v
-        if _is_number(v):
+        if is_number(v):
             numbers.append(float(v))
     numbers.sort()
     n = len(numbers)
@@ -411,7 +384,7 @@ def indirect(ref_text: Any, a1: Any = True) -> Any:
     if isinstance(text, XlError):
         return text
     style = _values(a1).flat[0] if isinstance(a1, Ranges | np.ndarray) else a1
-    if style is not EMPTY and style is not None and not (style is True or (_is_number(style) and style != 0)):
+    if style is not EMPTY and style is not None and not (style is True or (is_number(style) and style != 0)):
         return _reason("#VALUE!", "INDIRECT of an R1C1 reference is not computed by benchsheet")
     if sheets is None:
         return _reason("#REF!", "INDIRECT has no workbook to refer to")
@@ -457,7 +430,7 @@ def _shift(value: Any, days: int) -> Any:
         return grid
     if value is EMPTY or value is None:
         return float(days)
-    if _is_number(value):
+    if is_number(value):
         moved = float(value) + days
         return error("#NUM!") if moved < 0 else moved
     return value
