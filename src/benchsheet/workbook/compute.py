@@ -993,8 +993,6 @@ def _run_one(
     try:
         value = f.problem if f.problem is not None else runner.value(f)
         results[i] = value = _store(book, f, value)
-        if isinstance(value, list) and not f.array and (many := dynamic.several_cells(f.text)) is not None:
-            results[i] = value = _store(book, f, many)
         if isinstance(value, ReasonedError) and value.reason.endswith(REQUIRED) and f.problem is None:
             results[i] = value = book.values[f.pos] = _name_blank(book, producers, f, value)
     except Exception as exc:  # one formula never sinks the file: its cell says what failed

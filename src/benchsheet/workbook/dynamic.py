@@ -76,30 +76,6 @@ def resolve_text(book: _Book, home: int, text: str) -> Area | XlError:
     return found
 
 
-_TOP_CALL = re.compile(r"^=\s*(?:_xlfn\.)?(OFFSET|INDIRECT)\s*\(", re.IGNORECASE)
-
-
-def several_cells(text: str) -> XlError | None:
-    """An error for an ordinary formula that is one OFFSET or INDIRECT call answering several
-    cells (``=OFFSET(A1,0,0,2,1)``): Excel reads one of them by implicit intersection, which is not
-    computed here, so the cell answers this rather than the first cell's value; None otherwise."""
-    from benchsheet.engine import ReasonedError
-
-    m = _TOP_CALL.match(text.strip())
-    if m is None:
-        return None
-    depth = 0
-    rest = _outside_strings(text.strip()[m.end() - 1 :])
-    for k, ch in enumerate(rest):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0:
-            if rest[k + 1 :].strip():
-                return None
-            break
-    why = f"{m.group(1).upper()} of several cells in a cell's formula is not computed by benchsheet"
-    return ReasonedError("#VALUE!", why + " (Excel reads one of them)")
-
-
 def _outside_strings(text: str) -> str:
     return "".join(text.split('"')[::2])
 
