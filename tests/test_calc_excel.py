@@ -458,3 +458,20 @@ def test_date_functions_of_a_1904_workbook_answer_an_error_not_a_date_4_years_of
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
     assert got["B1"].value == "#VALUE!" and got["B2"].value == 101
     assert "1904 date system" in next(e.text for e in report.errors if e.where == "S!B1")
+
+
+def test_a_number_as_text_is_what_excel_writes() -> None:
+    """Where a number becomes text (``&``, LEN, LEFT, SEARCH...), Excel writes at most 15
+    significant digits: ``0.1+0.2&""`` is "0.3" and LEN(0.1+0.2) 3, where formulas wrote Python's
+    17 digits ("0.30000000000000004", 19). A number Excel would write in its own exponent or
+    decimal form (1E-05 becomes "0.00001" in POI's FormulaEvalTestData, SEARCH(B8,C8)) answers an
+    error naming the case, never another text."""
+    from benchsheet.engine import ReasonedError
+
+    assert evaluate('=0.1+0.2&""') == "0.3" and evaluate("=LEN(0.1+0.2)") == 3
+    assert evaluate('=1/3&"x"') == "0.333333333333333x" and evaluate("=LEFT(1/3,4)") == "0.33"
+    assert evaluate('=5&"x"') == "5x" and evaluate('=TRUE&"x"') == "TRUEx" and evaluate('=-0.5&""') == "-0.5"
+    assert evaluate('=SEARCH(3,"x0.1+0.3")') == 8 and evaluate("=FIND(0.3,0.1+0.2)") == 1
+    for formula in ('=SEARCH(0.00001,"a0.00001")', '=1E+20&""', "=LEN(1E-20)"):
+        value = evaluate(formula)
+        assert isinstance(value, ReasonedError) and "as text" in value.reason, (formula, value)

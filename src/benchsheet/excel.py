@@ -27,8 +27,10 @@ from .formula_adapter import (
     make_range,
     operator,
     range_parts,
+    replace_empty,
     replace_operators,
     text_date,
+    wrap_ufunc,
 )
 from .textnum import text_number
 
@@ -648,6 +650,80 @@ def _key(v: Any) -> Any:
     return v.upper() if isinstance(v, str) else v
 
 
+# ------------------------------------------------------------------------ numbers as text
+
+
+def as_text(v: Any) -> Any:
+    """A value where Excel needs text: a number as Excel writes it, at most 15 significant digits
+    (``0.1+0.2`` is "0.3"; formulas wrote Python's 17); TRUE/FALSE in capitals; other values as
+    they are. A number Excel writes in a form of its own (1E+20, 1E-05 as "0.00001") answers an
+    error naming it."""
+    if isinstance(v, bool | np.bool_):
+        return "TRUE" if v else "FALSE"
+    if not excel_args.is_number(v):
+        return v
+    text = "%.15g" % (float(v) or 0.0)  # -0.0 is "0"
+    if "e" in text or not math.isfinite(float(v)):
+        from .engine import ReasonedError
+
+        return ReasonedError("#VALUE!", f"the number {text.upper()} as text is not computed by benchsheet")
+    return text
+
+
+def _texts(v: Any) -> Any:
+    """``as_text`` over an argument: a single value, or each cell of a range or array."""
+    if isinstance(v, Ranges | np.ndarray):
+        grid = _grid(v)
+        return np.vectorize(as_text, otypes=[object])(grid).view(Array) if grid.size else v
+    return as_text(v)
+
+
+def textual(original: Callable[..., Any], positions: frozenset[int] | None) -> Callable[..., Any]:
+    """``original`` with its text arguments (at ``positions``; None: all) written as Excel writes
+    numbers as text."""
+
+    def run(*args: Any) -> Any:
+        if COMPILING in args:
+            return original(*args)
+        return original(*(_texts(a) if positions is None or i in positions else a for i, a in enumerate(args)))
+
+    run.__name__ = getattr(original, "__name__", "textual")
+    return run
+
+
+# Excel's text functions: the positions (from 0) of their text arguments (Microsoft's pages)
+TEXT_ARGUMENTS: dict[str, frozenset[int] | None] = {
+    "CONCATENATE": None,
+    "EXACT": frozenset({0, 1}),
+    "FIND": frozenset({0, 1}),
+    "FINDB": frozenset({0, 1}),
+    "LEFT": frozenset({0}),
+    "LEFTB": frozenset({0}),
+    "LEN": frozenset({0}),
+    "LENB": frozenset({0}),
+    "LOWER": frozenset({0}),
+    "MID": frozenset({0}),
+    "MIDB": frozenset({0}),
+    "PROPER": frozenset({0}),
+    "REPLACE": frozenset({0, 3}),
+    "REPT": frozenset({0}),
+    "RIGHT": frozenset({0}),
+    "RIGHTB": frozenset({0}),
+    "SEARCH": frozenset({0, 1}),
+    "SEARCHB": frozenset({0, 1}),
+    "SUBSTITUTE": frozenset({0, 1, 2}),
+    "TRIM": frozenset({0}),
+    "UPPER": frozenset({0}),
+}
+
+
+def _joined(x: Any, y: Any) -> Any:
+    x, y = as_text(x), as_text(y)
+    if isinstance(x, XlError):
+        return x
+    return y if isinstance(y, XlError) else x + y
+
+
 def _lazy(table: Any, name: str) -> Callable[..., Any]:
     """formulas' own ``name``, its module imported at the first call (not for every ``eval``)."""
 
@@ -680,6 +756,10 @@ def register(table: Table) -> None:
     intersect = {"extra_inputs": table["_XLFN.SINGLE"]["extra_inputs"], "function": single}
     table["SINGLE"] = table["_XLFN.SINGLE"] = intersect
     replace_operators({name: elementwise(f, number) for name, f in OPERATORS.items()})
+    blank_is_empty_text = {"args_parser": lambda *a: (replace_empty(v, "") for v in a)}
+    replace_operators({"&": wrap_ufunc(_joined, input_parser=lambda *a: a, **blank_is_empty_text)})
+    for name, positions in TEXT_ARGUMENTS.items():
+        table[name] = textual(dict.get(table, name) or _lazy(table, name), positions)
     replace_operators({name: compare(operator(name)) for name in ("=", "<>", "<", ">", "<=", ">=")})
     for name, f in (("FLOOR", floor_math), ("CEILING", ceiling_math)):
         table[f"{name}.MATH"] = table[f"_XLFN.{name}.MATH"] = elementwise(f, number)

@@ -63,10 +63,12 @@ __all__ = [
     "parse_message",
     "range_parts",
     "read_string_table",
+    "replace_empty",
     "replace_operators",
     "reshape_as_excel",
     "text_date",
     "tokenizer",
+    "wrap_ufunc",
 ]
 
 EMPTY: Any = sh.EMPTY  # an empty cell, as formulas' functions expect it
