@@ -390,6 +390,23 @@ def test_sources_follow_rows_filled_after_the_build(template: Path, table: Any) 
             assert height in (None, S.EMPTY_ROW_HEIGHT), S.CITED.first + i  # a hairline
 
 
+def test_sources_rows_a_new_workload_empties_are_hairlines_again(template: Path) -> None:
+    """Another workload cites fewer entries: after an openpyxl save (which drops every cached value)
+    and calc, the slots left empty are hairlines again, not the heights of the citations they held
+    (white space, and a blank last page)."""
+    edit(template, {(S.SIZING, WORKLOAD["benchmark"]): "deepseek-r1"})
+    calc(template, template)
+    ws, shown = formulas(template)[S.SOURCES], values(template)[S.SOURCES]
+    empty = [
+        S.CITED.first + i
+        for i in range(S.CITED.slots)
+        if not any(shown[c.a1].value for k, c in S.CITED.row(i).items() if not _column_of(ws, c).hidden)
+    ]
+    assert empty
+    tall = [r for r in empty if ws.row_dimensions[r].height not in (None, S.EMPTY_ROW_HEIGHT)]
+    assert tall == []
+
+
 def test_read_me_says_what_the_hidden_xlwings_conf_sheet_is(built: tuple[Path, B.BuildReport]) -> None:
     wb = values(built[0])
     assert wb[S.XLWINGS_CONF.name].sheet_state == "hidden"

@@ -54,7 +54,6 @@ _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
 _ATTR_CM = re.compile(r'\scm="[^"]*"')
 _FORMULA = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:/>|>.*?</(?:[A-Za-z_][\w.-]*:)?f>)", re.DOTALL)
-_CACHED = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?v>[^<]")  # a cell caching a value that is not empty
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
 
@@ -239,10 +238,8 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
         if ref is not None:
             seen.add(ref)
         out = one(m, ref)
-        if ref is not None and out != m.group(0):
-            was_empty = not _CACHED.search(m.group("body") or "")
-            if not (was_empty and values.get(ref) == ""):  # blank before and after
-                changed.add(ref)
+        if ref is not None and out != m.group(0):  # also blank before and after: a program that saved
+            changed.add(ref)  # the file (openpyxl, LibreOffice) may have dropped the text its height was for
         return out
 
     xml = _CELL.sub(noted, xml)
