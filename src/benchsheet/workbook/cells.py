@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchsheet.engine import AddinError
-from benchsheet.formula_adapter import XlError
+from benchsheet.formula_adapter import XlError, column_letters
 
 __all__ = [
     "MAX_COL",
@@ -86,13 +86,7 @@ def col_number(letters: str) -> int:
     return n
 
 
-@functools.lru_cache(maxsize=MAX_COL)
-def col_letters(n: int) -> str:
-    out = ""
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
+col_letters = functools.lru_cache(maxsize=MAX_COL)(column_letters)
 
 
 def to_shown(value: Any) -> float | int | bool | str:
