@@ -68,3 +68,17 @@ def test_bars_start_at_zero_unless_one_is_negative() -> None:
     assert fit_value_axis(bars()) == bars()  # nothing plotted: left to the program
     line = bars(1.0).replace("barChart", "lineChart")
     assert fit_value_axis(line) == line
+
+
+def test_a_combined_chart_keeps_its_axes() -> None:
+    """A user's bar and line chart on two value axes: which axis the bars use is the file's to say,
+    so neither axis is touched (a line of 100-110 on an axis forced to 0 would be flattened)."""
+    combo = bars(0.44, 0.3).replace(
+        "</c:barChart>",
+        "</c:barChart><c:lineChart><c:ser><c:val><c:numRef><c:f>Data!$C$2:$C$9</c:f></c:numRef></c:val>"
+        "</c:ser></c:lineChart>",
+    )
+    combo = combo.replace(
+        "</c:plotArea>", '<c:valAx><c:scaling><c:orientation val="minMax"/></c:scaling></c:valAx></c:plotArea>'
+    )
+    assert fit_value_axis(combo) == combo

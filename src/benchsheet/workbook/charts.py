@@ -229,6 +229,12 @@ _MIN = re.compile(rf'<{_P}min\s+val="(?P<v>[^"]*)"\s*/>')
 _MIN_AFTER = re.compile(rf"<{_P}(?:orientation|max)\b[^>]*/>")
 
 
+_VAL_AX = re.compile(r"<(?:\w+:)?valAx>")
+_OTHER_PLOT = re.compile(
+    r"<(?:\w+:)?(?:line|line3D|area|area3D|scatter|bubble|radar|stock|pie|pie3D|doughnut|ofPie|surface|surface3D)Chart>"
+)
+
+
 def plotted_values(xml: str) -> list[float]:
     """The numbers a chart's bar series plot, as their caches hold them."""
     out: list[float] = []
@@ -251,8 +257,8 @@ def fit_value_axis(xml: str) -> str:
     set or cleared, so a minimum a user chose elsewhere is kept. Call it after the caches hold
     the new values."""
     values = plotted_values(xml)
-    if not values:
-        return xml
+    if not values or len(_VAL_AX.findall(xml)) != 1 or _OTHER_PLOT.search(xml):
+        return xml  # a chart of several kinds or value axes: which axis is the bars' is the file's to say
     m = _VAL_AX_SCALING.search(xml)
     if m is None:
         return xml
