@@ -22,6 +22,7 @@ from .formula_adapter import (
     Array,
     Ranges,
     XlError,
+    as_grid,
     elementwise,
     error,
     make_range,
@@ -46,13 +47,6 @@ def _scalar(v: Any) -> Any:
             return v
         v = v.reshape(-1)[0]
     return v
-
-
-def _grid(v: Any) -> np.ndarray[Any, Any]:
-    if isinstance(v, Ranges):
-        v = v.value
-    out = np.asarray(v, dtype=object)
-    return out.reshape(1, 1) if out.ndim == 0 else (out if out.ndim == 2 else out.reshape(1, -1))
 
 
 def _whole(v: Any) -> int | XlError:
@@ -90,7 +84,7 @@ def index(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(compiling, array, row_num, *(() if col_num is None else (col_num, area_num)))
         if _whole(area_num) != 1:
             return original(compiling, array, row_num, col_num, area_num)
-        grid = _grid(array)
+        grid = as_grid(array)
         rows, cols = grid.shape
         r, c = _whole(row_num), (None if col_num is None else _whole(col_num))
         for v in (r, c):
@@ -134,7 +128,7 @@ def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
             return original(ref)
         if isinstance(ref, XlError):
             return ref
-        return _grid(ref).shape[axis]
+        return as_grid(ref).shape[axis]
 
     run.__name__ = "ROWS" if axis == 0 else "COLUMNS"
     return run
@@ -323,7 +317,7 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
 
         why = "a range of several cells where one value is needed, none of them in the formula's row or column"
         return ReasonedError("#VALUE!", why + " (Excel's implicit intersection)")
-    grid = _grid(ref)
+    grid = as_grid(ref)
     return make_range(range_parts(part["sheet_id"], r, c, r, c), grid[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1])
 
 
@@ -441,7 +435,7 @@ def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callabl
     {10,11;20,21;30,31}); here the whole matching row or column. One column goes to formulas."""
 
     def run(lookup_value: Any, lookup_array: Any, return_array: Any, *rest: Any) -> Any:
-        look, ret = _grid(lookup_array), _grid(return_array)
+        look, ret = as_grid(lookup_array), as_grid(return_array)
         if look.shape[1] == 1 and look.shape[0] > 1:
             axis, length, width = 0, look.shape[0], ret.shape[1]
         elif look.shape[0] == 1 and look.shape[1] > 1:
@@ -587,7 +581,7 @@ def lookup(original: Callable[..., Any]) -> Callable[..., Any]:
     error, an empty cell) are stepped over. The array form (a table) goes to formulas."""
 
     def run(value: Any, vector: Any, *rest: Any) -> Any:
-        v, grid = _scalar(value), _grid(vector)
+        v, grid = _scalar(value), as_grid(vector)
         if isinstance(v, np.ndarray) or min(grid.shape) != 1 or len(rest) > 1:
             return original(value, vector, *rest)
         if isinstance(v, XlError):
@@ -596,7 +590,7 @@ def lookup(original: Callable[..., Any]) -> Callable[..., Any]:
         i = _binary_search(v, line)
         if i < 0:
             return error("#N/A")
-        results = list(_grid(rest[0]).flat) if rest else line
+        results = list(as_grid(rest[0]).flat) if rest else line
         if i >= len(results):
             return error("#N/A")
         got = results[i]
@@ -673,7 +667,7 @@ def as_text(v: Any) -> Any:
 def _texts(v: Any) -> Any:
     """``as_text`` over an argument: a single value, or each cell of a range or array."""
     if isinstance(v, Ranges | np.ndarray):
-        grid = _grid(v)
+        grid = as_grid(v)
         return np.vectorize(as_text, otypes=[object])(grid).view(Array) if grid.size else v
     return as_text(v)
 
@@ -864,7 +858,7 @@ def text(original: Callable[..., Any]) -> Callable[..., Any]:
     def run(value: Any, format_code: Any) -> Any:
         v, c = _scalar(value), _scalar(format_code)
         if isinstance(v, np.ndarray) or isinstance(c, np.ndarray):
-            return np.vectorize(one, otypes=[object])(_grid(value), _grid(format_code)).view(Array)
+            return np.vectorize(one, otypes=[object])(as_grid(value), as_grid(format_code)).view(Array)
         return one(v, c)
 
     run.__name__ = "TEXT"

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .formula_adapter import EMPTY, Array, Ranges, XlError, error
+from .formula_adapter import EMPTY, Array, Ranges, XlError, as_grid, error
 from .textnum import text_number
 
 Rule = Callable[[Any], Any]  # one value -> a number (or bool) it counts as, SKIP, or an error
@@ -113,10 +113,10 @@ def values(args: Iterable[Any], ranged: Rule, single: Rule, cell_is_single: bool
     out: list[Any] = []
     items: Iterable[Any]
     for arg in args:
-        if _single(arg) or (cell_is_single and isinstance(arg, Ranges) and _grid(arg).size == 1):
-            items, rule = [_grid(arg).flat[0]] if isinstance(arg, Ranges | np.ndarray) else [arg], single
+        if _single(arg) or (cell_is_single and isinstance(arg, Ranges) and as_grid(arg).size == 1):
+            items, rule = [as_grid(arg).flat[0]] if isinstance(arg, Ranges | np.ndarray) else [arg], single
         else:
-            items, rule = _grid(arg).flat, ranged
+            items, rule = as_grid(arg).flat, ranged
         for v in items:
             got = rule(v)
             if got is SKIP:
@@ -125,13 +125,6 @@ def values(args: Iterable[Any], ranged: Rule, single: Rule, cell_is_single: bool
                 return got
             out.append(got)
     return out
-
-
-def _grid(v: Any) -> np.ndarray[Any, Any]:
-    if isinstance(v, Ranges):
-        v = v.value
-    out = np.asarray(v, dtype=object)
-    return out.reshape(1, 1) if out.ndim == 0 else (out if out.ndim == 2 else out.reshape(1, -1))
 
 
 def _aggregate(name: str, of: Callable[[list[float]], Any], ranged: Rule, single: Rule) -> Callable[..., Any]:
@@ -256,7 +249,7 @@ def sumproduct(*args: Any) -> Any:
     """SUMPRODUCT (Microsoft's page: "treats array entries that are not numeric as if they were
     zeros"; arrays of different dimensions are #VALUE!). Of single values only, each must be a
     number (FormulaEvalTestData: ``SUMPRODUCT(3,B10,C9)`` is 3*B10*C9, a text "4" is #VALUE!)."""
-    grids = [_grid(a) for a in args]
+    grids = [as_grid(a) for a in args]
     if all(g.size == 1 for g in grids):
         got = values((0.0 if g.flat[0] is EMPTY else g.flat[0] for g in grids), direct_strict, direct_strict)
         return got if isinstance(got, XlError) else math.prod(got)
@@ -273,7 +266,7 @@ def sumproduct(*args: Any) -> Any:
 
 def isnumber(v: Any) -> Any:
     """ISNUMBER: TRUE for a number only (``ISNUMBER("5")`` is FALSE), cell by cell over a range."""
-    grid = _grid(v)
+    grid = as_grid(v)
     out = np.vectorize(is_number, otypes=[object])(grid) if grid.size else grid
     return out.view(Array) if _single(v) is False else out.reshape(-1)[0]
 

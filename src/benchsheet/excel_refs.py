@@ -20,7 +20,7 @@ import numpy as np
 
 from .excel import number
 from .excel_args import STATISTICS, is_number, mode
-from .formula_adapter import EMPTY, Ranges, XlError, error, operator, replace_operators
+from .formula_adapter import EMPTY, Ranges, XlError, as_grid, error, operator, replace_operators
 
 Table = dict[str, Any]
 Area = tuple[int, int, int, int, int]  # (sheet index, r1, c1, r2, c2)
@@ -95,12 +95,6 @@ def area_of(ref: Any) -> Area | None:
     return int(sheet[1:]), int(r["r1"]), int(r["n1"]), r2, c2
 
 
-def _values(ref: Any) -> np.ndarray[Any, Any]:
-    value = ref.value if isinstance(ref, Ranges) else ref
-    out = np.asarray(value, dtype=object)
-    return out.reshape(1, 1) if out.ndim == 0 else (out if out.ndim == 2 else out.reshape(1, -1))
-
-
 # ------------------------------------------------------------------------ SUBTOTAL, AGGREGATE
 
 
@@ -143,7 +137,7 @@ def _kept(refs: Sequence[Any], rules: _Rules) -> list[Any] | XlError:
                 "#VALUE!", f"{rules.name} of anything but ranges of the workbook is not computed by benchsheet"
             )
         s, r1, c1, _, _ = area
-        for dr, row in enumerate(_values(ref)):
+        for dr, row in enumerate(as_grid(ref)):
             if sheets.hidden(s, r1 + dr):
                 if rules.hidden:
                     continue
@@ -238,14 +232,14 @@ def aggregate(function_num: Any, options: Any, *args: Any) -> Any:
     if isinstance(data, Ranges):
         values = _kept((data,), rules)
     else:  # a computed array: no rows to hide, no subtotal cells
-        values = [v for v in _values(data).flat if not (rules.errors and isinstance(v, XlError))]
+        values = [v for v in as_grid(data).flat if not (rules.errors and isinstance(v, XlError))]
     return values if isinstance(values, XlError) else _ranked(code, values, _plain_number(k))
 
 
 def _plain_number(v: Any, what: str = "AGGREGATE's k") -> float | XlError:
     """One number argument (a one-cell range or array gives its value; blank is 0)."""
     if isinstance(v, Ranges | np.ndarray):
-        grid = _values(v)
+        grid = as_grid(v)
         if grid.size != 1:
             return _reason("#VALUE!", f"{what} of several values is not computed by benchsheet")
         v = grid.flat[0]
@@ -308,8 +302,8 @@ def _offset_number(v: Any, sheets: Sheets, what: str) -> int | XlError | None:
     truncated toward 0); None when omitted or empty; a range by implicit intersection."""
     if v is None or v is EMPTY:
         return None
-    if isinstance(v, Ranges) and _values(v).size != 1:
-        one = _intersect(area_of(v), _values(v), sheets.cell)
+    if isinstance(v, Ranges) and as_grid(v).size != 1:
+        one = _intersect(area_of(v), as_grid(v), sheets.cell)
         if one is None:
             return _reason("#VALUE!", f"OFFSET with several {what} is not computed by benchsheet")
         v = one
@@ -378,12 +372,12 @@ def indirect(ref_text: Any, a1: Any = True) -> Any:
     reference is #REF!. R1C1 text (a1 FALSE) is not computed. (A literal, ``INDIRECT("B2")``, is
     read as a reference before the formula runs.)"""
     sheets = current()
-    text = _values(ref_text).flat[0] if isinstance(ref_text, Ranges | np.ndarray) else ref_text
-    if isinstance(ref_text, Ranges | np.ndarray) and _values(ref_text).size != 1:
+    text = as_grid(ref_text).flat[0] if isinstance(ref_text, Ranges | np.ndarray) else ref_text
+    if isinstance(ref_text, Ranges | np.ndarray) and as_grid(ref_text).size != 1:
         return _reason("#VALUE!", "INDIRECT of several texts is not computed by benchsheet")
     if isinstance(text, XlError):
         return text
-    style = _values(a1).flat[0] if isinstance(a1, Ranges | np.ndarray) else a1
+    style = as_grid(a1).flat[0] if isinstance(a1, Ranges | np.ndarray) else a1
     if style is not EMPTY and style is not None and not (style is True or (is_number(style) and style != 0)):
         return _reason("#VALUE!", "INDIRECT of an R1C1 reference is not computed by benchsheet")
     if sheets is None:
@@ -422,7 +416,7 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
 def _shift(value: Any, days: int) -> Any:
     """``value`` with each number moved by ``days`` (text, blanks... as they are; a blank date is 0)."""
     if isinstance(value, Ranges | np.ndarray):
-        grid = _values(value).copy()
+        grid = as_grid(value).copy()
         if grid.size == 1:
             return _shift(grid.flat[0], days)
         for idx, v in np.ndenumerate(grid):

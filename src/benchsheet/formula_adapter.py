@@ -53,6 +53,7 @@ __all__ = [
     "ProgramError",
     "Ranges",
     "XlError",
+    "as_grid",
     "compile_program",
     "elementwise",
     "error",
@@ -471,6 +472,14 @@ def column_letters(n: int) -> str:
         n, rest = divmod(n - 1, 26)
         letters = chr(65 + rest) + letters
     return letters
+
+
+def as_grid(v: Any) -> np.ndarray[Any, Any]:
+    """An argument's values as a 2-D object array (a range's cells, an array, or one value as 1x1)."""
+    if isinstance(v, Ranges):
+        v = v.value
+    out = np.asarray(v, dtype=object)
+    return out.reshape(1, 1) if out.ndim == 0 else (out if out.ndim == 2 else out.reshape(1, -1))
 
 
 def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:
