@@ -300,7 +300,10 @@ def table_from_json(text: str | bytes, name: str, origin: Origin = BUNDLED_ORIGI
 
 
 def _rows(doc: Mapping[str, Any], name: str) -> tuple[Row, ...]:
-    """The rows of a cache or runs file, each field checked (older files lack the columns added since)."""
+    """The rows of a cache or runs file, each field checked (older files lack the columns added since).
+    A file of the current columns is checked a column at a time (every process loads the table:
+    a fifth of a calc's start); any doubt there and the rows are checked one by one, which names
+    the row and field of the defect."""
     columns = doc.get("columns")
     if not isinstance(columns, list):
         raise DataError(name, None, "columns", "columns do not match this benchsheet")
@@ -310,6 +313,39 @@ def _rows(doc: Mapping[str, Any], name: str) -> tuple[Row, ...]:
     raw_rows = doc.get("rows")
     if not isinstance(raw_rows, list):
         raise DataError(name, None, "rows", "missing row list")
+    if added is None and _all_valid(raw_rows):
+        at, ids = _COLUMN["id_source"], {s.value: s for s in IdSource}
+        return tuple(Row(*raw[:at], ids[raw[at]], *raw[at + 1 :]) for raw in raw_rows)
+    return _checked_rows(raw_rows, columns, added, name)
+
+
+_COLUMN = {c: i for i, c in enumerate(COLUMNS)}
+
+
+def _all_valid(raw_rows: list[Any]) -> bool:
+    """Every row a list of the current columns, each field as ``_checked_rows`` accepts it without
+    conversion (an int in a float column is converted there): a sufficient test, never a looser one."""
+    width = len(COLUMNS)
+    if not all(type(raw) is list and len(raw) == width for raw in raw_rows):
+        return False
+    cols = list(zip(*raw_rows, strict=True)) if raw_rows else [() for _ in COLUMNS]
+    for col, typ in _TYPES.items():
+        if not all(type(v) is typ for v in cols[_COLUMN[col]]):
+            return False
+    if not all(type(v) is str for c in _STR_COLUMNS for v in cols[_COLUMN[c]]):
+        return False
+    ids = {s.value for s in IdSource}
+    has, power, units = cols[_COLUMN["has_power"]], cols[_COLUMN["power_result"]], cols[_COLUMN["power_units"]]
+    return (
+        all(is_result(v) for v in cols[_COLUMN["result"]])
+        and all(0 <= v <= MAX_ACCELERATORS for c in _COUNTS for v in cols[_COLUMN[c]])
+        and all(h == (u != "") and (is_result(p) if h else p == 0.0) for h, p, u in zip(has, power, units, strict=True))
+        and all(_ROUND.fullmatch(v) for v in cols[_COLUMN["round"]])
+        and all(v in ids for v in cols[_COLUMN["id_source"]])
+    )
+
+
+def _checked_rows(raw_rows: list[Any], columns: list[Any], added: dict[str, Any] | None, name: str) -> tuple[Row, ...]:
     rows = []
     for i, raw in enumerate(raw_rows):
         if not isinstance(raw, list) or len(raw) != len(columns):
