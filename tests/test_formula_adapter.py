@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import openpyxl
@@ -167,3 +168,74 @@ def test_range_parts_spell_columns_as_formulas_does() -> None:
         }
     fa.range_parts("S0", 1, 1, 1, 1)["name"] = "changed"
     assert fa.range_parts("S0", 1, 1, 1, 1)["name"] == "S0!A1"
+
+
+# What cells pass to formulas' functions: numbers, text, booleans, blanks, errors, as single values,
+# 0-d and 1x1 arrays, 1x1 ranges
+_ONE_VALUES = [0, 1, -2.5, 12.5, "", "x", "TRUE", "3", True, False, fa.EMPTY, fa.error("#N/A"), fa.error("#DIV/0!")]
+
+
+def _shapes(v: object) -> list[object]:
+    one = np.empty((1, 1), dtype=object)
+    one[0, 0] = v
+    zero = np.empty((), dtype=object)
+    zero[()] = v
+    return [v, zero.view(fa.Array), one.view(fa.Array), fa.make_range(fa.range_parts("S0", 2, 3, 2, 3), one)]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            type(a).__name__ == type(b).__name__  # the second copy of a module has classes of its own
+            and np.shape(a) == np.shape(b)
+            and all(_same(x, y) for x, y in zip(np.ravel(a), np.ravel(b), strict=True))
+        )
+    return type(a) is type(b) and (a == b or (a != a and b != b))  # NaN is NaN
+
+
+def _formulas_own(name: str) -> object:
+    """formulas' own ``name``, from a second copy of its module loaded with formulas' wrap_ufunc
+    (the module benchsheet loads is wrapped by formula_adapter.wrap_ufunc)."""
+    import importlib.util
+
+    from formulas import functions as package
+
+    for sub in package.SUBMODULES:
+        origin = importlib.util.find_spec(sub, package.__name__).origin  # type: ignore[union-attr]
+        spec = importlib.util.spec_from_file_location(f"formulas.functions._own_{sub[1:]}", origin)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        before, package.wrap_ufunc = package.wrap_ufunc, fa._WRAP_UFUNC
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            package.wrap_ufunc = before
+        found = module.FUNCTIONS.get(name)
+        if found is not None:
+            return found["function"] if isinstance(found, dict) else found
+    raise LookupError(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "arity"),
+    [("IF", 3), ("IFERROR", 2), ("ROUND", 2), ("ABS", 1), ("SQRT", 1), ("POWER", 2), ("LEN", 1), ("ISBLANK", 1)],
+)
+def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, arity: int) -> None:
+    """formula_adapter.wrap_ufunc runs single values without np.vectorize: every answer, its type
+    and shape the same as formulas' own wrap_ufunc gives, for what cells really pass."""
+    import itertools
+
+    fast, own = functions().excel(name), _formulas_own(name)
+    fast = fast["function"] if isinstance(fast, dict) else fast
+    assert fast is not own
+    checked = 0
+    for values in itertools.product(_ONE_VALUES, repeat=arity):
+        for shape in range(4):  # every argument as a value, a 0-d or 1x1 array, a 1x1 range; then mixed
+            for args in (
+                tuple(_shapes(v)[shape] for v in values),
+                tuple(_shapes(v)[(shape + i) % 4] for i, v in enumerate(values)),
+            ):
+                got, want = fast(*args), own(*args)  # type: ignore[operator]
+                assert _same(got, want), f"{name}{args}: {got!r}, formulas: {want!r}"
+                checked += 1
+    assert checked == 8 * len(_ONE_VALUES) ** arity

@@ -23,6 +23,7 @@ from .formula_adapter import (
     Ranges,
     XlError,
     as_grid,
+    cellwise,
     elementwise,
     error,
     make_range,
@@ -421,7 +422,7 @@ def value(original: Callable[..., Any]) -> Callable[..., Any]:
     def run(v: Any) -> Any:
         x = _scalar(v)
         if isinstance(x, np.ndarray):
-            return np.vectorize(one, otypes=[object])(x).view(Array)
+            return cellwise(one, x)
         return one(x)
 
     run.__name__ = "VALUE"
@@ -668,7 +669,7 @@ def _texts(v: Any) -> Any:
     """``as_text`` over an argument: a single value, or each cell of a range or array."""
     if isinstance(v, Ranges | np.ndarray):
         grid = as_grid(v)
-        return np.vectorize(as_text, otypes=[object])(grid).view(Array) if grid.size else v
+        return cellwise(as_text, grid) if grid.size else v
     return as_text(v)
 
 

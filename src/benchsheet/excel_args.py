@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .formula_adapter import EMPTY, Array, Ranges, XlError, as_grid, error
+from .formula_adapter import EMPTY, Array, Ranges, XlError, as_grid, cellwise, error
 from .textnum import text_number
 
 Rule = Callable[[Any], Any]  # one value -> a number (or bool) it counts as, SKIP, or an error
@@ -267,8 +267,8 @@ def sumproduct(*args: Any) -> Any:
 def isnumber(v: Any) -> Any:
     """ISNUMBER: TRUE for a number only (``ISNUMBER("5")`` is FALSE), cell by cell over a range."""
     grid = as_grid(v)
-    out = np.vectorize(is_number, otypes=[object])(grid) if grid.size else grid
-    return out.view(Array) if _single(v) is False else out.reshape(-1)[0]
+    out = cellwise(is_number, grid)
+    return out if _single(v) is False else out.reshape(-1)[0]
 
 
 def register(table: Any) -> None:
