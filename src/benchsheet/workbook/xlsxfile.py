@@ -231,9 +231,9 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
             pieces += (xml[done : m.start()], out)
             done = m.end()
     xml = "".join(pieces) + xml[done:] if pieces else xml
-    missing = {
-        ref: v for ref, v in values.items() if ref not in seen and not (v == "" and not isinstance(v, ErrorCode))
-    }
+    missing: dict[str, Shown] = {}
+    if len(seen) < len(values):  # seen holds cells of values only: when it holds them all, none is missing
+        missing = {r: v for r, v in values.items() if r not in seen and not (v == "" and not isinstance(v, ErrorCode))}
     if missing:  # cells of an array formula's range the file does not hold (a writer left them out)
         patched = _insert_cells(xml, missing)
         count += len(missing) if patched != xml else 0
@@ -469,7 +469,7 @@ def rewrite(
         if not sheet_values and not strip_formulas:
             continue
         xml, n, changed = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
-        if refit and changed and sheet_values:  # rows of changed wrapped answers as tall as their new text
+        if refit and changed and sheet_values and styles.wrap:  # wrapped answers that changed: rows as tall
             xml = refit_rows(xml, {ref: sheet_values[ref] for ref in changed if ref in sheet_values}, styles)
         new[part] = xml.encode("utf-8")
         count += n
@@ -477,7 +477,8 @@ def rewrite(
     def lookup(sheet: str, cell: str) -> Shown | None:
         return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
-    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas else None
+    charts = [p for p in parts if p.startswith("xl/charts/") and p.endswith(".xml") and "/_rels/" not in p]
+    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas and charts else None
 
     def holds(sheet: str, cell: str) -> tuple[str | None, bool]:
         key = sheet_key(sheet)
@@ -485,9 +486,9 @@ def rewrite(
         value = values.get(key, {}).get(cell) if formula is not None else None
         return formula, value is not None and value != ""
 
-    for part, data in parts.items():
-        if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
-            new[part] = patch_chart(data.decode("utf-8"), lookup, titles, holds if formulas else None).encode("utf-8")
+    for part in charts:
+        chart = patch_chart(parts[part].decode("utf-8"), lookup, titles, holds if formulas else None)
+        new[part] = chart.encode("utf-8")
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
     drop: set[str] = set()
     if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"
