@@ -489,3 +489,89 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
         assert quick.titles == slow.titles and quick.names == slow.names, path
         assert quick.values == slow.values and quick.extent == slow.extent, path
         assert [(f.pos, f.text, f.shape) for f in quick.formulas] == [(f.pos, f.text, f.shape) for f in slow.formulas]
+
+
+# (attributes after r, content) of cells: the shapes Excel, openpyxl and LibreOffice write, and odd ones
+CELL_SHAPES = [
+    ("", "<v>5</v>"),
+    ("", "<v> 7 </v>"),
+    (' s="3"', "<v>1.5E3</v>"),
+    ("", "<v></v>"),
+    ("", "<v/>"),
+    ("", ""),
+    ("", None),
+    (' t="n"', "<v>-2</v>"),
+    (' t="s"', "<v>1</v>"),
+    (' s="1" t="s"', "<v> 0</v>"),
+    (' t="s"', "<v/>"),
+    (' t="s"', "<v></v>"),
+    (' t="s"', "<v>9</v>"),
+    (' t="b"', "<v>1</v>"),
+    (' t="b"', "<v></v>"),
+    (' t="b"', "<v />"),
+    (' t="e"', "<v>#N/A</v>"),
+    (' t="e"', "<v></v>"),
+    (' t="str"', "<v>a &amp; b\r\nc</v>"),
+    (' t="str"', "<v></v>"),
+    (' t="d"', "<v>2020-01-01</v>"),
+    (' t="inlineStr"', "<is><t>x&lt;y</t></is>"),
+    (' t="inlineStr"', '<is><t xml:space="preserve"> a\r\nb </t></is>'),
+    (' t="inlineStr"', "<is><t></t></is>"),
+    (' t="inlineStr"', ""),
+    (' t="inlineStr"', "<v>3</v>"),
+    ("", "<f>B1+1</f><v>6</v>"),
+    ("", '<f>B1&amp;"x"</f><v />'),
+    (' t="str"', '<f>"=x"</f><v>=x</v>'),
+    ("", "<f>=B1</f>"),
+    ("", "<f></f><v>1</v>"),
+    (' t="e"', "<f>NA()</f><v>#N/A</v>"),
+]
+
+
+@pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
+def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, content: str | None) -> None:
+    """The reader takes the common shapes of a cell in one match and leaves the rest to its general
+    path; both read each shape alike, down to what makes the file go to openpyxl (a type it does not
+    know, a shared string that is not there)."""
+    from benchsheet.workbook import compute as c
+
+    def read(cell: str) -> object:
+        book = c._Book.__new__(c._Book)
+        book._reset()
+        xml = f'<worksheet><sheetData><row r="1">{cell}<c r="B1"><v>5</v></c></row></sheetData></worksheet>'
+        try:
+            c._read_sheet(book, 0, xml.encode(), ["zero", "one"], "here")
+        except Exception as exc:  # the kind of failure is compared
+            return type(exc)
+        return book.values, [(f.pos, f.text) for f in book.formulas], book.col_last, book.row_last
+
+    end = "/>" if content is None else f">{content}</c>"
+    quick = f'<c r="A1"{attrs}{end}'
+    taken = c._X_CELLS.findall(quick.encode())[0][0]  # an empty <v> or <f> is left to the general path
+    assert bool(taken) == (content not in ("<v></v>", "<f></f><v>1</v>")), quick
+    general = f'<c ph="1" r="A1"{attrs}{end}'  # an attribute before r: the general path
+    assert not c._X_CELLS.findall(general.encode())[0][0]
+    assert read(quick) == read(general), quick
+
+
+@pytest.mark.parametrize("strip", [False, True])
+@pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
+def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
+    attrs: str, content: str | None, strip: bool
+) -> None:
+    """calc and freeze write the common shapes of a cell without the general path's searches; the
+    cell they write is the one the general path writes, for every kind of value, with or without one."""
+    from benchsheet.workbook.cells import ErrorCode
+    from benchsheet.workbook.xlsxfile import _CELLS, patch_sheet
+
+    end = "/>" if content is None else f">{content}</c>"
+    quick, general = f'<c r="A1"{attrs}{end}', f'<c ph="1" r="A1"{attrs}{end}'
+    taken = _CELLS.match(quick)
+    assert taken is not None and taken.group("qr") == "A1", quick  # the writer also takes <v></v>, <f></f>
+    answers: list[Any] = [None, 1.5, 7, float("inf"), True, "", "a<b & c", "=x", ErrorCode("#N/A"), "#N/A why"]
+    for value in answers:
+        values = {} if value is None else {"A1": value}
+        sheet = '<worksheet><sheetData><row r="1">{}<c r="B1"><v>5</v></c></row></sheetData></worksheet>'
+        fast = patch_sheet(sheet.format(quick), values, strip)
+        slow = patch_sheet(sheet.format(general), values, strip)
+        assert fast == (slow[0].replace(' ph="1"', ""), *slow[1:]), (quick, value)

@@ -50,6 +50,13 @@ _CELL = re.compile(
     r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)c(?P<attrs>(?:\s[^>]*?)?)(?:/>|>(?P<body>.*?)</(?P=p)c>)",
     re.DOTALL,
 )
+# the common shapes of a cell in one match: its reference, its attributes but t, its <f>; the same
+# span as _CELL (nothing in it can end a cell early); any other shape is left to _CELL, tried second
+_QUICK_CELL = (
+    r'<c(?P<qa> r="(?P<qr>[A-Z]{1,3}[0-9]+)"(?: s="[0-9]+")?)(?: t="[A-Za-z]+")?(?:/>|>(?P<qf><f>[^<]*</f>)?'
+    r'(?:<v>[^<]*</v>|<v ?/>)?(?:<is><t(?: xml:space="preserve")?>[^<]*</t></is>)?</c>)'
+)
+_CELLS = re.compile(_QUICK_CELL + "|" + _CELL.pattern, re.DOTALL)
 _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
 _ATTR_CM = re.compile(r'\scm="[^"]*"')
@@ -183,6 +190,8 @@ def within_excel(value: Shown) -> Shown:
 
 def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
     """(t attribute, element content) of a cached value."""
+    if (type(value) is float and math.isfinite(value)) or type(value) is int:
+        return None, f"<v>{value!r}</v>"  # the most common answers, the way the last branch writes them
     value = within_excel(value)
     if isinstance(value, ErrorCode):
         return "e", f"<v>{_text(str(value))}</v>"
@@ -203,49 +212,28 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
     count = 0
     seen: set[str] = set()
     changed: set[str] = set()
-
-    def one(m: re.Match[str], ref: str | None) -> str:
-        nonlocal count
-        attrs, p = m.group("attrs"), m.group("p")
-        if ref is None or ref not in values:
-            body = m.group("body") or ""
-            if not strip_formulas or _FORMULA.search(body) is None:
-                return m.group(0)  # a cell this run has no value for (an input, a cell of an array's range)
-            # a cell of a shared or array formula's range without its own value: keep what it caches
-            return f"<{p}c{attrs}>{_FORMULA.sub('', body)}</{p}c>"
-        formula = _FORMULA.search(m.group("body") or "")
-        value = values[ref]
-        if strip_formulas and value == "" and not isinstance(value, ErrorCode):
-            count += 1  # an empty text answer: a blank cell, keeping its style
-            return f"<{p}c{_ATTR_T.sub('', attrs)}/>"
-        if strip_formulas and type(value) is str:
-            value = cell_text(value)  # a frozen text cell a user may edit: never read as a formula
-        kind, content = _typed(value, formula=formula is not None and not strip_formulas)
-        attrs = _ATTR_T.sub("", attrs)
-        if strip_formulas:
-            attrs = _ATTR_CM.sub("", attrs)  # dynamic-array metadata of a formula no longer there
-        if kind:
-            attrs += f' t="{kind}"'
-        keep = "" if strip_formulas or formula is None else formula.group(0)
-        count += 1
-        if p:  # a prefixed sheet (x:c, x:v): keep its prefix on what we write
-            content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
-        return f"<{p}c{attrs}>{keep}{content}</{p}c>"
-
-    def noted(m: re.Match[str]) -> str:
-        found = _ATTR_R.search(m.group("attrs"))
-        ref = found.group(1).upper() if found is not None else None
-        if ref is not None:
+    pieces: list[str] = []
+    done = 0  # the sheet up to here is in pieces: only the cells that change are cut out and joined
+    for m in _CELLS.finditer(xml):
+        ref = m.group("qr")  # the quick shape: its attributes but t, and its <f>, are groups
+        if ref is not None and ref in values:
+            out = _new_cell("", m.group("qa"), m.group("qf"), values[ref], strip_formulas)
+        elif ref is not None and (not strip_formulas or m.group("qf") is None):
+            continue  # an input, or a cell this run has no value for: as it was, without a call
+        else:
+            ref, out = _patched(m, values, strip_formulas)
+        if ref is not None and ref in values:
+            count += 1
             seen.add(ref)
-        out = one(m, ref)
-        if ref is not None and out != m.group(0):  # also blank before and after: a program that saved
-            changed.add(ref)  # the file (openpyxl, LibreOffice) may have dropped the text its height was for
-        return out
-
-    xml = _CELL.sub(noted, xml)
-    missing = {
-        ref: v for ref, v in values.items() if ref not in seen and not (v == "" and not isinstance(v, ErrorCode))
-    }
+        if out != m.group(0):  # also blank before and after: a program that saved the file
+            if ref is not None:  # (openpyxl, LibreOffice) may have dropped the text its height was for
+                changed.add(ref)
+            pieces += (xml[done : m.start()], out)
+            done = m.end()
+    xml = "".join(pieces) + xml[done:] if pieces else xml
+    missing: dict[str, Shown] = {}
+    if len(seen) < len(values):  # seen holds cells of values only: when it holds them all, none is missing
+        missing = {r: v for r, v in values.items() if r not in seen and not (v == "" and not isinstance(v, ErrorCode))}
     if missing:  # cells of an array formula's range the file does not hold (a writer left them out)
         patched = _insert_cells(xml, missing)
         count += len(missing) if patched != xml else 0
@@ -253,6 +241,41 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
             changed.update(missing)
         xml = patched
     return xml, count, changed
+
+
+def _patched(m: re.Match[str], values: Mapping[str, Shown], strip_formulas: bool) -> tuple[str | None, str]:
+    """(its reference, the cell as it is to be written) of a cell ``_CELLS`` found that the quick
+    path of ``patch_sheet`` does not write."""
+    if m.group("qr") is not None:  # a formula to strip from a cell without a value, as below
+        return m.group("qr"), m.string[m.start() : m.start("qf")] + m.string[m.end("qf") : m.end()]
+    attrs, p, body = m.group("attrs"), m.group("p"), m.group("body") or ""
+    found = _ATTR_R.search(attrs)
+    ref = found.group(1).upper() if found is not None else None
+    if ref is None or ref not in values:
+        if not strip_formulas or _FORMULA.search(body) is None:
+            return ref, m.group(0)  # a cell this run has no value for (an input, a cell of an array's range)
+        # a cell of a shared or array formula's range without its own value: keep what it caches
+        return ref, f"<{p}c{attrs}>{_FORMULA.sub('', body)}</{p}c>"
+    formula = _FORMULA.search(body)
+    return ref, _new_cell(p, _ATTR_T.sub("", attrs), formula.group(0) if formula else None, values[ref], strip_formulas)
+
+
+def _new_cell(p: str, attrs: str, formula: str | None, value: Shown, strip_formulas: bool) -> str:
+    """A cell holding ``value``: ``attrs`` are its attributes but ``t``, ``formula`` its ``<f>``
+    element (None: none), which ``strip_formulas`` leaves out."""
+    if strip_formulas and value == "" and not isinstance(value, ErrorCode):
+        return f"<{p}c{attrs}/>"  # an empty text answer: a blank cell, keeping its style
+    if strip_formulas and type(value) is str:
+        value = cell_text(value)  # a frozen text cell a user may edit: never read as a formula
+    kind, content = _typed(value, formula=formula is not None and not strip_formulas)
+    if strip_formulas:
+        attrs = _ATTR_CM.sub("", attrs)  # dynamic-array metadata of a formula no longer there
+    if kind:
+        attrs += f' t="{kind}"'
+    keep = "" if strip_formulas or formula is None else formula
+    if p:  # a prefixed sheet (x:c, x:v): keep its prefix on what we write
+        content = re.sub(r"<(/?)(v|is|t)\b", rf"<\1{p}\2", content)
+    return f"<{p}c{attrs}>{keep}{content}</{p}c>"
 
 
 _ROW = re.compile(r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
@@ -446,7 +469,7 @@ def rewrite(
         if not sheet_values and not strip_formulas:
             continue
         xml, n, changed = patch_sheet(parts[part].decode("utf-8"), sheet_values or {}, strip_formulas)
-        if refit and changed and sheet_values:  # rows of changed wrapped answers as tall as their new text
+        if refit and changed and sheet_values and styles.wrap:  # wrapped answers that changed: rows as tall
             xml = refit_rows(xml, {ref: sheet_values[ref] for ref in changed if ref in sheet_values}, styles)
         new[part] = xml.encode("utf-8")
         count += n
@@ -454,7 +477,8 @@ def rewrite(
     def lookup(sheet: str, cell: str) -> Shown | None:
         return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
 
-    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas else None
+    charts = [p for p in parts if p.startswith("xl/charts/") and p.endswith(".xml") and "/_rels/" not in p]
+    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas and charts else None
 
     def holds(sheet: str, cell: str) -> tuple[str | None, bool]:
         key = sheet_key(sheet)
@@ -462,9 +486,9 @@ def rewrite(
         value = values.get(key, {}).get(cell) if formula is not None else None
         return formula, value is not None and value != ""
 
-    for part, data in parts.items():
-        if part.startswith("xl/charts/") and part.endswith(".xml") and "/_rels/" not in part:
-            new[part] = patch_chart(data.decode("utf-8"), lookup, titles, holds if formulas else None).encode("utf-8")
+    for part in charts:
+        chart = patch_chart(parts[part].decode("utf-8"), lookup, titles, holds if formulas else None)
+        new[part] = chart.encode("utf-8")
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
     drop: set[str] = set()
     if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"
