@@ -66,8 +66,13 @@ def to_error(err: BenchError) -> ReasonedError:
     return AddinError(err.code, err.reason)
 
 
+_PLAIN = frozenset({float, int, str, bool})  # exactly these: formulas' EMPTY and errors are str subclasses
+
+
 def plain(value: Any) -> Any:
     """A value from the engine as plain Python: scalars, None, or rows of cells."""
+    if type(value) in _PLAIN:
+        return value
     if hasattr(value, "value") and not isinstance(value, np.ndarray | str):
         value = value.value  # a formulas Ranges object
     if isinstance(value, np.ndarray):

@@ -142,7 +142,7 @@ Ref = tuple[int, int, int, int, int]  # (sheet index, r1, c1, r2, c2)
 Pos = tuple[int, int, int]  # (sheet index, row, column)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Formula:
     pos: Pos
     text: str  # as written
@@ -925,8 +925,7 @@ class _Runner:
             # filled-down column repeating its IDs is answered once per distinct row. A range is the
             # same input wherever it is read: its formula cells were all computed before its readers
             # (``_order``), so ``SUMIF(T[Key],[@Key],T[Amount])`` runs once per distinct key
-            inputs = [self.book.values.get(r[:3], EMPTY) if r[1:3] == r[3:5] else _RangeInput(r) for r in f.refs]
-            memo_key = (id(f.prog), *((type(v), v, getattr(v, "reason", None)) for v in inputs))
+            memo_key = _inputs(self.book.values, f)
             try:
                 return self.memo[memo_key]
             except KeyError:
@@ -949,11 +948,21 @@ class _Runner:
         return value
 
 
-@dataclass(frozen=True)
-class _RangeInput:
-    """A range a formula reads, as part of the key of its memo."""
+def _inputs(values: dict[Pos, Any], f: _Formula) -> tuple[Any, ...]:
+    """What a formula's answer depends on, as the key of its memo: its program, and per reference
+    the type, value and reason of its cell, or the range itself (``_RangeInput``)."""
+    key: list[Any] = [id(f.prog)]
+    for s, r1, c1, r2, c2 in f.refs:
+        if r1 == r2 and c1 == c2:
+            v = values.get((s, r1, c1), EMPTY)
+            key += (type(v), v, v.reason if isinstance(v, ReasonedError) else None)
+        else:
+            key += (_RangeInput, (s, r1, c1, r2, c2), None)
+    return tuple(key)
 
-    ref: Ref
+
+class _RangeInput:
+    """Marks a range a formula reads, in the key of its memo."""
 
 
 class _TooLarge(Exception):
