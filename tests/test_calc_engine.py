@@ -575,3 +575,48 @@ def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
         fast = patch_sheet(sheet.format(quick), values, strip)
         slow = patch_sheet(sheet.format(general), values, strip)
         assert fast == (slow[0].replace(' ph="1"', ""), *slow[1:]), (quick, value)
+
+
+def _shared_groups(path: Path) -> dict[tuple[int, str], list[tuple[int, int]]]:
+    """The cells of each shared formula as Excel saved them: (sheet index, si) -> [(row, col)]."""
+    import re
+
+    from benchsheet.workbook.cells import col_number
+    from benchsheet.workbook.xlsxfile import read_package, sheet_parts
+
+    parts = read_package(path)
+    groups: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    cell = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*>(?:(?!</c>).)*?<f\b([^>]*)', re.S)
+    for s, part in enumerate(sheet_parts(parts).values()):
+        for m in cell.finditer(parts[part]):
+            attrs = m.group(3).decode()
+            si = re.search(r'\bsi="(\d+)"', attrs)
+            if 't="shared"' in attrs and si:
+                groups.setdefault((s, si.group(1)), []).append((int(m.group(2)), col_number(m.group(1).decode())))
+    return groups
+
+
+def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
+    """Excel stores a filled-down formula once (a shared formula): every cell of it has the same
+    formula relative to its own position. calc prepares a formula once per such shape (its text
+    relative to the cell, ``_relative``); on the corpus of workbooks Excel saved, each shared
+    formula must be one shape (``_relative`` reads the references of the shape once, not per cell)."""
+    from benchsheet.workbook.compute import _Book, _relative
+    from tests.excel_corpus import FILES
+
+    groups_checked = 0
+    for path in sorted(FILES.rglob("*.xlsx")):
+        groups = _shared_groups(path)
+        if not groups:
+            continue
+        try:
+            book = _Book(path)
+        except Exception:
+            continue  # a file calc refuses is another test's
+        texts = {f.pos: f.text for f in book.formulas}
+        for (s, _si), cells in groups.items():
+            # (openpyxl's Translator, which writes each cell's text from the master's, moves line breaks)
+            shapes = {"".join(_relative(texts[(s, r, c)], r, c).split()) for r, c in cells if (s, r, c) in texts}
+            assert len(shapes) <= 1, f"{path.name}: {sorted(shapes)[:3]}"
+            groups_checked += len(cells) > 1
+    assert groups_checked > 100

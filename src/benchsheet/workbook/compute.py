@@ -22,6 +22,7 @@ plain value map. On top of that it
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
 import time
@@ -551,16 +552,37 @@ _REL = re.compile(r"\x00(\$?)(-?\d+)\x01(\$?)(-?\d+)\x00")
 
 def _relative(text: str, row: int, col: int) -> str:
     """``text`` with each cell reference relative to (row, col), as R1C1 does (outside strings)."""
+    found = _cell_references(text.translate(_DIGITS_AS_ZERO))
+    if not found:
+        return text
+    out, last = [], 0
+    for start, digits, end, letters, col_fixed, row_fixed in found:
+        c = col_number(letters) if col_fixed else col_number(letters) - col
+        r = int(text[digits:end]) if row_fixed else int(text[digits:end]) - row
+        out.append(f"{text[last:start]}\x00{'$' if col_fixed else ''}{c}\x01{'$' if row_fixed else ''}{r}\x00")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
 
-    def one(m: re.Match[str]) -> str:
-        c = col_number(m.group(2)) if m.group(1) else col_number(m.group(2)) - col
-        r = int(m.group(4)) if m.group(3) else int(m.group(4)) - row
-        return f"\x00{m.group(1)}{c}\x01{m.group(3)}{r}\x00"
 
-    parts = text.split('"')
-    for i in range(0, len(parts), 2):
-        parts[i] = _A1.sub(one, parts[i])
-    return '"'.join(parts)
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+
+
+@functools.lru_cache(maxsize=4096)
+def _cell_references(masked: str) -> tuple[tuple[int, int, int, str, bool, bool], ...]:
+    """Where ``_A1`` finds cell references outside strings in a formula whose digits are all 0:
+    (start, start of the row digits, end, column letters, $column, $row) of each. ``_A1`` reads a
+    digit only as "a digit", so every formula of one shape but other rows (a filled-down column)
+    has the same masked text: searched once, not once per cell."""
+    found, at = [], 0
+    for i, part in enumerate(masked.split('"')):
+        if i % 2 == 0:
+            for m in _A1.finditer(part):
+                found.append(
+                    (at + m.start(), at + m.start(4), at + m.end(), m.group(2), bool(m.group(1)), bool(m.group(3)))
+                )
+        at += len(part) + 1
+    return tuple(found)
 
 
 def _at(meaning: str | None, row: int, col: int) -> str | None:

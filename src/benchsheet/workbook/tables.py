@@ -169,7 +169,8 @@ def rewrite(text: str, book: Book, home: int, row: int, col: int, in_name: bool 
     references written as A1 references; unchanged when it has none. ``in_name``: the text a
     defined name stands for (read in this cell), where a reference to the cell's own row of a
     table raises NotComputed: a formula naming it is prepared once for all its cells."""
-    items = _tokens(text if text.startswith("=") else "=" + text) if _MAY.search(text) else None
+    may = ("[" in text or ("!" in text and ":" in text)) and _MAY.search(text)  # each part of _MAY has those
+    items = _tokens(text if text.startswith("=") else "=" + text) if may else None
     if items is None:
         return text
     out: list[str] = []
