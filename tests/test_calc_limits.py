@@ -218,6 +218,24 @@ def test_a_cell_left_open_is_refused_never_skipped(tmp_path: Path, capsys: pytes
         assert not (tmp_path / "out.xlsx").exists()
 
 
+def test_a_sheet_data_left_open_is_refused_never_read_as_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A sheet whose ``<sheetData>`` has no end tag was read as a sheet without cells: its formulas
+    kept their old cached values and calc said nothing (exit 0)."""
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2"})
+    with zipfile.ZipFile(src) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    path = tmp_path / "broken.xlsx"
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data.replace(b"</sheetData>", b"") if name == "xl/worksheets/sheet1.xml" else data)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "<sheetData> is not closed" in err and "Traceback" not in err, err
+    assert not (tmp_path / "out.xlsx").exists()
+
+
 # ------------------------------------------------------------------ bounded
 
 

@@ -358,10 +358,13 @@ def _sheet_data(xml: bytes) -> tuple[bytes, bytes] | None:
 
 
 def _read_sheet(book: _Book, s: int, xml: bytes, strings: list[str], where: str) -> None:
-    """The cells of one sheet. A ``<c>`` left open (its end tag missing) is refused, never skipped."""
+    """The cells of one sheet. A ``<c>`` or ``<sheetData>`` left open (its end tag missing) is
+    refused, never skipped."""
     from .xlsxfile import XlsxError, cells_present
 
     data = _sheet_data(xml)
+    if data is None and _X_SHEETDATA.search(xml):
+        raise XlsxError(f"{where}: refused: its <sheetData> is not closed (no </sheetData>): the sheet is damaged")
     if b'hidden="' in xml:  # what each pattern needs: finding that it is absent is 15x faster
         book.hidden_rows |= {(s, int(r)) for r in _X_HIDDEN_ROW.findall(xml)}
     if (b"autoFilter" in xml or b"tablePart" in xml) and _X_FILTER.search(xml):
