@@ -71,8 +71,10 @@ class Computed:
         return None if value is None else to_shown(value)
 
 
+@functools.lru_cache(maxsize=1024)
 def quote_sheet(name: str) -> str:
-    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``."""
+    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``. Memoized: a
+    workbook's few sheets are named in every error its report lists (three patterns each time)."""
     if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not CELL.match(name) and not re.fullmatch(r"R\d*C\d*", name, re.I):
         return name
     return "'" + name.replace("'", "''") + "'"

@@ -22,7 +22,7 @@ import re
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from defusedxml import ElementTree
 
@@ -30,7 +30,7 @@ from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 from benchsheet.names import cell_text
 
-from .cells import MAX_TEXT, Computed, ErrorCode, col_letters, col_number, sheet_key
+from .cells import MAX_TEXT, CellKey, Computed, ErrorCode, col_letters, col_number, sheet_key
 from .rows import Styles, refit_rows
 
 if TYPE_CHECKING:  # charts.py itself is imported where a workbook has charts (_patch_charts)
@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # charts.py itself is imported where a workbook has charts (_
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
+T = TypeVar("T")
 
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
@@ -407,17 +408,23 @@ def _sheet_of(ref: str) -> str:
 
 def formula_texts(c: Computed) -> dict[str, dict[str, str]]:
     """The formulas of a computed workbook as ``rewrite`` takes them: by SHEET, then "B5"."""
-    out: dict[str, dict[str, str]] = {}
-    for (sheet, ref), text in c.formulas.items():
-        out.setdefault(sheet, {})[ref] = text
-    return out
+    return _by_sheet(c.formulas)
 
 
 def cached_values(c: Computed) -> dict[str, dict[str, Shown]]:
     """The computed answers of formula cells as ``rewrite`` takes them: by SHEET, then "B5"."""
-    out: dict[str, dict[str, Shown]] = {}
-    for (sheet, ref), value in c.shown.items():
-        out.setdefault(sheet, {})[ref] = value
+    return _by_sheet(c.shown)
+
+
+def _by_sheet(cells: Mapping[CellKey, T]) -> dict[str, dict[str, T]]:
+    """(SHEET, "B5") -> value as SHEET -> "B5" -> value, in the same order. The cells come sheet by
+    sheet: the sheet's dict is looked up where the sheet changes, not per cell."""
+    out: dict[str, dict[str, T]] = {}
+    sheet, refs = None, {}
+    for (name, ref), value in cells.items():
+        if name != sheet:
+            sheet, refs = name, out.setdefault(name, {})
+        refs[ref] = value
     return out
 
 
