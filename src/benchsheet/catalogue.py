@@ -25,7 +25,6 @@ from typing import Any, Literal
 from . import analysis as A
 from . import claims as C
 from .errors import BenchError, bad_value
-from .snapshot import latency_bounds
 from .table import Table
 from .textnum import text_number
 
@@ -125,6 +124,10 @@ class Function:
         if "table" in self.params:
             kwargs["table"] = table
         if "bounds" in self.params:
+            # here, not at the top: snapshot imports the importers (hashlib, csv...), which a process
+            # that computes formulas (calc, eval) needs for nothing else
+            from .snapshot import latency_bounds
+
             kwargs["bounds"] = latency_bounds()
         return kwargs
 

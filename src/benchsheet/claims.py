@@ -10,7 +10,6 @@ two rows are only compared in the same units.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 
 from .analysis import (
@@ -405,6 +404,8 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
     The units column shows each round's units: a benchmark relabelled between
     rounds (llama3.1-8b Interactive, Queries/s in v5.1) is not one scale.
     """
+    import statistics  # here, as in analysis.median_per_gpu: only the medians need it
+
     filters = filters.check()
     check_known(table, benchmark, scenario)
     refuse_latency(table, benchmark, scenario)

@@ -7,11 +7,10 @@ the spellings files also use (``llama3_1-8b``, ``offline``) match.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 THROUGHPUT_UNITS = frozenset({"Tokens/s", "Samples/s", "Queries/s", "Tasks/s"})
 """Units that are a rate and may be divided by an accelerator count."""
@@ -190,7 +189,13 @@ FAMILY_GROUPS: dict[str, tuple[str, ...]] = {
 }
 """Family groups people name in claims ("8 to 36 percent on Blackwell"): the architecture of each family
 above. Accepted wherever a family is; a group selects the rows of every family in it."""
-_FAMILY_RES = tuple((f, re.compile(f.pattern, re.IGNORECASE)) for f in FAMILIES)
+
+
+@cache
+def _family_patterns() -> tuple[tuple[Family, re.Pattern[str]], ...]:
+    """``FAMILIES`` compiled, on first use: only importing official files classifies accelerator names,
+    and compiling the patterns cost every process (calc, eval, info) a few milliseconds of its start."""
+    return tuple((f, re.compile(f.pattern, re.IGNORECASE)) for f in FAMILIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +219,7 @@ def classify_accelerator(name: str | None) -> AcceleratorInfo:
     if not text:
         return AcceleratorInfo("", "", False)
     found: list[tuple[int, Family]] = []
-    for fam, rx in _FAMILY_RES:
+    for fam, rx in _family_patterns():
         m = rx.search(text)
         if m and all(f.name != fam.name for _, f in found):
             found.append((m.start(), fam))
@@ -263,6 +268,8 @@ def _spelling(name: str) -> str:
 def close_to(text: str, choices: Iterable[str], n: int = 3) -> list[str]:
     """The choices ``text`` is probably a misspelling of ("Sever" -> Server; "llama2-70b" -> the
     llama2-70b-99 and -99.9 it starts), through ``difflib``; none when nothing is close."""
+    import difflib  # here, not at the top: only a misspelt name needs it, and every start paid its import
+
     by_spelling = {_spelling(c): c for c in choices}
     typed = _spelling(text)
     if not typed:

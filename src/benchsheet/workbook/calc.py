@@ -54,7 +54,7 @@ class CalcReport:
 def _errors(c: Computed, sheet_order: Mapping[str, int]) -> tuple[CellError, ...]:
     def order(key: tuple[str, str]) -> tuple[int, int, int]:
         ref = key[1]
-        letters = "".join(ch for ch in ref if ch.isalpha())
+        letters = ref.rstrip("0123456789")  # "AB12": compute's keys are column letters, then the row
         return sheet_order.get(key[0], 999), int(ref[len(letters) :]), len(letters) * 1000 + sum(map(ord, letters))
 
     return tuple(CellError(c.where(k), c.errors[k]) for k in sorted(c.errors, key=order))

@@ -71,8 +71,10 @@ class Computed:
         return None if value is None else to_shown(value)
 
 
+@functools.lru_cache(maxsize=1024)
 def quote_sheet(name: str) -> str:
-    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``."""
+    """A sheet name as a reference writes it: ``Sizing``, ``'Read me'``, ``'Bob''s'``. Memoized: a
+    workbook's few sheets are named in every error its report lists (three patterns each time)."""
     if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not CELL.match(name) and not re.fullmatch(r"R\d*C\d*", name, re.I):
         return name
     return "'" + name.replace("'", "''") + "'"
@@ -93,6 +95,12 @@ def to_shown(value: Any) -> float | int | bool | str:
     """The value an .xlsx caches for an answer: an error of benchsheet's functions as the add-in
     shows it (its text with the reason), every other error as a real error value (its reason goes
     to the report)."""
+    kind = type(value)  # the common answers first: a sheet's thousands of numbers and texts
+    if kind is str or kind is int or kind is bool:
+        shown: str | int | bool = value
+        return shown
+    if kind is float:
+        return value if math.isfinite(value) else ErrorCode("#NUM!")
     if isinstance(value, list):  # an array in one cell shows its first value, as in Excel
         value = value[0][0] if value and value[0] else None
     if isinstance(value, AddinError):

@@ -1086,36 +1086,38 @@ def _run_one(
 
 def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circular: set[int]) -> Computed:
     """The answers as ``Computed``: every cell's value, and each formula cell's cached value."""
-    out = Computed()
     keys = [sheet_key(t) for t in book.titles]
-    for name_key, title in zip(keys, book.titles, strict=True):
-        out.sheet_names[name_key] = title
-    for (s, r, c), v in book.values.items():
-        out.values[(keys[s], f"{col_letters(c)}{r}")] = v
+    out = Computed(
+        values={(keys[s], f"{col_letters(c)}{r}"): v for (s, r, c), v in book.values.items()},
+        sheet_names=dict(zip(keys, book.titles, strict=True)),
+    )
     for i, f in enumerate(book.formulas):
         s, row, col = f.pos
         key = (keys[s], f"{col_letters(col)}{row}")
         out.formulas[key] = f.text
-        if f.shape != (1, 1):
-            out.arrays[key] = f"{key[1]}:{col_letters(col + f.shape[1] - 1)}{row + f.shape[0] - 1}"
         if i in circular:
             results[i] = _store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
+        if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once
+            out.values[key] = results[i]
+            _show(out, key, results[i], reasons.get(i))
+            continue
+        out.arrays[key] = f"{key[1]}:{col_letters(col + f.shape[1] - 1)}{row + f.shape[0] - 1}"
         for r in range(row, row + f.shape[0]):
             for c in range(col, col + f.shape[1]):
-                k = (keys[s], f"{col_letters(c)}{r}")
-                v = book.values.get((s, r, c))
-                if f.shape == (1, 1):
-                    v = results[i]
-                    out.values[k] = v
-                if isinstance(v, list):
-                    v = v[0][0] if v and v[0] else None
-                if isinstance(v, XlError) and not isinstance(v, ReasonedError) and reasons.get(i):
-                    v = ReasonedError(str(v), reasons[i])
-                shown = to_shown(v)
-                out.shown[k] = shown
-                if isinstance(v, XlError):
-                    out.errors[k] = v.text if isinstance(v, ReasonedError) else _bare(v)
+                _show(out, (keys[s], f"{col_letters(c)}{r}"), book.values.get((s, r, c)), reasons.get(i))
     return out
+
+
+def _show(out: Computed, key: CellKey, v: Any, reason: str | None) -> None:
+    """A formula cell's cached value (and its error for the report) into ``out``; ``reason``: one
+    found for a plain error."""
+    if isinstance(v, list):
+        v = v[0][0] if v and v[0] else None
+    if isinstance(v, XlError):
+        if reason and not isinstance(v, ReasonedError):
+            v = ReasonedError(str(v), reason)
+        out.errors[key] = v.text if isinstance(v, ReasonedError) else _bare(v)
+    out.shown[key] = to_shown(v)
 
 
 TOO_LONG = (

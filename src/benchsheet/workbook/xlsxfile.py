@@ -22,6 +22,7 @@ import re
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from defusedxml import ElementTree
 
@@ -29,12 +30,15 @@ from benchsheet.errors import WorkbookError
 from benchsheet.files import write_atomic
 from benchsheet.names import cell_text
 
-from .cells import MAX_TEXT, Computed, ErrorCode, col_letters, col_number, sheet_key
-from .charts import Holds, TitleSource, fit_rows, fit_value_axis, relink_title, sources_of
+from .cells import MAX_TEXT, CellKey, Computed, ErrorCode, col_letters, col_number, sheet_key
 from .rows import Styles, refit_rows
+
+if TYPE_CHECKING:  # charts.py itself is imported where a workbook has charts (_patch_charts)
+    from .charts import Holds, TitleSource
 
 Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
+T = TypeVar("T")
 
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
@@ -359,11 +363,13 @@ def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = Non
     With ``titles`` (the formula cells a title may come from), a title saved as fixed text is
     linked again to the cell that made it (``charts.relink_title``), and so refreshed too; with
     ``holds`` (what a cell holds), a chart over a table plots its used rows (``charts.fit_rows``)."""
+    from . import charts  # see _patch_charts
+
     if holds is not None:
-        xml = fit_rows(xml, holds)
+        xml = charts.fit_rows(xml, holds)
     if titles:
         sheets = {_sheet_of(r) for r in re.findall(r"<(?:[A-Za-z_][\w.-]*:)?f>([^<]*)</", xml)} - {""}
-        xml = relink_title(xml, titles, sheets)
+        xml = charts.relink_title(xml, titles, sheets)
 
     def one(m: re.Match[str]) -> str:
         ref = _RANGE.match(m.group("f").strip().replace("&apos;", "'"))
@@ -390,7 +396,7 @@ def patch_chart(xml: str, lookup: Lookup, titles: list[TitleSource] | None = Non
         cache = f'<{p}{kind}Cache>{head}<{p}ptCount val="{len(cells)}"/>{"".join(points)}</{p}{kind}Cache>'
         return f"<{p}{kind}Ref><{p}f>{m.group('f')}</{p}f>{cache}</{p}{kind}Ref>"
 
-    return fit_value_axis(_SERIES_REF.sub(one, xml))  # bars from 0 where none is negative
+    return charts.fit_value_axis(_SERIES_REF.sub(one, xml))  # bars from 0 where none is negative
 
 
 def _sheet_of(ref: str) -> str:
@@ -402,17 +408,23 @@ def _sheet_of(ref: str) -> str:
 
 def formula_texts(c: Computed) -> dict[str, dict[str, str]]:
     """The formulas of a computed workbook as ``rewrite`` takes them: by SHEET, then "B5"."""
-    out: dict[str, dict[str, str]] = {}
-    for (sheet, ref), text in c.formulas.items():
-        out.setdefault(sheet, {})[ref] = text
-    return out
+    return _by_sheet(c.formulas)
 
 
 def cached_values(c: Computed) -> dict[str, dict[str, Shown]]:
     """The computed answers of formula cells as ``rewrite`` takes them: by SHEET, then "B5"."""
-    out: dict[str, dict[str, Shown]] = {}
-    for (sheet, ref), value in c.shown.items():
-        out.setdefault(sheet, {})[ref] = value
+    return _by_sheet(c.shown)
+
+
+def _by_sheet(cells: Mapping[CellKey, T]) -> dict[str, dict[str, T]]:
+    """(SHEET, "B5") -> value as SHEET -> "B5" -> value, in the same order. The cells come sheet by
+    sheet: the sheet's dict is looked up where the sheet changes, not per cell."""
+    out: dict[str, dict[str, T]] = {}
+    sheet, refs = None, {}
+    for (name, ref), value in cells.items():
+        if name != sheet:
+            sheet, refs = name, out.setdefault(name, {})
+        refs[ref] = value
     return out
 
 
@@ -459,7 +471,6 @@ def rewrite(
     """
     parts = read_package(src) if parts is None else parts
     names = sheet_parts(parts)
-    by_key = {sheet_key(name): name for name in names}
     count = 0
     new: dict[str, bytes] = {}
     styles_part = workbook_part(parts, "styles")
@@ -473,22 +484,7 @@ def rewrite(
             xml = refit_rows(xml, {ref: sheet_values[ref] for ref in changed if ref in sheet_values}, styles)
         new[part] = xml.encode("utf-8")
         count += n
-
-    def lookup(sheet: str, cell: str) -> Shown | None:
-        return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
-
-    charts = [p for p in parts if p.startswith("xl/charts/") and p.endswith(".xml") and "/_rels/" not in p]
-    titles = sources_of(formulas, {sheet_key(n): n for n in names}) if formulas and charts else None
-
-    def holds(sheet: str, cell: str) -> tuple[str | None, bool]:
-        key = sheet_key(sheet)
-        formula = formulas.get(key, {}).get(cell) if formulas else None
-        value = values.get(key, {}).get(cell) if formula is not None else None
-        return formula, value is not None and value != ""
-
-    for part in charts:
-        chart = patch_chart(parts[part].decode("utf-8"), lookup, titles, holds if formulas else None)
-        new[part] = chart.encode("utf-8")
+    new.update(_patch_charts(parts, names, values, formulas))
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")
     drop: set[str] = set()
     if strip_formulas and CALC_CHAIN in parts:  # a calc chain naming cells without formulas is "corrupt"
@@ -502,6 +498,39 @@ def rewrite(
     final = {k: new.get(k, v) for k, v in parts.items() if k not in drop}
     write_package(out, without_macros(final) if drop_macros else final, replace)
     return count
+
+
+def _patch_charts(
+    parts: Mapping[str, bytes],
+    names: Mapping[str, str],
+    values: Mapping[str, Mapping[str, Shown]],
+    formulas: Mapping[str, Mapping[str, str]] | None,
+) -> dict[str, bytes]:
+    """Each chart part with its caches refreshed from ``values`` (``patch_chart``), by part name.
+
+    charts.py is imported here, where a workbook has charts, not at the top: its patterns cost
+    every calc's start a few milliseconds, and most workbooks computed have no chart."""
+    charts = [p for p in parts if p.startswith("xl/charts/") and p.endswith(".xml") and "/_rels/" not in p]
+    if not charts:
+        return {}
+    from .charts import sources_of
+
+    by_key = {sheet_key(name): name for name in names}
+    titles = sources_of(formulas, by_key) if formulas else None
+
+    def lookup(sheet: str, cell: str) -> Shown | None:
+        return values.get(sheet_key(sheet), {}).get(cell) if sheet_key(sheet) in by_key else None
+
+    def holds(sheet: str, cell: str) -> tuple[str | None, bool]:
+        key = sheet_key(sheet)
+        formula = formulas.get(key, {}).get(cell) if formulas else None
+        value = values.get(key, {}).get(cell) if formula is not None else None
+        return formula, value is not None and value != ""
+
+    return {
+        part: patch_chart(parts[part].decode("utf-8"), lookup, titles, holds if formulas else None).encode("utf-8")
+        for part in charts
+    }
 
 
 def write_package(out: Path, parts: Mapping[str, bytes], replace: bool = True) -> None:
