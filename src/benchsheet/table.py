@@ -314,12 +314,19 @@ def _rows(doc: Mapping[str, Any], name: str) -> tuple[Row, ...]:
     if not isinstance(raw_rows, list):
         raise DataError(name, None, "rows", "missing row list")
     if added is None and _all_valid(raw_rows):
-        at, ids = _COLUMN["id_source"], {s.value: s for s in IdSource}
-        return tuple(Row(*raw[:at], ids[raw[at]], *raw[at + 1 :]) for raw in raw_rows)
+        return tuple(Row(*_with_id_source(raw)) for raw in raw_rows)
     return _checked_rows(raw_rows, columns, added, name)
 
 
 _COLUMN = {c: i for i, c in enumerate(COLUMNS)}
+_ID_SOURCES = {s.value: s for s in IdSource}
+
+
+def _with_id_source(raw: list[Any]) -> list[Any]:
+    """A row's fields with its id_source as the IdSource it names (checked by ``_all_valid``)."""
+    fields_ = list(raw)
+    fields_[_COLUMN["id_source"]] = _ID_SOURCES[raw[_COLUMN["id_source"]]]
+    return fields_
 
 
 def _all_valid(raw_rows: list[Any]) -> bool:
@@ -334,14 +341,13 @@ def _all_valid(raw_rows: list[Any]) -> bool:
             return False
     if not all(type(v) is str for c in _STR_COLUMNS for v in cols[_COLUMN[c]]):
         return False
-    ids = {s.value for s in IdSource}
     has, power, units = cols[_COLUMN["has_power"]], cols[_COLUMN["power_result"]], cols[_COLUMN["power_units"]]
     return (
         all(is_result(v) for v in cols[_COLUMN["result"]])
         and all(0 <= v <= MAX_ACCELERATORS for c in _COUNTS for v in cols[_COLUMN[c]])
         and all(h == (u != "") and (is_result(p) if h else p == 0.0) for h, p, u in zip(has, power, units, strict=True))
         and all(_ROUND.fullmatch(v) for v in cols[_COLUMN["round"]])
-        and all(v in ids for v in cols[_COLUMN["id_source"]])
+        and all(v in _ID_SOURCES for v in cols[_COLUMN["id_source"]])
     )
 
 
