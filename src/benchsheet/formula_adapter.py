@@ -12,7 +12,9 @@ test per name), so an upgrade that moves them fails there, not in a user's workb
 Touched: ``Parser().ast`` (tokens, builder), ``AstBuilder.dsp`` (``function_nodes``
 with ``function``/``inputs``/``outputs``/``extra_inputs``, ``default_values``,
 ``data_nodes``), ``AstBuilder.get_node_id``, ``formulas.cell.CELL``,
-``formulas.functions.COMPILING``, ``formulas.functions.replace_empty``,
+``formulas.functions.COMPILING``, ``formulas.functions.replace_empty``, ``formulas.functions.wrap_ufunc``
+(its keyword defaults, ``convert_noshp``, ``convert_nan`` and ``FoundError``: replaced by one with a
+shortcut for single values, checked against formulas' own in ``tests/test_formula_adapter.py``),
 ``formulas.functions.get_functions`` (replaced by a lazy table), ``formulas.functions.SUBMODULES``,
 ``FUNCTIONS`` and ``not_implemented``, ``formulas.functions.Array``,
 ``formulas.ranges.Ranges`` (``ranges``/``values``/``_value``),
