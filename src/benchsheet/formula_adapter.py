@@ -243,10 +243,10 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
 
     def one(*args: Any) -> Any:
         try:
-            values = _single_values(args)
-            if values is None or len(values) >= 32:
+            single = _single_values(args)
+            if single is None or len(args) >= 32:
                 return whole(*args)
-            values = list(parse_args(*values))
+            values, grid = list(parse_args(*single[0])), single[1]
             with np.errstate(divide="ignore", invalid="ignore"):
                 r = check_error(*values) or _functions.convert_noshp(func(*parse_input(*values)))
                 if check_nan and not isinstance(r, XlError | str):
@@ -259,7 +259,6 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
             return whole(*args)
         if isinstance(r, list | tuple | np.ndarray):
             return whole(*args)
-        grid = any(isinstance(a, Ranges) or np.ndim(a) == 2 for a in args)
         out = np.empty((1, 1) if grid else (), dtype=object)
         out[(0, 0) if grid else ()] = r
         return out.view(Array)
@@ -267,18 +266,20 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
     return functools.update_wrapper(one, func)
 
 
-def _single_values(args: Sequence[Any]) -> list[Any] | None:
-    """The one value of each argument (a single value, a 0-d or 1x1 array, a 1x1 range); None
-    when an argument holds more."""
-    values = []
+def _single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
+    """The one value of each argument (a single value, a 0-d or 1x1 array, a 1x1 range), and
+    whether one is 1x1 (the answer is then 1x1, as np.vectorize makes it); None when an argument
+    holds more."""
+    values, grid = [], False
     for a in args:
         a = a.value if isinstance(a, Ranges) else a
         if isinstance(a, np.ndarray):
             if a.shape not in ((), (1, 1)):
                 return None
+            grid = grid or a.ndim == 2
             a = a.reshape(-1)[0]
         values.append(a)
-    return values
+    return values, grid
 
 
 _functions.wrap_ufunc = wrap_ufunc  # formulas' function modules, imported later (FunctionTable), wrap theirs with it
