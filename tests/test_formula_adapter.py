@@ -216,14 +216,19 @@ def _formulas_own(name: str) -> object:
     raise LookupError(name)
 
 
+@pytest.mark.parametrize("quiet", [False, True], ids=["alone", "in-quiet_numpy"])
 @pytest.mark.parametrize(
     ("name", "arity"),
-    [("IF", 3), ("IFERROR", 2), ("ROUND", 2), ("ABS", 1), ("SQRT", 1), ("POWER", 2), ("LEN", 1), ("ISBLANK", 1)],
+    [("IF", 3), ("IFERROR", 2), ("ROUND", 2), ("ABS", 1), ("SQRT", 1), ("LN", 1), ("POWER", 2), ("LEN", 1)]
+    + [("ISBLANK", 1)],
 )
-def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, arity: int) -> None:
+def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, arity: int, quiet: bool) -> None:
     """formula_adapter.wrap_ufunc runs single values without np.vectorize: every answer, its type
-    and shape the same as formulas' own wrap_ufunc gives, for what cells really pass."""
+    and shape the same as formulas' own wrap_ufunc gives, for what cells really pass; alone and in
+    a run under ``quiet_numpy`` (no errstate per call), and no numpy warning either way."""
+    import contextlib
     import itertools
+    import warnings
 
     fast, own = functions().excel(name), _formulas_own(name)
     fast = fast["function"] if isinstance(fast, dict) else fast
@@ -235,7 +240,12 @@ def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, a
                 tuple(_shapes(v)[shape] for v in values),
                 tuple(_shapes(v)[(shape + i) % 4] for i, v in enumerate(values)),
             ):
-                got, want = fast(*args), own(*args)  # type: ignore[operator]
+                with warnings.catch_warnings(record=True) as seen:
+                    warnings.simplefilter("always")
+                    with fa.quiet_numpy() if quiet else contextlib.nullcontext():
+                        got = fast(*args)  # type: ignore[operator]
+                assert not seen, f"{name}{args}: {seen[0].message}"
+                want = own(*args)  # type: ignore[operator]
                 assert _same(got, want), f"{name}{args}: {got!r}, formulas: {want!r}"
                 checked += 1
     assert checked == 8 * len(_ONE_VALUES) ** arity

@@ -77,7 +77,7 @@ def plain(value: Any) -> Any:
         value = value.value  # a formulas Ranges object
     if isinstance(value, np.ndarray):
         if value.size == 1:
-            return plain(value.reshape(-1)[0])
+            return plain(value.flat[0])
         grid = value if value.ndim == 2 else value.reshape(1, -1)
         return [[plain(v) for v in row] for row in grid.tolist()]
     if isinstance(value, XlError):

@@ -46,7 +46,7 @@ def _scalar(v: Any) -> Any:
     if isinstance(v, np.ndarray):
         if v.size != 1:
             return v
-        v = v.reshape(-1)[0]
+        v = v.flat[0]
     return v
 
 
@@ -301,7 +301,7 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
     if compiling:
         return NONE
     if not isinstance(ref, Ranges):
-        return ref.reshape(-1)[0] if isinstance(ref, np.ndarray) and ref.size else ref
+        return ref.flat[0] if isinstance(ref, np.ndarray) and ref.size else ref
     if len(ref.ranges) != 1 or cell is None:
         return error("#VALUE!")
     part, here = ref.ranges[0], cell.ranges[0]

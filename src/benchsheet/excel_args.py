@@ -268,7 +268,7 @@ def isnumber(v: Any) -> Any:
     """ISNUMBER: TRUE for a number only (``ISNUMBER("5")`` is FALSE), cell by cell over a range."""
     grid = as_grid(v)
     out = cellwise(is_number, grid)
-    return out if _single(v) is False else out.reshape(-1)[0]
+    return out if _single(v) is False else out.flat[0]
 
 
 def register(table: Any) -> None:

@@ -25,13 +25,15 @@ openpyxl's ``formula/tokenizer.py`` is loaded on its own (``tokenizer``).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import importlib
 import importlib.util
 import inspect
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +68,7 @@ __all__ = [
     "make_range",
     "operator",
     "parse_message",
+    "quiet_numpy",
     "range_parts",
     "read_string_table",
     "replace_empty",
@@ -241,16 +244,21 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
     parse_input, check_error, parse_args = o["input_parser"], o["check_error"], o["args_parser"]
     check_nan = o["check_nan"]
 
+    def safe_eval(values: list[Any]) -> Any:
+        r = check_error(*values) or _functions.convert_noshp(func(*parse_input(*values)))
+        return _functions.convert_nan(r) if check_nan and not isinstance(r, XlError | str) else r
+
     def one(*args: Any) -> Any:
         try:
             single = _single_values(args)
             if single is None or len(args) >= 32:
                 return whole(*args)
             values, grid = list(parse_args(*single[0])), single[1]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                r = check_error(*values) or _functions.convert_noshp(func(*parse_input(*values)))
-                if check_nan and not isinstance(r, XlError | str):
-                    r = _functions.convert_nan(r)
+            if _QUIET.get():  # numpy's warnings are off for the whole run (quiet_numpy)
+                r = safe_eval(values)
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    r = safe_eval(values)
         except FoundError as exc:
             r = exc.err
         except (ValueError, TypeError):
@@ -266,6 +274,22 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
     return functools.update_wrapper(one, func)
 
 
+_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("benchsheet_quiet_numpy", default=False)
+
+
+@contextlib.contextmanager
+def quiet_numpy() -> Iterator[None]:
+    """numpy's divide and invalid warnings off for a run of many formulas, as formulas' wrap_ufunc
+    turns them off around each call (``np.errstate`` costs ~3 us a call, a tenth of an ``IF``).
+    Under another errstate set inside, a warning raised as an error goes formulas' own way."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        token = _QUIET.set(True)
+        try:
+            yield
+        finally:
+            _QUIET.reset(token)
+
+
 def _single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
     """The one value of each argument (a single value, a 0-d or 1x1 array, a 1x1 range), and
     whether one is 1x1 (the answer is then 1x1, as np.vectorize makes it); None when an argument
@@ -277,7 +301,7 @@ def _single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
             if a.shape not in ((), (1, 1)):
                 return None
             grid = grid or a.ndim == 2
-            a = a.reshape(-1)[0]
+            a = a.flat[0]
         values.append(a)
     return values, grid
 

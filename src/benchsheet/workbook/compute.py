@@ -54,6 +54,7 @@ from benchsheet.formula_adapter import (
     error,
     load_workbook,
     make_range,
+    quiet_numpy,
     range_parts,
     read_string_table,
     reshape_as_excel,
@@ -1058,9 +1059,10 @@ def _run_all(
 
     token = excel_refs.use(sheets)
     try:
-        for i in order:
-            if i not in results:
-                dynamic.run_on_demand(i, results, one, reads, in_circle, deadline.check, circular)
+        with quiet_numpy():
+            for i in order:
+                if i not in results:
+                    dynamic.run_on_demand(i, results, one, reads, in_circle, deadline.check, circular)
     finally:
         excel_refs.reset(token)
     return results, reasons
