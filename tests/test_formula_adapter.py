@@ -219,8 +219,17 @@ def _formulas_own(name: str) -> object:
 @pytest.mark.parametrize("quiet", [False, True], ids=["alone", "in-quiet_numpy"])
 @pytest.mark.parametrize(
     ("name", "arity"),
-    [("IF", 3), ("IFERROR", 2), ("ROUND", 2), ("ABS", 1), ("SQRT", 1), ("LN", 1), ("POWER", 2), ("LEN", 1)]
-    + [("ISBLANK", 1)],
+    [
+        ("IF", 3),
+        ("IFERROR", 2),
+        ("ROUND", 2),
+        ("ABS", 1),
+        ("SQRT", 1),
+        ("LN", 1),
+        ("POWER", 2),
+        ("LEN", 1),
+        ("ISBLANK", 1),
+    ],
 )
 def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, arity: int, quiet: bool) -> None:
     """formula_adapter.wrap_ufunc runs single values without np.vectorize: every answer, its type
@@ -243,7 +252,7 @@ def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, a
                 with warnings.catch_warnings(record=True) as seen:
                     warnings.simplefilter("always")
                     with fa.quiet_numpy() if quiet else contextlib.nullcontext():
-                        got = fast(*args)  # type: ignore[operator]
+                        got = fast(*args)
                 assert not seen, f"{name}{args}: {seen[0].message}"
                 want = own(*args)  # type: ignore[operator]
                 assert _same(got, want), f"{name}{args}: {got!r}, formulas: {want!r}"

@@ -449,3 +449,52 @@ def test_entries_used_cites_each_entry_once_with_its_places() -> None:
         "gpt-oss-120b",
         "Server",
     ]
+
+
+def test_positional_binding_is_what_bind_gives(table: Table) -> None:
+    """``Function.answer`` calls most impls positionally (no dict per call): every argument lands
+    on the parameter ``bind`` would give it, left-out ones as their defaults."""
+    import dataclasses
+    import functools
+    import inspect
+
+    fast = 0
+    seen: list[dict[str, Any]] = []
+    for fn in CATALOGUE:
+
+        @functools.wraps(fn.impl)
+        def record(*args: Any, _impl: Any = fn.impl, **kwargs: Any) -> Any:
+            seen.append(dict(inspect.signature(_impl).bind(*args, **kwargs).arguments))
+            return 0.0
+
+        copy = dataclasses.replace(fn, impl=record)
+        for left_out in (False, True):
+            values = [None if (left_out and a.optional) else object() for a in fn.args]
+            copy.answer(table, values)
+            if "filters" in copy.params or "bounds" in copy.params:
+                continue
+            want = {**({"table": table} if "table" in copy.params else {}), **copy.bind(table, values)}
+            assert seen[-1] == want, fn.name
+            fast += copy._in_order or copy._bare_order
+    assert fast >= 10  # COSTPERMTOK, GPUSNEEDED and PERGPU among them
+
+
+@pytest.mark.parametrize("kind", ["number", "int", "round", "spec", "text", "bool"])
+def test_a_number_converts_as_convert_does(kind: str) -> None:
+    """``_convert_all``'s shortcut for numbers answers what ``convert`` answers, errors alike."""
+    from decimal import Decimal
+
+    from benchsheet.catalogue import Arg, _convert_all, convert
+    from benchsheet.errors import BenchError
+
+    arg = Arg("x", kind, "")  # type: ignore[arg-type]
+    for value in (3, 3.0, -0.0, 2.5, 1e308, 2**62, True, False, math.inf, -math.inf, math.nan, Decimal("2.5"), "3"):
+        try:
+            want: Any = convert(arg, value)
+        except BenchError as exc:
+            want = ("error", exc.code, exc.reason)
+        try:
+            got: Any = _convert_all([arg], [value], None)[0]
+        except BenchError as exc:
+            got = ("error", exc.code, exc.reason)
+        assert type(got) is type(want) and (got == want or got != got), (kind, value, got, want)

@@ -81,6 +81,7 @@ class Function:
     _names: tuple[str, ...] = field(init=False, default=(), repr=False)
     _filters: tuple[str, ...] = field(init=False, default=(), repr=False)
     _in_order: bool = field(init=False, default=False, repr=False)  # impl(table, *arguments) binds them all
+    _bare_order: bool = field(init=False, default=False, repr=False)  # impl(*arguments) binds them all
     _defaults: tuple[Any, ...] = field(init=False, default=(), repr=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +99,7 @@ class Function:
         set_(self, "_names", tuple(a.name for a in self.args))
         set_(self, "_filters", tuple(k for k in FILTER_ARGS if k in names) if "filters" in params else ())
         set_(self, "_in_order", order == ["table", *self._names])
+        set_(self, "_bare_order", order == list(self._names))
         set_(self, "_defaults", tuple(a.default for a in self.args))
 
     @property
@@ -112,8 +114,9 @@ class Function:
 
     def answer(self, table: Table, values: list[Any]) -> Any:
         """``impl`` applied to converted values (None where left out)."""
-        if self._in_order:  # impl(table, *arguments): the same binding, without building a dict
-            return self.impl(table, *[d if v is None else v for v, d in zip(values, self._defaults)])  # noqa: B905
+        if self._in_order or self._bare_order:  # the same binding as bind(), without building a dict
+            given = [d if v is None else v for v, d in zip(values, self._defaults)]  # noqa: B905
+            return self.impl(table, *given) if self._in_order else self.impl(*given)
         return self.impl(**self.bind(table, values))
 
     def bind(self, table: Table, values: Sequence[Any]) -> dict[str, Any]:
@@ -651,6 +654,7 @@ class _Passed(Exception):
 
 
 _RANGES = (list, tuple)
+_NUMBERS = frozenset({int, float})  # exactly these: TRUE is an int too, and not a number here
 
 
 def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable[[Any], bool] | None) -> list[Any]:
@@ -664,6 +668,9 @@ def _convert_all(specs: Sequence[Arg], values: Sequence[Any], is_error: Callable
             raise _Passed(value)
         if type(value) is str and spec.kind == "text" and 0 < len(value) <= 200 and not value[0].isspace():
             out.append(value.rstrip())  # the common case, first: the text a cell holds
+            continue
+        if type(value) in _NUMBERS and spec.kind == "number" and math.isfinite(value):
+            out.append(float(value))  # and a number where one is wanted (what convert() answers)
             continue
         if isinstance(value, _RANGES):
             raise bad_value(f"{spec.name} must be one cell, not a range")

@@ -77,7 +77,8 @@ def plain(value: Any) -> Any:
         value = value.value  # a formulas Ranges object
     if isinstance(value, np.ndarray):
         if value.size == 1:
-            return plain(value.flat[0])
+            one = value.flat[0]  # most answers and arguments: one cell
+            return one if type(one) in _PLAIN else plain(one)
         grid = value if value.ndim == 2 else value.reshape(1, -1)
         return [[plain(v) for v in row] for row in grid.tolist()]
     if isinstance(value, XlError):
@@ -89,9 +90,13 @@ def plain(value: Any) -> Any:
     return value
 
 
+def _is_error(value: Any) -> bool:
+    return isinstance(value, XlError)
+
+
 def _engine_function(fn: Function) -> Any:
     def run(*args: Any) -> Any:
-        out = call(fn, get_table(), [plain(a) for a in args], to_error, is_error=lambda v: isinstance(v, XlError))
+        out = call(fn, get_table(), [plain(a) for a in args], to_error, is_error=_is_error)
         if isinstance(out, list):
             return np.asarray(out, dtype=object).view(Array)
         return out
