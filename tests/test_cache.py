@@ -101,6 +101,52 @@ def test_whole_numbers_in_number_columns_load_as_the_row_by_row_check_converts_t
     assert loaded.rows[:3] == table.rows[:3] and loaded.rows[4:] == table.rows[4:]
 
 
+# (a row with power measured?, column, value) of one field edited: each fails the row-by-row check,
+# or needs its conversion (an int result)
+ODD_FIELDS = [
+    *((False, "result", v) for v in (float("nan"), float("inf"), 0.0, 2e12, "8", 8)),
+    *((False, "gpus", v) for v in (True, -1, 1.0, 1_000_001)),
+    (False, "nodes", None),
+    (False, "has_power", 1),
+    (False, "has_power", True),
+    (False, "power_units", "Watts"),
+    (False, "power_result", 5.0),
+    (True, "power_result", float("nan")),
+    (True, "power_result", 0.0),
+    (True, "power_units", ""),
+    (True, "has_power", False),
+    (False, "round", "6.x"),
+    (False, "id_source", "made-up"),
+    (False, "system", 5),
+    (False, "system", None),
+    (False, "power_units", ["W"]),
+]
+
+
+@pytest.mark.parametrize(("measured", "column", "value"), ODD_FIELDS)
+def test_the_column_check_takes_no_row_the_row_by_row_check_refuses_or_converts(
+    table: Table, measured: bool, column: str, value: object
+) -> None:
+    """The quick check of a whole column at a time (``_all_valid``) passes a file only where every
+    field is as the row-by-row check takes it unconverted: with one odd field in a row of the
+    bundled table the file takes the row-by-row way, which names the row (a NaN after the first row
+    passes a test by min and max alone)."""
+    import json
+
+    from benchsheet import table as module
+
+    rows = json.loads(table.to_json())["rows"]
+    at = max(i for i, r in enumerate(rows) if r[COLUMNS.index("has_power")] is measured)  # not the first: NaN
+    assert module._all_valid(rows)
+    rows[at][COLUMNS.index(column)] = value
+    assert not module._all_valid(rows)
+    if type(value) is int and column == "result":
+        assert module._checked_rows(rows, list(COLUMNS), None, "x.json")[at].result == float(value)
+    else:
+        with pytest.raises(DataError, match=rf"x\.json, row {at}, field '"):
+            module._checked_rows(rows, list(COLUMNS), None, "x.json")
+
+
 def test_cache_is_not_pickle() -> None:
     assert store.BUNDLED.read_bytes().lstrip().startswith(b"{")
 
