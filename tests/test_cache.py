@@ -101,6 +101,29 @@ def test_whole_numbers_in_number_columns_load_as_the_row_by_row_check_converts_t
     assert loaded.rows[:3] == table.rows[:3] and loaded.rows[4:] == table.rows[4:]
 
 
+def test_rows_of_the_quick_check_are_rows_as_the_row_by_row_check_makes_them(table: Table) -> None:
+    """The rows of a file the column check passed are made without ``Row.__init__`` (``_quick_rows``);
+    they are Rows as ``Row(**fields)`` makes them: of the class, equal, hashed alike, frozen, and
+    pickled and copied as Rows."""
+    import copy
+    import dataclasses
+    import json
+    import pickle
+
+    from benchsheet import table as module
+    from benchsheet.table import Row
+
+    doc = json.loads(table.to_json())
+    quick = table_from_json(json.dumps(doc), "x.json").rows
+    slow = module._checked_rows(doc["rows"], list(COLUMNS), None, "x.json")
+    assert quick == slow and [hash(r) for r in quick] == [hash(r) for r in slow]
+    assert {type(r) for r in quick} == {Row} and [repr(r) for r in quick] == [repr(r) for r in slow]
+    assert pickle.loads(pickle.dumps(quick)) == slow and copy.copy(quick[0]) == slow[0]
+    assert dataclasses.replace(quick[0], gpus=3) == dataclasses.replace(slow[0], gpus=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        quick[0].gpus = 3  # type: ignore[misc]
+
+
 # (a row with power measured?, column, value) of one field edited: each fails the row-by-row check,
 # or needs its conversion (an int result)
 ODD_FIELDS = [
