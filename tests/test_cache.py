@@ -170,6 +170,30 @@ def test_the_column_check_takes_no_row_the_row_by_row_check_refuses_or_converts(
             module._checked_rows(rows, list(COLUMNS), None, "x.json")
 
 
+def test_the_bundled_snapshot_loads_from_a_package_in_a_zip(tmp_path: Path) -> None:
+    """The snapshot is read from its file beside the module where the package is a folder; from a
+    package imported out of a zip (no such file) it is read as package data, the same rows."""
+    import subprocess
+    import sys
+    import zipfile
+
+    import benchsheet
+
+    package = Path(benchsheet.__file__).parent
+    archive = tmp_path / "benchsheet.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path in sorted(package.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zf.write(path, Path("benchsheet") / path.relative_to(package))
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from benchsheet import store; "
+        "t = store.load_bundled(); print(store.__file__.startswith(sys.argv[1]), len(t.rows), t.rows[-1].sha256)"
+    )
+    got = subprocess.run([sys.executable, "-c", code, str(archive)], capture_output=True, text=True, check=True)
+    rows = store.load_bundled().rows
+    assert got.stdout.split() == ["True", str(len(rows)), rows[-1].sha256], got.stderr
+
+
 def test_cache_is_not_pickle() -> None:
     assert store.BUNDLED.read_bytes().lstrip().startswith(b"{")
 
