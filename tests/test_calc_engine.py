@@ -554,6 +554,33 @@ def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, c
     assert read(quick) == read(general), quick
 
 
+def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_read() -> None:
+    """The quick path counts its cells' last row per column and last column per row in the sheet's
+    own dicts, merged with what the general path counted at the end: a cell of either shape below or
+    right of the others is the last (a whole-column range reads up to it). A prefixed
+    ``<x:sheetData>`` ends at its own end tag, not at a plain one."""
+    from benchsheet.workbook import compute as c
+
+    def read(xml: str) -> Any:
+        book = c._Book.__new__(c._Book)
+        book._reset()
+        c._read_sheet(book, 0, xml.encode(), [], "here")
+        return book
+
+    rows = (
+        '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>2</v></c></row><row r="9"><c t="n" r="A9"><v>5</v></c></row>'
+        '<row r="3"><c r="A3"><v>1</v></c><c s="1" r="D3"/><c r="C3"/></row><row r="12"><c r="B12"/></row>'
+    )
+    book = read(f"<worksheet><sheetData>{rows}</sheetData></worksheet>")
+    assert book.col_last == {(0, 1): 9, (0, 2): 12, (0, 3): 3, (0, 4): 3}
+    assert book.row_last == {(0, 1): 2, (0, 9): 1, (0, 3): 4, (0, 12): 2}
+    prefixed = (
+        '<x:worksheet xmlns:x="urn:x"><x:sheetData><x:row r="1"><x:c r="A1"><x:v>4</x:v></x:c></x:row>'
+        "</x:sheetData></x:worksheet>"
+    )
+    assert read(prefixed).values == {(0, 1, 1): 4}
+
+
 @pytest.mark.parametrize("strip", [False, True])
 @pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
 def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(

@@ -257,9 +257,9 @@ def test_cells_are_counted_as_the_pattern_finds_them() -> None:
 
     xml = (
         b'<sheetData><row r="1"><c r="A1"/><c r="B1">x</c><c>y</c><c\tr="C1"/><c\nr="D1"/><c\rr="E1"/>'
-        b'<col min="1"/><cfRule type="x"/><cc/></row></sheetData>'
+        b'<c\x0br="G1"/><c\x0cr="H1"/><col min="1"/><cfRule type="x"/><cc/></row></sheetData>'
     )
     prefixed = xml.replace(b"<c", b"<x:c").replace(b"</c", b"</x:c") + b'<c r="F1"/>'
     for sheet in (xml, prefixed, b"", b"<c"):
         assert xlsxfile.cells_present(sheet) == len(xlsxfile._CELL_TAG.findall(sheet)), sheet
-    assert xlsxfile.cells_present(xml) == 6 and xlsxfile.cells_present(prefixed) == 7
+    assert xlsxfile.cells_present(xml) == 8 and xlsxfile.cells_present(prefixed) == 9

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-from importlib import resources
 from pathlib import Path
 
 from .errors import DataError
@@ -86,8 +85,19 @@ def load_official() -> Table:
 
 def load_bundled() -> Table:
     """The snapshot shipped in the package, read as package data (works from a wheel or a zip)."""
-    data = (resources.files("benchsheet") / "data" / CACHE_NAME).read_bytes()
-    return table_from_json(data, str(BUNDLED), origin=BUNDLED_ORIGIN)
+    return table_from_json(_bundled_bytes(), str(BUNDLED), origin=BUNDLED_ORIGIN)
+
+
+def _bundled_bytes() -> bytes:
+    """The bundled snapshot's bytes: from its file beside this module, where the package is a folder
+    (installed from a wheel, or in Pyodide), else as package data (a package in a zip). importlib.resources
+    is imported only then: it costs every start 5-10 ms, a tenth of the first look-up."""
+    try:
+        return BUNDLED.read_bytes()
+    except OSError:
+        from importlib import resources
+
+        return (resources.files("benchsheet") / "data" / CACHE_NAME).read_bytes()
 
 
 def get_table() -> Table:

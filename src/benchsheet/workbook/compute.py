@@ -219,9 +219,13 @@ class _Book:
             self.col_last[(s, col)] = row
         if col > self.row_last.get((s, row), 0):
             self.row_last[(s, row)] = col
+        self.put((s, row, col), data_type, value)
+
+    def put(self, pos: Pos, data_type: str, value: Any) -> None:
+        """The content of a cell whose place ``col_last`` and ``row_last`` already count (``add``,
+        ``_read_cells``)."""
         if value is None:
             return
-        pos = (s, row, col)
         if data_type == "f":
             self._formula(pos, value)
         elif data_type == "e" and isinstance(value, str) and value.upper() in _ERROR_CODES:
@@ -303,8 +307,10 @@ _X_REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
 
 
 def _xml_text(raw: bytes) -> str:
+    """The text of an element's content. The decoded text is searched for "&" and "\\r": ``in`` on
+    bytes first tries its operand as an integer (300 ns a test, 8x a test on str; two per cell)."""
     text = raw.decode("utf-8")
-    return html.unescape(text).replace("\r\n", "\n") if b"&" in raw or b"\r" in raw else text
+    return html.unescape(text).replace("\r\n", "\n") if "&" in text or "\r" in text else text
 
 
 def _read_xml(book: _Book, path: Path, parts: dict[str, bytes] | None = None) -> None:
@@ -351,11 +357,22 @@ def _sheet_data(xml: bytes) -> tuple[bytes, bytes] | None:
     while (start := _X_SHEETDATA.search(xml, at)) is not None:
         if start.group(1) == b"/>":
             return start.group(0), b""
-        end = _X_SHEETDATA_END.search(xml, start.end())
+        end = _sheet_data_end(xml, start.end())
         if end is not None:
-            return xml[start.start() : end.end()], xml[start.end() : end.start()]
+            return xml[start.start() : end[1]], xml[start.end() : end[0]]
         at = start.start() + 1
     return None
+
+
+def _sheet_data_end(xml: bytes, at: int) -> tuple[int, int] | None:
+    """The span of the first ``</sheetData>`` end tag from ``at``. Without a prefixed name in the
+    sheet (x:sheetData), the pattern can only match the plain tag: found by ``find``, 10 ms less on
+    30,000 cells (the pattern tries every "</" of the sheet)."""
+    if b":sheetData" in xml:
+        end = _X_SHEETDATA_END.search(xml, at)
+        return end.span() if end is not None else None
+    i = xml.find(b"</sheetData>", at)
+    return (i, i + len(b"</sheetData>")) if i >= 0 else None
 
 
 def _read_sheet(book: _Book, s: int, xml: bytes, strings: list[str], where: str) -> None:
@@ -370,23 +387,42 @@ def _read_sheet(book: _Book, s: int, xml: bytes, strings: list[str], where: str)
         book.hidden_rows |= {(s, int(r)) for r in _X_HIDDEN_ROW.findall(xml)}
     if (b"autoFilter" in xml or b"tablePart" in xml) and _X_FILTER.search(xml):
         book.filtered.add(s)
+    cells = _X_CELLS.findall(data[1]) if data else []
+    _read_cells(book, s, cells, strings, where)
+    if data is not None and len(cells) != cells_present(data[0]):
+        raise XlsxError(f"{where}: refused: a cell is not closed (no </c>): the sheet is damaged")
+
+
+def _read_cells(book: _Book, s: int, cells: list[tuple[bytes, ...]], strings: list[str], where: str) -> None:
+    """The cells ``_X_CELLS`` found in sheet ``s``, in the file's order. A cell of a quick shape is
+    stored with ``_Book.put``, its place counted in this sheet's own dicts (a key of one int, not a
+    tuple per cell), which are merged into the book's at the end: 10 ms less on 30,000 cells."""
     shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
     columns: dict[bytes, int] = {}
-    cells = _X_CELLS.findall(data[1]) if data else []
-    add = book.add
+    col_last: dict[int, int] = {}  # column -> last row holding a cell
+    row_last: dict[int, int] = {}  # row -> last column holding a cell
+    put = book.put
     for letters, digits, kind, f, v, text, attrs, body in cells:  # an empty group: not in the cell
         if not letters:  # a shape the quick pattern leaves to the general one
             _read_cell(book, s, attrs, body, strings, shared, where)
             continue
         col = columns.get(letters) or columns.setdefault(letters, col_number(letters.decode()))
+        row = int(digits)
+        if row > col_last.get(col, 0):
+            col_last[col] = row
+        if col > row_last.get(row, 0):
+            row_last[row] = col
         if f:
-            add(s, int(digits), col, "f", "=" + _xml_text(f))
+            put((s, row, col), "f", "=" + _xml_text(f))
         elif kind == b"inlineStr":
-            add(s, int(digits), col, "s", _xml_text(text))
+            put((s, row, col), "s", _xml_text(text))
         else:
-            add(s, int(digits), col, *_plain_value(kind or b"n", v or None, strings))
-    if data is not None and len(cells) != cells_present(data[0]):
-        raise XlsxError(f"{where}: refused: a cell is not closed (no </c>): the sheet is damaged")
+            data_type, value = _plain_value(kind or b"n", v or None, strings)
+            put((s, row, col), data_type, value)
+    for last, found in ((book.col_last, col_last), (book.row_last, row_last)):
+        for at, n in found.items():  # the general cells of this sheet are in the book's already
+            if n > last.get((s, at), 0):
+                last[(s, at)] = n
 
 
 def _read_cell(
