@@ -34,7 +34,7 @@ import inspect
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -350,21 +350,27 @@ class Program:
     pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
     uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
     missing: tuple[str, ...] = ()  # functions it names that no table has: #NAME? where they are reached
+    start: dict[Any, Any] = field(init=False, repr=False, compare=False)  # constants, not compiling
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "start", {**self.constants, COMPILING: False})
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
         cell computing it (ROW(), COLUMN(), implicit intersection)."""
-        env = dict(self.constants)
+        if len(refs) != len(self.references):
+            raise ValueError(f"{len(refs)} references given, the formula reads {len(self.references)}")
+        env = self.start.copy()
         env[CELL] = cell
-        env[COMPILING] = False
-        for name, value in zip(self.references, refs, strict=True):
-            env[name] = value
+        env.update(zip(self.references, refs))  # noqa: B905 (checked above)
         for step in self.steps:
             try:
                 env[step.output] = step.function(*[env[i] for i in step.inputs])
             except NotImplementedError:
                 raise ProgramError("#NAME?", "a function the formula engine does not implement") from None
         value = env[self.output]
+        if type(value) in _SCALARS:  # most answers: a number or a text
+            return value
         if isinstance(value, Ranges):
             value = value.value
         if isinstance(value, list | tuple):  # MODE.MULT answers a list: Excel's answer is a column
@@ -373,6 +379,9 @@ class Program:
         if isinstance(value, np.ndarray) and value.size == 1:
             return 0 if value.flat[0] is EMPTY else value  # an empty cell read by a formula is 0
         return replace_empty(value)
+
+
+_SCALARS = frozenset({float, int, bool, str})  # exactly these: formulas' EMPTY and errors are str subclasses
 
 
 def compile_program(text: str) -> Program:
