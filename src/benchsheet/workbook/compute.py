@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import functools
 import html
+import math
 import re
 import time
 from collections import deque
@@ -838,6 +839,10 @@ class _Producers:
         columns: dict[tuple[int, int], list[int]] = {}
         for i, f in enumerate(book.formulas):
             s, row, col = f.pos
+            if f.shape == (1, 1):  # most formulas: one cell
+                self.at.setdefault(f.pos, i)
+                columns.setdefault((s, col), []).append(row)
+                continue
             for r in range(row, row + f.shape[0]):
                 for c in range(col, col + f.shape[1]):
                     self.at.setdefault((s, r, c), i)
@@ -869,10 +874,11 @@ def _order(book: _Book, producers: _Producers) -> tuple[list[int], set[int]]:
     or behind a circular reference (never computed)."""
     n = len(book.formulas)
     graph = _Graph(producers, n)
+    at = producers.at
     for i, f in enumerate(book.formulas):
         seen: set[int] = set()
         for ref in f.refs:
-            j = producers.at.get(ref[:3]) if ref[1:3] == ref[3:5] else graph.range_node(ref)
+            j = at.get(ref[:3]) if ref[1] == ref[3] and ref[2] == ref[4] else graph.range_node(ref)
             if j is not None and j not in seen:
                 seen.add(j)
                 graph.link(j, i)
@@ -1169,14 +1175,20 @@ def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circ
         if i in circular:
             results[i] = _store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once
-            out.values[key] = results[i]
-            _show(out, key, results[i], reasons.get(i))
+            out.values[key] = v = results[i]
+            if type(v) in _SHOWN_AS_IS or (type(v) is float and math.isfinite(v)):
+                out.shown[key] = v  # what to_shown gives a number or text, no error to report
+            else:
+                _show(out, key, v, reasons.get(i))
             continue
         out.arrays[key] = f"{key[1]}:{col_letters(col + f.shape[1] - 1)}{row + f.shape[0] - 1}"
         for r in range(row, row + f.shape[0]):
             for c in range(col, col + f.shape[1]):
                 _show(out, (keys[s], f"{col_letters(c)}{r}"), book.values.get((s, r, c)), reasons.get(i))
     return out
+
+
+_SHOWN_AS_IS = frozenset({str, int, bool})  # exactly these: errors are str subclasses
 
 
 def _show(out: Computed, key: CellKey, v: Any, reason: str | None) -> None:
