@@ -977,6 +977,7 @@ class _Runner:
         self.book = book
         self.cache: dict[Ref, Any] = {}  # a range read by several formulas, built once
         self.memo: dict[tuple[Any, ...], Any] = {}
+        self.sheet_ids = [f"S{s}" for s in range(len(book.titles))]  # formulas' names of the sheets
         # how many formulas still read each range: built once, kept until its last reader ran
         # (running totals, SUM($B$2:B9) filled down, read each range once: never kept)
         self.readers: dict[Ref, int] = {}
@@ -987,8 +988,10 @@ class _Runner:
 
     def ranges(self, ref: Ref) -> Any:
         s, r1, c1, r2, c2 = ref
-        if (r1, c1) == (r2, c2):
-            return make_range(range_parts(f"S{s}", r1, c1, r1, c1), _one(self.book.values.get((s, r1, c1), EMPTY)))
+        if r1 == r2 and c1 == c2:
+            return make_range(
+                range_parts(self.sheet_ids[s], r1, c1, r1, c1), _one(self.book.values.get((s, r1, c1), EMPTY))
+            )
         left = self.readers.get(ref, 1) - 1
         self.readers[ref] = left
         found = self.cache.pop(ref, None) if left <= 0 else self.cache.get(ref)
