@@ -73,7 +73,7 @@ def plain(value: Any) -> Any:
     """A value from the engine as plain Python: scalars, None, or rows of cells."""
     if type(value) in _PLAIN:
         return value
-    if hasattr(value, "value") and not isinstance(value, np.ndarray | str):
+    if not isinstance(value, np.ndarray | str) and hasattr(value, "value"):
         value = value.value  # a formulas Ranges object
     if isinstance(value, np.ndarray):
         if value.size == 1:
