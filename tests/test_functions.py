@@ -482,13 +482,16 @@ def test_positional_binding_is_what_bind_gives(table: Table) -> None:
 @pytest.mark.parametrize("kind", ["number", "int", "round", "spec", "text", "bool"])
 def test_a_number_converts_as_convert_does(kind: str) -> None:
     """``_convert_all``'s shortcut for numbers answers what ``convert`` answers, errors alike."""
+    import datetime as dt
     from decimal import Decimal
 
     from benchsheet.catalogue import Arg, _convert_all, convert
     from benchsheet.errors import BenchError
 
     arg = Arg("x", kind, "")  # type: ignore[arg-type]
-    for value in (3, 3.0, -0.0, 2.5, 1e308, 2**62, True, False, math.inf, -math.inf, math.nan, Decimal("2.5"), "3"):
+    when = (dt.datetime(2026, 12, 1, 9, 30), dt.date(2026, 12, 1), dt.time(9, 30))  # date and time cells
+    numbers = (3, 3.0, -0.0, 2.5, 1e308, 2**62, True, False, math.inf, -math.inf, math.nan, Decimal("2.5"))
+    for value in (*numbers, "3", *when):
         try:
             want: Any = convert(arg, value)
         except BenchError as exc:

@@ -24,6 +24,7 @@ from .errors import BenchError
 from .excel_functions import CHECKED
 from .excel_functions import overrides as excel_overrides
 from .formula_adapter import (
+    PLAIN_TYPES,
     Array,
     FunctionTable,
     Program,
@@ -66,19 +67,16 @@ def to_error(err: BenchError) -> ReasonedError:
     return AddinError(err.code, err.reason)
 
 
-_PLAIN = frozenset({float, int, str, bool})  # exactly these: formulas' EMPTY and errors are str subclasses
-
-
 def plain(value: Any) -> Any:
     """A value from the engine as plain Python: scalars, None, or rows of cells."""
-    if type(value) in _PLAIN:
+    if type(value) in PLAIN_TYPES:
         return value
     if not isinstance(value, np.ndarray | str) and hasattr(value, "value"):
         value = value.value  # a formulas Ranges object
     if isinstance(value, np.ndarray):
         if value.size == 1:
             one = value.flat[0]  # most answers and arguments: one cell
-            return one if type(one) in _PLAIN else plain(one)
+            return one if type(one) in PLAIN_TYPES else plain(one)
         grid = value if value.ndim == 2 else value.reshape(1, -1)
         return [[plain(v) for v in row] for row in grid.tolist()]
     if isinstance(value, XlError):

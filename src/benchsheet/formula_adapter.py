@@ -51,6 +51,7 @@ __all__ = [
     "COMPILING",
     "EMPTY",
     "NONE",
+    "PLAIN_TYPES",
     "Array",
     "FormulaError",
     "FunctionTable",
@@ -369,7 +370,7 @@ class Program:
             except NotImplementedError:
                 raise ProgramError("#NAME?", "a function the formula engine does not implement") from None
         value = env[self.output]
-        if type(value) in _SCALARS:  # most answers: a number or a text
+        if type(value) in PLAIN_TYPES:  # most answers: a number or a text
             return value
         if isinstance(value, Ranges):
             value = value.value
@@ -381,7 +382,7 @@ class Program:
         return replace_empty(value)
 
 
-_SCALARS = frozenset({float, int, bool, str})  # exactly these: formulas' EMPTY and errors are str subclasses
+PLAIN_TYPES = frozenset({float, int, bool, str})  # exactly these: formulas' EMPTY and errors are str subclasses
 
 
 def compile_program(text: str) -> Program:

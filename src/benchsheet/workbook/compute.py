@@ -24,7 +24,6 @@ from __future__ import annotations
 import bisect
 import functools
 import html
-import math
 import re
 import time
 from collections import deque
@@ -1179,8 +1178,8 @@ def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circ
             results[i] = _store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once
             out.values[key] = v = results[i]
-            if type(v) in _SHOWN_AS_IS or (type(v) is float and math.isfinite(v)):
-                out.shown[key] = v  # what to_shown gives a number or text, no error to report
+            if not isinstance(v, XlError | list):
+                out.shown[key] = to_shown(v)  # a number or text: no error to report
             else:
                 _show(out, key, v, reasons.get(i))
             continue
@@ -1189,9 +1188,6 @@ def _collect(book: _Book, results: dict[int, Any], reasons: dict[int, str], circ
             for c in range(col, col + f.shape[1]):
                 _show(out, (keys[s], f"{col_letters(c)}{r}"), book.values.get((s, r, c)), reasons.get(i))
     return out
-
-
-_SHOWN_AS_IS = frozenset({str, int, bool})  # exactly these: errors are str subclasses
 
 
 def _show(out: Computed, key: CellKey, v: Any, reason: str | None) -> None:
