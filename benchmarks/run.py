@@ -88,6 +88,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("info_cold_ms", "ms", "benchsheet info in a fresh interpreter (wall, median)"),
     ("eval_cold_ms", "ms", "benchsheet eval of one PERGPU formula in a fresh interpreter (wall, median)"),
     ("eval_vs_info", "x", "eval_cold_ms / info_cold_ms: the first formula costs about what info does"),
+    ("eval_engine_cold_ms", "ms", "benchsheet eval of COSTPERMTOK(5,PERGPU(...),0.5): the formula engine starts"),
     ("pyodide_install_ms", "ms", "micropip installs xlwings + benchsheet's wheel in Pyodide, local files (median)"),
     ("pyodide_load_ms", "ms", "start Pyodide + main.py through xlwings + first PERGPU (median)"),
     ("peak_rss_mb", "MiB", "peak RSS of the cold-start process (median)"),
@@ -321,6 +322,8 @@ COLD = f"from benchsheet.udfs import functions\nprint(repr(functions.PERGPU({ENT
 INFO_CLI = "import sys\nfrom benchsheet.cli import main\nsys.exit(main(['info']))\n"
 FORMULA = f'=PERGPU("{ENTRY}","{BENCH}","{SCEN}")'
 EVAL_CLI = f"import sys\nfrom benchsheet.cli import main\nsys.exit(main(['eval', {FORMULA!r}]))\n"
+NESTED = f"=COSTPERMTOK(5,{FORMULA[1:]},0.5)"  # the finance example: a nested call, computed by the engine
+EVAL_ENGINE_CLI = f"import sys\nfrom benchsheet.cli import main\nsys.exit(main(['eval', {NESTED!r}]))\n"
 LOAD = """
 import json, time
 t0 = time.perf_counter()
@@ -433,6 +436,7 @@ def bench_processes(
         "cold_start_ms": COLD,
         "info_cold_ms": INFO_CLI,
         "eval_cold_ms": EVAL_CLI,
+        "eval_engine_cold_ms": EVAL_ENGINE_CLI,
     }
     if quick:  # no warm-up: the smoke test only checks that every number is there
         senv = env
@@ -452,6 +456,8 @@ def bench_processes(
                 rss.append(child.maxrss_mib)
             if key == "eval_cold_ms" and float(child.stdout.strip()) != answer:
                 raise RuntimeError(f"benchsheet eval answered {child.stdout.strip()}, in-process {answer}")
+            if key == "eval_engine_cold_ms" and not float(child.stdout.strip()) > 0:
+                raise RuntimeError(f"benchsheet eval {NESTED} answered {child.stdout.strip()}")
     out.update({k: statistics.median(v) for k, v in walls.items()})
     out["eval_vs_info"] = out["eval_cold_ms"] / out["info_cold_ms"]
     out["cold_start_added_ms"] = out["cold_start_ms"] - out["xlwings_import_ms"]

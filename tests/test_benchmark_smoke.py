@@ -37,6 +37,7 @@ NUMBER_KEYS = (
     "info_cold_ms",
     "eval_cold_ms",
     "eval_vs_info",
+    "eval_engine_cold_ms",
     "python_start_ms",
     "xlwings_import_ms",
     "reimport_s",

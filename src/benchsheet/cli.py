@@ -42,15 +42,21 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .engine import error_cells, evaluate, format_value, is_error
+    from .formula_text import answer, errors_in, failed, literal_call, shown
 
-    value = evaluate(args.formula)
-    text = format_value(value)
+    literal = literal_call(args.formula)  # one of benchsheet's functions of literal arguments: no engine
+    if literal is not None:
+        value, is_error = answer(*literal), failed
+    else:
+        from .engine import evaluate, is_error
+
+        value = evaluate(args.formula)
+    text = shown(value, is_error)
     if is_error(value):
         print(text, file=sys.stderr)
         return 1
     print(text)
-    errors = error_cells(value)
+    errors = errors_in(value, is_error)
     if errors:  # an array answer holding errors: shown in full, and the exit status says so
         print(f"{errors} of the answer's cells {'is an error' if errors == 1 else 'are errors'}", file=sys.stderr)
         return 1

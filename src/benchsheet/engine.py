@@ -9,7 +9,6 @@ value (``#N/A``, ``#VALUE!``) that also carries the reason.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -32,8 +31,8 @@ from .formula_adapter import (
     XlError,
     compile_program,
     get_functions,
-    tokenizer,
 )
+from .formula_text import EXPONENT, MAX_FORMULA, MAX_TEXT, errors_in, normalize_formula, shown, tokenizer, too_long
 from .store import get_table
 
 
@@ -177,21 +176,9 @@ def mark_missing(formula: str) -> str:
     return "".join(out)
 
 
-MAX_FORMULA = 8192  # characters in a formula, as Excel allows
-MAX_TEXT = 32767  # characters in a cell's text, as Excel allows
 MAX_NAME_DEPTH = 64  # defined names standing for names standing for names...
 MAX_EXPANDED = 100_000  # characters a formula may grow to with its defined names written out
 PLACEHOLDER = "_BSREF"  # a reference of a prepared formula: _BSREF0, _BSREF1...
-_UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
-_EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own spelling of 1E+3
-
-
-def normalize_formula(text: str) -> str:
-    """Drop add-in prefixes from function names (``_xludf.BEST(``), outside string literals."""
-    parts = text.split('"')
-    for i in range(0, len(parts), 2):
-        parts[i] = _UDF_PREFIX.sub("", parts[i])
-    return '"'.join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +238,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
                 refs.append(value)
                 continue
             if tok.type == "OPERAND" and tok.subtype == "NUMBER":
-                value = _EXPONENT.sub(r"\1E+\2", value)
+                value = EXPONENT.sub(r"\1E+\2", value)
             raw.append(value)
             out.append(_line_breaks(value) if tok.type == "OPERAND" and tok.subtype == "TEXT" else value)
         out.append(trail.get(len(items) - 1, ""))
@@ -424,7 +411,7 @@ def _checked(value: Any) -> Any:
 
 
 def _too_long(n: int) -> ReasonedError:
-    return ReasonedError("#VALUE!", f"the text would have {n:,} characters; Excel allows {MAX_TEXT:,}")
+    return ReasonedError(*too_long(n))
 
 
 BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing more specific
@@ -454,24 +441,12 @@ def evaluate(formula: str) -> Any:
 
 def format_value(value: Any) -> str:
     """How ``benchsheet eval`` prints a value: full precision, arrays as TSV rows."""
-    if isinstance(value, list):
-        return "\n".join("\t".join(format_value(v) for v in row) for row in value)
-    if isinstance(value, ReasonedError):
-        return value.text
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-    if value is None:
-        return ""
-    return str(value)
+    return shown(value, is_error)
 
 
 def error_cells(value: Any) -> int:
     """How many cells of an array answer are errors (0 for a single value)."""
-    if not isinstance(value, list):
-        return 0
-    return sum(isinstance(v, XlError) for row in value for v in (row if isinstance(row, list) else [row]))
+    return errors_in(value, is_error)
 
 
 def is_error(value: Any) -> bool:

@@ -19,8 +19,7 @@ shortcut for single values, checked against formulas' own in ``tests/test_formul
 ``FUNCTIONS`` and ``not_implemented``, ``formulas.functions.Array``,
 ``formulas.ranges.Ranges`` (``ranges``/``values``/``_value``),
 ``formulas.tokens.operand.range2parts``, ``formulas.tokens.operand.XlError`` and
-``Error.errors``, ``formulas.errors.FormulaError``, ``formulas.excel.xlreader.load_workbook``;
-openpyxl's ``formula/tokenizer.py`` is loaded on its own (``tokenizer``).
+``Error.errors``, ``formulas.errors.FormulaError``, ``formulas.excel.xlreader.load_workbook``.
 """
 
 from __future__ import annotations
@@ -76,7 +75,6 @@ __all__ = [
     "replace_operators",
     "reshape_as_excel",
     "text_date",
-    "tokenizer",
     "wrap_ufunc",
 ]
 
@@ -171,29 +169,6 @@ def get_functions() -> FunctionTable:
         _TABLE.append(FunctionTable())
         _functions.get_functions = get_functions
     return _TABLE[0]
-
-
-def tokenizer() -> Any:
-    """openpyxl's formula tokenizer module (``Tokenizer``, ``TokenizerError``). It imports nothing
-    but ``re``; importing it through ``openpyxl`` loads all of openpyxl first (a quarter of a
-    second of ``eval``), so where openpyxl is not loaded yet the module's own file is loaded alone."""
-    import sys
-
-    loaded = sys.modules.get("openpyxl.formula.tokenizer") or sys.modules.get(_TOKENIZER)
-    if loaded is not None:
-        return loaded
-    package = importlib.util.find_spec("openpyxl")
-    folders = list(package.submodule_search_locations or ()) if package is not None else []
-    spec = importlib.util.spec_from_file_location(_TOKENIZER, f"{folders[0]}/formula/tokenizer.py") if folders else None
-    if spec is None or spec.loader is None:
-        return importlib.import_module("openpyxl.formula.tokenizer")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[_TOKENIZER] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-_TOKENIZER = "benchsheet._openpyxl_tokenizer"
 
 
 def text_date(text: str) -> tuple[int, ...] | None:

@@ -41,7 +41,6 @@ from benchsheet.engine import (
     ReasonedError,
     as_written,
     functions,
-    normalize_formula,
     plain,
     prepare,
     program,
@@ -59,6 +58,7 @@ from benchsheet.formula_adapter import (
     read_string_table,
     reshape_as_excel,
 )
+from benchsheet.formula_text import normalize_formula
 from benchsheet.textnum import text_number
 
 from . import dynamic

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from benchsheet.engine import ReasonedError
-from benchsheet.formula_adapter import tokenizer
+from benchsheet.formula_text import tokenizer
 
 from .cells import col_letters, col_number, quote_sheet, sheet_key
 
