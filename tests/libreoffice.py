@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,7 @@ def edit_in_libreoffice(src: Path, out: Path, edits: str, scratch: Path) -> None
     """Open ``src`` in LibreOffice, run ``edits`` (Python, see the module's doc), save as ``out``."""
     if SOFFICE is None:
         pytest.skip("LibreOffice is not installed")
-    pipe = f"benchsheet{scratch.name}"
+    pipe = f"benchsheet-{uuid.uuid4().hex}"  # never shared by two test runs (pytest names their folders alike)
     script = scratch / "edit.py"
     script.write_text(_SCRIPT.format(pipe=pipe, src=str(src), out=str(out), edits=edits), encoding="utf-8")
     office = subprocess.Popen(
