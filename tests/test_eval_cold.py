@@ -8,12 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchsheet.engine import evaluate, format_value
+
 FIRST_CALL = """
 import json, sys
 from benchsheet.cli import main
 rc = main(["eval", sys.argv[1]])
 print(json.dumps({"rc": rc, "modules": sorted(m for m in sys.modules if m.split(".")[0] in ("scipy", "openpyxl")
-    or m.startswith("formulas.functions."))}))
+    or m.startswith("formulas.functions.") or m in ("numpy", "formulas", "benchsheet.engine"))}))
 """
 
 
@@ -32,6 +34,17 @@ def test_one_benchsheet_formula_loads_no_function_module_it_does_not_use() -> No
     assert isinstance(modules, list)
     assert not [m for m in modules if m.startswith(("scipy", "openpyxl"))], modules  # seconds of imports
     assert "formulas.functions.stat" not in modules and "formulas.functions.financial" not in modules
+
+
+def test_eval_of_a_literal_call_starts_no_engine() -> None:
+    """The point of formula_text.literal_call: numpy and formulas' parser are more than half of a fresh ``eval``."""
+    formula = '=PERGPU("6.1-0052","gpt-oss-120b","Server")'
+    value, seen = _first_call(formula)
+    assert seen["rc"] == 0
+    modules = seen["modules"]
+    assert isinstance(modules, list)
+    assert [m for m in modules if m in ("numpy", "formulas", "benchsheet.engine")] == []
+    assert value == format_value(evaluate(formula))
 
 
 def test_an_excel_function_loads_its_own_module_only() -> None:

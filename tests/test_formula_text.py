@@ -5,8 +5,6 @@ is checked here against the engine's own answer to the same formula, on the real
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -179,18 +177,3 @@ def test_everything_else_is_the_engines(formula: str, capsys: pytest.CaptureFixt
     text, error, errors, _ = _engine(formula)
     assert status == (1 if error or errors else 0)
     assert (err if error else out).rstrip("\n") == text
-
-
-def test_eval_of_a_literal_call_starts_no_engine() -> None:
-    """The point of it: numpy and formulas' parser are more than half of a fresh ``eval``."""
-    code = (
-        "import sys\nfrom benchsheet.cli import main\n"
-        f"status = main(['eval', '=PERGPU({ENTRY},\"gpt-oss-120b\",\"Server\")'])\n"
-        "print(sorted(m for m in ('numpy', 'formulas', 'benchsheet.engine') if m in sys.modules))\n"
-        "sys.exit(status)\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    value, modules = proc.stdout.splitlines()
-    assert modules == "[]"
-    assert value == _engine(f'=PERGPU({ENTRY},"gpt-oss-120b","Server")')[0]
