@@ -88,7 +88,7 @@ def edit_in_libreoffice(src: Path, out: Path, edits: str, scratch: Path) -> None
             if done.returncode == 0 or "NoConnectException" not in done.stderr:
                 break
             time.sleep(1)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 0, f"exit status {done.returncode}: {done.stderr}"
     finally:
         office.terminate()
         office.wait(timeout=30)
