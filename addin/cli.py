@@ -13,13 +13,13 @@ from benchsheet.commands import Command, opt
 
 
 def _config_file(args: argparse.Namespace) -> Path:
-    from .config import default_config_file
+    from benchsheet.addin.config import default_config_file
 
     return Path(args.config) if args.config else default_config_file()
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from . import manage
+    from benchsheet.addin import manage
 
     platform = manage.this_platform()
     done = manage.install(
@@ -38,7 +38,7 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
-    from . import manage
+    from benchsheet.addin import manage
 
     done = manage.uninstall(
         _config_file(args), config_only=args.config_only, platform=manage.this_platform(), run=manage.run_xlwings
@@ -48,7 +48,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from . import manage
+    from benchsheet.addin import manage
 
     found = manage.status(_config_file(args), platform=manage.this_platform(), environ=manage.environment())
     print("\n".join(manage.render(found)))

@@ -34,10 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchsheet.errors import SetupError
-from benchsheet.table import Origin
-
-from .config import (
+from benchsheet.addin.config import (
     MISSPELT_KEY,
     UDF_KEY,
     UDF_MODULE,
@@ -49,6 +46,8 @@ from .config import (
     udf_lines,
     udf_modules,
 )
+from benchsheet.data.table import Origin
+from benchsheet.errors import SetupError
 
 Runner = Callable[[Sequence[str]], int]
 ADDIN_NAME = "xlwings.xlam"
@@ -338,7 +337,7 @@ class Status:
 
 
 def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status:
-    from benchsheet.store import get_table, user_cache
+    from benchsheet.data.store import get_table, user_cache
 
     settings = addin_settings(config)
     lines = udf_lines(config)

@@ -21,7 +21,9 @@ import formulas.excel as fexcel
 import schedula as sh
 from formulas.tokens.operand import XlError
 
-from benchsheet.engine import ReasonedError, functions, mark_missing, plain
+import benchsheet.catalogue.engine  # noqa: F401  (benchsheet's functions installed in the engine)
+from excelcalc.formula import functions, mark_missing
+from excelcalc.values import ReasonedError, plain
 
 CellKey = tuple[str, str]  # (sheet name in upper case, "B5")
 

@@ -58,7 +58,7 @@ def values(tool: str, path: Path) -> dict[tuple[str, str], Any]:
 
 
 def _calc_values(path: Path) -> dict[tuple[str, str], Any]:
-    from benchsheet.workbook.calc import calc
+    from excelcalc.workbook.calc import calc
 
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / ("out" + path.suffix)

@@ -92,7 +92,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("pyodide_install_ms", "ms", "micropip installs xlwings + benchsheet's wheel in Pyodide, local files (median)"),
     ("pyodide_load_ms", "ms", "start Pyodide + main.py through xlwings + first PERGPU (median)"),
     ("peak_rss_mb", "MiB", "peak RSS of the cold-start process (median)"),
-    ("load_ms", "ms", "import benchsheet.store + get_table() (fresh process)"),
+    ("load_ms", "ms", "import benchsheet.data.store + get_table() (fresh process)"),
     ("table_mb", "MiB", "memory the loaded table holds (tracemalloc)"),
     ("reimport_s", "s", "three official files into a fresh cache (fresh process)"),
     ("template_build_s", "s", "templates.builder.build (fresh process)"),
@@ -206,8 +206,8 @@ def last_json(text: str) -> dict[str, Any]:
 def bench_in_process(reps: Reps, notes: list[str]) -> dict[str, Any]:
     import pandas as pd
 
-    from benchsheet import store
-    from benchsheet.table import COLUMNS
+    from benchsheet.data import store
+    from benchsheet.data.table import COLUMNS
 
     functions = importlib.import_module("benchsheet.udfs.functions")  # what Excel imports (UDF_MODULES)
 
@@ -327,14 +327,14 @@ EVAL_ENGINE_CLI = f"import sys\nfrom benchsheet.cli import main\nsys.exit(main([
 LOAD = """
 import json, time
 t0 = time.perf_counter()
-from benchsheet.store import get_table
+from benchsheet.data.store import get_table
 table = get_table()
 ms = (time.perf_counter() - t0) * 1e3
 print(json.dumps({"ms": ms, "rows": len(table.rows), "origin": str(table.origin)}))
 """
 TABLE_MEMORY = """
 import gc, json, tracemalloc
-from benchsheet import store
+from benchsheet.data import store
 tracemalloc.start()
 table = store.get_table()
 gc.collect()
@@ -345,9 +345,9 @@ REIMPORT = """
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from benchsheet.refresh import Policy, refresh
-from benchsheet.snapshot import ROUND_FILES
-from benchsheet.store import user_cache
+from benchsheet.data.refresh import Policy, refresh
+from benchsheet.data.snapshot import ROUND_FILES
+from benchsheet.data.store import user_cache
 table = refresh([str(Path(sys.argv[1]) / rel) for rel in ROUND_FILES], Policy())
 s = time.perf_counter() - t0
 print(json.dumps({"s": s, "rows": len(table.rows), "origin": str(table.origin), "cache": user_cache().is_file()}))
@@ -364,7 +364,7 @@ CALC = """
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from benchsheet.workbook.calc import calc
+from benchsheet.catalogue.engine import calc
 calc(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"s": time.perf_counter() - t0}))
 """
@@ -372,7 +372,7 @@ GENERATE = """
 import sys
 from pathlib import Path
 import openpyxl
-from benchsheet.store import get_table
+from benchsheet.data.store import get_table
 rows = get_table().rows
 wb = openpyxl.Workbook()
 ws = wb.active
@@ -391,7 +391,7 @@ from pathlib import Path
 t0 = time.perf_counter()
 sys.path.insert(0, sys.argv[3])
 from calc_baseline import compute
-from benchsheet.workbook.xlsxfile import cached_values, rewrite
+from excelcalc.workbook.xlsxfile import cached_values, rewrite
 computed = compute(Path(sys.argv[1]))
 rewrite(Path(sys.argv[1]), Path(sys.argv[2]), cached_values(computed))
 print(json.dumps({"s": time.perf_counter() - t0, "formulas": len(computed.formulas)}))
@@ -412,7 +412,7 @@ CALC_SHEET = """
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from benchsheet.workbook.calc import calc
+from benchsheet.catalogue.engine import calc
 r = calc(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"s": time.perf_counter() - t0, "formulas": r.formulas}))
 """
@@ -485,11 +485,11 @@ def template_api() -> str | None:
     """None when the template builder and calc can be imported, else why not."""
     try:
         builder = importlib.import_module("benchsheet.templates.builder")
-        calc = importlib.import_module("benchsheet.workbook.calc")
+        calc = importlib.import_module("benchsheet.catalogue.engine")
     except ImportError as exc:
         return f"not importable yet ({exc})"
     if not callable(getattr(builder, "build", None)) or not callable(getattr(calc, "calc", None)):
-        return "benchsheet.templates.builder.build / benchsheet.workbook.calc.calc missing"
+        return "benchsheet.templates.builder.build / benchsheet.catalogue.engine.calc missing"
     return None
 
 

@@ -17,16 +17,15 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchsheet.choices import AVAILABILITY_CHOICES, benchmarks, families, scenarios
-from benchsheet.files import writable_target
-from benchsheet.store import get_table
-from benchsheet.table import Table
-from benchsheet.workbook.compute import compute
-from benchsheet.workbook.xlsxfile import cached_values, formula_texts, rewrite
-
-from .report import BuildReport, make_report
-from .sheets import BOOK_PROPERTIES, LISTS, SHEETS, XLWINGS_CONF
-from .writer import Choices, write_workbook
+from benchsheet.analysis.choices import AVAILABILITY_CHOICES, benchmarks, families, scenarios
+from benchsheet.catalogue.engine import compute
+from benchsheet.data.store import get_table
+from benchsheet.data.table import Table
+from benchsheet.templates.report import BuildReport, make_report
+from benchsheet.templates.sheets import BOOK_PROPERTIES, LISTS, SHEETS, XLWINGS_CONF
+from benchsheet.templates.writer import Choices, write_workbook
+from excelcalc.files import writable_target
+from excelcalc.workbook.xlsxfile import cached_values, formula_texts, rewrite
 
 __all__ = ["BuildReport", "build", "template_lists"]
 

@@ -40,8 +40,8 @@ def _list_errors(errors: Sequence[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .builder import build
-    from .report import print_report
+    from benchsheet.templates.builder import build
+    from benchsheet.templates.report import print_report
 
     out = Path(args.out)
     if out.is_dir():
@@ -50,7 +50,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     r = build(out, replace=args.force)  # WriteRefused (an existing OUT without --force) is printed by main
     print_report(r)
     if r.errors:
-        from benchsheet.workbook.calc import CellError
+        from excelcalc.workbook.calc import CellError
 
         _list_errors([CellError(k, v) for k, v in r.errors.items()])
         return 1
@@ -66,7 +66,8 @@ def _checked_input(path: str) -> Path | None:
 
 
 def cmd_calc(args: argparse.Namespace) -> int:
-    from benchsheet.workbook.calc import CalcError, calc
+    from benchsheet.catalogue.engine import calc
+    from excelcalc.workbook.calc import CalcError
 
     src = _checked_input(args.input)
     if src is None:
@@ -94,7 +95,8 @@ def _where(src: Path, out: Path, written: Path) -> str:
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    from benchsheet.workbook.calc import CalcError, freeze_report
+    from benchsheet.catalogue.engine import freeze_report
+    from excelcalc.workbook.calc import CalcError
 
     src = _checked_input(args.input)
     if src is None:

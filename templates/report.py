@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchsheet.workbook.cells import Computed
-
-from .layout import Cell, Table
-from .sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
+from benchsheet.templates.layout import Cell, Table
+from benchsheet.templates.sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
+from excelcalc.workbook.cells import Computed
 
 Value = float | int | bool | str | None  # a computed cell: a number, text, an error's text; None if empty
 

@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from benchsheet.addin.config import UDF_MODULE
-from benchsheet.analysis import NOT_VERIFIED, TRADEMARK, USES_HEADER
-from benchsheet.choices import AVAILABILITY_CHOICES
-from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
-
-from .layout import (
+from benchsheet.analysis.choices import AVAILABILITY_CHOICES
+from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
+from benchsheet.analysis.core import NOT_VERIFIED, TRADEMARK, USES_HEADER
+from benchsheet.templates.layout import (
     Block,
     Cell,
     Chart,

@@ -14,11 +14,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name, xl_range
 
 from benchsheet import __version__
-from benchsheet.names import cell_text
-from benchsheet.workbook.cells import Computed
-from benchsheet.workbook.rows import ONE_LINE, text_height
-
-from .layout import (
+from benchsheet.templates.layout import (
     ROW_PX,
     Cell,
     Chart,
@@ -35,6 +31,9 @@ from .layout import (
     Text,
     columns_of,
 )
+from excelcalc.formula_text import cell_text
+from excelcalc.workbook.cells import Computed
+from excelcalc.workbook.rows import ONE_LINE, text_height
 
 Choices = Mapping[str, Sequence[str]]  # list name -> drop-down choices
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
-from benchsheet.table import Table
+from benchsheet.data import store
+from benchsheet.data.table import Table
 
 SHARED = Path(
     os.environ.get("BENCHSHEET_SHARED", Path(__file__).resolve().parents[1] / ".." / "shared" / "mlperf")

@@ -91,7 +91,7 @@ ERROR_CASES = (
 
 
 def cases() -> list[str]:
-    from benchsheet.catalogue import CATALOGUE
+    from benchsheet.catalogue.functions import CATALOGUE
 
     return [fn.example for fn in CATALOGUE] + list(ERROR_CASES)
 

@@ -29,10 +29,11 @@ from xlwings import cli as xlwings_cli
 from xlwings.utils import read_user_config
 
 import benchsheet
-from benchsheet import cli, store
+from benchsheet import cli
 from benchsheet.addin import config, manage
 from benchsheet.addin.config import UDF_MODULE, ConfigError, remove_module, udf_lines, udf_modules
 from benchsheet.addin.manage import AddinError, install, render, status, uninstall
+from benchsheet.data import store
 from benchsheet.templates import sheets as S
 
 EXISTING = (

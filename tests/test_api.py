@@ -8,10 +8,10 @@ import sys
 import pytest
 
 import benchsheet
-from benchsheet.engine import evaluate
-from benchsheet.store import get_table
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.data.store import get_table
 from benchsheet.templates.builder import build
-from benchsheet.workbook.calc import calc, freeze
+from excelcalc.workbook.calc import calc, freeze
 
 HEAVY = ("formulas", "openpyxl", "xlsxwriter", "pandas", "numpy", "xlwings")
 

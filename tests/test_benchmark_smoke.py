@@ -62,7 +62,7 @@ def _template_importable() -> bool:
     try:
         return all(
             importlib.util.find_spec(m) is not None
-            for m in ("benchsheet.templates.builder", "benchsheet.workbook.calc")
+            for m in ("benchsheet.templates.builder", "benchsheet.catalogue.engine")
         )
     except ImportError:
         return False

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
+from benchsheet.data import store
+from benchsheet.data.snapshot import BUNDLED_BOUNDS, bounds_from_csv, table_from_folder
+from benchsheet.data.table import COLUMNS, USER_ORIGIN, Table, table_from_json
 from benchsheet.errors import DataError
-from benchsheet.snapshot import BUNDLED_BOUNDS, bounds_from_csv, table_from_folder
-from benchsheet.table import COLUMNS, USER_ORIGIN, Table, table_from_json
 from tests import robustness
 
 
@@ -110,8 +110,8 @@ def test_rows_of_the_quick_check_are_rows_as_the_row_by_row_check_makes_them(tab
     import json
     import pickle
 
-    from benchsheet import table as module
-    from benchsheet.table import Row
+    from benchsheet.data import table as module
+    from benchsheet.data.table import Row
 
     doc = json.loads(table.to_json())
     quick = table_from_json(json.dumps(doc), "x.json").rows
@@ -156,7 +156,7 @@ def test_the_column_check_takes_no_row_the_row_by_row_check_refuses_or_converts(
     passes a test by min and max alone)."""
     import json
 
-    from benchsheet import table as module
+    from benchsheet.data import table as module
 
     rows = json.loads(table.to_json())["rows"]
     at = max(i for i, r in enumerate(rows) if r[COLUMNS.index("has_power")] is measured)  # not the first: NaN
@@ -186,7 +186,7 @@ def test_the_bundled_snapshot_loads_from_a_package_in_a_zip(tmp_path: Path) -> N
             if path.is_file() and "__pycache__" not in path.parts:
                 zf.write(path, Path("benchsheet") / path.relative_to(package))
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from benchsheet import store; "
+        "import sys; sys.path.insert(0, sys.argv[1]); from benchsheet.data import store; "
         "t = store.load_bundled(); print(store.__file__.startswith(sys.argv[1]), len(t.rows), t.rows[-1].sha256)"
     )
     got = subprocess.run([sys.executable, "-c", code, str(archive)], capture_output=True, text=True, check=True)

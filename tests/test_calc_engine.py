@@ -14,12 +14,14 @@ import openpyxl
 import pytest
 from openpyxl.worksheet.formula import ArrayFormula
 
-from benchsheet import store
+from benchsheet.catalogue.engine import evaluate
 from benchsheet.cli import main
-from benchsheet.engine import ReasonedError, evaluate, format_value, is_error
-from benchsheet.workbook.calc import calc, freeze
-from benchsheet.workbook.compute import compute
-from benchsheet.workbook.xlsxfile import read_package
+from benchsheet.data import store
+from excelcalc.formula import format_value
+from excelcalc.values import ReasonedError, is_error
+from excelcalc.workbook.calc import calc, freeze
+from excelcalc.workbook.compute import compute
+from excelcalc.workbook.xlsxfile import read_package
 from tests.libreoffice import SOFFICE, edit_in_libreoffice
 
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
@@ -139,7 +141,7 @@ def test_a_formula_over_excels_limit_is_refused_at_once(tmp_path: Path, capsys: 
 
 
 def test_a_workbook_that_would_take_too_long_is_refused_in_time(tmp_path: Path) -> None:
-    from benchsheet.workbook.compute import ComputeError
+    from excelcalc.workbook.compute import ComputeError
 
     path = tmp_path / "slow.xlsx"
     wb = openpyxl.Workbook()
@@ -449,7 +451,7 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
     """calc reads the sheets' XML itself (openpyxl's object per cell is most of a large calc's time);
     on the template, array formulas, odd sheet names and the generated sheet it reads the same cells,
     formulas, names and extents as openpyxl does."""
-    from benchsheet.workbook.compute import _Book
+    from excelcalc.workbook.compute import _Book
 
     arrays = tmp_path / "arrays.xlsx"
     _array_book(arrays)
@@ -533,7 +535,7 @@ def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, c
     """The reader takes the common shapes of a cell in one match and leaves the rest to its general
     path; both read each shape alike, down to what makes the file go to openpyxl (a type it does not
     know, a shared string that is not there)."""
-    from benchsheet.workbook import compute as c
+    from excelcalc.workbook import compute as c
 
     def read(cell: str) -> object:
         book = c._Book.__new__(c._Book)
@@ -559,7 +561,7 @@ def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_r
     own dicts, merged with what the general path counted at the end: a cell of either shape below or
     right of the others is the last (a whole-column range reads up to it). A prefixed
     ``<x:sheetData>`` ends at its own end tag, not at a plain one."""
-    from benchsheet.workbook import compute as c
+    from excelcalc.workbook import compute as c
 
     def read(xml: str) -> Any:
         book = c._Book.__new__(c._Book)
@@ -588,8 +590,8 @@ def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
 ) -> None:
     """calc and freeze write the common shapes of a cell without the general path's searches; the
     cell they write is the one the general path writes, for every kind of value, with or without one."""
-    from benchsheet.workbook.cells import ErrorCode
-    from benchsheet.workbook.xlsxfile import _CELLS, patch_sheet
+    from excelcalc.workbook.cells import ErrorCode
+    from excelcalc.workbook.xlsxfile import _CELLS, patch_sheet
 
     end = "/>" if content is None else f">{content}</c>"
     quick, general = f'<c r="A1"{attrs}{end}', f'<c ph="1" r="A1"{attrs}{end}'
@@ -608,8 +610,8 @@ def _shared_groups(path: Path) -> dict[tuple[int, str], list[tuple[int, int]]]:
     """The cells of each shared formula as Excel saved them: (sheet index, si) -> [(row, col)]."""
     import re
 
-    from benchsheet.workbook.cells import col_number
-    from benchsheet.workbook.xlsxfile import read_package, sheet_parts
+    from excelcalc.workbook.cells import col_number
+    from excelcalc.workbook.xlsxfile import read_package, sheet_parts
 
     parts = read_package(path)
     groups: dict[tuple[int, str], list[tuple[int, int]]] = {}
@@ -628,7 +630,7 @@ def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
     formula relative to its own position. calc prepares a formula once per such shape (its text
     relative to the cell, ``_relative``); on the corpus of workbooks Excel saved, each shared
     formula must be one shape (``_relative`` reads the references of the shape once, not per cell)."""
-    from benchsheet.workbook.compute import _Book, _relative
+    from excelcalc.workbook.compute import _Book, _relative
     from tests.excel_corpus import FILES
 
     groups_checked = 0

@@ -11,8 +11,8 @@ import openpyxl
 import pytest
 from openpyxl.worksheet.formula import ArrayFormula
 
-from benchsheet.engine import evaluate
-from benchsheet.workbook.calc import calc
+from benchsheet.catalogue.engine import evaluate
+from excelcalc.workbook.calc import calc
 
 
 def _calc(tmp_path: Path, cells: dict[str, Any], sheet: str = "S", **names: str) -> dict[str, Any]:
@@ -305,8 +305,8 @@ def test_a_text_answer_is_the_add_ins_text_without_an_apostrophe(tmp_path: Path)
     (tests/test_excel_inputs.py runs the xlwings UDF itself), so calc and eval must too."""
     from dataclasses import replace
 
-    from benchsheet import store
-    from benchsheet.table import Table
+    from benchsheet.data import store
+    from benchsheet.data.table import Table
 
     table = store.get_table()
     entry = table.rows[0].entry
@@ -332,7 +332,7 @@ def test_sheets_whose_names_differ_only_by_case_are_refused_with_the_reason(tmp_
     refuses it, naming both sheets, and writes nothing."""
     import zipfile
 
-    from benchsheet.workbook.calc import CalcError
+    from excelcalc.workbook.calc import CalcError
 
     path = tmp_path / "in.xlsx"
     wb = openpyxl.Workbook()
@@ -355,7 +355,7 @@ def test_a_sheet_saved_as_utf16_is_read_and_written(tmp_path: Path) -> None:
     """ECMA-376 allows UTF-8 or UTF-16 XML parts; a UTF-16 sheet was read as empty."""
     import zipfile
 
-    from benchsheet.workbook.calc import freeze
+    from excelcalc.workbook.calc import freeze
 
     path = tmp_path / "in.xlsx"
     wb = openpyxl.Workbook()
@@ -466,7 +466,7 @@ def test_a_number_as_text_is_what_excel_writes() -> None:
     17 digits ("0.30000000000000004", 19). A number Excel would write in its own exponent or
     decimal form (1E-05 becomes "0.00001" in POI's FormulaEvalTestData, SEARCH(B8,C8)) answers an
     error naming the case, never another text."""
-    from benchsheet.engine import ReasonedError
+    from excelcalc.values import ReasonedError
 
     assert evaluate('=0.1+0.2&""') == "0.3" and evaluate("=LEN(0.1+0.2)") == 3
     assert evaluate('=1/3&"x"') == "0.333333333333333x" and evaluate("=LEFT(1/3,4)") == "0.33"

@@ -15,7 +15,7 @@ import openpyxl
 import pytest
 
 from benchsheet.cli import main
-from benchsheet.workbook.xlsxfile import rewrite
+from excelcalc.workbook.xlsxfile import rewrite
 from tests import robustness
 
 FILES = "files a write must not lose or replace (temporary files, edited workbooks, devices, links)"
@@ -131,7 +131,7 @@ def test_a_terminated_calc_leaves_no_temporary_file(tmp_path: Path) -> None:
 
 
 def _computed(path: Path) -> dict[str, object]:
-    from benchsheet.workbook.compute import compute
+    from excelcalc.workbook.compute import compute
 
     c = compute(path)  # a cell's value, or the reason of its error (Excel's own stored as the bare code)
     return {ref: c.errors.get(key, v) for key, v in c.shown.items() for ref in (key[1],)}
@@ -153,7 +153,7 @@ def test_one_odd_formula_never_sinks_the_workbook(tmp_path: Path) -> None:
             "B6": '=INDIRECT("Nowhere!A1")',
         },
     )
-    from benchsheet.workbook.compute import compute
+    from excelcalc.workbook.compute import compute
 
     computed = compute(path)
     got = {ref: v for (_, ref), v in computed.shown.items()}
@@ -242,7 +242,7 @@ def test_a_sheet_data_left_open_is_refused_never_read_as_empty(
 def test_the_deadline_holds_inside_one_long_formula(tmp_path: Path) -> None:
     """One formula that runs for long (a COUNTIF per cell of 6,000: 36 million comparisons in
     Python, half a minute and more) is stopped at the deadline, not after it has finished."""
-    from benchsheet.workbook.compute import ComputeError, compute
+    from excelcalc.workbook.compute import ComputeError, compute
 
     cells: dict[str, object] = {f"A{n}": n % 97 for n in range(1, 6001)}
     path = _book(tmp_path / "slow.xlsx", cells | {"B1": "=SUMPRODUCT(COUNTIF(A1:A6000,A1:A6000))"})
@@ -255,7 +255,7 @@ def test_the_deadline_holds_inside_one_long_formula(tmp_path: Path) -> None:
 def test_an_array_formula_stored_as_its_corner_is_written_in_linear_time() -> None:
     """openpyxl writes an array formula's corner cell only; the 150,000 cells of its range the file
     lacks are added in one pass (one splice per row was quadratic: 100k rows 16 s, 1M past 25 min)."""
-    from benchsheet.workbook.xlsxfile import patch_sheet
+    from excelcalc.workbook.xlsxfile import patch_sheet
 
     rows = 150_000
     xml = (

@@ -17,8 +17,8 @@ import pytest
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.table import Table
 
-from benchsheet.workbook.calc import calc
-from benchsheet.workbook.compute import compute
+from excelcalc.workbook.calc import calc
+from excelcalc.workbook.compute import compute
 from tests import excel_corpus as ec
 
 # cells of corpus files Excel saved whose formulas are structured, 3-D or [0]! references (cells that
@@ -232,7 +232,7 @@ def test_a_running_total_down_a_column_of_formulas_is_a_few_dependencies_per_row
     rows were 1.1 million dependencies (7,274 rows 26 million, refused). The column's formula cells
     form a segment tree, so each range is the few spans that cover it: under the limit set here
     to 1,000,000, and in the same order."""
-    from benchsheet.workbook import compute as compute_module
+    from excelcalc.workbook import compute as compute_module
 
     monkeypatch.setattr(compute_module, "MAX_EDGES", 1_000_000)
     rows = 1500

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from benchsheet import claims as C
-from benchsheet.engine import evaluate
-from benchsheet.table import Table
+from benchsheet.analysis import claims as C
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.data.table import Table
 from benchsheet.udfs import functions as udf
 
 

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from benchsheet import analysis as A
 from benchsheet import evaluate
-from benchsheet.catalogue import CATALOGUE
+from benchsheet.analysis import core as A
+from benchsheet.catalogue.functions import CATALOGUE
+from benchsheet.data.table import Table
 from benchsheet.errors import CELL_TEXT_LIMIT, CLASSIC_TEXT_LIMIT, BenchError, shortened
-from benchsheet.table import Table
 from tests.xlwings_windows import MISSING, TimeType, Windows, cell, column, windows
 
 __all__ = ["windows"]  # the fixture, used by name

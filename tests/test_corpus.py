@@ -107,14 +107,15 @@ def test_checked_functions_follow_the_corpus(judged: list[ec.Judged]) -> None:
     """Each function benchsheet computes was seen equal to Excel in a corpus workbook, or is one
     of those listed here: checked by Apache POI's FormulaEvalTestData (in the corpus, refused as
     a whole while INDIRECT is not computed) or by the test suite against Microsoft's reference."""
-    from benchsheet.excel_functions import CHECKED
+    from excelcalc.lib.checked import CHECKED
 
     elsewhere = set(ELSEWHERE.split())
     assert CHECKED - ec.functions_matching(judged) == elsewhere
 
 
 def test_an_unchecked_function_answers_its_name() -> None:
-    from benchsheet.engine import ReasonedError, evaluate
+    from benchsheet.catalogue.engine import evaluate
+    from excelcalc.values import ReasonedError
 
     for formula, name in (("=GAMMA(2)", "GAMMA"), ("=_xlfn.FORECAST.ETS(1,{1,2},{1,2})", "FORECAST.ETS")):
         value = evaluate(formula)

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from benchsheet import analysis as A
-from benchsheet.names import BENCHMARK_ALIASES
-from benchsheet.table import Table
+from benchsheet.analysis import core as A
+from benchsheet.data.names import BENCHMARK_ALIASES
+from benchsheet.data.table import Table
 from benchsheet.udfs import functions as udf
 from tests.cites import cite_text
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
-from benchsheet.catalogue import BY_NAME, Arg, convert
+from benchsheet.catalogue.functions import BY_NAME, Arg, convert
 from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.data.table import COLUMNS, Table
+from benchsheet.data.values import one_line
 from benchsheet.errors import BenchError
-from benchsheet.table import COLUMNS, Table
 from benchsheet.udfs import functions as udf
-from benchsheet.values import one_line
 
 RESULT = COLUMNS.index("result")
 

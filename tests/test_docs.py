@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from benchsheet.catalogue.docs import cli_reference, function_reference
 from benchsheet.cli import build_parser
-from benchsheet.docs import cli_reference, function_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,7 +84,7 @@ def test_the_main_job_leaves_the_checkout_clean() -> None:
 
 
 def test_the_lite_steps_name_every_function_that_spills() -> None:
-    from benchsheet.catalogue import CATALOGUE
+    from benchsheet.catalogue.functions import CATALOGUE
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     line = next(p for p in readme.split("\n\n") if "A range in the first argument answers one" in p)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
 from benchsheet.cli import main
-from benchsheet.importers import import_file
-from benchsheet.table import COLUMNS, table_from_json
+from benchsheet.data import store
+from benchsheet.data.importers import import_file
+from benchsheet.data.table import COLUMNS, table_from_json
 from benchsheet.udfs import functions as udf
 
 

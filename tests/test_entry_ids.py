@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchsheet.data.importers import import_file
+from benchsheet.data.names import benchmark_key, entry_key, scenario_key
+from benchsheet.data.table import build_table
 from benchsheet.errors import DataError
-from benchsheet.importers import import_file
-from benchsheet.names import benchmark_key, entry_key, scenario_key
-from benchsheet.table import build_table
 
 
 @pytest.mark.parametrize("rel", ["v5.1/summary_results.json", "v6.0/summary_results.json"])

@@ -8,14 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchsheet.engine import evaluate, format_value
+from benchsheet.catalogue.engine import evaluate
+from excelcalc.formula import format_value
 
 FIRST_CALL = """
 import json, sys
 from benchsheet.cli import main
 rc = main(["eval", sys.argv[1]])
 print(json.dumps({"rc": rc, "modules": sorted(m for m in sys.modules if m.split(".")[0] in ("scipy", "openpyxl")
-    or m.startswith("formulas.functions.") or m in ("numpy", "formulas", "benchsheet.engine"))}))
+    or m.startswith("formulas.functions.") or m in ("numpy", "formulas", "excelcalc.formula"))}))
 """
 
 
@@ -43,7 +44,7 @@ def test_eval_of_a_literal_call_starts_no_engine() -> None:
     assert seen["rc"] == 0
     modules = seen["modules"]
     assert isinstance(modules, list)
-    assert [m for m in modules if m in ("numpy", "formulas", "benchsheet.engine")] == []
+    assert [m for m in modules if m in ("numpy", "formulas", "excelcalc.formula")] == []
     assert value == format_value(evaluate(formula))
 
 
@@ -61,7 +62,7 @@ SAME_TABLE = """
 import json
 from formulas.functions import get_functions
 full = dict(get_functions())  # formulas' own table: every module imported
-from benchsheet import formula_adapter as fa
+from excelcalc import backend as fa
 wrong = []
 for name, fn in full.items():
     lazy = fa.FunctionTable()  # a fresh table per name: only the modules its index names are merged
@@ -82,7 +83,7 @@ def test_the_lazy_table_gives_every_function_formulas_gives() -> None:
 CALC_FIRST = """
 import json, sys
 from pathlib import Path
-from benchsheet.workbook.calc import calc
+from benchsheet.catalogue.engine import calc
 report = calc(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"formulas": report.formulas, "modules": sorted(m for m in sys.modules
     if m.split(".")[0] in ("scipy", "openpyxl", "http", "ssl", "email") or m == "urllib.request")}))
@@ -115,7 +116,7 @@ def test_calc_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path) -> None:
     import openpyxl
     import pytest
 
-    from benchsheet.workbook.calc import CalcError, calc
+    from excelcalc.workbook.calc import CalcError, calc
 
     src = tmp_path / "in.xlsx"
     wb = openpyxl.Workbook()

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from benchsheet import store
-from benchsheet.catalogue import BY_NAME, call
-from benchsheet.engine import evaluate
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.functions import BY_NAME, call
+from benchsheet.data import store
+from benchsheet.data.table import Table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, vt_error
-from benchsheet.table import Table
 from tests.excel import ACCOUNTING_FORMAT, CURRENCY_FORMAT, DATE_FORMAT, PERCENT_FORMAT, Cell, com_value
 from tests.xlwings_windows import ComRange, Windows, cell, windows
 

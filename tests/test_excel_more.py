@@ -15,8 +15,9 @@ import openpyxl
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 
-from benchsheet.engine import ReasonedError, evaluate
-from benchsheet.workbook.calc import calc
+from benchsheet.catalogue.engine import evaluate
+from excelcalc.values import ReasonedError
+from excelcalc.workbook.calc import calc
 
 
 def _book(

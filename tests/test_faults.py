@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchsheet.table import table_from_json
+from benchsheet.data.table import table_from_json
 from tests import robustness
 
 

@@ -14,8 +14,8 @@ import pytest
 import schedula as sh
 from openpyxl.worksheet.formula import ArrayFormula
 
-from benchsheet import formula_adapter as fa
-from benchsheet.engine import functions
+from excelcalc import backend as fa
+from excelcalc.formula import functions
 
 
 def test_parser_ast_gives_tokens_and_a_builder() -> None:

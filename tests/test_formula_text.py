@@ -11,12 +11,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchsheet.catalogue import CATALOGUE, Arg, Function, Returns
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.functions import CATALOGUE, Arg, Function, Returns
+from benchsheet.catalogue.literal import answer, failed, literal_call
 from benchsheet.cli import main
-from benchsheet.engine import _checked, error_cells, evaluate, format_value, functions, is_error, prepare, program
-from benchsheet.formula_adapter import Program
-from benchsheet.formula_text import MAX_FORMULA, MAX_TEXT, answer, errors_in, failed, literal_call, shown
-from benchsheet.store import get_table
+from benchsheet.data.store import get_table
+from excelcalc.backend import Program
+from excelcalc.formula import _checked, error_cells, format_value, functions, prepare, program
+from excelcalc.formula_text import MAX_FORMULA, MAX_TEXT, errors_in, shown
+from excelcalc.values import is_error
 
 ENTRY = '"6.1-0052"'
 

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
-from benchsheet import analysis as A
-from benchsheet.catalogue import BY_NAME, CATALOGUE
+from benchsheet.analysis import core as A
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.cli import main
-from benchsheet.engine import ReasonedError, evaluate
-from benchsheet.table import Table
+from benchsheet.data.table import Table
 from benchsheet.udfs import functions as udf
+from excelcalc.values import ReasonedError
 from tests.cites import cite_text
 from tests.excel import literal
 
@@ -485,7 +486,7 @@ def test_a_number_converts_as_convert_does(kind: str) -> None:
     import datetime as dt
     from decimal import Decimal
 
-    from benchsheet.catalogue import Arg, _convert_all, convert
+    from benchsheet.catalogue.functions import Arg, _convert_all, convert
     from benchsheet.errors import BenchError
 
     arg = Arg("x", kind, "")  # type: ignore[arg-type]

@@ -11,12 +11,14 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from benchsheet import store
-from benchsheet.catalogue import CATALOGUE, Function
-from benchsheet.engine import ReasonedError, evaluate, format_value, mark_missing
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.functions import CATALOGUE, Function
+from benchsheet.data import store
+from benchsheet.data.snapshot import latency_bounds
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, VT_ERRORS
-from benchsheet.snapshot import latency_bounds
 from benchsheet.udfs import functions as udf
+from excelcalc.formula import format_value, mark_missing
+from excelcalc.values import ReasonedError
 from tests import robustness
 from tests.excel import literal
 

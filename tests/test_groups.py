@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchsheet.names import FAMILIES, FAMILY_GROUPS
+from benchsheet.data.names import FAMILIES, FAMILY_GROUPS
 from benchsheet.udfs import functions as udf
 
 

@@ -22,13 +22,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from benchsheet import store
 from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.data.refresh import Policy, fetch
 from benchsheet.errors import RefreshError
-from benchsheet.files import write_atomic
-from benchsheet.refresh import Policy, fetch
 from benchsheet.templates.builder import build
 from benchsheet.udfs import functions as udf
+from excelcalc.files import write_atomic
 from tests import robustness
 
 SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"
@@ -368,7 +368,7 @@ RESULTS_TEXT = "numbers typed as text (thousands commas, decimal commas)"
 
 
 def test_the_library_build_never_replaces_unasked(workbook: Path, tmp_path: Path) -> None:
-    from benchsheet.errors import WriteRefused
+    from excelcalc.errors import WriteRefused
 
     robustness.tried(FILES)
     target = tmp_path / "mine.xlsx"

@@ -16,7 +16,8 @@ def test_a_family_given_as_an_entry_names_best_and_bestentry() -> None:
 
 
 def test_ratios_lists_the_families_as_best_does() -> None:
-    from benchsheet.engine import ReasonedError, evaluate
+    from benchsheet.catalogue.engine import evaluate
+    from excelcalc.values import ReasonedError
 
     full = evaluate('=RATIOS("TPU9","GB300")')  # the engine keeps the whole reason
     assert isinstance(full, ReasonedError)

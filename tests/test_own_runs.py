@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
 from benchsheet.cli import main
+from benchsheet.data import store
 from benchsheet.udfs import functions as udf
 
 AMD = "AMD_8xMI300X_2xEPYC_9575F"

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import analysis, store
+from benchsheet.analysis import core as analysis
 from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.data.refresh import Policy, fetch
 from benchsheet.errors import RefreshError
-from benchsheet.refresh import Policy, fetch
 from tests import robustness
 
 Route = Callable[[BaseHTTPRequestHandler], None]
@@ -193,7 +194,7 @@ def test_two_refreshes_serialize(server: tuple[str, dict[str, Route]], user_home
 
 
 def test_default_sources_are_the_official_summary_files(capsys: pytest.CaptureFixture[str]) -> None:
-    from benchsheet.refresh import sources_for
+    from benchsheet.data.refresh import sources_for
 
     # written out here, not read from the code under test: the files ../shared/mlperf/README.md names
     repo = "https://raw.githubusercontent.com/mlcommons/inference_results_v"

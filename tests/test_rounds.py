@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchsheet.catalogue import BY_NAME
+from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.udfs import functions as udf
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet import store
 from benchsheet.cli import main
+from benchsheet.data import store
 from benchsheet.udfs import functions as udf
 from tests import robustness
 from tests.cites import cite_text

@@ -20,20 +20,22 @@ from typing import Any
 import openpyxl
 import pytest
 
-from benchsheet import analysis as A
-from benchsheet import choices, store
-from benchsheet.catalogue import BY_NAME, call
-from benchsheet.claims import GAINS_HEADER, RATIOS_HEADER
+from benchsheet.analysis import choices
+from benchsheet.analysis import core as A
+from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.functions import BY_NAME, call
 from benchsheet.cli import main
-from benchsheet.engine import evaluate, format_value
+from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell, Chart, columns_of
 from benchsheet.templates.layout import Table as TableBlock
-from benchsheet.workbook.calc import CalcError, calc, freeze
-from benchsheet.workbook.compute import compute
-from benchsheet.workbook.rows import text_height
+from excelcalc.formula import format_value
+from excelcalc.workbook.calc import CalcError, calc, freeze
+from excelcalc.workbook.compute import compute
+from excelcalc.workbook.rows import text_height
 from tests.libreoffice import RENDERING, edit_in_libreoffice
 
 ROOT = Path(__file__).resolve().parents[1]

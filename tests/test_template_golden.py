@@ -18,9 +18,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from benchsheet import store
+from benchsheet.data import store
 from benchsheet.templates.builder import build
-from benchsheet.workbook.calc import calc
+from excelcalc.workbook.calc import calc
 
 GOLDEN = Path(__file__).with_name("golden") / "template-values.json"
 

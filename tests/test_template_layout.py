@@ -9,8 +9,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from benchsheet import choices
-from benchsheet.table import Table
+from benchsheet.analysis import choices
+from benchsheet.data.table import Table
 from benchsheet.templates import sheets as S
 from benchsheet.templates.builder import build
 from benchsheet.templates.layout import Cell, Field, Fields, Formula, Input, Lines, Sheet, call, eq, if_, lit

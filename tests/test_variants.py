@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from benchsheet import store
 from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.data.importers import import_file
+from benchsheet.data.table import COLUMNS, Row, table_from_json
 from benchsheet.errors import DataError
-from benchsheet.importers import import_file
-from benchsheet.table import COLUMNS, Row, table_from_json
 from benchsheet.udfs import functions as udf
 from tests import robustness
 

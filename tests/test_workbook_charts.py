@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchsheet.workbook.charts import fit_rows, fit_value_axis, relink_title, title_sources
+from excelcalc.workbook.charts import fit_rows, fit_value_axis, relink_title, title_sources
 
 SERIES = (
     "<c:chart><c:plotArea><c:barChart><c:ser>"

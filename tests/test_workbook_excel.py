@@ -41,14 +41,16 @@ from openpyxl.styles.numbers import is_date_format
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 from openpyxl.utils.datetime import to_excel
 
-from benchsheet import store
-from benchsheet.catalogue import BY_NAME
-from benchsheet.engine import ReasonedError, evaluate, functions, plain
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.functions import BY_NAME
+from benchsheet.data import store
 from benchsheet.errors import CLASSIC_TEXT_LIMIT, shortened, vt_error
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.workbook.calc import calc
-from benchsheet.workbook.compute import Computed, compute
+from excelcalc.formula import functions
+from excelcalc.values import ReasonedError, plain
+from excelcalc.workbook.calc import calc
+from excelcalc.workbook.compute import Computed, compute
 from tests.excel import ACCOUNTING_FORMAT, CURRENCY_FORMAT, DATE_FORMAT, PERCENT_FORMAT, Cell, com_value, literal
 from tests.xlwings_windows import MISSING, ComRange, Windows, windows
 

@@ -14,8 +14,8 @@ import openpyxl
 import pytest
 from defusedxml import EntitiesForbidden
 
-from benchsheet import store
 from benchsheet.cli import main
+from benchsheet.data import store
 from benchsheet.templates.builder import build
 from tests import robustness
 
@@ -77,7 +77,7 @@ def test_a_declared_size_is_not_trusted_the_cells_present_are_counted(
 ) -> None:
     """LibreOffice declares <dimension ref="A1:K1048576">: the declared size proves nothing, so a
     workbook declaring the whole sheet computes; the cap counts the cells a sheet really holds."""
-    from benchsheet.workbook import xlsxfile
+    from excelcalc.workbook import xlsxfile
 
     with zipfile.ZipFile(template) as zf:
         xml = zf.read("xl/worksheets/sheet2.xml")
@@ -253,7 +253,7 @@ def test_external_workbook_links_are_not_followed(
 def test_cells_are_counted_as_the_pattern_finds_them() -> None:
     """The cap's count takes a shortcut where no tag is prefixed; it finds what the pattern finds:
     every ``<c>`` however its name ends, never ``<col>`` or ``<cfRule>``, and prefixed tags too."""
-    from benchsheet.workbook import xlsxfile
+    from excelcalc.workbook import xlsxfile
 
     xml = (
         b'<sheetData><row r="1"><c r="A1"/><c r="B1">x</c><c>y</c><c\tr="C1"/><c\nr="D1"/><c\rr="E1"/>'

@@ -18,9 +18,9 @@ from typing import Any
 
 import xlwings as xw
 
-from benchsheet.catalogue import CATALOGUE, Function, call, named_like
+from benchsheet.catalogue.functions import CATALOGUE, Function, call, named_like
+from benchsheet.data.store import get_table
 from benchsheet.errors import ALL_ERROR_CODES, CLASSIC_TEXT_LIMIT, VT_ERRORS, BenchError, shortened
-from benchsheet.store import get_table
 
 __all__ = [f.name for f in CATALOGUE]
 

@@ -26,19 +26,19 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "build", "calc", "evaluate", "freeze", "get_table"]
 
 _HOMES = {
-    "evaluate": "benchsheet.engine",
-    "get_table": "benchsheet.store",
+    "evaluate": "benchsheet.catalogue.engine",
+    "get_table": "benchsheet.data.store",
     "build": "benchsheet.templates.builder",
-    "calc": "benchsheet.workbook.calc",
-    "freeze": "benchsheet.workbook.calc",
+    "calc": "benchsheet.catalogue.engine",
+    "freeze": "benchsheet.catalogue.engine",
 }
 """Where each name of the public API lives."""
 
 if TYPE_CHECKING:
-    from benchsheet.engine import evaluate
-    from benchsheet.store import get_table
+    from benchsheet.catalogue.engine import evaluate
+    from benchsheet.data.store import get_table
     from benchsheet.templates.builder import build
-    from benchsheet.workbook.calc import calc, freeze
+    from excelcalc.workbook.calc import calc, freeze
 else:
 
     def __getattr__(name: str) -> Any:

@@ -13,16 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .commands import Command, add, opt
-from .console import print_error
-from .errors import BenchsheetError, RefreshError
+from benchsheet import __version__
+from benchsheet.commands import Command, add, opt
+from benchsheet.console import print_error
+from benchsheet.errors import BenchsheetError, RefreshError
+from excelcalc.errors import ExcelCalcError
 
 # ---------------------------------------------------------------- commands
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .store import BUNDLED, get_table, user_cache
+    from benchsheet.data.store import BUNDLED, get_table, user_cache
 
     table = get_table()
     print(f"benchsheet {__version__}")
@@ -42,13 +43,15 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .formula_text import answer, errors_in, failed, literal_call, shown
+    from benchsheet.catalogue.literal import answer, failed, literal_call
+    from excelcalc.formula_text import errors_in, shown
 
     literal = literal_call(args.formula)  # one of benchsheet's functions of literal arguments: no engine
     if literal is not None:
         value, is_error = answer(*literal), failed
     else:
-        from .engine import evaluate, is_error
+        from benchsheet.catalogue.engine import evaluate
+        from excelcalc.values import is_error
 
         value = evaluate(args.formula)
     text = shown(value, is_error)
@@ -66,7 +69,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_refresh(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-    from .refresh import DEFAULT_HOSTS, Policy, refresh, sources_for
+    from benchsheet.data.refresh import DEFAULT_HOSTS, Policy, refresh, sources_for
 
     policy = Policy(hosts=DEFAULT_HOSTS + tuple(h.lower() for h in args.allow_host), timeout=args.timeout)
     try:
@@ -97,7 +100,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
 
 def cmd_build_snapshot(args: argparse.Namespace) -> int:
-    from .snapshot import write_snapshot
+    from benchsheet.data.snapshot import write_snapshot
 
     table = write_snapshot(Path(args.src), Path(args.out))
     print(f"wrote {args.out}: {len(table.rows)} rows from {len(table.sources)} files")
@@ -105,7 +108,7 @@ def cmd_build_snapshot(args: argparse.Namespace) -> int:
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
-    from .runs import import_run
+    from benchsheet.data.runs import import_run
 
     row, run = import_run(
         Path(args.path), args.system and Path(args.system), args.benchmark, args.name, args.allow_invalid
@@ -117,7 +120,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from .store import get_table
+    from benchsheet.data.store import get_table
 
     table = get_table()
     if not table.runs:
@@ -132,7 +135,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    from .runs import forget_run
+    from benchsheet.data.runs import forget_run
 
     forget_run(args.entry)
     print(f"forgot {args.entry}")
@@ -140,7 +143,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def cmd_functions(args: argparse.Namespace) -> int:
-    from .docs import function_reference, update_readme
+    from benchsheet.catalogue.docs import function_reference, update_readme
 
     if args.update:
         update_readme(Path(args.update), build_parser())
@@ -151,7 +154,7 @@ def cmd_functions(args: argparse.Namespace) -> int:
 
 
 def cmd_lite(args: argparse.Namespace) -> int:
-    from .lite import WHEEL, main_py, requirements_txt
+    from benchsheet.lite import WHEEL, main_py, requirements_txt
 
     if args.file == "main.py":
         print(main_py(), end="")
@@ -216,7 +219,7 @@ COMMANDS = (
             ),
             opt(
                 "--out",
-                default=str(Path(__file__).with_name("data")),
+                default=str(Path(__file__).with_name("data")),  # the package benchsheet.data
                 help="where to write results.json and latency_bounds.json",
             ),
         ),
@@ -275,8 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     # benchsheet.addin and benchsheet.templates live in the top-level addin/ and
     # templates/ folders (pyproject's package-dir); mypy checks them there.
-    from benchsheet.addin.cli import COMMANDS as ADDIN  # type: ignore[import-not-found,unused-ignore]
-    from benchsheet.templates.cli import COMMANDS as TEMPLATE  # type: ignore[import-not-found,unused-ignore]
+    from benchsheet.addin.cli import COMMANDS as ADDIN
+    from benchsheet.templates.cli import COMMANDS as TEMPLATE
 
     for command in (*COMMANDS, *TEMPLATE, *ADDIN):
         add(sub, command)
@@ -301,7 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
-    except BenchsheetError as exc:  # the library raises, the CLI prints: one line, and the exit status
+    except (
+        BenchsheetError,
+        ExcelCalcError,
+    ) as exc:  # the library raises, the CLI prints: one line, and the exit status
         print_error(str(exc))
         return exc.exit_status
     except KeyboardInterrupt:

@@ -8,10 +8,12 @@ library raises; only the CLI prints. The groups:
   shell turns it into what its runtime shows (text in an xlwings cell, a real error value in the
   formula engine and xlwings Lite). Exit status 1, as for any error answer of ``benchsheet eval``.
 * ``DataError``: a file that cannot be used (results, cache, runs, loadgen log): names the file,
-  the row or line, and the field. ``WriteRefused``: a file benchsheet will not write.
+  the row or line, and the field.
 * ``RefreshError``: a download that did not replace the cache.
 * ``SetupError``: the Excel add-in set-up (``benchsheet addin``).
-* ``WorkbookError``: a workbook ``template calc`` or ``freeze`` cannot compute or write.
+
+The workbook calculator's own errors (a workbook it cannot compute or write, a file it will not
+write) are ``excelcalc.errors``; the CLI prints both alike.
 """
 
 from __future__ import annotations
@@ -134,23 +136,12 @@ class DataError(BenchsheetError):
         self.reason = reason
 
 
-class WriteRefused(DataError):
-    """A file benchsheet will not write; the message says which and why. Nothing was written."""
-
-    def __init__(self, path: object, reason: str) -> None:
-        super().__init__(str(path), None, None, reason)
-
-
 class RefreshError(BenchsheetError):
     """Why a refresh did not replace the cache."""
 
 
 class SetupError(BenchsheetError):
     """A step of the Excel add-in set-up that cannot be done."""
-
-
-class WorkbookError(BenchsheetError):
-    """A workbook that cannot be computed or written; nothing was written."""
 
 
 MAX_RESULT = 1e12

@@ -35,10 +35,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import __version__
-from .catalogue import CATALOGUE, Function, call, named_like
-from .errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, BenchsheetError
-from .store import get_table
+from benchsheet import __version__
+from benchsheet.catalogue.functions import CATALOGUE, Function, call, named_like
+from benchsheet.data.store import get_table
+from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, BenchsheetError
 
 Report = Callable[[str], None]
 

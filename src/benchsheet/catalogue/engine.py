@@ -1,0 +1,56 @@
+"""benchsheet's functions in the formula engine: the catalogue registered into ``excelcalc``.
+
+The engine imports no part of benchsheet; benchsheet gives it its functions (``install``, done
+when this module is imported). Each is called as the add-in calls it: plain arguments, the
+loaded results table, a ``BenchError`` answered as a ``FunctionError`` (shown in a cell as the
+add-in shows it: ``#N/A Unknown entry 6.1-9999``). ``evaluate``, ``calc`` and ``freeze`` are the
+engine's with benchsheet's functions in it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from benchsheet.catalogue.functions import CATALOGUE, Function, call
+from benchsheet.data.store import get_table
+from benchsheet.errors import BenchError
+from excelcalc import formula
+from excelcalc.backend import Array
+from excelcalc.values import FunctionError, ReasonedError, is_error, plain
+
+__all__ = ["calc", "compute", "evaluate", "freeze", "freeze_report", "install", "to_error"]
+
+
+def to_error(err: BenchError) -> ReasonedError:
+    return FunctionError(err.code, err.reason)
+
+
+def _engine_function(fn: Function) -> Any:
+    def run(*args: Any) -> Any:
+        out = call(fn, get_table(), [plain(a) for a in args], to_error, is_error=is_error)
+        if isinstance(out, list):
+            return np.asarray(out, dtype=object).view(Array)
+        return out
+
+    run.__name__ = fn.name
+    return run
+
+
+def install() -> None:
+    """Register the catalogue's functions in the engine (once per process)."""
+    if not {fn.name for fn in CATALOGUE} <= formula.registered():
+        formula.register({fn.name: _engine_function(fn) for fn in CATALOGUE})
+
+
+def evaluate(text: str) -> Any:
+    """Compute one formula, benchsheet's functions included: plain Python or a ReasonedError."""
+    return formula.evaluate(text)
+
+
+install()
+
+# the workbook calculator, the catalogue installed
+from excelcalc.workbook.calc import calc, freeze, freeze_report  # noqa: E402
+from excelcalc.workbook.compute import compute  # noqa: E402

@@ -1,0 +1,401 @@
+"""One formula, computed as Excel computes it: prepared, parsed once, run.
+
+Built on the ``formulas`` package (behind ``backend``), which parses and computes Excel formulas
+and has real Excel error values. An add-in's functions are registered in it under their names
+(``register``); a failure is a ``ReasonedError``, a real Excel error value (``#N/A``,
+``#VALUE!``) that also carries the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+import numpy as np
+import schedula as sh
+
+from excelcalc.backend import FunctionTable, Program, ProgramError, XlError, compile_program, get_functions
+from excelcalc.formula_text import (
+    EXPONENT,
+    MAX_FORMULA,
+    MAX_TEXT,
+    errors_in,
+    normalize_formula,
+    shown,
+    tokenizer,
+    too_long,
+)
+from excelcalc.lib import excel
+from excelcalc.lib import more as excel_more
+from excelcalc.lib.checked import CHECKED
+from excelcalc.lib.checked import overrides as excel_overrides
+from excelcalc.values import ReasonedError, is_error, plain
+
+MISSING_FN = "EXCELCALC.MISSING"
+
+_ADDIN: dict[str, Callable[..., Any]] = {}  # the add-in functions registered (``register``), by name
+
+
+def register(addin: Mapping[str, Callable[..., Any]]) -> None:
+    """Make add-in functions (an add-in's UDFs) callable from formulas, under their upper-case names.
+
+    Each is called with the engine's values (``values.plain`` makes them plain Python) and answers a
+    value, rows of values as an array, or an error value; an argument left out
+    (``BEST("B200",x,y,,8)``) reaches it as a call of ``MISSING_FN`` (``sh.EMPTY``), as Excel passes
+    a UDF "missing", not as 0. The engine imports no add-in: the add-in registers itself."""
+    _ADDIN.update({name.upper(): fn for name, fn in addin.items()})
+    functions.cache_clear()
+    program.cache_clear()
+    global _OWN
+    _OWN = frozenset({*_ADDIN, MISSING_FN, "ARRAY", "_XLFN.SINGLE"})
+
+
+def registered() -> frozenset[str]:
+    """The names of the add-in functions registered."""
+    return frozenset(_ADDIN)
+
+
+@cache
+def functions() -> FunctionTable:
+    """formulas' function table with the add-in functions registered (``register``). Excel's own
+    functions are loaded as formulas first name them (``backend.FunctionTable``)."""
+    logging.getLogger("schedula").setLevel(logging.CRITICAL)  # errors are values here
+    table = get_functions()
+    table.update(_ADDIN)
+    table[MISSING_FN] = lambda: sh.EMPTY
+    table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
+    excel.register(table)
+    excel_more.register(table)
+    for name, override in excel_overrides().items():
+        table[name] = override
+    return table
+
+
+def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
+    """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
+    (``REPT("a",1000000000)`` would need a gigabyte)."""
+
+    def bounded(text: Any, times: Any) -> Any:
+        def values(v: Any) -> list[Any]:
+            v = plain(v)
+            return [x for row in v for x in row] if isinstance(v, list) else [v]
+
+        width = max((len(str(t)) for t in values(text) if not isinstance(t, XlError)), default=0)
+        count = 0.0
+        for n in values(times):
+            if isinstance(n, int | float) and not isinstance(n, bool):
+                count = max(count, float(n))
+        if width and count * width > MAX_TEXT:
+            return _too_long(int(min(count * width, 1e18)))
+        return excel_rept()(text, times)
+
+    bounded.__name__ = "REPT"
+    return bounded
+
+
+def mark_missing(formula: str) -> str:
+    """Make left-out arguments of the add-in's functions (``BEST("B200",x,y,,8)``) explicit.
+
+    The engine reads a left-out argument as 0, Excel passes a UDF "missing";
+    a call of ``EXCELCALC.MISSING()`` in its place keeps the difference.
+    Excel's own functions keep their own rule (``SUM(1,,2)`` is 3), except OFFSET, whose empty
+    height or width is the reference's own (``excel_refs.offset``).
+    """
+    names = {*_ADDIN, "OFFSET"}
+    out: list[str] = []
+    calls: list[bool] = []  # for each open parenthesis: is it a call of an add-in function?
+    word: list[str] = []
+    in_string = False
+    prev = ""
+    for ch in formula:
+        if ch == '"':
+            in_string = not in_string
+        elif not in_string:
+            if ch == "(":
+                calls.append("".join(word).upper().rsplit("!", 1)[-1].removeprefix("_XLUDF.") in names)
+            elif ch in ",)" and prev in ("(", ",") and (ch, prev) != (")", "(") and calls and calls[-1]:
+                out.append(MISSING_FN + "()")
+            if ch == ")" and calls:
+                calls.pop()
+        out.append(ch)
+        if not in_string:
+            word = [*word, ch] if (ch.isalnum() or ch in "._!") else []
+            if not ch.isspace():
+                prev = ch if ch in "(," else "x"
+    return "".join(out)
+
+
+MAX_NAME_DEPTH = 64  # defined names standing for names standing for names...
+MAX_EXPANDED = 100_000  # characters a formula may grow to with its defined names written out
+PLACEHOLDER = "_BSREF"  # a reference of a prepared formula: _BSREF0, _BSREF1...
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A formula ready for the engine: each reference replaced by a placeholder.
+
+    ``text`` is the same for every cell of a filled-down column once its references are
+    resolved relative to the cell, so it is parsed once (``program``)."""
+
+    text: str  # "=PERGPU(_BSREF0,_BSREF1,_BSREF2)"
+    refs: tuple[str, ...]  # the references as written, in placeholder order: ("A2", "'Bob''s'!$B$5")
+    problem: ReasonedError | None = None  # why it cannot be computed at all
+
+
+def prepare(formula: str, names: Callable[[str], str | None] | None = None, intersect: bool = False) -> Prepared:
+    """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
+    placeholder. ``names`` gives the text a defined name stands for (None: not defined).
+    ``intersect``: a cell's ordinary formula (no array formula), where Excel reads a range that
+    stands for one value as the cell of its row or column (``excel.intersected``)."""
+    tokens = tokenizer()
+    Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
+
+    text = formula.strip()
+    if not text.startswith("="):
+        text = "=" + text
+    if len(text) > MAX_FORMULA:
+        why = f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"
+        return Prepared(text, (), ReasonedError("#VALUE!", why))
+    text = normalize_formula(text)
+    for _ in range(MAX_NAME_DEPTH + 1):  # defined names standing for other names, at most this deep
+        try:
+            items = Tokenizer(text).items
+        except (TokenizerError, IndexError) as exc:
+            return Prepared(text, (), ReasonedError("#VALUE!", f"cannot read the formula {text[:80]!r} ({exc})"))
+        if any(t.type == "OPERAND" and t.subtype == "TEXT" and len(t.value) - 2 > MAX_TEXT for t in items):
+            why = f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"
+            return Prepared(text, (), ReasonedError("#VALUE!", why))
+        substituted = False
+        out: list[str] = []
+        raw: list[str] = []  # the same with the references as written: the next round reads them again
+        refs: list[str] = []
+        lead, trail, single = _rewrites(items, intersect)
+        for i, tok in enumerate(items):
+            value = lead.get(i, tok.value)
+            out.append(trail.get(i - 1, ""))
+            raw.append(out[-1])
+            if tok.type == "OPERAND" and tok.subtype == "RANGE":
+                meaning = names(value) if names is not None else None
+                if meaning is not None:
+                    out.append("(" + meaning.removeprefix("=") + ")")
+                    raw.append(out[-1])
+                    substituted = True
+                    continue
+                placeholder = f"{PLACEHOLDER}{len(refs)}"
+                out.append(f"_xlfn.SINGLE({placeholder})" if i in single else placeholder)
+                raw.append(value)
+                refs.append(value)
+                continue
+            if tok.type == "OPERAND" and tok.subtype == "NUMBER":
+                value = EXPONENT.sub(r"\1E+\2", value)
+            raw.append(value)
+            out.append(_line_breaks(value) if tok.type == "OPERAND" and tok.subtype == "TEXT" else value)
+        out.append(trail.get(len(items) - 1, ""))
+        raw.append(out[-1])
+        if not substituted:
+            return Prepared(mark_missing(_whole("".join(out), single)), tuple(refs))
+        text = "=" + "".join(raw)
+        if len(text) > MAX_EXPANDED:  # names that each repeat the next: twice as long a level
+            why = f"its defined names stand for a formula of more than {MAX_EXPANDED:,} characters"
+            return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
+    why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
+    return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+def _line_breaks(literal: str) -> str:
+    """A text literal holding line breaks, written with CHAR(10)/CHAR(13): formulas' parser drops a
+    line break inside a literal (POI's dataValidationTableRange.xlsx: Excel keeps it)."""
+    if "\n" not in literal and "\r" not in literal:
+        return literal
+    for ch, code in (("\r", 13), ("\n", 10)):
+        literal = literal.replace(ch, f'"&CHAR({code})&"')
+    return f"({literal})"
+
+
+def _rewrites(items: Sequence[Any], intersect: bool) -> tuple[dict[int, str], dict[int, str], set[int]]:
+    """What tokens become (``lead``), what follows a token (``trail``), and the tokens read by
+    implicit intersection (``excel.intersected``, in a cell's ordinary formula only)."""
+    lead, trail = _double_negations(items)
+    single = excel.intersected(items) if intersect else set()
+    _intersect_calls(items, single, lead, trail)
+    return lead, trail, single
+
+
+def _whole(body: str, single: set[int]) -> str:
+    """The prepared formula; intersected as a whole where its top level intersects ranges."""
+    return f"=_xlfn.SINGLE({body})" if excel.WHOLE in single else "=" + body
+
+
+def _intersect_calls(items: Sequence[Any], single: set[int], lead: dict[int, str], trail: dict[int, str]) -> None:
+    """A call answering a reference where one value is needed (``excel.intersected``) becomes
+    ``_xlfn.SINGLE(INDEX(...))``: the text its opening token becomes, and the ``)`` after its end."""
+    for i in single:
+        if i >= 0 and items[i].type == "FUNC":
+            end = _operand_end(items, i)
+            if end is not None:
+                lead[i] = "_xlfn.SINGLE(" + lead.get(i, items[i].value)
+                trail[end] = trail.get(end, "") + ")"
+
+
+def _double_negations(items: Sequence[Any]) -> tuple[dict[int, str], dict[int, str]]:
+    """``--X`` written as ``-(-X)``: formulas' parser reads a run of signs as one sign, so ``--TRUE``
+    stayed TRUE where Excel negates twice and answers 1 (``SUMPRODUCT(--(A2:A20=8))``). For each run
+    of prefix signs that negates an even number of times: the text its first token becomes (the
+    others become nothing), and the ``)`` to add after the token that ends its operand."""
+    lead: dict[int, str] = {}
+    trail: dict[int, str] = {}
+    i, n = 0, len(items)
+    while i < n:
+        if items[i].type != "OPERATOR-PREFIX":
+            i += 1
+            continue
+        j = i
+        while j < n and (items[j].type == "OPERATOR-PREFIX" or items[j].type == "WHITE-SPACE"):
+            j += 1
+        minus = sum(1 for t in items[i:j] if t.type == "OPERATOR-PREFIX" and t.value == "-")
+        end = _operand_end(items, j)
+        if minus and minus % 2 == 0 and end is not None:
+            lead[i] = "-(-"
+            for k in range(i + 1, j):
+                lead[k] = ""
+            trail[end] = trail.get(end, "") + ")"
+        i = j
+    return lead, trail
+
+
+def _operand_end(items: Sequence[Any], j: int) -> int | None:
+    """The index of the last token of the operand starting at ``j`` (a value, a call, a
+    parenthesis or an array constant)."""
+    if j >= len(items):
+        return None
+    if items[j].type == "OPERAND":
+        return j
+    if items[j].subtype != "OPEN":
+        return None
+    depth = 0
+    for k in range(j, len(items)):
+        if items[k].subtype == "OPEN" and items[k].type in ("FUNC", "PAREN", "ARRAY"):
+            depth += 1
+        elif items[k].subtype == "CLOSE" and items[k].type in ("FUNC", "PAREN", "ARRAY"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
+_TEXT = "\x00formula\x00"  # stands for the formula as written in a reason from ``program``
+
+
+def as_written(err: ReasonedError, formula: str) -> ReasonedError:
+    """A reason from ``program`` naming the formula as the user wrote it."""
+    if _TEXT not in err.reason:
+        return err
+    return ReasonedError(str(err), err.reason.replace(_TEXT, repr(formula.strip()[:80])))
+
+
+@lru_cache(maxsize=4096)
+def program(text: str) -> Program | ReasonedError:
+    """The prepared formula ``text`` parsed once (shared by every cell of the same shape)."""
+    known = functions()
+    try:
+        prog = compile_program(text)
+    except ProgramError as exc:
+        why = (
+            " (not a valid formula)"
+            if exc.reason.lower().startswith("not a valid formula")
+            else f" ({exc.reason[:160]})"
+        )
+        return ReasonedError(exc.code, "cannot read the formula " + _TEXT + why)
+    unknown = [name for name in prog.functions if name not in known]
+    if unknown and not prog.missing:
+        return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
+    # a function no table has answers #NAME? where it is reached (not in IF's other branch); one the
+    # engine has but benchsheet has not checked against Excel answers #NAME? naming it (never a number)
+    unchecked = [n for n in prog.functions if n in known and not _is_checked(n)]
+    if unchecked:
+        shown = ", ".join(name.removeprefix("_XLFN.").removeprefix("_XLWS.") for name in unchecked)
+        return ReasonedError("#NAME?", f"{shown} is not computed by benchsheet")
+    return prog
+
+
+# the add-in's functions, the engine's constructor of an array literal ({1,2}), and implicit intersection
+_OWN = frozenset({MISSING_FN, "ARRAY", "_XLFN.SINGLE"})
+
+
+def _is_checked(name: str) -> bool:
+    """An add-in function, or an Excel function checked against Excel, however the file spells
+    a newer one (``_xlfn.CONCAT`` as Excel writes it, ``CONCAT`` as other writers do)."""
+    bare = name.removeprefix("_XLFN.").removeprefix("_XLWS.")
+    return name in _OWN or name in CHECKED or bare in CHECKED or f"_XLFN.{bare}" in CHECKED
+
+
+def run(prog: Program, refs: Sequence[Any], cell: Any = None) -> Any:
+    """One value of ``prog``: an engine value (number, text, bool, error, array) or a ReasonedError."""
+    try:
+        value = prog.run(refs, cell)
+    except ProgramError as exc:
+        return ReasonedError(exc.code, exc.reason)
+    except RecursionError:
+        return ReasonedError("#VALUE!", "the formula is nested too deeply")
+    except MemoryError:
+        return ReasonedError("#VALUE!", "the formula needs more memory than there is")
+    except Exception as exc:  # the engine's own failure on odd input: the cell says so, the rest computes
+        return ReasonedError("#VALUE!", f"cannot compute this formula ({type(exc).__name__}: {str(exc)[:120]})")
+    if prog.missing:
+        shown = plain(value)
+        if isinstance(shown, XlError) and not isinstance(shown, ReasonedError) and str(shown) == "#NAME?":
+            return ReasonedError("#NAME?", f"unknown function {', '.join(prog.missing)}")
+    return _checked(value)
+
+
+def _checked(value: Any) -> Any:
+    """Excel's limits on an answer: a text of at most 32,767 characters."""
+    if isinstance(value, str) and not isinstance(value, XlError) and len(value) > MAX_TEXT:
+        return _too_long(len(value))
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        for v in value.flat:
+            if isinstance(v, str) and not isinstance(v, XlError) and len(v) > MAX_TEXT:
+                return _too_long(len(v))
+    return value
+
+
+def _too_long(n: int) -> ReasonedError:
+    return ReasonedError(*too_long(n))
+
+
+BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing more specific
+    "#DIV/0!": "division by zero",
+    "#NUM!": "a number out of range (too large, or no answer exists)",
+    "#VALUE!": "an argument of the wrong type (text where a number is needed?)",
+    "#NULL!": "the ranges do not intersect",
+}
+
+
+def evaluate(formula: str) -> Any:
+    """Compute one formula; the answer is plain Python or a ReasonedError."""
+    prepared = prepare(formula)
+    if prepared.problem is not None:
+        return prepared.problem
+    if prepared.refs:
+        return ReasonedError("#REF!", f"eval has no cells to refer to ({', '.join(prepared.refs)})")
+    prog = program(prepared.text)
+    if isinstance(prog, ReasonedError):
+        reason = prog.reason.replace("cannot read the formula " + _TEXT, "cannot evaluate " + _TEXT)
+        return as_written(ReasonedError(str(prog), reason), formula)
+    value = plain(run(prog, ()))
+    if isinstance(value, XlError) and not isinstance(value, ReasonedError) and str(value) in BARE_REASONS:
+        return ReasonedError(str(value), BARE_REASONS[str(value)])
+    return value
+
+
+def format_value(value: Any) -> str:
+    """How a command line prints a value: full precision, arrays as TSV rows."""
+    return shown(value, is_error)
+
+
+def error_cells(value: Any) -> int:
+    """How many cells of an array answer are errors (0 for a single value)."""
+    return errors_in(value, is_error)

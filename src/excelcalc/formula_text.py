@@ -1,0 +1,101 @@
+"""A formula as text, before the engine reads it: Excel's limits, add-in prefixes, the tokenizer.
+
+Excel's limits on a formula and its texts, add-in prefixes dropped from function names
+(``_xludf.BEST(``), openpyxl's tokenizer (loaded alone, without the rest of openpyxl), how a
+command line prints an answer, and text made safe to put in a cell. Nothing here imports numpy or
+formulas: an add-in can read formulas (``benchsheet.catalogue.literal``) without starting the engine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "EXPONENT",
+    "MAX_FORMULA",
+    "MAX_TEXT",
+    "cell_text",
+    "errors_in",
+    "normalize_formula",
+    "shown",
+    "tokenizer",
+    "too_long",
+]
+
+MAX_FORMULA = 8192  # characters in a formula, as Excel allows
+MAX_TEXT = 32767  # characters in a cell's text, as Excel allows
+_UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
+EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own spelling of 1E+3
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # tab and CR too: OWASP's CSV-injection list
+
+
+def normalize_formula(text: str) -> str:
+    """Drop add-in prefixes from function names (``_xludf.BEST(``), outside string literals."""
+    parts = text.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _UDF_PREFIX.sub("", parts[i])
+    return '"'.join(parts)
+
+
+def tokenizer() -> Any:
+    """openpyxl's formula tokenizer module (``Tokenizer``, ``TokenizerError``). It imports nothing
+    but ``re``; importing it through ``openpyxl`` loads all of openpyxl first (a quarter of a
+    second of ``eval``), so where openpyxl is not loaded yet the module's own file is loaded alone."""
+    loaded = sys.modules.get("openpyxl.formula.tokenizer") or sys.modules.get(_TOKENIZER)
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("openpyxl")
+    folders = list(package.submodule_search_locations or ()) if package is not None else []
+    spec = importlib.util.spec_from_file_location(_TOKENIZER, f"{folders[0]}/formula/tokenizer.py") if folders else None
+    if spec is None or spec.loader is None:
+        return importlib.import_module("openpyxl.formula.tokenizer")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_TOKENIZER] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_TOKENIZER = "excelcalc._openpyxl_tokenizer"
+
+
+def too_long(n: int) -> tuple[str, str]:
+    """The error code and reason of an answer whose text Excel could not hold."""
+    return "#VALUE!", f"the text would have {n:,} characters; Excel allows {MAX_TEXT:,}"
+
+
+def shown(value: Any, is_error: Callable[[Any], bool]) -> str:
+    """How ``benchsheet eval`` prints a value: full precision, arrays as TSV rows, an error as its
+    code and reason (``is_error`` knows the runtime's errors)."""
+    if isinstance(value, list):
+        return "\n".join("\t".join(shown(v, is_error) for v in row) for row in value)
+    if is_error(value):
+        text: str = getattr(value, "text", str(value))
+        return text
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if value is None:
+        return ""
+    return str(value)
+
+
+def errors_in(value: Any, is_error: Callable[[Any], bool]) -> int:
+    """How many cells of an array answer are errors (0 for a single value)."""
+    if not isinstance(value, list):
+        return 0
+    return sum(is_error(v) for row in value for v in (row if isinstance(row, list) else [row]))
+
+
+def cell_text(text: str) -> str:
+    """Text made safe to put in a cell: never read as a formula.
+
+    A leading ``=``, ``+``, ``-`` or ``@`` would make a spreadsheet treat the
+    text as a formula (CSV/formula injection); such text gets a leading
+    apostrophe, the spreadsheet convention for "this is text".
+    """
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text

@@ -1,0 +1,120 @@
+"""References made while a formula runs (OFFSET, INDIRECT of a cell's text) and what SUBTOTAL
+and AGGREGATE read of the workbook (hidden rows, subtotal cells): the calculator's side of
+``benchsheet.excel_refs.Sheets``.
+
+The calculator orders formula cells by the references written in them. A reference made at run
+time may read a formula cell that comes later in that order: ``BookSheets.read`` then raises
+``Pending`` with those cells, ``run_on_demand`` computes them first (and what they read) and runs
+the formula again; a formula that needs itself this way answers a circular-reference error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from excelcalc.backend import XlError
+from excelcalc.lib.refs import Area, Pending
+
+if TYPE_CHECKING:
+    from excelcalc.workbook.compute import _Book, _Producers, _Runner
+
+_SUBTOTAL = re.compile(r"(?<![\w.])(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(", re.IGNORECASE)
+
+
+class BookSheets:
+    """The workbook as the functions of ``excel_refs`` read it, while the calculator runs."""
+
+    def __init__(self, book: _Book, producers: _Producers, runner: _Runner, results: dict[int, Any]) -> None:
+        self.book, self.producers, self.runner, self.results = book, producers, runner, results
+        self.date1904 = book.date1904
+        self.cell: tuple[int, int, int] | None = None
+        self.home = 0  # the sheet of the formula running
+        self._subtotals: set[tuple[int, int, int]] | None = None
+
+    def running(self, pos: tuple[int, int, int], array: bool) -> None:
+        self.home = pos[0]
+        self.cell = None if array else pos
+
+    def read(self, area: Area) -> Any:
+        needed = [j for j in self.producers.within(area) if j not in self.results]
+        if needed:
+            raise Pending(needed)
+        return self.runner.ranges(area)
+
+    def resolve(self, text: str) -> Area | XlError:
+        return resolve_text(self.book, self.home, text)
+
+    def hidden(self, sheet: int, row: int) -> bool:
+        return (sheet, row) in self.book.hidden_rows
+
+    def filtered(self, sheet: int) -> bool:
+        return sheet in self.book.filtered
+
+    def subtotal(self, sheet: int, row: int, col: int) -> bool:
+        if self._subtotals is None:
+            self._subtotals = {f.pos for f in self.book.formulas if _SUBTOTAL.search(_outside_strings(f.text))}
+        return (sheet, row, col) in self._subtotals
+
+
+def resolve_text(book: _Book, home: int, text: str) -> Area | XlError:
+    """The reference INDIRECT's text names in a formula of sheet ``home``: a cell or range
+    (``B2``, ``Sheet2!A1:B3``) or a defined name standing for one; #REF! for anything else."""
+    from excelcalc.workbook.compute import _A1, _resolve
+
+    found = _resolve(book, home, text)
+    if isinstance(found, XlError) and str(found) == "#NAME?":
+        meaning = book.name(home, text)
+        if meaning is None:
+            return type(found)("#REF!", f"INDIRECT's text {text[:40]!r} names no reference")
+        if any(not (m.group(1) and m.group(3)) for m in _A1.finditer(meaning.rsplit("!", 1)[-1])):  # relative
+            return type(found)("#VALUE!", f"INDIRECT of the name {text[:40]}, relative to its cell, is not computed")
+        found = _resolve(book, home, meaning.removeprefix("=").strip())
+        if isinstance(found, XlError):
+            return type(found)("#REF!", f"the name {text[:40]} is no reference INDIRECT can read")
+    return found
+
+
+def _outside_strings(text: str) -> str:
+    return "".join(text.split('"')[::2])
+
+
+def run_on_demand(
+    first: int,
+    results: dict[int, Any],
+    compute: Callable[[int], None],
+    reads: Callable[[int], Iterable[int]],
+    circular: Callable[[int], None],
+    check: Callable[[], None],
+    blocked: set[int] | frozenset[int] = frozenset(),
+) -> None:
+    """Compute formula ``first`` (``compute``), first any formula its run-time references need
+    (``Pending``), and before each of those the formulas it reads (``reads``); a formula that needs
+    one already waiting, or one on a circle of written references (``blocked``), answers a
+    circular-reference error (``circular``)."""
+    check()
+    try:  # the usual case: nothing made at run time needs a formula not computed yet
+        compute(first)
+        return
+    except Pending:
+        pass
+    stack = [first]
+    waiting = {first, *blocked}
+    while stack:
+        check()
+        top = stack[-1]
+        needed = [] if top == first else [j for j in reads(top) if j not in results]
+        if not needed:
+            try:
+                compute(top)
+            except Pending as pending:
+                needed = [j for j in dict.fromkeys(pending.needed) if j not in results]
+        if not needed or any(j in waiting for j in needed):
+            if needed:
+                circular(top)
+            stack.pop()
+            waiting.discard(top)
+            continue
+        stack.extend(needed)
+        waiting.update(needed)
