@@ -8,10 +8,9 @@ import sys
 import pytest
 
 import benchsheet
-from benchsheet.catalogue.engine import evaluate
+from benchsheet.catalogue.engine import calc, evaluate, freeze
 from benchsheet.data.store import get_table
 from benchsheet.templates.builder import build
-from excelcalc.workbook.calc import calc, freeze
 
 HEAVY = ("formulas", "openpyxl", "xlsxwriter", "pandas", "numpy", "xlwings")
 

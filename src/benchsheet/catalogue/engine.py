@@ -9,7 +9,8 @@ engine's with benchsheet's functions in it.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from benchsheet.errors import BenchError
 from excelcalc import formula
 from excelcalc.backend import Array
 from excelcalc.values import FunctionError, ReasonedError, is_error, plain
+
+if TYPE_CHECKING:
+    from excelcalc.workbook.calc import CalcReport
+    from excelcalc.workbook.cells import Computed
 
 __all__ = ["calc", "compute", "evaluate", "freeze", "freeze_report", "install", "to_error"]
 
@@ -49,8 +54,30 @@ def evaluate(text: str) -> Any:
     return formula.evaluate(text)
 
 
-install()
+def calc(src: Path, out: Path, *, force: bool = False) -> CalcReport:
+    """Recompute a workbook, benchsheet's functions included (``excelcalc.workbook.calc.calc``)."""
+    from excelcalc.workbook import calc as workbook
 
-# the workbook calculator, the catalogue installed
-from excelcalc.workbook.calc import calc, freeze, freeze_report  # noqa: E402
-from excelcalc.workbook.compute import compute  # noqa: E402
+    return workbook.calc(src, out, force=force)
+
+
+def freeze_report(src: Path, out: Path, *, force: bool = False) -> CalcReport:
+    """A values-only copy, saying which cells hold errors (``excelcalc.workbook.calc.freeze_report``)."""
+    from excelcalc.workbook import calc as workbook
+
+    return workbook.freeze_report(src, out, force=force)
+
+
+def freeze(src: Path, out: Path) -> None:
+    """A values-only copy of a workbook, computed afresh with benchsheet's functions."""
+    freeze_report(src, out)
+
+
+def compute(path: Path, seconds: float | None = None) -> Computed:
+    """Every formula of a workbook computed, benchsheet's functions included (not written)."""
+    from excelcalc.workbook import compute as workbook
+
+    return workbook.compute(path, seconds)
+
+
+install()  # the workbook calculator is imported where it is used: eval needs the engine alone
