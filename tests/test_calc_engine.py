@@ -451,7 +451,8 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
     """calc reads the sheets' XML itself (openpyxl's object per cell is most of a large calc's time);
     on the template, array formulas, odd sheet names and the generated sheet it reads the same cells,
     formulas, names and extents as openpyxl does."""
-    from excelcalc.workbook.compute import _Book
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.reading import read_openpyxl
 
     arrays = tmp_path / "arrays.xlsx"
     _array_book(arrays)
@@ -485,9 +486,9 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
             zf.writestr(name, data)
     assert [c.shown_value("Sheet", f"B{n}") for n in range(1, 5) for c in [compute(shared)]] == [3, 5, 7, 9]
     for path in (template_path, arrays, names, shared):
-        quick = _Book(path)
-        slow = _Book.__new__(_Book)
-        slow._openpyxl(path)
+        quick = WorkbookCells(path)
+        slow = WorkbookCells.__new__(WorkbookCells)
+        read_openpyxl(slow, path)
         assert quick.titles == slow.titles and quick.names == slow.names, path
         assert quick.values == slow.values and quick.extent == slow.extent, path
         assert [(f.pos, f.text, f.shape) for f in quick.formulas] == [(f.pos, f.text, f.shape) for f in slow.formulas]
@@ -535,14 +536,15 @@ def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, c
     """The reader takes the common shapes of a cell in one match and leaves the rest to its general
     path; both read each shape alike, down to what makes the file go to openpyxl (a type it does not
     know, a shared string that is not there)."""
-    from excelcalc.workbook import compute as c
+    from excelcalc.workbook import reading as c
+    from excelcalc.workbook.book import WorkbookCells
 
     def read(cell: str) -> object:
-        book = c._Book.__new__(c._Book)
-        book._reset()
+        book = WorkbookCells.__new__(WorkbookCells)
+        book.clear()
         xml = f'<worksheet><sheetData><row r="1">{cell}<c r="B1"><v>5</v></c></row></sheetData></worksheet>'
         try:
-            c._read_sheet(book, 0, xml.encode(), ["zero", "one"], "here")
+            c.read_sheet(book, 0, xml.encode(), ["zero", "one"], "here")
         except Exception as exc:  # the kind of failure is compared
             return type(exc)
         return book.values, [(f.pos, f.text) for f in book.formulas], book.col_last, book.row_last
@@ -561,12 +563,13 @@ def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_r
     own dicts, merged with what the general path counted at the end: a cell of either shape below or
     right of the others is the last (a whole-column range reads up to it). A prefixed
     ``<x:sheetData>`` ends at its own end tag, not at a plain one."""
-    from excelcalc.workbook import compute as c
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.reading import read_sheet
 
     def read(xml: str) -> Any:
-        book = c._Book.__new__(c._Book)
-        book._reset()
-        c._read_sheet(book, 0, xml.encode(), [], "here")
+        book = WorkbookCells.__new__(WorkbookCells)
+        book.clear()
+        read_sheet(book, 0, xml.encode(), [], "here")
         return book
 
     rows = (
@@ -628,9 +631,10 @@ def _shared_groups(path: Path) -> dict[tuple[int, str], list[tuple[int, int]]]:
 def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
     """Excel stores a filled-down formula once (a shared formula): every cell of it has the same
     formula relative to its own position. calc prepares a formula once per such shape (its text
-    relative to the cell, ``_relative``); on the corpus of workbooks Excel saved, each shared
-    formula must be one shape (``_relative`` reads the references of the shape once, not per cell)."""
-    from excelcalc.workbook.compute import _Book, _relative
+    relative to the cell, ``relative``); on the corpus of workbooks Excel saved, each shared
+    formula must be one shape (``relative`` reads the references of the shape once, not per cell)."""
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.references import relative
     from tests.excel_corpus import FILES
 
     groups_checked = 0
@@ -639,13 +643,13 @@ def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
         if not groups:
             continue
         try:
-            book = _Book(path)
+            book = WorkbookCells(path)
         except Exception:
             continue  # a file calc refuses is another test's
         texts = {f.pos: f.text for f in book.formulas}
         for (s, _si), cells in groups.items():
             # (openpyxl's Translator, which writes each cell's text from the master's, moves line breaks)
-            shapes = {"".join(_relative(texts[(s, r, c)], r, c).split()) for r, c in cells if (s, r, c) in texts}
+            shapes = {"".join(relative(texts[(s, r, c)], r, c).split()) for r, c in cells if (s, r, c) in texts}
             assert len(shapes) <= 1, f"{path.name}: {sorted(shapes)[:3]}"
             groups_checked += len(cells) > 1
     assert groups_checked > 100
