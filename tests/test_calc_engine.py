@@ -533,11 +533,12 @@ CELL_SHAPES = [
 
 @pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
 def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, content: str | None) -> None:
-    """The reader takes the common shapes of a cell in one match and leaves the rest to its general
-    path; both read each shape alike, down to what makes the file go to openpyxl (a type it does not
-    know, a shared string that is not there)."""
+    """The reader takes the common shapes of a cell in one match (an empty ``<v></v>`` or ``<f></f>``
+    too) and leaves the rest to its general path; both read each shape alike, down to what makes the
+    file go to openpyxl (a type it does not know, a shared string that is not there)."""
     from excelcalc.workbook import reading as c
     from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.sheetxml import READ_CELLS
 
     def read(cell: str) -> object:
         book = WorkbookCells.__new__(WorkbookCells)
@@ -551,10 +552,9 @@ def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, c
 
     end = "/>" if content is None else f">{content}</c>"
     quick = f'<c r="A1"{attrs}{end}'
-    taken = c._X_CELLS.findall(quick.encode())[0][0]  # an empty <v> or <f> is left to the general path
-    assert bool(taken) == (content not in ("<v></v>", "<f></f><v>1</v>")), quick
+    assert READ_CELLS.findall(quick.encode())[0][0], quick  # the quick shape, as the writer's (below)
     general = f'<c ph="1" r="A1"{attrs}{end}'  # an attribute before r: the general path
-    assert not c._X_CELLS.findall(general.encode())[0][0]
+    assert not READ_CELLS.findall(general.encode())[0][0]
     assert read(quick) == read(general), quick
 
 
@@ -586,6 +586,36 @@ def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_r
     assert read(prefixed).values == {(0, 1, 1): 4}
 
 
+def test_reading_and_writing_find_the_same_cells(template_path: Path) -> None:
+    """calc reads a sheet's cells and writes their values with one scanner (``sheetxml``), compiled
+    for each side: both forms take the same cells, with the same spans, and the same ones by the
+    quick alternative, on every cell shape above (as written, after another attribute, prefixed) and
+    on every sheet of the template and the corpus."""
+    import re
+
+    from excelcalc.workbook.sheetxml import PATCH_CELLS, READ_CELLS
+    from excelcalc.workbook.xlsxfile import XlsxError, read_package, sheet_parts
+    from tests.excel_corpus import corpus_files
+
+    read = re.compile(READ_CELLS.pattern.decode(), READ_CELLS.flags & ~re.ASCII)  # the same source, as text
+    shapes = "".join(f'<c r="A1"{a}{"/>" if c is None else f">{c}</c>"}' for a, c in CELL_SHAPES)
+    sheets = [shapes, shapes.replace("<c r=", '<c ph="1" r='), re.sub(r"<(/?)(c|f|v|is|t)\b", r"<\1x:\2", shapes)]
+    for path in (template_path, *corpus_files()):
+        try:
+            parts = read_package(path)
+        except XlsxError:
+            continue  # a file refused before any cell is read
+        sheets += [parts[part].decode("utf-8") for part in sheet_parts(parts).values()]
+    found = []
+    for xml in sheets:
+        reading = [(m.span(), bool(m.group(1))) for m in read.finditer(xml)]
+        writing = [(m.span(), m.group("qr") is not None) for m in PATCH_CELLS.finditer(xml)]
+        assert reading == writing, xml[:200]
+        found.append([quick for _, quick in reading])
+    assert found[0] == [True] * len(CELL_SHAPES) and found[1] == found[2] == [False] * len(CELL_SHAPES)
+    assert len(sheets) > 200
+
+
 @pytest.mark.parametrize("strip", [False, True])
 @pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
 def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
@@ -594,11 +624,12 @@ def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
     """calc and freeze write the common shapes of a cell without the general path's searches; the
     cell they write is the one the general path writes, for every kind of value, with or without one."""
     from excelcalc.workbook.cells import ErrorCode
-    from excelcalc.workbook.xlsxfile import _CELLS, patch_sheet
+    from excelcalc.workbook.sheetxml import PATCH_CELLS
+    from excelcalc.workbook.xlsxfile import patch_sheet
 
     end = "/>" if content is None else f">{content}</c>"
     quick, general = f'<c r="A1"{attrs}{end}', f'<c ph="1" r="A1"{attrs}{end}'
-    taken = _CELLS.match(quick)
+    taken = PATCH_CELLS.match(quick)
     assert taken is not None and taken.group("qr") == "A1", quick  # the writer also takes <v></v>, <f></f>
     answers: list[Any] = [None, 1.5, 7, float("inf"), True, "", "a<b & c", "=x", ErrorCode("#N/A"), "#N/A why"]
     for value in answers:

@@ -11,6 +11,7 @@ values cached next to the formulas (``calc``), or a values-only copy (``freeze``
   ``explain`` (reasons for plain errors);
 * ``xlsxfile``: the package read safely and rewritten in place (cached values, charts'
   caches, ``charts``; row heights, ``rows``);
+* ``sheetxml``: the one scanner of a sheet's cells, for reading them and for writing their values;
 * ``cells``: the types they share.
 
 Excel's functions come from ``excelcalc.formula``; an add-in registers its own there.

@@ -4,7 +4,8 @@
 shared strings, inline text, defined names, hidden rows, filters, tables); a workbook it does not
 know (a cell without its address, a date cell, a shared formula before its master) raises
 ``Unusual`` and is read by ``read_openpyxl`` instead, through openpyxl, to the same cells. A cell
-or ``<sheetData>`` left open is refused, never skipped.
+or ``<sheetData>`` left open is refused, never skipped. The cells are found by ``sheetxml``, the
+scanner the package writer uses too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import load_workbook, read_string_table
 from excelcalc.workbook.cells import col_number
+from excelcalc.workbook.sheetxml import READ_CELLS, TAG, cells_present, opens_sheet_data, sheet_data
 from excelcalc.workbook.tables import openpyxl_tables, read_tables
 
 if TYPE_CHECKING:
@@ -30,17 +32,7 @@ class Unusual(Exception):
     """A workbook the quick reader leaves to openpyxl (a cell without its address, a date cell...)."""
 
 
-_X_TAG = rb"(?:[A-Za-z_][\w.-]*:)?"
-_X_SHEETDATA = re.compile(rb"<" + _X_TAG + rb"sheetData\b[^>]*?(/>|>)")
-_X_SHEETDATA_END = re.compile(rb"</" + _X_TAG + rb"sheetData>")
-_X_CELL = re.compile(rb"<" + _X_TAG + rb"c\b([^>]*?)(?:/>|>(.*?)</" + _X_TAG + rb"c>)", re.S)
-# the common shapes of a cell in one match: r, t and its <f>, <v> or inline text; the same span as
-# _X_CELL (nothing in it can end a cell early); anything else is left to _X_CELL, tried second
-_X_QUICK_CELL = (
-    rb'<c r="([A-Z]{1,3})([0-9]+)"(?: s="[0-9]+")?(?: t="([A-Za-z]+)")?(?:/>|>(?:<f>([^<]+)</f>)?'
-    rb'(?:<v>([^<]+)</v>|<v ?/>)?(?:<is><t(?: xml:space="preserve")?>([^<]*)</t></is>)?</c>)'
-)
-_X_CELLS = re.compile(_X_QUICK_CELL + rb"|" + _X_CELL.pattern, re.S)
+_X_TAG = TAG.encode()
 _X_ATTR = re.compile(rb'([\w:]+)="([^"]*)"')
 _X_F = re.compile(rb"<" + _X_TAG + rb"f\b([^>]*?)(?:/>|>(.*?)</" + _X_TAG + rb"f>)", re.S)
 _X_V = re.compile(rb"<" + _X_TAG + rb"v>(.*?)</" + _X_TAG + rb"v>", re.S)
@@ -115,59 +107,35 @@ _X_FILTER = re.compile(rb"<" + _X_TAG + rb"(?:autoFilter|tablePart)\b")
 _X_BROKEN = re.compile(rb"<" + _X_TAG + rb"(?:c[\s>/]|/?row\b|/?sheetData\b)")
 
 
-def _sheet_data(xml: bytes) -> tuple[bytes, bytes] | None:
-    """The sheet's first whole ``<sheetData>`` element and its content: the first start tag that
-    is empty or has an end tag after it (one lazy ``.*?`` to the end tag took 55 ms on 30,000 cells)."""
-    at = 0
-    while (start := _X_SHEETDATA.search(xml, at)) is not None:
-        if start.group(1) == b"/>":
-            return start.group(0), b""
-        end = _sheet_data_end(xml, start.end())
-        if end is not None:
-            return xml[start.start() : end[1]], xml[start.end() : end[0]]
-        at = start.start() + 1
-    return None
-
-
-def _sheet_data_end(xml: bytes, at: int) -> tuple[int, int] | None:
-    """The span of the first ``</sheetData>`` end tag from ``at``. Without a prefixed name in the
-    sheet (x:sheetData), the pattern can only match the plain tag: found by ``find``, 10 ms less on
-    30,000 cells (the pattern tries every "</" of the sheet)."""
-    if b":sheetData" in xml:
-        end = _X_SHEETDATA_END.search(xml, at)
-        return end.span() if end is not None else None
-    i = xml.find(b"</sheetData>", at)
-    return (i, i + len(b"</sheetData>")) if i >= 0 else None
-
-
 def read_sheet(book: WorkbookCells, s: int, xml: bytes, strings: list[str], where: str) -> None:
     """The cells of one sheet. A ``<c>`` or ``<sheetData>`` left open (its end tag missing) is
     refused, never skipped."""
-    from excelcalc.workbook.xlsxfile import XlsxError, cells_present
+    from excelcalc.workbook.xlsxfile import XlsxError
 
-    data = _sheet_data(xml)
-    if data is None and _X_SHEETDATA.search(xml):
+    data = sheet_data(xml)
+    if data is None and opens_sheet_data(xml):
         raise XlsxError(f"{where}: refused: its <sheetData> is not closed (no </sheetData>): the sheet is damaged")
     if b'hidden="' in xml:  # what each pattern needs: finding that it is absent is 15x faster
         book.hidden_rows |= {(s, int(r)) for r in _X_HIDDEN_ROW.findall(xml)}
     if (b"autoFilter" in xml or b"tablePart" in xml) and _X_FILTER.search(xml):
         book.filtered.add(s)
-    cells = _X_CELLS.findall(data[1]) if data else []
+    cells = READ_CELLS.findall(xml[data[1] : data[2]]) if data else []
     _read_cells(book, s, cells, strings, where)
-    if data is not None and len(cells) != cells_present(data[0]):
+    if data is not None and len(cells) != cells_present(xml[data[0] : data[3]]):
         raise XlsxError(f"{where}: refused: a cell is not closed (no </c>): the sheet is damaged")
 
 
 def _read_cells(book: WorkbookCells, s: int, cells: list[tuple[bytes, ...]], strings: list[str], where: str) -> None:
-    """The cells ``_X_CELLS`` found in sheet ``s``, in the file's order. A cell of a quick shape is
-    stored with ``WorkbookCells.put``, its place counted in this sheet's own dicts (a key of one int, not a
+    """The cells ``sheetxml.READ_CELLS`` found in sheet ``s``, in the file's order. A cell of the quick
+    shape is read here as ``_read_cell`` reads it (an empty ``<f></f>`` or ``<v></v>`` too) and stored
+    with ``WorkbookCells.put``, its place counted in this sheet's own dicts (a key of one int, not a
     tuple per cell), which are merged into the book's at the end: 10 ms less on 30,000 cells."""
     shared: dict[bytes, tuple[str, str]] = {}  # si -> (formula, its cell)
     columns: dict[bytes, int] = {}
     col_last: dict[int, int] = {}  # column -> last row holding a cell
     row_last: dict[int, int] = {}  # row -> last column holding a cell
     put = book.put
-    for letters, digits, kind, f, v, text, attrs, body in cells:  # an empty group: not in the cell
+    for letters, digits, kind, f, f_end, v, v_end, text, _, attrs, body in cells:  # empty: not in the cell
         if not letters:  # a shape the quick pattern leaves to the general one
             _read_cell(book, s, attrs, body, strings, shared, where)
             continue
@@ -179,10 +147,12 @@ def _read_cells(book: WorkbookCells, s: int, cells: list[tuple[bytes, ...]], str
             row_last[row] = col
         if f:
             put((s, row, col), "f", "=" + _xml_text(f))
+        elif f_end:  # <f></f>: as _formula_value finds it
+            raise Unusual("a data table or an empty formula")
         elif kind == b"inlineStr":
             put((s, row, col), "s", _xml_text(text))
-        else:
-            data_type, value = _plain_value(kind or b"n", v or None, strings)
+        else:  # an empty <v></v> as _read_cell reads it: not as a missing <v>
+            data_type, value = _plain_value(kind or b"n", v or (b"" if v_end else None), strings)
             put((s, row, col), data_type, value)
     for last, found in ((book.col_last, col_last), (book.row_last, row_last)):
         for at, n in found.items():  # the general cells of this sheet are in the book's already
