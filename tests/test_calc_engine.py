@@ -641,21 +641,27 @@ def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
 
 
 def _shared_groups(path: Path) -> dict[tuple[int, str], list[tuple[int, int]]]:
-    """The cells of each shared formula as Excel saved them: (sheet index, si) -> [(row, col)]."""
+    """The cells of each shared formula as Excel saved them: (sheet index, si) -> [(row, col)]. The
+    sheets are scanned as calc reads them (``sheetxml``): a shared formula's cell has attributes on
+    its ``<f>``, so it is one the general alternative takes, its attributes and body as groups."""
     import re
 
     from excelcalc.workbook.cells import col_number
+    from excelcalc.workbook.sheetxml import READ_CELLS, sheet_data
     from excelcalc.workbook.xlsxfile import read_package, sheet_parts
 
     parts = read_package(path)
     groups: dict[tuple[int, str], list[tuple[int, int]]] = {}
-    cell = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*>(?:(?!</c>).)*?<f\b([^>]*)', re.S)
     for s, part in enumerate(sheet_parts(parts).values()):
-        for m in cell.finditer(parts[part]):
-            attrs = m.group(3).decode()
-            si = re.search(r'\bsi="(\d+)"', attrs)
-            if 't="shared"' in attrs and si:
-                groups.setdefault((s, si.group(1)), []).append((int(m.group(2)), col_number(m.group(1).decode())))
+        xml = parts[part]
+        data = sheet_data(xml)
+        for *_, attrs, body in READ_CELLS.findall(xml[data[1] : data[2]]) if data else []:
+            f = re.search(rb"<f\b([^>]*)", body)
+            ref = re.search(rb'\br="([A-Z]+)(\d+)"', attrs)
+            si = re.search(rb'\bsi="(\d+)"', f.group(1)) if f else None
+            if f and ref and si and b't="shared"' in f.group(1):
+                where = (int(ref.group(2)), col_number(ref.group(1).decode()))
+                groups.setdefault((s, si.group(1).decode()), []).append(where)
     return groups
 
 
