@@ -451,7 +451,8 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
     """calc reads the sheets' XML itself (openpyxl's object per cell is most of a large calc's time);
     on the template, array formulas, odd sheet names and the generated sheet it reads the same cells,
     formulas, names and extents as openpyxl does."""
-    from excelcalc.workbook.compute import _Book
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.reading import read_openpyxl
 
     arrays = tmp_path / "arrays.xlsx"
     _array_book(arrays)
@@ -485,9 +486,9 @@ def test_the_quick_reader_reads_what_openpyxl_reads(tmp_path: Path, template_pat
             zf.writestr(name, data)
     assert [c.shown_value("Sheet", f"B{n}") for n in range(1, 5) for c in [compute(shared)]] == [3, 5, 7, 9]
     for path in (template_path, arrays, names, shared):
-        quick = _Book(path)
-        slow = _Book.__new__(_Book)
-        slow._openpyxl(path)
+        quick = WorkbookCells(path)
+        slow = WorkbookCells.__new__(WorkbookCells)
+        read_openpyxl(slow, path)
         assert quick.titles == slow.titles and quick.names == slow.names, path
         assert quick.values == slow.values and quick.extent == slow.extent, path
         assert [(f.pos, f.text, f.shape) for f in quick.formulas] == [(f.pos, f.text, f.shape) for f in slow.formulas]
@@ -532,27 +533,28 @@ CELL_SHAPES = [
 
 @pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
 def test_the_quick_pattern_reads_a_cell_as_the_general_reader_does(attrs: str, content: str | None) -> None:
-    """The reader takes the common shapes of a cell in one match and leaves the rest to its general
-    path; both read each shape alike, down to what makes the file go to openpyxl (a type it does not
-    know, a shared string that is not there)."""
-    from excelcalc.workbook import compute as c
+    """The reader takes the common shapes of a cell in one match (an empty ``<v></v>`` or ``<f></f>``
+    too) and leaves the rest to its general path; both read each shape alike, down to what makes the
+    file go to openpyxl (a type it does not know, a shared string that is not there)."""
+    from excelcalc.workbook import reading as c
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.sheetxml import READ_CELLS
 
     def read(cell: str) -> object:
-        book = c._Book.__new__(c._Book)
-        book._reset()
+        book = WorkbookCells.__new__(WorkbookCells)
+        book.clear()
         xml = f'<worksheet><sheetData><row r="1">{cell}<c r="B1"><v>5</v></c></row></sheetData></worksheet>'
         try:
-            c._read_sheet(book, 0, xml.encode(), ["zero", "one"], "here")
+            c.read_sheet(book, 0, xml.encode(), ["zero", "one"], "here")
         except Exception as exc:  # the kind of failure is compared
             return type(exc)
         return book.values, [(f.pos, f.text) for f in book.formulas], book.col_last, book.row_last
 
     end = "/>" if content is None else f">{content}</c>"
     quick = f'<c r="A1"{attrs}{end}'
-    taken = c._X_CELLS.findall(quick.encode())[0][0]  # an empty <v> or <f> is left to the general path
-    assert bool(taken) == (content not in ("<v></v>", "<f></f><v>1</v>")), quick
+    assert READ_CELLS.findall(quick.encode())[0][0], quick  # the quick shape, as the writer's (below)
     general = f'<c ph="1" r="A1"{attrs}{end}'  # an attribute before r: the general path
-    assert not c._X_CELLS.findall(general.encode())[0][0]
+    assert not READ_CELLS.findall(general.encode())[0][0]
     assert read(quick) == read(general), quick
 
 
@@ -561,12 +563,13 @@ def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_r
     own dicts, merged with what the general path counted at the end: a cell of either shape below or
     right of the others is the last (a whole-column range reads up to it). A prefixed
     ``<x:sheetData>`` ends at its own end tag, not at a plain one."""
-    from excelcalc.workbook import compute as c
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.reading import read_sheet
 
     def read(xml: str) -> Any:
-        book = c._Book.__new__(c._Book)
-        book._reset()
-        c._read_sheet(book, 0, xml.encode(), [], "here")
+        book = WorkbookCells.__new__(WorkbookCells)
+        book.clear()
+        read_sheet(book, 0, xml.encode(), [], "here")
         return book
 
     rows = (
@@ -583,6 +586,36 @@ def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_r
     assert read(prefixed).values == {(0, 1, 1): 4}
 
 
+def test_reading_and_writing_find_the_same_cells(template_path: Path) -> None:
+    """calc reads a sheet's cells and writes their values with one scanner (``sheetxml``), compiled
+    for each side: both forms take the same cells, with the same spans, and the same ones by the
+    quick alternative, on every cell shape above (as written, after another attribute, prefixed) and
+    on every sheet of the template and the corpus."""
+    import re
+
+    from excelcalc.workbook.sheetxml import PATCH_CELLS, READ_CELLS
+    from excelcalc.workbook.xlsxfile import XlsxError, read_package, sheet_parts
+    from tests.excel_corpus import corpus_files
+
+    read = re.compile(READ_CELLS.pattern.decode(), READ_CELLS.flags & ~re.ASCII)  # the same source, as text
+    shapes = "".join(f'<c r="A1"{a}{"/>" if c is None else f">{c}</c>"}' for a, c in CELL_SHAPES)
+    sheets = [shapes, shapes.replace("<c r=", '<c ph="1" r='), re.sub(r"<(/?)(c|f|v|is|t)\b", r"<\1x:\2", shapes)]
+    for path in (template_path, *corpus_files()):
+        try:
+            parts = read_package(path)
+        except XlsxError:
+            continue  # a file refused before any cell is read
+        sheets += [parts[part].decode("utf-8") for part in sheet_parts(parts).values()]
+    found = []
+    for xml in sheets:
+        reading = [(m.span(), bool(m.group(1))) for m in read.finditer(xml)]
+        writing = [(m.span(), m.group("qr") is not None) for m in PATCH_CELLS.finditer(xml)]
+        assert reading == writing, xml[:200]
+        found.append([quick for _, quick in reading])
+    assert found[0] == [True] * len(CELL_SHAPES) and found[1] == found[2] == [False] * len(CELL_SHAPES)
+    assert len(sheets) > 200
+
+
 @pytest.mark.parametrize("strip", [False, True])
 @pytest.mark.parametrize(("attrs", "content"), CELL_SHAPES)
 def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
@@ -591,11 +624,12 @@ def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
     """calc and freeze write the common shapes of a cell without the general path's searches; the
     cell they write is the one the general path writes, for every kind of value, with or without one."""
     from excelcalc.workbook.cells import ErrorCode
-    from excelcalc.workbook.xlsxfile import _CELLS, patch_sheet
+    from excelcalc.workbook.sheetxml import PATCH_CELLS
+    from excelcalc.workbook.xlsxfile import patch_sheet
 
     end = "/>" if content is None else f">{content}</c>"
     quick, general = f'<c r="A1"{attrs}{end}', f'<c ph="1" r="A1"{attrs}{end}'
-    taken = _CELLS.match(quick)
+    taken = PATCH_CELLS.match(quick)
     assert taken is not None and taken.group("qr") == "A1", quick  # the writer also takes <v></v>, <f></f>
     answers: list[Any] = [None, 1.5, 7, float("inf"), True, "", "a<b & c", "=x", ErrorCode("#N/A"), "#N/A why"]
     for value in answers:
@@ -607,30 +641,37 @@ def test_the_quick_pattern_writes_a_cell_as_the_general_writer_does(
 
 
 def _shared_groups(path: Path) -> dict[tuple[int, str], list[tuple[int, int]]]:
-    """The cells of each shared formula as Excel saved them: (sheet index, si) -> [(row, col)]."""
+    """The cells of each shared formula as Excel saved them: (sheet index, si) -> [(row, col)]. The
+    sheets are scanned as calc reads them (``sheetxml``): a shared formula's cell has attributes on
+    its ``<f>``, so it is one the general alternative takes, its attributes and body as groups."""
     import re
 
     from excelcalc.workbook.cells import col_number
+    from excelcalc.workbook.sheetxml import READ_CELLS, sheet_data
     from excelcalc.workbook.xlsxfile import read_package, sheet_parts
 
     parts = read_package(path)
     groups: dict[tuple[int, str], list[tuple[int, int]]] = {}
-    cell = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*>(?:(?!</c>).)*?<f\b([^>]*)', re.S)
     for s, part in enumerate(sheet_parts(parts).values()):
-        for m in cell.finditer(parts[part]):
-            attrs = m.group(3).decode()
-            si = re.search(r'\bsi="(\d+)"', attrs)
-            if 't="shared"' in attrs and si:
-                groups.setdefault((s, si.group(1)), []).append((int(m.group(2)), col_number(m.group(1).decode())))
+        xml = parts[part]
+        data = sheet_data(xml)
+        for *_, attrs, body in READ_CELLS.findall(xml[data[1] : data[2]]) if data else []:
+            f = re.search(rb"<f\b([^>]*)", body)
+            ref = re.search(rb'\br="([A-Z]+)(\d+)"', attrs)
+            si = re.search(rb'\bsi="(\d+)"', f.group(1)) if f else None
+            if f and ref and si and b't="shared"' in f.group(1):
+                where = (int(ref.group(2)), col_number(ref.group(1).decode()))
+                groups.setdefault((s, si.group(1).decode()), []).append(where)
     return groups
 
 
 def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
     """Excel stores a filled-down formula once (a shared formula): every cell of it has the same
     formula relative to its own position. calc prepares a formula once per such shape (its text
-    relative to the cell, ``_relative``); on the corpus of workbooks Excel saved, each shared
-    formula must be one shape (``_relative`` reads the references of the shape once, not per cell)."""
-    from excelcalc.workbook.compute import _Book, _relative
+    relative to the cell, ``relative``); on the corpus of workbooks Excel saved, each shared
+    formula must be one shape (``relative`` reads the references of the shape once, not per cell)."""
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.references import relative
     from tests.excel_corpus import FILES
 
     groups_checked = 0
@@ -639,13 +680,13 @@ def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
         if not groups:
             continue
         try:
-            book = _Book(path)
+            book = WorkbookCells(path)
         except Exception:
             continue  # a file calc refuses is another test's
         texts = {f.pos: f.text for f in book.formulas}
         for (s, _si), cells in groups.items():
             # (openpyxl's Translator, which writes each cell's text from the master's, moves line breaks)
-            shapes = {"".join(_relative(texts[(s, r, c)], r, c).split()) for r, c in cells if (s, r, c) in texts}
+            shapes = {"".join(relative(texts[(s, r, c)], r, c).split()) for r, c in cells if (s, r, c) in texts}
             assert len(shapes) <= 1, f"{path.name}: {sorted(shapes)[:3]}"
             groups_checked += len(cells) > 1
     assert groups_checked > 100

@@ -3,6 +3,7 @@ one formula never sinks the file, and every step is bounded."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -239,17 +240,52 @@ def test_a_sheet_data_left_open_is_refused_never_read_as_empty(
 # ------------------------------------------------------------------ bounded
 
 
-def test_the_deadline_holds_inside_one_long_formula(tmp_path: Path) -> None:
-    """One formula that runs for long (a COUNTIF per cell of 6,000: 36 million comparisons in
-    Python, half a minute and more) is stopped at the deadline, not after it has finished."""
-    from excelcalc.workbook.compute import ComputeError, compute
+LONG_FORMULA = """
+import json, signal, sys
+from pathlib import Path
 
-    cells: dict[str, object] = {f"A{n}": n % 97 for n in range(1, 6001)}
-    path = _book(tmp_path / "slow.xlsx", cells | {"B1": "=SUMPRODUCT(COUNTIF(A1:A6000,A1:A6000))"})
-    start = time.monotonic()
-    with pytest.raises(ComputeError, match="too long"):
-        compute(path, seconds=2)  # reading the sheet takes a fraction of it; the formula 6 s on an idle machine
-    assert time.monotonic() - start < 25
+from excelcalc import formula
+from excelcalc.workbook.compute import ComputeError, compute
+
+STEPS, DUE = 10**8, 10**5  # the formula's work (many seconds of it), and the step at which its deadline comes
+steps = 0
+timer = []
+
+
+def spin(_):
+    global steps
+    timer.append(signal.getitimer(signal.ITIMER_REAL)[0])  # the deadline's timer, as the formula starts
+    for steps in range(1, STEPS + 1):
+        if steps == DUE and timer[0] > 0:  # the clock advanced by count: the deadline's timer runs out now
+            signal.setitimer(signal.ITIMER_REAL, 1e-6)
+    return steps
+
+
+formula.register({"SPIN": spin})
+try:
+    compute(Path(sys.argv[1]), seconds=float(sys.argv[2]))
+    outcome = "computed"
+except ComputeError as exc:
+    outcome = str(exc)
+print(json.dumps({"outcome": outcome, "steps": steps, "timer": timer}))
+"""
+
+
+def test_the_deadline_holds_inside_one_long_formula(tmp_path: Path) -> None:
+    """One formula that runs for long (an add-in function of 100 million steps, many seconds of work)
+    is stopped at the deadline, inside the formula, not after it has finished. No outcome depends on
+    the machine's speed: the deadline (300 s, its timer set as computing starts) is brought forward
+    by count, when the formula has taken 100,000 steps; the formula stops there, far from its end.
+    In a fresh process: the function registered there stays there."""
+    path = _book(tmp_path / "slow.xlsx", {"A1": 1, "B1": "=SPIN(A1)"})
+    run = subprocess.run(
+        [sys.executable, "-c", LONG_FORMULA, str(path), "300"], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    got = json.loads(run.stdout.splitlines()[-1])
+    assert got["outcome"].startswith("refused: computing it takes too long (more than 300 s"), got
+    assert len(got["timer"]) == 1 and 0 < got["timer"][0] <= 300, got  # the timer ran as the formula started
+    assert 10**5 <= got["steps"] < 10**7, got  # stopped inside the formula, at its deadline
 
 
 def test_an_array_formula_stored_as_its_corner_is_written_in_linear_time() -> None:

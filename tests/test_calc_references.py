@@ -232,9 +232,9 @@ def test_a_running_total_down_a_column_of_formulas_is_a_few_dependencies_per_row
     rows were 1.1 million dependencies (7,274 rows 26 million, refused). The column's formula cells
     form a segment tree, so each range is the few spans that cover it: under the limit set here
     to 1,000,000, and in the same order."""
-    from excelcalc.workbook import compute as compute_module
+    from excelcalc.workbook import graph
 
-    monkeypatch.setattr(compute_module, "MAX_EDGES", 1_000_000)
+    monkeypatch.setattr(graph, "MAX_EDGES", 1_000_000)
     rows = 1500
     wb = openpyxl.Workbook()
     ws = wb.active

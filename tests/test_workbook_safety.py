@@ -253,7 +253,7 @@ def test_external_workbook_links_are_not_followed(
 def test_cells_are_counted_as_the_pattern_finds_them() -> None:
     """The cap's count takes a shortcut where no tag is prefixed; it finds what the pattern finds:
     every ``<c>`` however its name ends, never ``<col>`` or ``<cfRule>``, and prefixed tags too."""
-    from excelcalc.workbook import xlsxfile
+    from excelcalc.workbook import sheetxml
 
     xml = (
         b'<sheetData><row r="1"><c r="A1"/><c r="B1">x</c><c>y</c><c\tr="C1"/><c\nr="D1"/><c\rr="E1"/>'
@@ -261,5 +261,5 @@ def test_cells_are_counted_as_the_pattern_finds_them() -> None:
     )
     prefixed = xml.replace(b"<c", b"<x:c").replace(b"</c", b"</x:c") + b'<c r="F1"/>'
     for sheet in (xml, prefixed, b"", b"<c"):
-        assert xlsxfile.cells_present(sheet) == len(xlsxfile._CELL_TAG.findall(sheet)), sheet
-    assert xlsxfile.cells_present(xml) == 8 and xlsxfile.cells_present(prefixed) == 9
+        assert sheetxml.cells_present(sheet) == len(sheetxml._CELL_TAG.findall(sheet)), sheet
+    assert sheetxml.cells_present(xml) == 8 and sheetxml.cells_present(prefixed) == 9

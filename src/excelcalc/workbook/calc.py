@@ -1,7 +1,7 @@
 """Recompute a user-edited workbook without Excel, and make values-only copies.
 
-``calc`` computes every formula of an .xlsx file with benchsheet's functions
-(the formula engine behind ``benchsheet eval``) and writes the values back
+``calc`` computes every formula of an .xlsx file with the engine's functions
+(Excel's, and those an add-in registered: ``excelcalc.formula``) and writes the values back
 into the file as the cached values next to the formulas: formulas, inputs,
 styles, drop-downs, protection and charts stay as they were. ``freeze`` writes
 a copy whose formulas are replaced by those values, for someone without the
@@ -170,7 +170,7 @@ def _compute_and_write(src: Path, out: Path, strip_formulas: bool, force: bool) 
 
 
 def calc(src: Path, out: Path, *, force: bool = False) -> CalcReport:
-    """Recompute ``src`` with benchsheet's functions and write it, values cached, to ``out``.
+    """Recompute ``src`` with the engine's functions and write it, values cached, to ``out``.
 
     ``out`` may be ``src`` itself: the file is replaced atomically. Raises ``CalcError``
     (and writes nothing) when the workbook cannot be read or written, when writing it in place

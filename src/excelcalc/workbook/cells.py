@@ -1,8 +1,9 @@
 """The cells of a computed workbook, shared by the calculator and the package writer.
 
-``Computed`` holds every cell's answer; ``to_shown`` turns one answer into the
-value an .xlsx caches next to its formula; ``sheet_key`` compares sheet names as
-Excel does; ``col_number``/``col_letters`` convert column names.
+``Computed`` holds every cell's answer (``ComputeError``: a workbook that cannot be computed at
+all); ``to_shown`` turns one answer into the value an .xlsx caches next to its formula;
+``sheet_key`` compares sheet names as Excel does; ``col_number``/``col_letters`` convert column
+names.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from excelcalc.backend import XlError, column_letters
 from excelcalc.values import FunctionError as AddinError
 
 __all__ = [
+    "ERROR_CODES",
     "MAX_COL",
     "MAX_ROW",
     "MAX_TEXT",
     "CellKey",
+    "ComputeError",
     "Computed",
     "ErrorCode",
     "col_letters",
@@ -34,6 +37,11 @@ CellKey = tuple[str, str]  # (sheet_key(sheet name), "B5")
 MAX_ROW, MAX_COL = 1_048_576, 16_384
 MAX_TEXT = 32_767  # characters a cell's text may have in Excel
 CELL = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)(\d+)$")
+ERROR_CODES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"})
+
+
+class ComputeError(Exception):
+    """The workbook cannot be computed at all (too many dependencies): nothing is written."""
 
 
 class ErrorCode(str):
@@ -92,7 +100,7 @@ col_letters = functools.lru_cache(maxsize=MAX_COL)(column_letters)
 
 
 def to_shown(value: Any) -> float | int | bool | str:
-    """The value an .xlsx caches for an answer: an error of benchsheet's functions as the add-in
+    """The value an .xlsx caches for an answer: an error of an add-in's functions as the add-in
     shows it (its text with the reason), every other error as a real error value (its reason goes
     to the report)."""
     kind = type(value)  # the common answers first: a sheet's thousands of numbers and texts

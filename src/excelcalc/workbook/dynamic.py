@@ -1,6 +1,6 @@
 """References made while a formula runs (OFFSET, INDIRECT of a cell's text) and what SUBTOTAL
 and AGGREGATE read of the workbook (hidden rows, subtotal cells): the calculator's side of
-``benchsheet.excel_refs.Sheets``.
+``excelcalc.lib.refs.Sheets``.
 
 The calculator orders formula cells by the references written in them. A reference made at run
 time may read a formula cell that comes later in that order: ``BookSheets.read`` then raises
@@ -16,17 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import XlError
 from excelcalc.lib.refs import Area, Pending
+from excelcalc.workbook.references import resolve_text
 
 if TYPE_CHECKING:
-    from excelcalc.workbook.compute import _Book, _Producers, _Runner
+    from excelcalc.workbook.book import WorkbookCells
+    from excelcalc.workbook.graph import Producers
+    from excelcalc.workbook.runner import Runner
 
 _SUBTOTAL = re.compile(r"(?<![\w.])(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(", re.IGNORECASE)
 
 
 class BookSheets:
-    """The workbook as the functions of ``excel_refs`` read it, while the calculator runs."""
+    """The workbook as the functions of ``excelcalc.lib.refs`` read it, while the calculator runs."""
 
-    def __init__(self, book: _Book, producers: _Producers, runner: _Runner, results: dict[int, Any]) -> None:
+    def __init__(self, book: WorkbookCells, producers: Producers, runner: Runner, results: dict[int, Any]) -> None:
         self.book, self.producers, self.runner, self.results = book, producers, runner, results
         self.date1904 = book.date1904
         self.cell: tuple[int, int, int] | None = None
@@ -56,24 +59,6 @@ class BookSheets:
         if self._subtotals is None:
             self._subtotals = {f.pos for f in self.book.formulas if _SUBTOTAL.search(_outside_strings(f.text))}
         return (sheet, row, col) in self._subtotals
-
-
-def resolve_text(book: _Book, home: int, text: str) -> Area | XlError:
-    """The reference INDIRECT's text names in a formula of sheet ``home``: a cell or range
-    (``B2``, ``Sheet2!A1:B3``) or a defined name standing for one; #REF! for anything else."""
-    from excelcalc.workbook.compute import _A1, _resolve
-
-    found = _resolve(book, home, text)
-    if isinstance(found, XlError) and str(found) == "#NAME?":
-        meaning = book.name(home, text)
-        if meaning is None:
-            return type(found)("#REF!", f"INDIRECT's text {text[:40]!r} names no reference")
-        if any(not (m.group(1) and m.group(3)) for m in _A1.finditer(meaning.rsplit("!", 1)[-1])):  # relative
-            return type(found)("#VALUE!", f"INDIRECT of the name {text[:40]}, relative to its cell, is not computed")
-        found = _resolve(book, home, meaning.removeprefix("=").strip())
-        if isinstance(found, XlError):
-            return type(found)("#REF!", f"the name {text[:40]} is no reference INDIRECT can read")
-    return found
 
 
 def _outside_strings(text: str) -> str:

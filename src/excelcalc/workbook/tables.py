@@ -29,7 +29,7 @@ from excelcalc.formula_text import tokenizer
 from excelcalc.values import ReasonedError
 from excelcalc.workbook.cells import col_letters, col_number, quote_sheet, sheet_key
 
-__all__ = ["NotComputed", "Table", "openpyxl_tables", "read_tables", "rewrite"]
+__all__ = ["ExcelTable", "NotComputed", "openpyxl_tables", "read_tables", "rewrite"]
 
 _NS_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _NS_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
@@ -57,7 +57,7 @@ class NotComputed(Exception):
 
 
 @dataclass(frozen=True)
-class Table:
+class ExcelTable:
     """One Excel table: its name, where it is, its header and totals rows and its columns."""
 
     name: str
@@ -82,21 +82,21 @@ class Table:
         return sheet == self.sheet and self.r1 <= row <= self.r2 and self.c1 <= col <= self.c2
 
 
-class Book(Protocol):
-    """What the rewriting reads of a workbook."""
+class SheetsAndTables(Protocol):
+    """What the rewriting reads of a workbook: its sheets' names, their index by ``sheet_key``, its tables."""
 
     titles: list[str]
     by_key: dict[str, int]
-    tables: dict[str, Table]
+    tables: dict[str, ExcelTable]
 
 
-def read_tables(parts: Mapping[str, bytes], sheets: Mapping[str, str], titles: Sequence[str]) -> dict[str, Table]:
+def read_tables(parts: Mapping[str, bytes], sheets: Mapping[str, str], titles: Sequence[str]) -> dict[str, ExcelTable]:
     """Every table of the package, by its name and its display name in upper case. ``sheets``:
     sheet name -> its part (``xlsxfile.sheet_parts``); ``titles``: the sheets in workbook order."""
     from defusedxml import ElementTree
 
     index = {title: i for i, title in enumerate(titles)}
-    out: dict[str, Table] = {}
+    out: dict[str, ExcelTable] = {}
     for title, part in sheets.items():
         folder, name = posixpath.split(part)
         rels = parts.get(posixpath.join(folder, "_rels", name + ".rels"))
@@ -116,16 +116,16 @@ def read_tables(parts: Mapping[str, bytes], sheets: Mapping[str, str], titles: S
     return out
 
 
-def _table(xml: Any, sheet: int) -> Table | None:
-    """A table part's ``<table>`` as a Table."""
+def _table(xml: Any, sheet: int) -> ExcelTable | None:
+    """A table part's ``<table>`` as an ExcelTable."""
     columns = (c.get("name", "") for c in xml.iter(f"{_NS_MAIN}tableColumn"))
     counts = (xml.get("headerRowCount") or "1", xml.get("totalsRowCount") or "0")
     return _made(xml.get("displayName") or xml.get("name"), sheet, xml.get("ref") or "", counts, columns)
 
 
-def openpyxl_tables(worksheets: Sequence[Any]) -> dict[str, Table]:
+def openpyxl_tables(worksheets: Sequence[Any]) -> dict[str, ExcelTable]:
     """Every table of a workbook openpyxl read (its ``ws.tables``), as ``read_tables`` gives them."""
-    out: dict[str, Table] = {}
+    out: dict[str, ExcelTable] = {}
     for s, ws in enumerate(worksheets):
         for t in getattr(ws, "tables", {}).values():
             counts = (str(1 if t.headerRowCount is None else t.headerRowCount), str(t.totalsRowCount or 0))
@@ -136,8 +136,8 @@ def openpyxl_tables(worksheets: Sequence[Any]) -> dict[str, Table]:
     return out
 
 
-def _made(name: str | None, sheet: int, ref: str, counts: tuple[str, str], columns: Iterable[str]) -> Table | None:
-    """A Table, or None without a name or a range, or with a count of header or totals rows the
+def _made(name: str | None, sheet: int, ref: str, counts: tuple[str, str], columns: Iterable[str]) -> ExcelTable | None:
+    """An ExcelTable, or None without a name or a range, or with a count of header or totals rows the
     format does not allow (its references then answer #REF! naming the table)."""
     area = _AREA.match(ref)
     headers, totals = counts
@@ -146,7 +146,7 @@ def _made(name: str | None, sheet: int, ref: str, counts: tuple[str, str], colum
     c1, c2 = sorted((col_number(area.group(1)), col_number(area.group(3))))
     r1, r2 = sorted((int(area.group(2)), int(area.group(4))))
     names = tuple(_ESCAPED.sub(_char, c) for c in columns)
-    return Table(name, sheet, r1, c1, r2, c2, min(int(headers), 1), min(int(totals), 1), names)
+    return ExcelTable(name, sheet, r1, c1, r2, c2, min(int(headers), 1), min(int(totals), 1), names)
 
 
 def _char(m: re.Match[str]) -> str:
@@ -163,7 +163,7 @@ def _tokens(text: str) -> tuple[tuple[str, str, str], ...] | None:
         return None
 
 
-def rewrite(text: str, book: Book, home: int, row: int, col: int, in_name: bool = False) -> str:
+def rewrite(text: str, book: SheetsAndTables, home: int, row: int, col: int, in_name: bool = False) -> str:
     """The formula ``text`` of the cell at (home, row, col) with its structured, 3-D and ``[0]!``
     references written as A1 references; unchanged when it has none. ``in_name``: the text a
     defined name stands for (read in this cell), where a reference to the cell's own row of a
@@ -202,7 +202,7 @@ def _whole_argument(items: Sequence[tuple[str, str, str]], i: int) -> bool:
 Cell = tuple[int, int, int]  # (sheet index, row, column) of the formula
 
 
-def _operand(value: str, book: Book, cell: Cell, argument: Callable[[], str | None], in_name: bool) -> str:
+def _operand(value: str, book: SheetsAndTables, cell: Cell, argument: Callable[[], str | None], in_name: bool) -> str:
     """One reference of a formula, rewritten."""
     if value.startswith("[0]!"):  # Excel's own spelling of a name of this workbook
         return value[4:]
@@ -233,7 +233,7 @@ def _split_range(value: str) -> list[str]:
     return [value]
 
 
-def _sheets(m: re.Match[str], book: Book, function: str | None) -> str:
+def _sheets(m: re.Match[str], book: SheetsAndTables, function: str | None) -> str:
     """A 3-D reference as one reference per sheet, in workbook order: an argument of the functions
     that take one (``SUM(Jan:Mar!B2)`` is ``SUM(Jan!B2,Feb!B2,Mar!B2)``)."""
     if m.group("q") is not None:
@@ -259,7 +259,7 @@ def _sheets(m: re.Match[str], book: Book, function: str | None) -> str:
     return ",".join(f"{quote_sheet(book.titles[s])}!{m.group('ref')}" for s in range(lo, hi + 1))
 
 
-def _structured(value: str, book: Book, cell: Cell, in_name: bool) -> str:
+def _structured(value: str, book: SheetsAndTables, cell: Cell, in_name: bool) -> str:
     """A structured reference as the A1 range it stands for (an error code where Excel answers one)."""
     m = _STRUCTURED.match(value)
     if m is None:
@@ -292,7 +292,7 @@ def _structured(value: str, book: Book, cell: Cell, in_name: bool) -> str:
     return sheet + start if start == end else f"{sheet}{start}:{end}"
 
 
-def _rows(table: Table, items: frozenset[str], row: int) -> tuple[int, int] | str:
+def _rows(table: ExcelTable, items: frozenset[str], row: int) -> tuple[int, int] | str:
     """The first and last row the items ([#Data] if none) stand for, or the error Excel answers."""
     data = (table.r1 + table.headers, table.r2 - table.totals)
     if "#THIS ROW" in items:

@@ -4,10 +4,11 @@ openpyxl can keep a workbook's formulas or its values, never both, and it
 drops parts it does not model. So the values are written into the sheet XML
 directly: each formula cell's ``<v>`` (and ``t`` type) is replaced in place,
 the ``<f>`` formula, the styles, validations, protection, charts and every
-other part stay byte for byte. ``freeze`` removes the ``<f>`` elements too.
+other part stay byte for byte (the cells are found by ``sheetxml``, the scanner
+the calculator reads them with). ``freeze`` removes the ``<f>`` elements too.
 Chart caches are refreshed from the same values, and the workbook no longer
 asks for a full recalculation on load (which, without the add-in, would turn
-every benchsheet function into ``#NAME?``). The new file is written next to
+every add-in function into ``#NAME?``). The new file is written next to
 the target and renamed over it, so a failure never leaves half a file.
 """
 
@@ -31,6 +32,7 @@ from excelcalc.files import write_atomic
 from excelcalc.formula_text import cell_text
 from excelcalc.workbook.cells import MAX_TEXT, CellKey, Computed, ErrorCode, col_letters, col_number, sheet_key
 from excelcalc.workbook.rows import Styles, refit_rows
+from excelcalc.workbook.sheetxml import PATCH_CELLS, cells_present, sheet_data_text
 
 if TYPE_CHECKING:  # charts.py itself is imported where a workbook has charts (_patch_charts)
     from excelcalc.workbook.charts import Holds, TitleSource
@@ -42,24 +44,11 @@ T = TypeVar("T")
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
 MAX_CELLS = 2_000_000  # cells a sheet may hold (the cells present: a declared <dimension> is not trusted)
-_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s>/]")
-_CELL_TAG_UNUSUAL = re.compile(rb"<c[\t\n\r\x0b\x0c>/]")  # what \s, > and / match after <c, but a space
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 CALC_CHAIN = "xl/calcChain.xml"
 
-_CELL = re.compile(
-    r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)c(?P<attrs>(?:\s[^>]*?)?)(?:/>|>(?P<body>.*?)</(?P=p)c>)",
-    re.DOTALL,
-)
-# the common shapes of a cell in one match: its reference, its attributes but t, its <f>; the same
-# span as _CELL (nothing in it can end a cell early); any other shape is left to _CELL, tried second
-_QUICK_CELL = (
-    r'<c(?P<qa> r="(?P<qr>[A-Z]{1,3}[0-9]+)"(?: s="[0-9]+")?)(?: t="[A-Za-z]+")?(?:/>|>(?P<qf><f>[^<]*</f>)?'
-    r'(?:<v>[^<]*</v>|<v ?/>)?(?:<is><t(?: xml:space="preserve")?>[^<]*</t></is>)?</c>)'
-)
-_CELLS = re.compile(_QUICK_CELL + "|" + _CELL.pattern, re.DOTALL)
 _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
 _ATTR_CM = re.compile(r'\scm="[^"]*"')
@@ -127,15 +116,6 @@ def require_defused_openpyxl(path: Path) -> None:
 
     if not openpyxl.DEFUSEDXML:
         raise XlsxError(f"{path}: refused: openpyxl is not parsing through defusedxml (OPENPYXL_DEFUSEDXML)")
-
-
-def cells_present(xml: bytes) -> int:
-    """The cells a sheet holds (its ``<c>`` elements), whatever size its ``<dimension>`` declares."""
-    if b":c" in xml:  # a prefixed tag (x:c) may be there: the pattern finds them all
-        return len(_CELL_TAG.findall(xml))
-    # "<c " counted in one pass, the rare other endings by a pattern that looks only where "<c" is:
-    # 5 ms on a sheet of 30,000 cells, where a count per ending (eight passes) took 16 ms
-    return xml.count(b"<c ") + len(_CELL_TAG_UNUSUAL.findall(xml))
 
 
 def sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
@@ -219,7 +199,7 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
     changed: set[str] = set()
     pieces: list[str] = []
     done = 0  # the sheet up to here is in pieces: only the cells that change are cut out and joined
-    for m in _CELLS.finditer(xml):
+    for m in PATCH_CELLS.finditer(xml):
         ref = m.group("qr")  # the quick shape: its attributes but t, and its <f>, are groups
         if ref is not None and ref in values:
             out = _new_cell("", m.group("qa"), m.group("qf"), values[ref], strip_formulas)
@@ -249,7 +229,7 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
 
 
 def _patched(m: re.Match[str], values: Mapping[str, Shown], strip_formulas: bool) -> tuple[str | None, str]:
-    """(its reference, the cell as it is to be written) of a cell ``_CELLS`` found that the quick
+    """(its reference, the cell as it is to be written) of a cell ``PATCH_CELLS`` found that the quick
     path of ``patch_sheet`` does not write."""
     if m.group("qr") is not None:  # a formula to strip from a cell without a value, as below
         return m.group("qr"), m.string[m.start() : m.start("qf")] + m.string[m.end("qf") : m.end()]
@@ -285,9 +265,6 @@ def _new_cell(p: str, attrs: str, formula: str | None, value: Shown, strip_formu
 
 _ROW = re.compile(r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
 _ATTR_ROW_R = re.compile(r'\sr="(\d+)"')
-_SHEET_DATA = re.compile(
-    r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)sheetData\b[^>]*?(?:/>|>(?P<body>.*?)</(?P=p)sheetData>)", re.DOTALL
-)
 _REF_PARTS = re.compile(r"^([A-Z]{1,3})(\d+)$")
 
 
@@ -301,17 +278,21 @@ def _insert_cells(xml: str, cells: Mapping[str, Shown]) -> str:
         kind, content = _typed(value, formula=False)
         t = f' t="{kind}"' if kind else ""
         by_row.setdefault(int(m.group(2)), []).append((col_number(m.group(1)), f'<c r="{ref}"{t}>{content}</c>'))
-    data = _SHEET_DATA.search(xml)
-    if data is None or data.group("p"):
+    data = sheet_data_text(xml)
+    if data is None or not xml.startswith("<sheetData", data[0]):
         return xml  # no sheetData, or a prefixed one: left as it was
-    body = data.group("body") or ""
+    start, end = data[0], data[3]
+    body = xml[data[1] : data[2]]
 
     def merge(row: int, attrs: str, inner: str) -> str:
         new = sorted(by_row.pop(row))
         parts: list[tuple[int, str]] = []
-        for c in _CELL.finditer(inner):
-            r = _ATTR_R.search(c.group("attrs"))
-            at = _REF_PARTS.match(r.group(1).upper()) if r else None
+        for c in PATCH_CELLS.finditer(inner):
+            r = c.group("qr")
+            if r is None:  # a cell of another shape: its r attribute, wherever it is
+                found = _ATTR_R.search(c.group("attrs"))
+                r = found.group(1).upper() if found else None
+            at = _REF_PARTS.match(r) if r else None
             parts.append((col_number(at.group(1)) if at else 0, c.group(0)))
         merged = sorted(parts + new, key=lambda x: x[0])
         return f"<row{attrs}>{''.join(text for _, text in merged)}</row>"
@@ -327,7 +308,6 @@ def _insert_cells(xml: str, cells: Mapping[str, Shown]) -> str:
     body = _ROW.sub(one_row, body)
     if by_row:
         body = _add_rows(body, by_row)
-    start, end = data.span()
     return xml[:start] + f"<sheetData>{body}</sheetData>" + xml[end:]
 
 

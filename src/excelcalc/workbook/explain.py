@@ -1,0 +1,87 @@
+"""Error explanations: a reason for an error that carries none, found where it came from.
+
+A plain Excel error (``=B5*(1+B7)`` answering #VALUE! with text in B7) gets a reason from the
+cell's precedents, computed before it (``explain``): the reason of an error it read, or the input
+cell holding text or an error. A required argument left out names the one empty cell the formula
+read (``name_blank``). ``bare`` is an error with nothing more known, as the report lists it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from excelcalc.backend import EMPTY, XlError
+from excelcalc.formula import BARE_REASONS
+from excelcalc.textnum import text_number
+from excelcalc.values import ReasonedError
+from excelcalc.workbook.cells import col_letters, quote_sheet
+
+if TYPE_CHECKING:
+    from excelcalc.workbook.book import FormulaCell, WorkbookCells
+    from excelcalc.workbook.graph import Producers
+
+__all__ = ["MAX_RANGE_CELLS", "REQUIRED", "bare", "explain", "name_blank"]
+
+MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
+
+
+def bare(code: XlError) -> str:
+    """An Excel error with nothing more specific known, as the report lists it."""
+    reason = BARE_REASONS.get(str(code))
+    return f"{code} {reason}" if reason else str(code)
+
+
+def explain(book: WorkbookCells, producers: Producers, f: FormulaCell, value: Any, reasons: dict[int, str]) -> str:
+    """A reason for a plain error, from the cell's precedents (computed before it; '' if none)."""
+    v = value
+    if isinstance(v, list):
+        v = v[0][0] if v and v[0] else None
+    if not isinstance(v, XlError) or isinstance(v, ReasonedError):
+        return ""
+    code = str(v)
+    for ref in f.refs:
+        s, r1, c1, r2, c2 = ref
+        if (r2 - r1 + 1) * (c2 - c1 + 1) > MAX_RANGE_CELLS:
+            continue
+        for r in range(r1, r2 + 1):
+            for c in range(c1, c2 + 1):
+                p = book.values.get((s, r, c))
+                if isinstance(p, ReasonedError):
+                    return p.reason
+                made = producers.at.get((s, r, c))
+                where = f"{quote_sheet(book.titles[s])}!{col_letters(c)}{r}"
+                if made is None:
+                    if code == "#VALUE!" and isinstance(p, str) and not isinstance(p, XlError) and not _numeric(p):
+                        return f"{where} holds the text {p[:40]!r} where a number is needed"
+                    if isinstance(p, XlError):
+                        return f"{where} holds the error {p}"
+                elif isinstance(p, XlError) and reasons.get(made):
+                    return reasons[made]
+    return ""
+
+
+REQUIRED = " is required"  # the reason a function gives for an argument it did not get
+
+
+def name_blank(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
+    """``price_per_gpu_hour is required`` made here (not passed on) names the empty cell it read,
+    when the formula reads exactly one empty input cell."""
+    empty: list[str] = []
+    for s, r1, c1, r2, c2 in f.refs:
+        if (r1, c1) != (r2, c2):
+            continue
+        held = book.values.get((s, r1, c1))
+        if isinstance(held, ReasonedError) and held.reason == value.reason:
+            return value  # passed on from the cell that has it
+        if (held is None or held is EMPTY or held == "") and producers.at.get((s, r1, c1)) is None:
+            where = f"{quote_sheet(book.titles[s])}!{col_letters(c1)}{r1}"
+            if where not in empty:
+                empty.append(where)
+    if len(empty) != 1:
+        return value
+    return type(value)(str(value), f"{value.reason}: {empty[0]} is empty")  # an AddinError stays one
+
+
+def _numeric(text: str) -> bool:
+    """Text the engine reads as a number ("5", " 1.5e3", "$1,000", "50%")."""
+    return text_number(text) is not None
