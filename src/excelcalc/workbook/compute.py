@@ -47,8 +47,9 @@ from excelcalc.backend import (
 )
 from excelcalc.formula import BARE_REASONS, PLACEHOLDER, as_written, functions, prepare, program, run
 from excelcalc.formula_text import normalize_formula
-from excelcalc.lib import refs as excel_refs
-from excelcalc.lib.refs import FULL, IN_1904
+from excelcalc.lib import sheets as excel_refs
+from excelcalc.lib.datetime import IN_1904
+from excelcalc.lib.sheets import FULL
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError, plain
 from excelcalc.workbook import dynamic

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import XlError
-from excelcalc.lib.refs import Area, Pending
+from excelcalc.lib.sheets import Area, Pending
 
 if TYPE_CHECKING:
     from excelcalc.workbook.compute import _Book, _Producers, _Runner
