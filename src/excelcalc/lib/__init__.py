@@ -14,7 +14,7 @@ of formulas' own (``Wraps``), or formulas' own checked as it is (``FORMULAS``):
 
 ``register(table)`` installs every category's functions into the engine's function table
 (``excelcalc.formula.functions``) and its operators into formulas' (``backend.replace_operators``);
-``CHECKED`` names the functions checked against Excel, the only ones a formula may call.
+``CHECKED`` names the functions checked against Excel, the only Excel functions a formula may call.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the category modules of ``excelcalc.lib`` share: how each declares its functions, and how
-Excel reads a single argument (one value of a range, a number, a whole number).
+Excel reads a single argument (one value of a range, a number, a whole number), and Excel's sum.
 
 Each category module declares ``FUNCTIONS`` (Excel's name -> ``Entry``), and ``OPERATORS`` where it
 computes operators of its own (``"+"``, ``"&"``, ``"="``, ``":"`` -> ``Entry``). An entry is one of:
@@ -10,7 +10,8 @@ computes operators of its own (``"+"``, ``"&"``, ``"="``, ``":"`` -> ``Entry``).
   module at the first call only; for an operator, ``backend.operator(name)``);
 * ``FORMULAS``: formulas' own function, checked against Excel as it is: nothing is installed.
 
-``excelcalc.lib.register`` installs them all; it is the one way functions get into the table.
+``excelcalc.lib.register`` installs them all: the one way Excel's functions get into the table (an
+add-in's go in by ``formula.register``).
 """
 
 from __future__ import annotations
