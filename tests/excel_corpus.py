@@ -451,7 +451,7 @@ def _kinds(known: dict[tuple[str, str], dict[str, str]]) -> list[tuple[int, str,
 def readme_block() -> str:
     """The README's account of what calc computes as Excel does and what not, from the code's
     list of checked functions and the corpus's known differences (so it cannot drift)."""
-    from excelcalc.lib.checked import CHECKED
+    from excelcalc.lib import CHECKED
 
     names = sorted({n.removeprefix("_XLFN.") for n in CHECKED})
     known, refused, judged = known_differences(), refused_files(), judged_cells()

@@ -107,7 +107,7 @@ def test_checked_functions_follow_the_corpus(judged: list[ec.Judged]) -> None:
     """Each function benchsheet computes was seen equal to Excel in a corpus workbook, or is one
     of those listed here: checked by Apache POI's FormulaEvalTestData (in the corpus, refused as
     a whole while INDIRECT is not computed) or by the test suite against Microsoft's reference."""
-    from excelcalc.lib.checked import CHECKED
+    from excelcalc.lib import CHECKED
 
     elsewhere = set(ELSEWHERE.split())
     assert CHECKED - ec.functions_matching(judged) == elsewhere

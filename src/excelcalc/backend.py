@@ -1,25 +1,41 @@
-"""Every use of the ``formulas`` package's private API, in one place.
+"""Every use of the private API of ``formulas`` and ``schedula``, in one place: no other module of
+the engine imports either (tests/test_architecture.py).
 
-benchsheet computes Excel's own functions with ``formulas`` (parser, operators and
-function table), but runs a parsed formula itself: ``formulas`` compiles each
-formula into a ``schedula`` dispatcher, and calling that costs about 0.8 ms, a
-hundred times the work. Here a formula is parsed once into a ``Program`` (its
-steps in order) and run as often as needed, for every cell that shares its shape.
+The engine computes Excel's own functions with ``formulas`` (parser, operators and function
+table), but runs a parsed formula itself: ``formulas`` compiles each formula into a ``schedula``
+dispatcher, and calling that costs about 0.8 ms, a hundred times the work. Here a formula is
+parsed once into a ``Program`` (its steps in order) and run as often as needed, for every cell
+that shares its shape.
 
-The names used below are not ``formulas``' documented API; ``pyproject.toml`` pins
-the tested range and ``tests/test_formula_adapter.py`` checks each one (a contract
-test per name), so an upgrade that moves them fails there, not in a user's workbook.
-Touched: ``Parser().ast`` (tokens, builder), ``AstBuilder.dsp`` (``function_nodes``
-with ``function``/``inputs``/``outputs``/``extra_inputs``, ``default_values``,
-``data_nodes``), ``AstBuilder.get_node_id``, ``formulas.cell.CELL``,
-``formulas.functions.COMPILING``, ``formulas.functions.replace_empty``, ``formulas.functions.wrap_ufunc``
-(its keyword defaults, ``convert_noshp``, ``convert_nan`` and ``FoundError``: replaced by one with a
-shortcut for single values, checked against formulas' own in ``tests/test_formula_adapter.py``),
-``formulas.functions.get_functions`` (replaced by a lazy table), ``formulas.functions.SUBMODULES``,
-``FUNCTIONS`` and ``not_implemented``, ``formulas.functions.Array``,
-``formulas.ranges.Ranges`` (``ranges``/``values``/``_value``),
-``formulas.tokens.operand.range2parts``, ``formulas.tokens.operand.XlError`` and
-``Error.errors``, ``formulas.errors.FormulaError``, ``formulas.excel.xlreader.load_workbook``.
+What it relies on is not their documented API; ``pyproject.toml`` pins the range tested, and the
+contract tests (tests/excelcalc/test_backend.py; the function table also in
+tests/test_eval_cold.py) fail by name when an upgrade moves one, not in a user's workbook:
+
+* the parser: ``formulas.Parser().ast(text)`` -> (tokens, builder); the tokens' class names
+  (``Function``, ``OperatorToken``) and ``name``; ``builder.finish()``, ``builder.get_node_id``,
+  ``builder.dsp`` (``default_values`` with ``value``, ``data_nodes``, ``function_nodes`` with
+  ``function``, ``inputs``, ``outputs``, ``index``); ``formulas.errors.FormulaError`` (its args: a
+  template and the formula); schedula's ``START`` (the input of a call with no arguments) and
+  ``Token``; schedula's logger, silenced (errors are values here);
+* the values: ``formulas.cell.CELL`` and ``formulas.functions.COMPILING`` (inputs of the functions
+  that read the formula's cell or compile differently: a table entry ``{"function", "extra_inputs"}``,
+  as INDEX and ``_XLFN.SINGLE`` have), schedula's ``EMPTY`` and ``NONE``,
+  ``formulas.functions.Array`` and ``replace_empty``, ``formulas.tokens.operand.Error.errors`` and
+  ``XlError``, ``formulas.ranges.Ranges`` (``ranges``, ``values``, ``value`` and the cached
+  ``_value``, set directly) and ``_reshape_array_as_excel``;
+* the function table: ``formulas.functions.get_functions`` (reassigned: the lazy ``FunctionTable``
+  replaces it, and formulas' parser looks functions up there), ``SUBMODULES`` (each module's
+  ``FUNCTIONS``, and its source read for the names it defines), ``FUNCTIONS``, ``not_implemented``;
+* ``formulas.functions.wrap_ufunc`` (reassigned before formulas' function modules are imported:
+  ``wrap_ufunc`` below, with a shortcut for single values; its keyword defaults ``input_parser``,
+  ``check_error``, ``args_parser``, ``check_nan``, and ``convert_noshp``, ``convert_nan``,
+  ``formulas.errors.FoundError``), checked against formulas' own wrap_ufunc cell by cell;
+* ``formulas.functions.operators.OPERATORS`` (computed by other functions: ``replace_operators``);
+* ``formulas.functions.date._text2datetime`` (``text_date``);
+* ``formulas.excel.xlreader.load_workbook`` and ``read_string_table`` (the workbook reader).
+
+Checked through the function tests, not by name: ``OPERATORS``, ``_text2datetime``,
+``read_string_table``.
 """
 
 from __future__ import annotations
@@ -30,6 +46,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import logging
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -86,7 +103,7 @@ class FunctionTable(dict[str, Any]):
     """formulas' function table, each of its modules imported when a formula first names one of
     its functions (``formulas.functions.get_functions`` imports all eleven, scipy.stats among them:
     seconds before the first answer). A later module wins a name, as in ``get_functions``; a name
-    set here (benchsheet's own functions) wins over every module."""
+    set here (the engine's own functions, an add-in's) wins over every module."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -120,7 +137,7 @@ class FunctionTable(dict[str, Any]):
         return self
 
     def excel(self, name: str) -> Any:
-        """formulas' own implementation of ``name`` (not benchsheet's replacement of it)."""
+        """formulas' own implementation of ``name`` (not the engine's replacement of it)."""
         self._load(name)
         return self._excel.get(name, (-1, _functions.not_implemented))[1]
 
@@ -166,6 +183,7 @@ def get_functions() -> FunctionTable:
     """The process's one function table, lazy; formulas' parser looks each function it reads up
     in it too (``formulas.functions.get_functions`` is replaced by this)."""
     if not _TABLE:
+        logging.getLogger("schedula").setLevel(logging.CRITICAL)  # errors are values here
         _TABLE.append(FunctionTable())
         _functions.get_functions = get_functions
     return _TABLE[0]
@@ -250,7 +268,7 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
     return functools.update_wrapper(one, func)
 
 
-_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("benchsheet_quiet_numpy", default=False)
+_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("excelcalc_quiet_numpy", default=False)
 
 
 @contextlib.contextmanager
@@ -467,7 +485,7 @@ def _number(x: Any) -> float | None:
     return None
 
 
-_REPLACED: dict[int, Callable[..., Any]] = {}  # id of one of formulas' operators -> benchsheet's own
+_REPLACED: dict[int, Callable[..., Any]] = {}  # id of one of formulas' operators -> the engine's own
 
 
 def operator(name: str) -> Callable[..., Any]:

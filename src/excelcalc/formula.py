@@ -8,16 +8,15 @@ and has real Excel error values. An add-in's functions are registered in it unde
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
-import schedula as sh
 
-from excelcalc.backend import FunctionTable, Program, ProgramError, XlError, compile_program, get_functions
+from excelcalc import lib
+from excelcalc.backend import EMPTY, FunctionTable, Program, ProgramError, XlError, compile_program, get_functions
 from excelcalc.formula_text import (
     EXPONENT,
     MAX_FORMULA,
@@ -28,10 +27,8 @@ from excelcalc.formula_text import (
     tokenizer,
     too_long,
 )
-from excelcalc.lib import excel
-from excelcalc.lib import more as excel_more
-from excelcalc.lib.checked import CHECKED
-from excelcalc.lib.checked import overrides as excel_overrides
+from excelcalc.lib import CHECKED
+from excelcalc.lib.lookup import WHOLE, intersected
 from excelcalc.values import ReasonedError, is_error, plain
 
 MISSING_FN = "EXCELCALC.MISSING"
@@ -44,7 +41,7 @@ def register(addin: Mapping[str, Callable[..., Any]]) -> None:
 
     Each is called with the engine's values (``values.plain`` makes them plain Python) and answers a
     value, rows of values as an array, or an error value; an argument left out
-    (``BEST("B200",x,y,,8)``) reaches it as a call of ``MISSING_FN`` (``sh.EMPTY``), as Excel passes
+    (``BEST("B200",x,y,,8)``) reaches it as a call of ``MISSING_FN`` (``EMPTY``), as Excel passes
     a UDF "missing", not as 0. The engine imports no add-in: the add-in registers itself."""
     _ADDIN.update({name.upper(): fn for name, fn in addin.items()})
     functions.cache_clear()
@@ -60,40 +57,14 @@ def registered() -> frozenset[str]:
 
 @cache
 def functions() -> FunctionTable:
-    """formulas' function table with the add-in functions registered (``register``). Excel's own
-    functions are loaded as formulas first name them (``backend.FunctionTable``)."""
-    logging.getLogger("schedula").setLevel(logging.CRITICAL)  # errors are values here
+    """formulas' function table with Excel's functions as the engine computes them (``lib.register``)
+    and the add-in functions registered (``register``). formulas' own functions are loaded as
+    formulas first name them (``backend.FunctionTable``)."""
     table = get_functions()
     table.update(_ADDIN)
-    table[MISSING_FN] = lambda: sh.EMPTY
-    table["REPT"] = _bounded_rept(lambda: table.excel("REPT"))
-    excel.register(table)
-    excel_more.register(table)
-    for name, override in excel_overrides().items():
-        table[name] = override
+    table[MISSING_FN] = lambda: EMPTY
+    lib.register(table)
     return table
-
-
-def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
-    """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
-    (``REPT("a",1000000000)`` would need a gigabyte)."""
-
-    def bounded(text: Any, times: Any) -> Any:
-        def values(v: Any) -> list[Any]:
-            v = plain(v)
-            return [x for row in v for x in row] if isinstance(v, list) else [v]
-
-        width = max((len(str(t)) for t in values(text) if not isinstance(t, XlError)), default=0)
-        count = 0.0
-        for n in values(times):
-            if isinstance(n, int | float) and not isinstance(n, bool):
-                count = max(count, float(n))
-        if width and count * width > MAX_TEXT:
-            return _too_long(int(min(count * width, 1e18)))
-        return excel_rept()(text, times)
-
-    bounded.__name__ = "REPT"
-    return bounded
 
 
 def mark_missing(formula: str) -> str:
@@ -102,7 +73,7 @@ def mark_missing(formula: str) -> str:
     The engine reads a left-out argument as 0, Excel passes a UDF "missing";
     a call of ``EXCELCALC.MISSING()`` in its place keeps the difference.
     Excel's own functions keep their own rule (``SUM(1,,2)`` is 3), except OFFSET, whose empty
-    height or width is the reference's own (``excel_refs.offset``).
+    height or width is the reference's own (``lib.lookup.offset``).
     """
     names = {*_ADDIN, "OFFSET"}
     out: list[str] = []
@@ -149,7 +120,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
     placeholder. ``names`` gives the text a defined name stands for (None: not defined).
     ``intersect``: a cell's ordinary formula (no array formula), where Excel reads a range that
-    stands for one value as the cell of its row or column (``excel.intersected``)."""
+    stands for one value as the cell of its row or column (``lib.lookup.intersected``)."""
     tokens = tokenizer()
     Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
 
@@ -217,20 +188,20 @@ def _line_breaks(literal: str) -> str:
 
 def _rewrites(items: Sequence[Any], intersect: bool) -> tuple[dict[int, str], dict[int, str], set[int]]:
     """What tokens become (``lead``), what follows a token (``trail``), and the tokens read by
-    implicit intersection (``excel.intersected``, in a cell's ordinary formula only)."""
+    implicit intersection (``lib.lookup.intersected``, in a cell's ordinary formula only)."""
     lead, trail = _double_negations(items)
-    single = excel.intersected(items) if intersect else set()
+    single = intersected(items) if intersect else set()
     _intersect_calls(items, single, lead, trail)
     return lead, trail, single
 
 
 def _whole(body: str, single: set[int]) -> str:
     """The prepared formula; intersected as a whole where its top level intersects ranges."""
-    return f"=_xlfn.SINGLE({body})" if excel.WHOLE in single else "=" + body
+    return f"=_xlfn.SINGLE({body})" if WHOLE in single else "=" + body
 
 
 def _intersect_calls(items: Sequence[Any], single: set[int], lead: dict[int, str], trail: dict[int, str]) -> None:
-    """A call answering a reference where one value is needed (``excel.intersected``) becomes
+    """A call answering a reference where one value is needed (``lib.lookup.intersected``) becomes
     ``_xlfn.SINGLE(INDEX(...))``: the text its opening token becomes, and the ``)`` after its end."""
     for i in single:
         if i >= 0 and items[i].type == "FUNC":
@@ -313,7 +284,7 @@ def program(text: str) -> Program | ReasonedError:
     if unknown and not prog.missing:
         return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
     # a function no table has answers #NAME? where it is reached (not in IF's other branch); one the
-    # engine has but benchsheet has not checked against Excel answers #NAME? naming it (never a number)
+    # engine has but has not checked against Excel answers #NAME? naming it (never a number)
     unchecked = [n for n in prog.functions if n in known and not _is_checked(n)]
     if unchecked:
         shown = ", ".join(name.removeprefix("_XLFN.").removeprefix("_XLWS.") for name in unchecked)

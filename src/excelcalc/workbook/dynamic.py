@@ -1,6 +1,6 @@
 """References made while a formula runs (OFFSET, INDIRECT of a cell's text) and what SUBTOTAL
 and AGGREGATE read of the workbook (hidden rows, subtotal cells): the calculator's side of
-``excelcalc.lib.refs.Sheets``.
+``excelcalc.lib.sheets.Sheets``.
 
 The calculator orders formula cells by the references written in them. A reference made at run
 time may read a formula cell that comes later in that order: ``BookSheets.read`` then raises
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import XlError
-from excelcalc.lib.refs import Area, Pending
+from excelcalc.lib.sheets import Area, Pending
 from excelcalc.workbook.references import resolve_text
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ _SUBTOTAL = re.compile(r"(?<![\w.])(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(", re.
 
 
 class BookSheets:
-    """The workbook as the functions of ``excelcalc.lib.refs`` read it, while the calculator runs."""
+    """The workbook as the functions of ``excelcalc.lib.sheets`` read it, while the calculator runs."""
 
     def __init__(self, book: WorkbookCells, producers: Producers, runner: Runner, results: dict[int, Any]) -> None:
         self.book, self.producers, self.runner, self.results = book, producers, runner, results

@@ -19,8 +19,8 @@ import numpy as np
 
 from excelcalc.backend import EMPTY, XlError, make_range, quiet_numpy, range_parts, reshape_as_excel
 from excelcalc.formula import run
-from excelcalc.lib import refs as excel_refs
-from excelcalc.lib.refs import FULL
+from excelcalc.lib import sheets as excel_refs
+from excelcalc.lib.sheets import FULL
 from excelcalc.values import ReasonedError, plain
 from excelcalc.workbook import dynamic
 from excelcalc.workbook.book import FormulaCell, Pos, Ref, WorkbookCells

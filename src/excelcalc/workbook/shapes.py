@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from excelcalc.formula import PLACEHOLDER, as_written, prepare, program
-from excelcalc.lib.refs import IN_1904
+from excelcalc.lib.datetime import IN_1904
 from excelcalc.values import ReasonedError
 from excelcalc.workbook.book import FormulaCell, Ref, WorkbookCells
 from excelcalc.workbook.cells import MAX_COL, MAX_ROW

@@ -1,5 +1,5 @@
-"""Contract tests: one per private name of ``formulas`` (and openpyxl) that
-``benchsheet.formula_adapter`` and ``templates/compute.py`` use. An upgrade that moves one fails
+"""Contract tests of ``excelcalc.backend``: one per private name of ``formulas`` and ``schedula`` (and
+openpyxl, through formulas' workbook reader) that the backend uses. An upgrade that moves one fails
 here, by name, instead of in a user's workbook; pyproject.toml pins the range these pass on."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 import schedula as sh
 from openpyxl.worksheet.formula import ArrayFormula
 
+import benchsheet.catalogue.engine  # noqa: F401  (registers benchsheet's functions: PERGPU below)
 from excelcalc import backend as fa
 from excelcalc.formula import functions
 
@@ -82,6 +83,21 @@ def test_get_functions_is_a_mutable_table_of_excel_functions() -> None:
     table = get_functions()
     assert callable(table["REPT"]) and "IF" in table and "SUM" in table
     assert "PERGPU" in functions()  # benchsheet's functions registered in the same table
+
+
+def test_index_and_single_are_entries_with_the_formulas_state_as_extra_inputs() -> None:
+    """INDEX and implicit intersection (``_XLFN.SINGLE``) read the formula's state: formulas' table
+    holds each as ``{"function", "extra_inputs"}``, called with COMPILING (and the formula's CELL)
+    first; the engine's corrections of them (``lib.lookup``) take the same. (formulas 1.3.1 held
+    INDEX as a plain function.)"""
+    from formulas.cell import CELL
+    from formulas.functions import COMPILING
+
+    table = functions()
+    index, single = table.excel("INDEX"), table.excel("_XLFN.SINGLE")
+    assert isinstance(index, dict) and callable(index["function"]) and list(index["extra_inputs"]) == [COMPILING]
+    assert isinstance(single, dict) and callable(single["function"])
+    assert list(single["extra_inputs"]) == [COMPILING, CELL]
 
 
 def test_array_is_an_ndarray_view() -> None:
@@ -195,7 +211,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def _formulas_own(name: str) -> object:
     """formulas' own ``name``, from a second copy of its module loaded with formulas' wrap_ufunc
-    (the module benchsheet loads is wrapped by formula_adapter.wrap_ufunc)."""
+    (the module the engine loads is wrapped by backend.wrap_ufunc)."""
     import importlib.util
 
     from formulas import functions as package
@@ -232,7 +248,7 @@ def _formulas_own(name: str) -> object:
     ],
 )
 def test_wrap_ufunc_shortcut_answers_what_formulas_own_path_answers(name: str, arity: int, quiet: bool) -> None:
-    """formula_adapter.wrap_ufunc runs single values without np.vectorize: every answer, its type
+    """backend.wrap_ufunc runs single values without np.vectorize: every answer, its type
     and shape the same as formulas' own wrap_ufunc gives, for what cells really pass; alone and in
     a run under ``quiet_numpy`` (no errstate per call), and no numpy warning either way."""
     import contextlib

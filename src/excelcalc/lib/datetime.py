@@ -1,0 +1,253 @@
+"""Excel's Date & Time functions the engine computes itself; the others of the group it takes from
+formulas as they are (``FORMULAS``), checked against Excel.
+
+* DATE counts days past the month's end as Excel does; YEAR, MONTH, DAY read no text date before
+  1900 or after 9999.
+* YEARFRAC on its five day-count bases, with Excel's end-of-February rules (formulas has others).
+* In a workbook of the 1904 date system (``lib.sheets``), the date functions of ``IN_1904`` read
+  and make its serial numbers (formulas counts from 1900).
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from excelcalc.args import is_number
+from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, error, text_date
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, whole_number
+from excelcalc.lib.sheets import current
+from excelcalc.textnum import text_number
+from excelcalc.values import ReasonedError
+
+__all__ = ["FUNCTIONS", "IN_1904"]
+
+
+def date(original: Callable[..., Any]) -> Callable[..., Any]:
+    """DATE(year, month, day): the serial number of the month's first day plus day - 1, as Excel
+    counts ("If day is greater than the number of days in the month specified, day adds that
+    number of days to the first day in the month"): POI's FormulaEvalTestData (Excel-cached) has
+    ``DATE(1900,1,22222)`` = 22222, where formulas counted Excel's 29 February 1900 once more."""
+
+    def run(year: Any, month: Any, day: Any) -> Any:
+        d = scalar(day)
+        if isinstance(d, np.ndarray) or isinstance(scalar(year), np.ndarray) or isinstance(scalar(month), np.ndarray):
+            return original(year, month, day)
+        if isinstance(d, XlError):
+            return d
+        try:
+            days = math.trunc(number(0 if d is EMPTY else d))
+        except (TypeError, ValueError):
+            return error("#VALUE!")
+        first = scalar(original(year, month, 1))
+        if isinstance(first, XlError) or not isinstance(first, int | float | np.number):
+            return first
+        serial = int(first) + days - 1
+        return serial if 0 <= serial <= 2958465 else error("#NUM!")
+
+    run.__name__ = "DATE"
+    return run
+
+
+def date_part(original: Callable[..., Any]) -> Callable[..., Any]:
+    """YEAR/MONTH/DAY of a text date: Excel reads no date before 1900 or after 9999 in a text
+    (xlcalculator's YEAR.xlsx, Excel-cached: ``YEAR("7/5/1800")`` is #VALUE!); formulas read it."""
+
+    def run(serial: Any) -> Any:
+        v = scalar(serial)
+        if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY and text_number(v) is None:
+            found = text_date(v)
+            if found is not None and not 1900 <= found[0] <= 9999:
+                return error("#VALUE!")
+        return original(serial)
+
+    run.__name__ = getattr(original, "__name__", "DATE_PART")
+    return run
+
+
+# ------------------------------------------------------------------------------------ YEARFRAC
+
+MAX_SERIAL = 2958465  # 9999-12-31, the last date Excel has
+
+
+_EPOCH = datetime.date(1899, 12, 30)  # serial 61 is 1900-03-01: serials from 61 on count from here
+
+
+FIRST_REAL = 61  # serials below count Excel's February 29, 1900, a day that never was
+
+
+def _serial_date(v: Any, date1904: bool) -> datetime.date | XlError:
+    """A date argument as a date: a serial number (truncated) of the workbook's date system."""
+    if isinstance(v, bool):
+        return error("#VALUE!")
+    if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY and text_number(v) is None:
+        return ReasonedError("#VALUE!", "YEARFRAC of a date written as text is not computed by benchsheet")
+    n = whole_number(v)
+    if isinstance(n, XlError):
+        return n
+    serial = math.floor(n)
+    if serial < 0 or serial > (MAX_SERIAL - 1462 if date1904 else MAX_SERIAL):
+        return error("#NUM!")
+    if date1904:
+        serial += 1462
+    elif serial < FIRST_REAL:
+        return ReasonedError("#VALUE!", "YEARFRAC of a date before March 1, 1900 is not computed by benchsheet")
+    return _EPOCH + datetime.timedelta(days=serial)
+
+
+def _leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def _last_of_february(d: datetime.date) -> bool:
+    return d.month == 2 and d.day == (29 if _leap(d.year) else 28)
+
+
+def _days_360(start: datetime.date, end: datetime.date, d1: int, d2: int) -> float:
+    return ((end.year - start.year) * 360 + (end.month - start.month) * 30 + (d2 - d1)) / 360
+
+
+def _basis0(start: datetime.date, end: datetime.date) -> float:
+    """US (NASD) 30/360 as YEARFRAC computes it (not as DAYS360 does): the 31st is the 30th; an
+    end on the 31st stays unless the start is on the 30th or 31st; a start on the last day of
+    February is the 30th, and so is an end on the last day of February then."""
+    d1, d2 = start.day, end.day
+    if d1 == 31 and d2 == 31:
+        d1 = d2 = 30
+    elif d1 == 31:
+        d1 = 30
+    elif d1 == 30 and d2 == 31:
+        d2 = 30
+    elif _last_of_february(start):
+        d1 = 30
+        if _last_of_february(end):
+            d2 = 30
+    return _days_360(start, end, d1, d2)
+
+
+def _basis1(start: datetime.date, end: datetime.date) -> float:
+    """Actual/actual as Excel computes it: the days between over the length of a year, which is
+    366 within one year of a leap year or across a February 29 (when the dates are at most a year
+    apart), else the average length of the calendar years the dates touch."""
+    days = (end - start).days
+    within_a_year = start.year == end.year or (
+        start.year + 1 == end.year and (start.month, start.day) >= (end.month, end.day)
+    )
+    if not within_a_year:
+        years = range(start.year, end.year + 1)
+        return days / (sum(366 if _leap(y) else 365 for y in years) / len(years))
+    if start.year == end.year:
+        leap = _leap(start.year)
+    else:
+        leap = any(_leap(y) and start <= datetime.date(y, 2, 29) <= end for y in (start.year, end.year))
+    return days / (366 if leap else 365)
+
+
+def _basis4(start: datetime.date, end: datetime.date) -> float:
+    """European 30/360: a 31st is the 30th, February as it is."""
+    return _days_360(start, end, min(start.day, 30), min(end.day, 30))
+
+
+_BASES: dict[int, Callable[[datetime.date, datetime.date], float]] = {
+    0: _basis0,
+    1: _basis1,
+    2: lambda s, e: (e - s).days / 360,
+    3: lambda s, e: (e - s).days / 365,
+    4: _basis4,
+}
+
+
+def yearfrac(start_date: Any, end_date: Any, basis: Any = 0.0) -> Any:
+    """YEARFRAC(start_date, end_date, [basis]) (Microsoft's YEARFRAC page): the fraction of a year
+    between two dates (truncated to whole days, in either order) on one of five day-count bases;
+    a basis outside 0-4 is #NUM!, a date that is no date #VALUE!. In a workbook of the 1904 date
+    system the serial numbers count from 1904 (Microsoft's "Date systems in Excel")."""
+    b = whole_number(EMPTY if basis is None else basis)
+    if isinstance(b, XlError):
+        return b
+    if isinstance(basis, bool) or not math.isfinite(b) or int(b) not in _BASES:
+        return error("#VALUE!") if isinstance(basis, bool) else error("#NUM!")
+    date1904 = bool(getattr(current(), "date1904", False))
+    start, end = _serial_date(start_date, date1904), _serial_date(end_date, date1904)
+    for v in (start, end):
+        if isinstance(v, XlError):
+            return v
+    assert isinstance(start, datetime.date) and isinstance(end, datetime.date)
+    if start > end:
+        start, end = end, start
+    return 0.0 if start == end else _BASES[int(b)](start, end)
+
+
+# ------------------------------------------------------------------------ the 1904 date system
+
+DAYS_1904 = 1462  # the 1900 serial of 1904-01-01, serial 0 of the 1904 system ("Date systems in Excel")
+
+
+# date functions computed in a 1904 workbook: which arguments are dates, whether the answer is one
+IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
+    "YEAR": ((0,), False),
+    "MONTH": ((0,), False),
+    "DAY": ((0,), False),
+    "DAYS": ((0, 1), False),
+    "_XLFN.DAYS": ((0, 1), False),
+    "DAYS360": ((0, 1), False),
+    "DATEDIF": ((0, 1), False),
+    "DATE": ((), True),
+    "EDATE": ((0,), True),
+    "EOMONTH": ((0,), True),
+    "WORKDAY": ((0, 2), True),
+}
+
+
+def _shift(value: Any, days: int) -> Any:
+    """``value`` with each number moved by ``days`` (text, blanks... as they are; a blank date is 0)."""
+    if isinstance(value, Ranges | np.ndarray):
+        grid = as_grid(value).copy()
+        if grid.size == 1:
+            return _shift(grid.flat[0], days)
+        for idx, v in np.ndenumerate(grid):
+            grid[idx] = _shift(v, days)
+        return grid
+    if value is EMPTY or value is None:
+        return float(days)
+    if is_number(value):
+        moved = float(value) + days
+        return error("#NUM!") if moved < 0 else moved
+    return value
+
+
+def in_1904(original: Callable[..., Any], dates: tuple[int, ...], makes_date: bool) -> Callable[..., Any]:
+    """A date function of formulas (which counts from 1900) in a workbook of the 1904 date system:
+    its date arguments moved to 1900 serials, its date answer back to 1904 ones."""
+
+    def run(*args: Any) -> Any:
+        sheets = current()
+        if sheets is None or not sheets.date1904:
+            return original(*args)
+        moved = [_shift(a, DAYS_1904) if i in dates else a for i, a in enumerate(args)]
+        out = original(*moved)
+        return _shift(out, -DAYS_1904) if makes_date and not isinstance(out, XlError) else out
+
+    return run
+
+
+def _dated(name: str, made: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None) -> Wraps:
+    """formulas' own ``name`` (corrected by ``made``), reading and making dates of a 1904 workbook."""
+    if made is None:
+        return Wraps(lambda table: in_1904(table.excel(name), *IN_1904[name]))
+    return Wraps(lambda table: in_1904(made(lazy(table, name)), *IN_1904[name]))
+
+
+FUNCTIONS: dict[str, Entry] = {
+    **{name: _dated(name) for name in IN_1904},
+    "DATE": _dated("DATE", date),
+    "YEAR": _dated("YEAR", date_part),
+    "MONTH": _dated("MONTH", date_part),
+    "DAY": _dated("DAY", date_part),
+    "YEARFRAC": cells(yearfrac),
+    **formulas_own("HOUR MINUTE NOW SECOND TIME TODAY"),
+}

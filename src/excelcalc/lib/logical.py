@@ -1,0 +1,67 @@
+"""Excel's Logical functions the engine computes itself, and its comparison operators; the others
+of the group it takes from formulas as they are (``FORMULAS``), checked against Excel.
+
+* AND, OR, XOR read their arguments by Excel's rule (``excelcalc.args``: in a range TRUE/FALSE and
+  numbers, typed directly "TRUE" too).
+* ``= <> < > <= >=``: an empty cell compared with TRUE or FALSE is FALSE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from excelcalc.args import direct_logical, in_range_logical, values
+from excelcalc.backend import EMPTY, XlError, error, operator
+from excelcalc.lib._common import Entry, Wraps, formulas_own, scalar
+
+__all__ = ["FUNCTIONS", "OPERATORS"]
+
+
+def _logical(name: str, of: Callable[[list[bool]], bool]) -> Callable[..., Any]:
+    """AND/OR/XOR: #VALUE! when no argument holds a logical value or a number."""
+
+    def run(*args: Any) -> Any:
+        got = values(args, in_range_logical, direct_logical)
+        if isinstance(got, XlError):
+            return got
+        return of(got) if got else error("#VALUE!")
+
+    run.__name__ = name
+    return run
+
+
+def compare(original: Callable[..., Any]) -> Callable[..., Any]:
+    """A comparison of an empty cell with TRUE or FALSE reads the empty cell as FALSE (POI's
+    FormulaEvalTestData, Excel-cached: ``FALSE=D7`` with D7 empty is TRUE); formulas read it as 0,
+    a number, which no logical value equals."""
+
+    def run(x: Any, y: Any) -> Any:
+        a, b = scalar(x), scalar(y)
+        if a is EMPTY and isinstance(b, bool | np.bool_):
+            x = False
+        elif b is EMPTY and isinstance(a, bool | np.bool_):
+            y = False
+        return original(x, y)
+
+    return run
+
+
+_XOR = _logical("XOR", lambda v: sum(v) % 2 == 1)
+
+FUNCTIONS: dict[str, Entry] = {
+    "AND": _logical("AND", all),
+    "OR": _logical("OR", any),
+    "XOR": _XOR,
+    "_XLFN.XOR": _XOR,
+    **formulas_own("FALSE IF IFERROR MAP NOT TRUE"),
+}
+
+
+def _comparison(name: str) -> Wraps:
+    return Wraps(lambda _table: compare(operator(name)))
+
+
+OPERATORS: dict[str, Entry] = {name: _comparison(name) for name in ("=", "<>", "<", ">", "<=", ">=")}

@@ -1,0 +1,386 @@
+"""Excel's Math & Trig functions the engine computes itself, and its arithmetic operators; the
+others of the group it takes from formulas as they are (``FORMULAS``), checked against Excel.
+
+* ``+ - * / ^`` and unary ``-`` and ``%``: each operand read as Excel reads a number (``="$5"*1``
+  is 5); ``^`` and POWER as Excel answers where Python has no real answer or overflows.
+* ROUND, ROUNDUP, ROUNDDOWN of the number as Excel holds it (15 digits, in decimal).
+* FLOOR.MATH, CEILING.MATH and their .PRECISE forms as Microsoft's pages state them.
+* SUM, PRODUCT, SUMSQ, SUMPRODUCT read their arguments by Excel's rule (``excelcalc.args``).
+* COMBIN (formulas has none).
+* SUBTOTAL and AGGREGATE read the workbook beyond their arguments (hidden rows, nested subtotals:
+  ``lib.sheets``); their statistics are those of SUM, VAR... themselves (``lib.statistical``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from excelcalc.args import direct, direct_strict, in_range, is_number, many, values
+from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, elementwise, error
+from excelcalc.lib._common import Entry, cells, formulas_own, number, plain_number, total, whole_number
+from excelcalc.lib.sheets import area_of, current
+from excelcalc.lib.statistical import STATISTICS as _STATISTICS
+from excelcalc.lib.statistical import mode
+from excelcalc.values import ReasonedError
+
+__all__ = ["FUNCTIONS", "OPERATORS"]
+
+
+def power(x: float, y: float) -> Any:
+    """``x^y`` and POWER as Excel: no real answer (``(-5)^0.5``) or too large (``5^1000``) is #NUM!,
+    ``0^0`` #NUM!, 0 to a negative power #DIV/0! (Python gave a complex number and an overflow)."""
+    if x == 0:
+        return error("#NUM!") if y == 0 else (error("#DIV/0!") if y < 0 else 0.0)
+    if x < 0 and not float(y).is_integer():
+        root = 1 / y  # an odd root of a negative number is real: (-8)^(1/3) is -2
+        if abs(root - round(root)) < 1e-9 and round(root) % 2:
+            return -math.pow(-x, y)
+        return error("#NUM!")
+    try:
+        return math.pow(x, y)
+    except (OverflowError, ValueError):
+        return error("#NUM!")
+
+
+def _divide(x: float, y: float) -> Any:
+    return x / y if y else error("#DIV/0!")
+
+
+# Excel's arithmetic operators over numbers; each operand read by ``number`` (``="$5"*1`` is 5,
+# ``="50%"*1`` is 0.5: formulas read text with Python's float and answered #VALUE!)
+ARITHMETIC: dict[str, Callable[..., Any]] = {
+    "+": lambda x, y: x + y,
+    "-": lambda x, y: x - y,
+    "*": lambda x, y: x * y,
+    "/": _divide,
+    "^": power,
+    "U-": lambda x: -x,
+    "%": lambda x: x / 100.0,
+}
+
+
+def excel_round(away: bool | None) -> Callable[[float, float], float]:
+    """ROUND (None), ROUNDUP (True), ROUNDDOWN (False) of the number as Excel holds it, 15
+    significant digits, in decimal: ``ROUND(2.675,2)`` is 2.68, and POI's 56315.xlsx (Excel-cached)
+    rounds ``1*(0.001+0.5-0.4-0.05-0.001)`` (0.049999999999999975 in binary) to 0.1."""
+    from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Context, Decimal
+
+    wide = Context(prec=1000)  # room for every digit of a double: ROUND(1E300,2) is 1E300
+    mode = ROUND_HALF_UP if away is None else (ROUND_UP if away else ROUND_DOWN)
+
+    def run(x: float, digits: float) -> float:
+        if not math.isfinite(x):
+            return x
+        places = Decimal(1).scaleb(-max(-400, min(400, int(digits))))
+        return float(Decimal(f"{x:.15g}").quantize(places, rounding=mode, context=wide))
+
+    return run
+
+
+def _digits15(x: float) -> float:
+    """A result as Excel keeps it: 15 significant digits (7.7 rounded down to 0.2s is 7.6, not
+    7.6000000000000005)."""
+    return float(f"{x:.15g}") if math.isfinite(x) else x
+
+
+def _multiples(x: float, significance: float) -> float:
+    """``x`` in units of ``significance``, an integer where binary noise is all that keeps it from one."""
+    q = x / significance
+    return float(round(q)) if math.isclose(q, round(q), rel_tol=1e-12, abs_tol=1e-12) else q
+
+
+def floor_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+    """FLOOR.MATH (Microsoft's page: ``FLOOR.MATH(-8.1,2)`` is -10, ``FLOOR.MATH(-5.5,2,-1)`` is -4):
+    down to a multiple of |significance|; a negative number goes away from 0, or toward 0 with a
+    mode other than 0. formulas turned the sign of a negative number round (-23.5 gave 23)."""
+    s = abs(significance)
+    if s == 0:
+        return 0.0
+    q = _multiples(x, s)
+    return _digits15((-math.floor(-q) if x < 0 and mode else math.floor(q)) * s)
+
+
+def ceiling_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+    """CEILING.MATH (Microsoft's page: ``CEILING.MATH(-8.1,2)`` is -8, ``CEILING.MATH(-5.5,2,-1)``
+    is -6): up to a multiple of |significance|; a negative number goes toward 0, or away from 0
+    with a mode other than 0."""
+    s = abs(significance)
+    if s == 0:
+        return 0.0
+    q = _multiples(x, s)
+    return _digits15((math.floor(q) if x < 0 and mode else math.ceil(q)) * s)
+
+
+def _precise(f: Callable[..., float]) -> Callable[..., float]:
+    """FLOOR.PRECISE/CEILING.PRECISE: the .MATH function with mode 0 (sign of significance ignored)."""
+    return lambda x, significance=1.0: f(x, significance, 0.0)
+
+
+# ------------------------------------------------------------------------------ COMBIN
+
+
+def combin(n: Any, k: Any) -> Any:
+    """COMBIN(number, number_chosen) (Microsoft's COMBIN page): both truncated to integers;
+    nonnumeric is #VALUE!; a negative one, or number < number_chosen, #NUM!. Too large for a
+    number (COMBIN(1030,515)): #NUM!."""
+    a, b = whole_number(n), whole_number(k)
+    for v in (a, b):
+        if isinstance(v, XlError):
+            return v
+    assert isinstance(a, float) and isinstance(b, float)
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return error("#NUM!")
+    ni, ki = int(a), int(b)
+    if ni < 0 or ki < 0 or ni < ki:
+        return error("#NUM!")
+    try:
+        return float(math.comb(ni, ki))
+    except OverflowError:
+        return error("#NUM!")
+
+
+# ---------------------------------------------------------------- SUM, PRODUCT, SUMPRODUCT
+
+SUMS: dict[str, Callable[[list[float]], Any]] = {
+    "SUM": total,
+    "PRODUCT": lambda v: math.prod(v) if v else 0.0,
+    "SUMSQ": lambda v: total([x * x for x in v]),
+}
+
+
+def sumproduct(*args: Any) -> Any:
+    """SUMPRODUCT (Microsoft's page: "treats array entries that are not numeric as if they were
+    zeros"; arrays of different dimensions are #VALUE!). Of single values only, each must be a
+    number (FormulaEvalTestData: ``SUMPRODUCT(3,B10,C9)`` is 3*B10*C9, a text "4" is #VALUE!)."""
+    grids = [as_grid(a) for a in args]
+    if all(g.size == 1 for g in grids):
+        got = values((0.0 if g.flat[0] is EMPTY else g.flat[0] for g in grids), direct_strict, direct_strict)
+        return got if isinstance(got, XlError) else math.prod(got)
+    if any(g.shape != grids[0].shape for g in grids):
+        return error("#VALUE!")
+    columns: list[list[float]] = []
+    for g in grids:
+        for v in g.flat:
+            if isinstance(v, XlError):
+                return v
+        columns.append([float(v) if is_number(v) else 0.0 for v in g.flat])
+    return total([math.prod(row) for row in zip(*columns, strict=True)])
+
+
+# ------------------------------------------------------------------------ SUBTOTAL, AGGREGATE
+
+STATISTICS = {**SUMS, **_STATISTICS}
+# function number -> (name, the function over the numbers kept); 2 and 3 count cells instead. The
+# statistics are those of SUM, VAR... themselves, so a SUBTOTAL shows the digits its function does
+_BY_NUMBER: dict[int, tuple[str, Callable[[list[float]], Any]]] = {
+    n: (name, STATISTICS.get(name, mode))
+    for n, name in {
+        1: "AVERAGE",
+        4: "MAX",
+        5: "MIN",
+        6: "PRODUCT",
+        7: "STDEV",
+        8: "STDEVP",
+        9: "SUM",
+        10: "VAR",
+        11: "VARP",
+        12: "MEDIAN",
+        13: "MODE.SNGL",
+    }.items()
+}
+
+
+class _Rules:
+    """Which cells a SUBTOTAL or AGGREGATE leaves out."""
+
+    def __init__(self, name: str, hidden: bool, errors: bool, nested: bool) -> None:
+        self.name, self.hidden, self.errors, self.nested = name, hidden, errors, nested
+
+
+def _kept(refs: Sequence[Any], rules: _Rules) -> list[Any] | XlError:
+    """The values of the reference arguments a SUBTOTAL/AGGREGATE reads, in order; an error value
+    naming what it cannot read as Excel does."""
+    sheets = current()
+    out: list[Any] = []
+    for ref in refs:
+        area = area_of(ref)
+        if area is None or sheets is None:
+            return ReasonedError(
+                "#VALUE!", f"{rules.name} of anything but ranges of the workbook is not computed by benchsheet"
+            )
+        s, r1, c1, _, _ = area
+        for dr, row in enumerate(as_grid(ref)):
+            if sheets.hidden(s, r1 + dr):
+                if rules.hidden:
+                    continue
+                if sheets.filtered(s):
+                    why = f"{rules.name} over rows a filter may hide is not computed by benchsheet (use 101-111)"
+                    return ReasonedError("#VALUE!", why)
+            for dc, v in enumerate(row):
+                if rules.nested and sheets.subtotal(s, r1 + dr, c1 + dc):
+                    continue
+                if not (rules.errors and isinstance(v, XlError)):
+                    out.append(v)
+    return out
+
+
+def _summarize(code: int, values: list[Any] | XlError) -> Any:
+    """Function ``code`` (1-13 of AGGREGATE, 1-11 of SUBTOTAL) of the values kept; the first error
+    among them is the answer, except for COUNT (2) and COUNTA (3), which count."""
+    if isinstance(values, XlError):
+        return values
+    numbers: list[float] = []
+    count = 0
+    for v in values:
+        if isinstance(v, XlError):
+            if code not in (2, 3):
+                return v
+            count += 1
+        elif v is not EMPTY and v is not None:
+            count += 1
+            if is_number(v):
+                numbers.append(float(v))
+    if code == 2:
+        return float(len(numbers))
+    if code == 3:
+        return float(count)
+    return _BY_NUMBER[code][1](numbers)
+
+
+def _code(v: Any) -> int | XlError:
+    """A function number or option: a number (truncated)."""
+    x = plain_number(v, "a function number or option")
+    if isinstance(x, XlError):
+        return x
+    return int(x) if math.isfinite(x) else error("#VALUE!")
+
+
+def subtotal(function_num: Any, *refs: Any) -> Any:
+    """SUBTOTAL(function_num, ref1, ...) (Microsoft's SUBTOTAL page): function 1-11 (AVERAGE,
+    COUNT, COUNTA, MAX, MIN, PRODUCT, STDEV, STDEVP, SUM, VAR, VARP) of the references, leaving
+    out cells that hold SUBTOTAL (or AGGREGATE) themselves; 101-111 also leave out hidden rows.
+    "The SUBTOTAL function ignores any rows that are not included in the result of a filter, no
+    matter which function_num value you use": a hidden row on a filtered sheet with 1-11 is not
+    told apart from a row hidden by hand, so that case answers an error naming it."""
+    code = _code(function_num)
+    if isinstance(code, XlError):
+        return code
+    base = code - 100 if code > 100 else code
+    if not 1 <= base <= 11 or not refs:
+        return error("#VALUE!")
+    return _summarize(base, _kept(refs, _Rules("SUBTOTAL", code > 100, False, True)))
+
+
+_ARRAY_FORM: dict[int, str] = {
+    14: "LARGE",
+    15: "SMALL",
+    16: "PERCENTILE.INC",
+    17: "QUARTILE.INC",
+    18: "PERCENTILE.EXC",
+    19: "QUARTILE.EXC",
+}
+
+
+def aggregate(function_num: Any, options: Any, *args: Any) -> Any:
+    """AGGREGATE(function_num, options, ref1, ...) and AGGREGATE(function_num, options, array, k)
+    (Microsoft's AGGREGATE page): functions 1-13 of references, 14-19 of one array or reference
+    and k; options 0-7 leave out nested SUBTOTAL/AGGREGATE cells (0-3), hidden rows (1, 3, 5, 7)
+    and error values (2, 3, 6, 7)."""
+    code, option = _code(function_num), _code(EMPTY if options is None else options)
+    for v in (code, option):
+        if isinstance(v, XlError):
+            return v
+    assert isinstance(code, int) and isinstance(option, int)
+    if not 1 <= code <= 19 or not 0 <= option <= 7 or not args:
+        return error("#VALUE!")
+    rules = _Rules("AGGREGATE", option in (1, 3, 5, 7), option in (2, 3, 6, 7), option <= 3)
+    if code <= 13:
+        if any(not isinstance(a, Ranges) for a in args):
+            return error("#VALUE!")
+        return _summarize(code, _kept(args, rules))
+    if len(args) != 2:
+        return error("#VALUE!")
+    data, k = args
+    if isinstance(data, Ranges):
+        values = _kept((data,), rules)
+    else:  # a computed array: no rows to hide, no subtotal cells
+        values = [v for v in as_grid(data).flat if not (rules.errors and isinstance(v, XlError))]
+    return values if isinstance(values, XlError) else _ranked(code, values, plain_number(k))
+
+
+def _ranked(code: int, values: list[Any], k: float | XlError) -> Any:
+    """AGGREGATE 14-19 of the numbers kept (an error among them is the answer)."""
+    if isinstance(k, XlError):
+        return k
+    numbers: list[float] = []
+    for v in values:
+        if isinstance(v, XlError):
+            return v
+        if is_number(v):
+            numbers.append(float(v))
+    numbers.sort()
+    n = len(numbers)
+    if code in (14, 15):
+        if not float(k).is_integer():
+            why = f"AGGREGATE's {_ARRAY_FORM[code]} with a k that is not whole is not computed"
+            return ReasonedError("#VALUE!", why)
+        if not 1 <= k <= n:
+            return error("#NUM!")
+        return numbers[n - int(k)] if code == 14 else numbers[int(k) - 1]
+    p = k if code in (16, 18) else math.trunc(k) / 4
+    if code in (17, 19) and not (0 <= math.trunc(k) <= 4):
+        return error("#NUM!")
+    return _percentile(numbers, p, exclusive=code in (18, 19))
+
+
+def _percentile(xs: list[float], p: float, exclusive: bool) -> Any:
+    """PERCENTILE.INC/.EXC of sorted numbers (Microsoft's pages: .INC interpolates between ranks
+    over 0..n-1, .EXC over 1..n with p strictly between 1/(n+1) and n/(n+1))."""
+    n = len(xs)
+    if n == 0:
+        return error("#NUM!")
+    if exclusive:
+        rank = p * (n + 1) - 1
+        if not 0 < p < 1 or rank < 0 or rank > n - 1:
+            return error("#NUM!")
+    else:
+        if not 0 <= p <= 1:
+            return error("#NUM!")
+        rank = p * (n - 1)
+    low = math.floor(rank)
+    high = min(low + 1, n - 1)
+    return xs[low] + (rank - low) * (xs[high] - xs[low])
+
+
+_ROUNDING = elementwise(floor_math, number), elementwise(ceiling_math, number)
+_PRECISE = elementwise(_precise(floor_math), number), elementwise(_precise(ceiling_math), number)
+
+FUNCTIONS: dict[str, Entry] = {
+    **{name: many(name, f, in_range, direct) for name, f in SUMS.items()},
+    "SUMPRODUCT": sumproduct,
+    "POWER": elementwise(power, number),
+    "ROUND": elementwise(excel_round(None), number),
+    "ROUNDUP": elementwise(excel_round(True), number),
+    "ROUNDDOWN": elementwise(excel_round(False), number),
+    "FLOOR.MATH": _ROUNDING[0],
+    "_XLFN.FLOOR.MATH": _ROUNDING[0],
+    "CEILING.MATH": _ROUNDING[1],
+    "_XLFN.CEILING.MATH": _ROUNDING[1],
+    "FLOOR.PRECISE": _PRECISE[0],
+    "_XLFN.FLOOR.PRECISE": _PRECISE[0],
+    "CEILING.PRECISE": _PRECISE[1],
+    "_XLFN.CEILING.PRECISE": _PRECISE[1],
+    "COMBIN": cells(combin),
+    "SUBTOTAL": subtotal,
+    "AGGREGATE": aggregate,
+    "_XLFN.AGGREGATE": aggregate,
+    **formulas_own(
+        "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING COS COSH DECIMAL DEGREES EVEN EXP FACT FLOOR INT LN LOG"
+        " LOG10 MDETERM MINVERSE MMULT MOD MROUND ODD PI RADIANS RAND SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
+        " SUMX2PY2 SUMXMY2 TAN TANH TRUNC"
+    ),
+}
+
+OPERATORS: dict[str, Entry] = {name: elementwise(f, number) for name, f in ARITHMETIC.items()}

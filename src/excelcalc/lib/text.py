@@ -1,0 +1,321 @@
+"""Excel's Text functions the engine computes itself, and its ``&`` operator; the others of the
+group it takes from formulas as they are (``FORMULAS``), checked against Excel.
+
+* TEXT with number formats of up to four sections; VALUE of text as Excel (en-US) reads it.
+* DOLLAR (formulas has none).
+* REPT refuses a text longer than Excel's 32,767 characters before making it.
+* The text arguments of the text functions (LEFT, LEN, FIND...) and of ``&``: a number written as
+  Excel writes it (15 significant digits: ``0.1+0.2`` is "0.3"), TRUE/FALSE in capitals.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+import numpy as np
+
+from excelcalc.args import is_number
+from excelcalc.backend import (
+    COMPILING,
+    EMPTY,
+    Array,
+    FunctionTable,
+    Ranges,
+    XlError,
+    as_grid,
+    cellwise,
+    error,
+    replace_empty,
+    wrap_ufunc,
+)
+from excelcalc.formula_text import MAX_TEXT, too_long
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, scalar, whole_number
+from excelcalc.textnum import text_number
+from excelcalc.values import ReasonedError, plain
+
+__all__ = ["FUNCTIONS", "OPERATORS", "as_text"]
+
+
+# ------------------------------------------------------------------------ numbers as text
+
+
+def as_text(v: Any) -> Any:
+    """A value where Excel needs text: a number as Excel writes it, at most 15 significant digits
+    (``0.1+0.2`` is "0.3"; formulas wrote Python's 17); TRUE/FALSE in capitals; other values as
+    they are. A number Excel writes in a form of its own (1E+20, 1E-05 as "0.00001") answers an
+    error naming it."""
+    if isinstance(v, bool | np.bool_):
+        return "TRUE" if v else "FALSE"
+    if not is_number(v):
+        return v
+    text = "%.15g" % (float(v) or 0.0)  # -0.0 is "0"
+    if "e" in text or not math.isfinite(float(v)):
+        return ReasonedError("#VALUE!", f"the number {text.upper()} as text is not computed by benchsheet")
+    return text
+
+
+def _texts(v: Any) -> Any:
+    """``as_text`` over an argument: a single value, or each cell of a range or array."""
+    if isinstance(v, Ranges | np.ndarray):
+        grid = as_grid(v)
+        return cellwise(as_text, grid) if grid.size else v
+    return as_text(v)
+
+
+def textual(original: Callable[..., Any], positions: frozenset[int] | None) -> Callable[..., Any]:
+    """``original`` with its text arguments (at ``positions``; None: all) written as Excel writes
+    numbers as text."""
+
+    def run(*args: Any) -> Any:
+        if COMPILING in args:
+            return original(*args)
+        return original(*(_texts(a) if positions is None or i in positions else a for i, a in enumerate(args)))
+
+    run.__name__ = getattr(original, "__name__", "textual")
+    return run
+
+
+# Excel's text functions: the positions (from 0) of their text arguments (Microsoft's pages)
+TEXT_ARGUMENTS: dict[str, frozenset[int] | None] = {
+    "CONCATENATE": None,
+    "EXACT": frozenset({0, 1}),
+    "FIND": frozenset({0, 1}),
+    "FINDB": frozenset({0, 1}),
+    "LEFT": frozenset({0}),
+    "LEFTB": frozenset({0}),
+    "LEN": frozenset({0}),
+    "LENB": frozenset({0}),
+    "LOWER": frozenset({0}),
+    "MID": frozenset({0}),
+    "MIDB": frozenset({0}),
+    "PROPER": frozenset({0}),
+    "REPLACE": frozenset({0, 3}),
+    "REPT": frozenset({0}),
+    "RIGHT": frozenset({0}),
+    "RIGHTB": frozenset({0}),
+    "SEARCH": frozenset({0, 1}),
+    "SEARCHB": frozenset({0, 1}),
+    "SUBSTITUTE": frozenset({0, 1, 2}),
+    "TRIM": frozenset({0}),
+    "UPPER": frozenset({0}),
+}
+
+
+def _joined(x: Any, y: Any) -> Any:
+    x, y = as_text(x), as_text(y)
+    if isinstance(x, XlError):
+        return x
+    return y if isinstance(y, XlError) else x + y
+
+
+# ------------------------------------------------------------------------------------ TEXT
+
+_LITERAL = r'(?:"[^"]*"|\\.|[$\-+()/: ]|_.)'
+
+
+_SIMPLE_SECTION = re.compile(
+    rf"^(?P<pre>{_LITERAL}*)(?P<int>[0#?,]*)(?:\.(?P<frac>[0#?]*))?(?P<scale>,*)(?P<post>(?:{_LITERAL}|%)*)$"
+)
+
+
+_SECTIONS = re.compile(r'((?:"[^"]*"|\\.|[^;"\\])*)(;|$)')
+
+
+def _sections(code: str) -> list[str]:
+    out = [m.group(1) for m in _SECTIONS.finditer(code) if m.group(0) or m.start() < len(code)]
+    return out[:4] or [""]
+
+
+def _literal(text: str) -> str:
+    return re.sub(r'"([^"]*)"|\\(.)|_(.)', lambda m: m.group(1) or m.group(2) or (" " if m.group(3) else ""), text)
+
+
+def _number_text(value: float, section: str) -> str | None:
+    """``value`` (already made positive for a negative section) formatted by a section of digit
+    placeholders (0 # ?), thousands commas, a decimal point, percent and literal text; None for
+    any other section."""
+    m = _SIMPLE_SECTION.match(section)
+    if m is None or not re.search(r"[0#?]", m.group("int") + (m.group("frac") or "")):
+        return None
+    int_code = m.group("int")
+    scale = len(int_code) - len(int_code.rstrip(",")) + len(m.group("scale"))  # trailing commas: 1000s
+    int_code = int_code.rstrip(",")
+    grouped = "," in int_code
+    int_places = int_code.replace(",", "")
+    frac_places = m.group("frac") or ""
+    percent = (m.group("pre") + m.group("post")).count("%")
+    n = abs(value) * 100**percent / 1000**scale
+    rounded = Decimal(repr(n)).quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP)
+    whole, _, frac = f"{rounded:f}".partition(".")
+    whole = whole.lstrip("0")
+    pad = [("0" if p == "0" else " " if p == "?" else "") for p in int_places[: max(0, len(int_places) - len(whole))]]
+    chars = [*pad, *whole]
+    if grouped:
+        out = []
+        for k, ch in enumerate(chars):
+            left = len(chars) - k
+            out.append(ch)
+            if left > 1 and (left - 1) % 3 == 0 and ch:
+                out.append(" " if ch == " " else ",")
+        chars = out
+    frac_chars = list(frac)
+    for k in range(len(frac_places) - 1, -1, -1):
+        if frac_places[k] == "0" or frac_chars[k] != "0":
+            break
+        frac_chars[k] = " " if frac_places[k] == "?" else ""
+    body = "".join(chars) + ("." + "".join(frac_chars) if m.group("frac") is not None else "")
+    sign = "-" if value < 0 and float(rounded) != 0 else ""
+    return sign + _literal(m.group("pre")).replace("%", "") + body + _literal(m.group("post")).replace("%", "%")
+
+
+def text(original: Callable[..., Any]) -> Callable[..., Any]:
+    """TEXT(value, format_text) for number formats of up to four sections (Microsoft's "Number format
+    codes" page: "positive; negative; zero; text"): a negative number in the second section is
+    shown without its minus (``TEXT(-1,"0.0;(0.0)")`` is "(1.0)"), and the ``?`` placeholder pads
+    with a space. formulas added a minus to the second section and printed ``?`` as is. A format
+    with ``?`` this cannot read answers #VALUE! naming TEXT, never a different text."""
+
+    def one(value: Any, format_code: Any) -> Any:
+        if isinstance(value, XlError):
+            return value
+        if isinstance(format_code, XlError):
+            return format_code
+        code = "" if format_code is EMPTY else str(format_code)
+        if isinstance(value, bool) or "[" in code:
+            return _call(original, value, format_code)
+        try:
+            x = number(value) if value is not EMPTY else 0.0
+        except (TypeError, ValueError):
+            return _call(original, value, format_code)
+        sections = _sections(code)
+        section, shown = sections[0], x
+        if x < 0 and len(sections) > 1:
+            section, shown = sections[1], -x
+        elif x == 0 and len(sections) > 2:
+            section = sections[2]
+        out = _number_text(shown, section)
+        if out is not None:
+            return out
+        if "?" in section:
+            return ReasonedError("#VALUE!", f"TEXT's format {code[:40]!r} is not computed by benchsheet")
+        return _call(original, shown if section is not sections[0] else value, section)
+
+    def run(value: Any, format_code: Any) -> Any:
+        v, c = scalar(value), scalar(format_code)
+        if isinstance(v, np.ndarray) or isinstance(c, np.ndarray):
+            return np.vectorize(one, otypes=[object])(as_grid(value), as_grid(format_code)).view(Array)
+        return one(v, c)
+
+    run.__name__ = "TEXT"
+    return run
+
+
+def _call(original: Callable[..., Any], *args: Any) -> Any:
+    return scalar(original(*args))
+
+
+# ------------------------------------------------------------------------------------ VALUE
+
+
+def value(original: Callable[..., Any]) -> Callable[..., Any]:
+    """VALUE(text): a number as Excel reads it (``textnum``: ``VALUE("$1,000")`` is 1000 and a time
+    of day is its fraction, ``VALUE("12:30")`` 0.520833..., where formulas added January 1 of the
+    current year); dates as formulas reads them."""
+
+    def one(v: Any) -> Any:
+        if isinstance(v, str) and not isinstance(v, XlError) and v is not EMPTY:
+            n = text_number(v)
+            if n is not None:
+                return n
+        return _call(original, v)
+
+    def run(v: Any) -> Any:
+        x = scalar(v)
+        if isinstance(x, np.ndarray):
+            return cellwise(one, x)
+        return one(x)
+
+    run.__name__ = "VALUE"
+    return run
+
+
+# ------------------------------------------------------------------------------------ DOLLAR
+
+
+MAX_DOLLAR = 1e15  # beyond 15 digits Excel shows digits it does not keep: not computed here
+
+
+def dollar(value: Any, decimals: Any = 2.0) -> Any:
+    """DOLLAR(number, [decimals]) (Microsoft's DOLLAR page): the number rounded to ``decimals``
+    (default 2; negative rounds left of the decimal point) in the format ``$#,##0.00_);($#,##0.00)``:
+    a negative number in parentheses. Excel's cached values add: a blank cell is $0.00, TRUE in a
+    cell $1.00, text that reads as a number ("1", "$1.00") that number, other text #VALUE!."""
+    x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
+    for v in (x, d):
+        if isinstance(v, XlError):
+            return v
+    assert isinstance(x, float) and isinstance(d, float)
+    if not math.isfinite(x) or not math.isfinite(d) or d > 127:
+        return error("#VALUE!")
+    places = int(d)
+    if abs(x) >= MAX_DOLLAR:
+        return ReasonedError("#VALUE!", "DOLLAR of a number of more than 15 digits is not computed by benchsheet")
+    rounded = Decimal(repr(abs(x))).quantize(Decimal(1).scaleb(-max(places, 0)), rounding=ROUND_HALF_UP)
+    if places < 0:
+        unit = Decimal(10) ** -places
+        rounded = (rounded / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP) * unit
+    if x < 0 and rounded == 0:
+        return ReasonedError("#VALUE!", "DOLLAR of a negative number that rounds to 0 is not computed by benchsheet")
+    shown = f"${rounded:,.{max(places, 0)}f}"
+    return f"({shown})" if x < 0 else shown
+
+
+# ------------------------------------------------------------------------------------ REPT
+
+
+def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
+    """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
+    (``REPT("a",1000000000)`` would need a gigabyte)."""
+
+    def bounded(text: Any, times: Any) -> Any:
+        def values(v: Any) -> list[Any]:
+            v = plain(v)
+            return [x for row in v for x in row] if isinstance(v, list) else [v]
+
+        width = max((len(str(t)) for t in values(text) if not isinstance(t, XlError)), default=0)
+        count = 0.0
+        for n in values(times):
+            if isinstance(n, int | float) and not isinstance(n, bool):
+                count = max(count, float(n))
+        if width and count * width > MAX_TEXT:
+            return ReasonedError(*too_long(int(min(count * width, 1e18))))
+        return excel_rept()(text, times)
+
+    bounded.__name__ = "REPT"
+    return bounded
+
+
+def _rept(table: FunctionTable) -> Callable[..., Any]:
+    return textual(_bounded_rept(lambda: table.excel("REPT")), TEXT_ARGUMENTS["REPT"])
+
+
+def _with_text(name: str) -> Wraps:
+    """formulas' own ``name`` reading its text arguments as Excel writes numbers as text."""
+    return Wraps(lambda table: textual(table.excel(name), TEXT_ARGUMENTS[name]))
+
+
+FUNCTIONS: dict[str, Entry] = {
+    "TEXT": Wraps(lambda table: text(table.excel("TEXT"))),
+    "VALUE": Wraps(lambda table: value(table.excel("VALUE"))),
+    "DOLLAR": cells(dollar),
+    **{name: _with_text(name) for name in TEXT_ARGUMENTS},
+    "REPT": Wraps(_rept),
+    **formulas_own("CHAR CLEAN CODE FIXED T TEXTJOIN _XLFN.TEXTJOIN _XLFN.CONCAT"),
+}
+
+_BLANK_IS_EMPTY_TEXT = {"args_parser": lambda *a: (replace_empty(v, "") for v in a)}
+OPERATORS: dict[str, Entry] = {"&": wrap_ufunc(_joined, input_parser=lambda *a: a, **_BLANK_IS_EMPTY_TEXT)}

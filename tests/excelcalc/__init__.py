@@ -1,0 +1,1 @@
+"""Tests of the Excel engine, ``excelcalc``, laid out as its modules are."""

@@ -1,0 +1,1 @@
+"""Tests of Excel's functions, one module per category as ``excelcalc.lib`` has them."""

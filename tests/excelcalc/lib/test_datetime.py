@@ -1,0 +1,110 @@
+"""Excel's Date & Time functions (``excelcalc.lib.datetime``): YEARFRAC on every basis, and the
+date functions in a workbook of the 1904 date system, which calc and eval answered as errors
+before (issue 19). Each expected value is Excel's: from Microsoft's function pages or
+PhpSpreadsheet's YEARFRAC test data (values Excel gives), cited beside the test."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from excelcalc.formula import evaluate
+from tests.excelcalc.lib.workbooks import book
+
+# PhpSpreadsheet's tests/data/Calculation/DateTime/YEARFRAC.php (values Excel gives): expected,
+# start, end, basis. formulas' own YEARFRAC answered 8 of them otherwise (basis 1 across a year).
+YEARFRAC_CASES = """
+0.025 2007-1-10 2007-1-1 0
+0.02465753424658 2007-1-1 2007-1-10 1
+1.01111111111111 2007-1-1 2007-12-31 2
+0.99722222222222 2007-1-1 2007-12-31 4
+1.49658002735978 2007-1-1 2008-7-1 1
+0.08055555555556 2007-1-1 2007-1-31 4
+0.08611111111111 2007-1-31 2007-3-1 0
+0.07945205479452 2007-1-31 2007-3-1 1
+0.08611111111111 2007-1-31 2007-3-1 4
+0.16666666666667 2007-1-31 2007-3-31 0
+0.66666666666667 2008-1-1 2008-9-1 1
+0.66849315068493 2008-1-1 2008-9-1 3
+1.16279069767442 2007-2-1 2008-4-1 1
+47.5216225276567 1960-12-19 2008-6-28 1
+25.5571892111134 1982-12-7 2008-6-28 1
+25.9305555555556 1982-12-7 2008-6-28 2
+0.163934426 1960-01-01 1960-03-01 1
+0.161643836 1963-03-01 1963-01-01 1
+1.086183311 1960-01-01 1961-02-01 1
+1.083447332 1963-01-01 1964-02-01 1
+1.162790698 1963-01-01 1964-03-01 1
+0.841530055 2020-02-28 2021-01-01 1
+0.764383562 2020-03-28 2021-01-01 1
+0.841530055 2023-04-28 2024-03-01 1
+0.838797814 2023-04-28 2024-02-29 1
+0.838356164 2023-04-28 2024-02-28 1
+0.753424658 2023-04-28 2024-01-28 1
+1.0 2020-01-01 2021-01-01 1
+0.99726776 2020-02-28 2021-02-27 1
+1.082191781 2022-04-28 2023-05-28 1
+1.002739726 2022-04-27 2023-04-28 1
+0.084699454 2024-04-27 2024-05-28 1
+2.085766423 2023-04-27 2025-05-28 1
+"""
+
+
+def _serial(text: str) -> int:
+    return (datetime.date(*map(int, text.split("-"))) - datetime.date(1899, 12, 30)).days
+
+
+def test_yearfrac_as_excel_computes_it() -> None:
+    wrong = []
+    for case in YEARFRAC_CASES.strip().splitlines():
+        expected, start, end, basis = case.split()
+        got = evaluate(f"=YEARFRAC({_serial(start)},{_serial(end)},{basis})")
+        if got != pytest.approx(float(expected), abs=1e-9):
+            wrong.append(f"{case}: {got}")
+    assert wrong == []
+
+
+def test_yearfrac_end_of_february_on_basis_0() -> None:
+    """Microsoft's YEARFRAC page: YEARFRAC(2012-1-1, 2012-7-30) is 0.58055556 on basis 0,
+    0.57650273 on basis 1, 0.57808219 on basis 3. Basis 0 counts a start on the last day of
+    February as the 30th, and an end on the last day of February then too (Excel's US 30/360;
+    POI's YearFracCalculator): 2007-02-28 to 2008-02-29 is one year; a basis of 5 is #NUM!."""
+    assert evaluate("=YEARFRAC(40909,41120)") == pytest.approx(0.58055556, abs=1e-8)
+    assert evaluate("=YEARFRAC(40909,41120,1)") == pytest.approx(0.57650273, abs=1e-8)
+    assert evaluate("=YEARFRAC(40909,41120,3)") == pytest.approx(0.57808219, abs=1e-8)
+    assert evaluate(f"=YEARFRAC({_serial('2007-2-28')},{_serial('2008-2-29')},0)") == 1
+    assert str(evaluate("=YEARFRAC(40909,41120,5)")) == "#NUM!"
+
+
+def test_yearfrac_in_a_1904_workbook_counts_from_1904(tmp_path: Path) -> None:
+    """Microsoft's "Date systems in Excel": a 1904 serial is 1,462 lower than the 1900 serial of
+    the same date. YEARFRAC answered #VALUE! there; now the dates are read in their system."""
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    got = book(tmp_path, {"A1": 40909 - 1462, "A2": 41120 - 1462, "B1": "=YEARFRAC(A1,A2,1)"}, mac)
+    assert got["B1"] == pytest.approx(0.57650273, abs=1e-8)
+
+
+def test_date_functions_of_a_1904_workbook_read_and_make_its_dates(tmp_path: Path) -> None:
+    """Microsoft's "Date systems in Excel": serial 0 of the 1904 system is 1904-01-01, so
+    2012-01-01 is 40909 - 1462. YEAR, MONTH, DAY, DATE, EDATE, EOMONTH, DAYS, DAYS360, DATEDIF and
+    WORKDAY read and make dates of that system (they answered #VALUE! naming it); a function that
+    would need more (TEXT of a date) still answers that error, never a date 4 years off."""
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    cells: dict[str, Any] = {"A1": 40909 - 1462, "B1": "=YEAR(A1)*10000+MONTH(A1)*100+DAY(A1)"}
+    cells |= {"B2": "=DATE(2012,1,1)", "B3": "=EOMONTH(A1,1)", "B4": "=EDATE(A1,-1)", "B5": "=DATE(1903,12,31)"}
+    cells |= {"B6": "=DAYS360(A1,B3)", "B7": '=DATEDIF(A1,B3,"D")', "B8": "=WORKDAY(A2,1,A3)", "B9": "=YEAR(C1)"}
+    cells |= {"B10": '=TEXT(A1,"yyyy")', "A2": 40910 - 1462, "A3": 40911 - 1462}  # Monday 2012-01-02, a holiday
+    got = book(tmp_path, cells, mac)
+    assert (got["B1"], got["B2"], got["B3"], got["B4"]) == (20120101, 40909 - 1462, 40968 - 1462, 40878 - 1462)
+    assert (got["B5"], got["B6"], got["B7"], got["B8"], got["B9"]) == ("#NUM!", 58, 59, 40912 - 1462, 1904)
+    assert got["B10"] == "#VALUE!" and "1904" in got["reasons"]["B10"]

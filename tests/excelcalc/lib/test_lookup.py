@@ -1,0 +1,94 @@
+"""Excel's Lookup & Reference functions (``excelcalc.lib.lookup``): OFFSET and INDIRECT of a text
+made at run time, and the range operator between two references, which calc answered otherwise
+before (issue 19). Each expected value is Excel's: from Microsoft's function pages or workbooks
+Excel saved (tests/corpus: POI's FormulaEvalTestData, PhpSpreadsheet's issue 2778), cited beside
+the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.excelcalc.lib.workbooks import book
+
+
+def _grid() -> dict[str, Any]:
+    """B2:F8 holding 10*row + column (B2 is 22), so each cell names itself."""
+    return {f"{c}{r}": 10 * r + i + 2 for r in range(2, 9) for i, c in enumerate("BCDEF")}
+
+
+def test_offset_as_microsoft_documents_it(tmp_path: Path) -> None:
+    """Microsoft's OFFSET page: OFFSET(D3,3,-2,1,1) is the value of B6; SUM(OFFSET(D3:F5,3,-2,3,3))
+    sums B6:D8; OFFSET(D3,-3,-3) is #REF! (off the sheet). Height and width left out or empty
+    are the reference's (POI's FormulaEvalTestData, Excel's cached values)."""
+    cells = _grid() | {
+        "H1": "=OFFSET(D3,3,-2,1,1)",
+        "H2": "=SUM(OFFSET(D3:F5,3,-2,3,3))",
+        "H3": "=OFFSET(D3,-3,-3)",
+        "H4": "=SUM(OFFSET(B2:C3,1,1,,))",
+        "H5": "=COUNTA(OFFSET(B2,0,0,7,5))",
+        "H6": "=AVERAGE(OFFSET(B2:B8,0,1))",
+        "H7": "=INDEX(OFFSET(B2:F8,1,1),2,3)",
+        "H8": "=MATCH(45,OFFSET(B2,2,0,1,5),0)",
+        "H9": "=OFFSET(B2,-2,0)",
+    }
+    got = book(tmp_path, cells)
+    assert (got["H1"], got["H2"], got["H3"]) == (62, 62 + 63 + 64 + 72 + 73 + 74 + 82 + 83 + 84, "#REF!")
+    assert (got["H4"], got["H5"], got["H6"]) == (33 + 34 + 43 + 44, 35, 53)
+    assert (got["H7"], got["H8"], got["H9"]) == (45, 4, "#REF!")
+
+
+def test_offset_reads_formula_cells_computed_after_it_would_be(tmp_path: Path) -> None:
+    """The cells OFFSET lands on are known only when it runs: a formula cell there is computed
+    first (A1 reads A5, whose formula reads A3), a reference from a corner to an OFFSET or INDIRECT
+    reads every cell between (PhpSpreadsheet's issue 2778, Excel's cached 63), and an OFFSET that
+    lands on itself answers a circular-reference error, never a number."""
+    cells: dict[str, Any] = {"A1": "=OFFSET(A2,3,0)*2", "A3": 4, "A5": "=A3+1", "B1": "=SUM(B2:OFFSET(B2,2,0))"}
+    cells |= {"B2": 1, "B3": "=A5", "B4": 3, "C1": "=OFFSET(C2,-1,0)", "D1": '=SUM(A3:INDIRECT("A"&5))'}
+    cells |= {"E1": "=F1", "F1": "=IFERROR(E1,0)+1", "G1": "=IFERROR(OFFSET(D1,0,2),5)"}  # E1, F1: a circle
+    got = book(tmp_path, cells)
+    assert (got["A1"], got["B1"], got["D1"]) == (10, 9, 9)
+    assert got["C1"] == "#VALUE!" and "circular" in got["reasons"]["C1"]
+    assert got["G1"] == "#VALUE!" and "circular" in got["reasons"]["G1"]
+
+
+def test_indirect_of_a_cell_text_or_a_defined_name(tmp_path: Path) -> None:
+    """INDIRECT of a text made at run time (a cell's text, ADDRESS) or of a defined name (PhpSpreadsheet's
+    IndirectDefinedName.xlsx: INDIRECT("CURRENCY_EUR")); a text that names nothing is #REF!."""
+    cells: dict[str, Any] = {"A1": 7, "A2": "A1", "B1": "=INDIRECT(A2)*2", "B2": "=INDIRECT(ADDRESS(1,1))"}
+    cells |= {"B3": '=INDIRECT("Rate")', "B4": '=INDIRECT("no such")', "B5": "=SUM(INDIRECT(C1))", "C1": "A1:A1"}
+    got = book(tmp_path, cells, Rate="S!$A$1")
+    assert (got["B1"], got["B2"], got["B3"], got["B4"], got["B5"]) == (14, 7, 7, "#REF!", 7)
+
+
+def test_offset_of_a_whole_column_moves_all_of_it(tmp_path: Path) -> None:
+    """A whole column is read as the cells present, but OFFSET moves all of it: SUM(OFFSET(A:A,0,1))
+    is the whole of column B (which is longer than A), OFFSET(A:A,1,0) runs over the sheet's edge
+    (#REF!, Microsoft's OFFSET page). One cell's OFFSET of several cells is read by implicit
+    intersection, as Excel does: none of B1:B2 is in row 5, so #VALUE! saying why."""
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 4)} | {f"B{r}": 10 * r for r in range(1, 7)}
+    cells |= {"D1": "=SUM(OFFSET(A:A,0,1))", "D2": "=OFFSET(A:A,1,0)", "D5": "=OFFSET(A1,0,1,2,1)"}
+    got = book(tmp_path, cells)
+    assert (got["D1"], got["D2"], got["D5"]) == (210, "#REF!", "#VALUE!")
+    assert "implicit intersection" in got["reasons"]["D5"]
+
+
+def test_a_range_between_two_references_reads_every_cell_between(tmp_path: Path) -> None:
+    """``(A1):(A5)`` and ``INDEX(...):INDEX(...)`` (references joined by the range operator) are
+    every cell from one corner to the other (formulas kept the corners alone), also filled down:
+    B5 reads A1:A5 although its corners hold what B3's do (each cell's own range, not an answer
+    kept for equal corners)."""
+    cells: dict[str, Any] = {f"A{r}": v for r, v in enumerate([1, 2, 3, 4, 3], start=1)}
+    cells |= {f"B{r}": f"=SUM(($A$1):(A{r}))" for r in range(1, 6)}
+    cells |= {"C1": "=SUM(INDEX(A1:A5,2):INDEX(A1:A5,4))"}
+    got = book(tmp_path, cells)
+    assert [got[f"B{r}"] for r in range(1, 6)] == [1, 3, 6, 10, 13]
+    assert got["C1"] == 9
+
+
+def test_indirect_of_a_name_relative_to_its_cell_names_the_case(tmp_path: Path) -> None:
+    """A defined name with relative references (``S!A1`` without $) means another cell in each
+    cell that uses it (Excel reads it from the active cell); INDIRECT of it answers an error naming
+    it, never the value of the cell the name means from A1."""
+    got = book(tmp_path, {"A1": 1, "A2": 2, "B2": '=INDIRECT("Here")'}, Here="S!A1")
+    assert got["B2"] == "#VALUE!" and "relative" in got["reasons"]["B2"]

@@ -1,0 +1,81 @@
+"""The one registry of Excel's functions (``excelcalc.lib``): each category module declares what
+it provides (``FUNCTIONS``, ``OPERATORS``), ``register`` installs them all, and every function
+checked against Excel (``CHECKED``) belongs to exactly one category."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+
+from excelcalc import formula, lib
+from excelcalc.backend import FunctionTable
+from excelcalc.lib._common import FORMULAS
+from tests.excelcalc.lib.workbooks import book
+
+# The names the engine installed over formulas' own functions before they were grouped by category
+# (lib/excel.py, lib/more.py, lib/refs.py, lib/checked.py and args.py of commit 89b551a, recorded from
+# its function table): the registry installs the same names, and the same operators.
+_INSTALLED = (
+    "ADDRESS AGGREGATE AND AVEDEV AVERAGE AVERAGEA BIN2DEC BIN2HEX BIN2OCT CEILING.MATH CEILING.PRECISE "
+    "COLUMNS COMBIN CONCATENATE COUNT COUNTA DATE DATEDIF DAY DAYS DAYS360 DEC2BIN DEC2HEX DEC2OCT DEVSQ "
+    "DOLLAR EDATE EOMONTH EXACT FIND FINDB FLOOR.MATH FLOOR.PRECISE FV GEOMEAN HARMEAN HEX2BIN HEX2DEC "
+    "HEX2OCT INDEX INDIRECT ISNUMBER LARGE LEFT LEFTB LEN LENB LOOKUP LOWER MAX MAXA MEDIAN MID MIDB MIN "
+    "MINA MODE MODE.SNGL MONTH OCT2BIN OCT2DEC OCT2HEX OFFSET OR POWER PRODUCT PROPER REPLACE REPT RIGHT "
+    "RIGHTB ROUND ROUNDDOWN ROUNDUP ROWS SEARCH SEARCHB SINGLE SMALL STDEV STDEV.P STDEV.S STDEVA STDEVP "
+    "STDEVPA SUBSTITUTE SUBTOTAL SUM SUMPRODUCT SUMSQ TEXT TRIM UPPER VALUE VAR VAR.P VAR.S VARA VARP "
+    "VARPA WORKDAY XLOOKUP XOR YEAR YEARFRAC _XLFN.AGGREGATE _XLFN.CEILING.MATH _XLFN.CEILING.PRECISE "
+    "_XLFN.DAYS _XLFN.FLOOR.MATH _XLFN.FLOOR.PRECISE _XLFN.MODE.SNGL _XLFN.SINGLE _XLFN.STDEV.P "
+    "_XLFN.STDEV.S _XLFN.VAR.P _XLFN.VAR.S _XLFN.XLOOKUP _XLFN.XOR"
+)
+INSTALLED = frozenset(_INSTALLED.split())
+OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
+
+
+def _providers() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for category in lib.CATEGORIES:
+        for name in category.FUNCTIONS:
+            found.setdefault(name, []).append(category.__name__.rpartition(".")[2])
+    return found
+
+
+def test_every_checked_function_belongs_to_exactly_one_category() -> None:
+    providers = _providers()
+    assert {name: where for name, where in providers.items() if len(where) > 1} == {}
+    assert sorted(lib.CHECKED - set(providers)) == []
+
+
+def test_a_function_checked_as_formulas_has_it_is_formulas_own() -> None:
+    """A category's ``FORMULAS`` entries are functions formulas has, checked against Excel, that
+    no category installs over."""
+    table = formula.functions()
+    as_is = {name for c in lib.CATEGORIES for name, entry in c.FUNCTIONS.items() if entry is FORMULAS}
+    assert sorted(as_is - lib.CHECKED) == []
+    wrong = [name for name in sorted(as_is) if name not in table or table[name] is not table.excel(name)]
+    assert wrong == []
+
+
+def test_the_registry_installs_the_names_and_operators_it_did_before() -> None:
+    table = FunctionTable()
+    lib.register(table)
+    names = list(dict.keys(table))  # (table.excel imports modules: the table grows)
+    installed = {name for name in names if dict.__getitem__(table, name) is not table.excel(name)}
+    assert sorted(installed ^ INSTALLED) == []
+    assert {op for c in lib.CATEGORIES for op in getattr(c, "OPERATORS", {})} == OPERATORS
+
+
+def test_installing_again_corrects_formulas_own_functions_not_the_last_install(tmp_path: Path) -> None:
+    """An add-in registered after the first formula rebuilds the table: each correction wraps
+    formulas' own function again, not the one installed before (EDATE of a 1904 workbook moved its
+    dates twice: a date near the end of Excel's calendar was #NUM!). Microsoft's "Date systems in
+    Excel": 9999-12-31 is serial 2958465 - 1462 in the 1904 system; EDATE(date, 0) is the date."""
+    formula.functions()
+    formula.register({})
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    got = book(tmp_path, {"A1": 2958465 - 1462 - 30, "B1": "=EDATE(A1,0)"}, mac)
+    assert got["B1"] == 2958465 - 1462 - 30
