@@ -19,8 +19,9 @@ from typing import Any
 
 from benchsheet.addin.config import UDF_MODULE
 from benchsheet.analysis.choices import AVAILABILITY_CHOICES
+from benchsheet.analysis.citations import NOT_VERIFIED, TRADEMARK
 from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
-from benchsheet.analysis.core import NOT_VERIFIED, TRADEMARK, USES_HEADER
+from benchsheet.analysis.uses import USES_HEADER
 from benchsheet.templates.layout import (
     Block,
     Cell,

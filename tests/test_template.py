@@ -20,8 +20,8 @@ from typing import Any
 import openpyxl
 import pytest
 
+from benchsheet import analysis as A
 from benchsheet.analysis import choices
-from benchsheet.analysis import core as A
 from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
 from benchsheet.catalogue.engine import evaluate
 from benchsheet.catalogue.functions import BY_NAME, call
