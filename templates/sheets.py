@@ -38,12 +38,12 @@ from benchsheet.templates.layout import (
     ListRule,
     ListsSheet,
     NumberRule,
-    Row,
+    RowCells,
     Series,
     SettingsSheet,
     Sheet,
     Stamp,
-    Table,
+    TableBlock,
     Term,
     Text,
     Use,
@@ -203,11 +203,11 @@ def _cost(price: Cell, per_gpu: Cell, utilization: Cell) -> Expr:
     return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization))
 
 
-def _nodes(r: Row) -> Expr:
+def _nodes(r: RowCells) -> Expr:
     return if_number(r["gpus"], r["gpus"] / if_(eq(r["gpus_per_node"], lit("")), 8, r["gpus_per_node"]))
 
 
-def _monthly(r: Row) -> Expr:
+def _monthly(r: RowCells) -> Expr:
     return if_number(r["cost_per_mtok"], if_number(r["gpus"], r["gpus"] * r["price"] * WORKLOAD["hours"]))
 
 
@@ -287,7 +287,7 @@ SIZING_COLUMNS = (
     ),
     Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
 )
-SIZING_TABLE = Table(
+SIZING_TABLE = TableBlock(
     SIZING,
     under(WORKLOAD),
     8,
@@ -371,18 +371,18 @@ SAMPLE_QUOTES: tuple[tuple[str, str, float, str], ...] = (
 )
 
 
-def _ratio(r: Row) -> Expr:
+def _ratio(r: RowCells) -> Expr:
     # the quote's own cost check has vetted its price; the baseline's cost vets the baseline price
     return if_number(r["cost_per_mtok"], if_number(BASELINE["cost_per_mtok"], r["price"] / BASELINE["price"]))
 
 
-def _verdict(r: Row) -> Expr:
+def _verdict(r: RowCells) -> Expr:
     ratio, be = r["ratio"], r["breakeven"]
     above = call("TEXT", ratio / be - 1, lit("0.0%")) & lit(" above break-even")
     return if_number(ratio, if_number(be, if_(le(ratio, be), lit("within break-even"), above)))
 
 
-def _breakeven(r: Row, *price: Cell) -> Expr:
+def _breakeven(r: RowCells, *price: Cell) -> Expr:
     """BREAKEVEN (no price) or BREAKEVENPRICE (the baseline price first) of the row's accelerator."""
     name = "BREAKEVENPRICE" if price else "BREAKEVEN"
     args = (*price, BASELINE["accelerator"], r["accelerator"], *filters(QUOTES_WORKLOAD))
@@ -433,7 +433,9 @@ QUOTES_COLUMNS = (
     ),
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
 )
-QUOTES_TABLE = Table(QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry"))
+QUOTES_TABLE = TableBlock(
+    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry")
+)
 QUOTES_SHEET = sheet(
     QUOTES,
     (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
@@ -519,7 +521,7 @@ COMPARE_FILTERS = Fields(
 _FAMILY_FILTERS = filters(COMPARE_FILTERS)
 
 
-def _ranked(r: Row) -> Expr:
+def _ranked(r: RowCells) -> Expr:
     """The families ranked for the workload; a family typed over a cell pins it, and the formula copied
     back from any other row ranks it again (the rank is the cell's own row)."""
     rank = call("ROW") - (r.first - 1)
@@ -539,7 +541,7 @@ def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
     return lit("Per-GPU throughput by family: ") & bench & lit(" ") & scen & lit(", ") & shown & lit(", ") & size
 
 
-COMPARE_TABLE = Table(
+COMPARE_TABLE = TableBlock(
     COMPARE,
     header_row=under(COMPARE_FILTERS, gap=0),
     slots=16,
@@ -648,7 +650,7 @@ def _entry_at(spec: Cell, availability: str) -> Expr:
     return if_(call("ISNUMBER", call("GPUS", spec)), spec, call("BESTENTRY", spec, *where))
 
 
-def _at_claimed(key: str, f: Row, availability: str) -> Expr:
+def _at_claimed(key: str, f: RowCells, availability: str) -> Expr:
     """The answer block's ``key`` at the benchmark and scenario the claim names (BREAKEVEN's ratio)."""
     cand, base, bench, scen = CLAIM["candidate"], CLAIM["baseline"], CLAIM["benchmark"], CLAIM["scenario"]
     ce, be = f["candidate_entry"], f["baseline_entry"]
@@ -663,19 +665,19 @@ def _at_claimed(key: str, f: Row, availability: str) -> Expr:
     }[key]
 
 
-def _claimed(key: str) -> Callable[[Row], Expr]:
+def _claimed(key: str) -> Callable[[RowCells], Expr]:
     """Where the claim is made: its benchmark and scenario, or (none named) where the ratio is highest."""
     return lambda f: if_(eq(CLAIM["benchmark"], lit("")), BEST_RATIO[key], _at_claimed(key, f, "any"))
 
 
-def _best(key: str) -> Callable[[Row], Expr]:
+def _best(key: str) -> Callable[[RowCells], Expr]:
     return lambda f: _first_row("any", key, _ratios("any"))
 
 
-def _available(key: str) -> Callable[[Row], Expr]:
+def _available(key: str) -> Callable[[RowCells], Expr]:
     """Available hardware only; where no pair has any, the ratio says so and the rest stay empty."""
 
-    def value(f: Row) -> Expr:
+    def value(f: RowCells) -> Expr:
         none = lit("none: ") & CLAIM["candidate"] & lit(" and ") & CLAIM["baseline"]
         none = none & lit(" share no benchmark and scenario with closed Available results")
         otherwise = if_(
@@ -687,7 +689,7 @@ def _available(key: str) -> Callable[[Row], Expr]:
     return value
 
 
-def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[Row], Expr]]) -> Fields:
+def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[RowCells], Expr]]) -> Fields:
     """An answer block: benchmark, scenario, ratio, both entries and their availability."""
     cites = tuple(
         Cite(f"{side}_entry", f"({label}, {side})", "benchmark", "scenario") for side in ("candidate", "baseline")
@@ -696,7 +698,7 @@ def answer(top: int, title: str, label: str, value: Callable[[str], Callable[[Ro
     return Fields(CLAIMS, top=top, title=title, fields=fields, cite=cites)
 
 
-def _verdict_of_claim(_: Row) -> Expr:
+def _verdict_of_claim(_: RowCells) -> Expr:
     """holds / holds only for <benchmark scenario> / holds only with Preview hardware / does not hold."""
     claimed, at, available = CLAIM["claimed"], CLAIMED_AT["ratio"], AVAILABLE["ratio"]
     preview = call("ISNUMBER", call("SEARCH", lit("preview"), CLAIMED_AT["availability"]))
@@ -746,7 +748,7 @@ RANGE_CLAIM = Fields(
 )
 
 
-def _range_at(row: int, column: str) -> Callable[[Row], Expr]:
+def _range_at(row: int, column: str) -> Callable[[RowCells], Expr]:
     """GAINRANGE's ``column`` at the low (2) or high (3) end; its reason where it has none."""
     r = RANGE_CLAIM
     args = (r["low"], r["high"], r["family"], r["old_round"], r["new_round"], lit("available"))
@@ -783,14 +785,14 @@ COUNT_CLAIM = Fields(
 )
 
 
-def _count(what: str, division: str) -> Callable[[Row], Expr]:
+def _count(what: str, division: str) -> Callable[[RowCells], Expr]:
     return lambda _: call("ROUNDCOUNT", COUNT_CLAIM["round"], lit(what), lit(division), lit("any"), lit(""))
 
 
-def _count_verdict(what: str) -> Callable[[Row], Expr]:
+def _count_verdict(what: str) -> Callable[[RowCells], Expr]:
     """Which division the claimed number is: closed only, all divisions, or neither."""
 
-    def value(f: Row) -> Expr:
+    def value(f: RowCells) -> Expr:
         claimed, closed, every = COUNT_CLAIM[what], f[f"{what}_closed"], f[f"{what}_all"]
         neither = lit("neither: ") & closed & lit(" closed, ") & every & lit(" in all")
         return if_(
@@ -841,7 +843,7 @@ def _gains_column(*columns: str, style: str = "out_text", reason: bool = False) 
     With ``reason``, the first slot shows why GAINS has no rows for the workload.
     """
 
-    def value(r: Row) -> Expr:
+    def value(r: RowCells) -> Expr:
         parts = [call("INDEX", _gains(), r.index + 2, GAINS_HEADER.index(c) + 1) for c in columns]
         joined = parts[0] if len(parts) == 1 else parts[0] & lit(" ") & parts[1] & lit("x ") & parts[2]
         return call("IFERROR", joined, _gains() if reason and r.index == 0 else lit(""))
@@ -854,7 +856,7 @@ def _gains_title(w: Fields) -> Expr:
     return lit("Software gains (GAINS): like-for-like systems in the two latest rounds, ") & what
 
 
-GAINS_TABLE = Table(
+GAINS_TABLE = TableBlock(
     CLAIMS,
     header_row=under(GAINS_WORKLOAD, gap=0),
     slots=16,
@@ -935,7 +937,7 @@ _DATAINFO_COLUMNS = ("round", "file", "rows", "sha256", "imported_at", "url")  #
 def _source_file(column: str, style: str = "cite") -> Formula:
     """One column of DATAINFO()'s row for the slot's source file; empty past the last file."""
 
-    def value(r: Row) -> Expr:
+    def value(r: RowCells) -> Expr:
         at = call("INDEX", call("DATAINFO"), r.index + 2, _DATAINFO_COLUMNS.index(column) + 1)
         if column == "round":  # DATAINFO's last row says where the table was loaded from: not a file
             return call("IFERROR", if_(eq(at, lit("origin")), lit(""), lit("v") & at), lit(""))
@@ -944,7 +946,7 @@ def _source_file(column: str, style: str = "cite") -> Formula:
     return Formula(value, style)
 
 
-SOURCE_FILES = Table(
+SOURCE_FILES = TableBlock(
     SOURCES,
     header_row=under(SOURCES_WORKLOAD, titled=True),
     slots=5,
@@ -984,7 +986,7 @@ def _used(column: str, style: str = "cite") -> Formula:
     is one down the column and a slot past the last entry is empty."""
     j = USES_HEADER.index(column) + 1
 
-    def value(r: Row) -> Expr:
+    def value(r: RowCells) -> Expr:
         used = call("ENTRIESUSED", *(_column(key) for key in ("use_entry", "where", "use_bench", "use_scen")))
         return call("IFERROR", call("INDEX", used, call("ROW") - (r.first - 2), j), lit(""))
 
@@ -996,10 +998,10 @@ def _column(key: str) -> Expr:
     return span(c.first, c.last)
 
 
-def _cite(*parts: str) -> Callable[[Row], Expr]:
+def _cite(*parts: str) -> Callable[[RowCells], Expr]:
     """The row's CITE lines ``parts``, joined by spaces (an error once, as it is)."""
 
-    def value(r: Row) -> Expr:
+    def value(r: RowCells) -> Expr:
         lines = [call("CITE", r["entry"], r["bench"], r["scen"], lit(p)) for p in parts]
         joined = lines[0] if len(lines) == 1 else call("TRIM", lines[0] & lit(" ") & lines[1])
         return unless_blank(r["entry"], unless_error(lines[0], joined) if len(lines) > 1 else joined)
@@ -1010,7 +1012,7 @@ def _cite(*parts: str) -> Callable[[Row], Expr]:
 EMPTY_ROW_HEIGHT = 1.5
 """Points: on Sources, a row that shows nothing (a slot no entry fills) is a hairline, so the empty slots
 after the last citation take no page; a row that shows something has its own height (calc sets it too)."""
-CITED = Table(
+CITED = TableBlock(
     SOURCES,
     header_row=under(LEGEND),
     slots=len(USES),  # room for every use to name an entry of its own
