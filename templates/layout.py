@@ -1,6 +1,6 @@
 """The vocabulary a sheet is described in: cells, formulas, blocks of cells, checks and charts.
 
-A sheet description (``sheets.py``) places blocks at rows: ``Fields`` (labelled
+A sheet description (``sheets/``, a module a sheet) places blocks at rows: ``Fields`` (labelled
 values), ``TableBlock`` (a header row and slots under it), ``Grid``, ``Lines`` and ``Chart``. Each block
 knows its own cells, so a formula refers to a cell by asking the block for it (a slot's cells are a
 ``RowCells``), never by writing its address. The writer (``writer.py``) turns the blocks into

@@ -1,6 +1,6 @@
 """What ``build`` reports: the key outputs as the workbook computed them, and how the CLI prints them.
 
-The values are read back through the sheet descriptions (``sheets.py``), so the report
+The values are read back through the sheet descriptions (``benchsheet.templates.sheets``), so the report
 follows the layout wherever it moves.
 """
 

@@ -1,7 +1,7 @@
 """Sheet descriptions to an .xlsx file, with XlsxWriter.
 
 The writer knows formats, page setup and how each kind of content, check and chart is written;
-what goes where comes from the descriptions (``sheets.py``). Given the computed values of a
+what goes where comes from the descriptions (``sheets/``). Given the computed values of a
 draft, each formula is written with its value cached.
 """
 
