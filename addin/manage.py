@@ -75,7 +75,7 @@ EXCEL_STEPS = (
 
 
 class AddinError(SetupError):
-    """A step that cannot be done; the message is one line for the user."""
+    """A step of installing or removing the add-in that cannot be done; the message is one line for the user."""
 
 
 def run_xlwings(args: Sequence[str]) -> int:

@@ -2,7 +2,7 @@
 
 Seven sheets (Read me, Sizing, Quotes, Sensitivity, Compare, Claims, Sources), a hidden Lists
 sheet that feeds the drop-down lists from the loaded table and a hidden xlwings.conf sheet that
-names benchsheet's module for the xlwings add-in, described once in ``sheets.py``. Every
+names benchsheet's module for the xlwings add-in, described once in ``sheets/`` (a module a sheet). Every
 number is a formula calling the catalogue's functions on the yellow input cells. The workbook
 is written twice (``writer.py``): once as a draft that the formula engine computes
 (``compute``), once more with each formula's computed value cached next to it, so that

@@ -1,9 +1,10 @@
 """The vocabulary a sheet is described in: cells, formulas, blocks of cells, checks and charts.
 
-A sheet description (``sheets.py``) places blocks at rows; each block knows its own cells, so a
-formula refers to a cell by asking the block for it, never by writing its address. The writer
-(``writer.py``) turns the blocks into XlsxWriter calls, the report (``report.py``) reads the
-computed values back through the same blocks.
+A sheet description (``sheets/``, a module a sheet) places blocks at rows: ``Fields`` (labelled
+values), ``TableBlock`` (a header row and slots under it), ``Grid``, ``Lines`` and ``Chart``. Each block
+knows its own cells, so a formula refers to a cell by asking the block for it (a slot's cells are a
+``RowCells``), never by writing its address. The writer (``writer.py``) turns the blocks into
+XlsxWriter calls, the report (``report.py``) reads the computed values back through the same blocks.
 
 Rows are Excel row numbers (1-based, as a user sees them); columns are 0-based indexes (A = 0),
 as in XlsxWriter.
@@ -210,10 +211,10 @@ class Input:
 class Formula:
     """A formula; in a block, ``expr`` may be a function of the block's (or the row's) cells."""
 
-    expr: Expr | Callable[[Row], Expr]
+    expr: Expr | Callable[[RowCells], Expr]
     style: Style = "out_text"
 
-    def at(self, row: Row) -> Formula:
+    def at(self, row: RowCells) -> Formula:
         return self if isinstance(self.expr, Expr) else Formula(self.expr(row), self.style)
 
 
@@ -235,7 +236,7 @@ class Put:
     content: Content
 
 
-class Row(Mapping[str, Cell]):
+class RowCells(Mapping[str, Cell]):
     """The cells of one row of a block (or of a whole Fields block), by key."""
 
     def __init__(self, cells: Mapping[str, Cell], index: int = 0, first: int = 0) -> None:
@@ -414,8 +415,8 @@ class Fields(Block):
                 return Cell(self.sheet, self.top + i, 1)
         raise KeyError(key)
 
-    def cells(self) -> Row:
-        return Row({f.key: self[f.key] for f in self.fields})
+    def cells(self) -> RowCells:
+        return RowCells({f.key: self[f.key] for f in self.fields})
 
     def puts(self) -> Iterator[Put]:
         if self.title is not None:
@@ -455,7 +456,7 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Table(Headed):
+class TableBlock(Headed):
     """A header row and ``slots`` rows under it, one column per ``Column`` from column A."""
 
     sheet: str
@@ -478,10 +479,12 @@ class Table(Headed):
     def col(self, key: str) -> int:
         return [c.key for c in self.columns].index(key)
 
-    def row(self, i: int) -> Row:
+    def row(self, i: int) -> RowCells:
         """Slot ``i``'s cells, as relative references (A18)."""
         r = self.first + i
-        return Row({c.key: Cell(self.sheet, r, j, False, False) for j, c in enumerate(self.columns)}, i, self.first)
+        return RowCells(
+            {c.key: Cell(self.sheet, r, j, False, False) for j, c in enumerate(self.columns)}, i, self.first
+        )
 
     def column(self, key: str) -> Span:
         j = self.col(key)
@@ -515,7 +518,7 @@ class Table(Headed):
                 yield _use(f"{self.sheet} row {row.first + i}", cite, row)
 
 
-def _slot(c: Column, i: int, row: Row) -> Content:
+def _slot(c: Column, i: int, row: RowCells) -> Content:
     content = c.content
     if isinstance(content, Formula):
         return content.at(row)

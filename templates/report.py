@@ -1,6 +1,6 @@
 """What ``build`` reports: the key outputs as the workbook computed them, and how the CLI prints them.
 
-The values are read back through the sheet descriptions (``sheets.py``), so the report
+The values are read back through the sheet descriptions (``benchsheet.templates.sheets``), so the report
 follows the layout wherever it moves.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchsheet.templates.layout import Cell, Table
+from benchsheet.templates.layout import Cell, TableBlock
 from benchsheet.templates.sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
 from excelcalc.workbook.cells import Computed
 
@@ -70,7 +70,7 @@ class BuildReport:
     errors: dict[str, str] = field(default_factory=dict)  # "Sheet!B5" -> error text (none in a fresh template)
 
 
-def _rows(c: Computed, table: Table, filled: str) -> list[dict[str, Value]]:
+def _rows(c: Computed, table: TableBlock, filled: str) -> list[dict[str, Value]]:
     """The computed rows of ``table`` whose ``filled`` column is not empty."""
     rows = [{k: _value(c, cell) for k, cell in table.row(i).items()} for i in range(table.slots)]
     return [row for row in rows if row[filled]]
@@ -126,7 +126,7 @@ def text_table(rows: Sequence[Sequence[str]], indent: str = "  ") -> str:
     return "\n".join(indent + "  ".join(cell(i, c) for i, c in enumerate(r)).rstrip() for r in rows)
 
 
-def _lines_table(lines: Sequence[Any], table: Table) -> str:
+def _lines_table(lines: Sequence[Any], table: TableBlock) -> str:
     """The lines under the table's short headings, each value shown as its column's format."""
     columns = [(c.short, c.key, c.content.style.partition("_")[2]) for c in table.columns if c.short]
     rows = [[heading for heading, _, _ in columns]]

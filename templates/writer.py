@@ -1,7 +1,7 @@
 """Sheet descriptions to an .xlsx file, with XlsxWriter.
 
 The writer knows formats, page setup and how each kind of content, check and chart is written;
-what goes where comes from the descriptions (``sheets.py``). Given the computed values of a
+what goes where comes from the descriptions (``sheets/``). Given the computed values of a
 draft, each formula is written with its value cached.
 """
 
@@ -76,7 +76,7 @@ FORMATS: dict[str, dict[str, Any]] = {
 }
 
 
-class Book:
+class WorkbookWriter:
     """The workbook being written: its formats, the drop-down choices and the computed draft."""
 
     def __init__(self, target: Any, choices: Choices, computed: Computed | None, built: str) -> None:
@@ -104,7 +104,7 @@ class Book:
 class SheetWriter:
     """Writes one described sheet: cells with formats and cached values, checks, charts, page setup."""
 
-    def __init__(self, book: Book, sheet: Sheet) -> None:
+    def __init__(self, book: WorkbookWriter, sheet: Sheet) -> None:
         self.book, self.sheet = book, sheet
         self.ws: Any = book.wb.add_worksheet(sheet.name)
         self.formulas = 0
@@ -287,7 +287,7 @@ def column_pixels(width: float) -> int:
     return 0 if width == 0 else int(width * 7 + 0.5) + 5
 
 
-def write_lists(book: Book, lists: ListsSheet) -> None:
+def write_lists(book: WorkbookWriter, lists: ListsSheet) -> None:
     """The hidden sheet the drop-down lists point at."""
     ws = book.wb.add_worksheet(lists.name)
     for col, (title, name) in enumerate(lists.columns):
@@ -299,7 +299,7 @@ def write_lists(book: Book, lists: ListsSheet) -> None:
     ws.hide()
 
 
-def write_settings(book: Book, settings: SettingsSheet) -> None:
+def write_settings(book: WorkbookWriter, settings: SettingsSheet) -> None:
     """The hidden sheet of settings (xlwings.conf): not protected, so a user can add a module."""
     ws = book.wb.add_worksheet(settings.name)
     for row, (key, value) in enumerate(settings.settings):
@@ -320,7 +320,7 @@ def write_workbook(
     settings: SettingsSheet | None = None,
 ) -> int:
     """Write the described sheets to ``target`` (a path or a binary file); returns the number of formulas."""
-    book = Book(target, choices, computed, built)
+    book = WorkbookWriter(target, choices, computed, built)
     book.wb.set_properties({**properties, "author": f"benchsheet {__version__}"})
     writers = [SheetWriter(book, sheet) for sheet in sheets]
     count = sum(w.write(lists) for w in writers)

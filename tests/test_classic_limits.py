@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from benchsheet import analysis as A
 from benchsheet import evaluate
-from benchsheet.analysis import core as A
 from benchsheet.catalogue.functions import CATALOGUE
 from benchsheet.data.table import Table
 from benchsheet.errors import CELL_TEXT_LIMIT, CLASSIC_TEXT_LIMIT, BenchError, shortened

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchsheet.analysis import core as A
+from benchsheet import analysis as A
 from benchsheet.data.names import BENCHMARK_ALIASES
 from benchsheet.data.table import Table
 from benchsheet.udfs import functions as udf

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from benchsheet.analysis import core as A
+from benchsheet import analysis as A
 from benchsheet.catalogue.engine import evaluate
 from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.cli import main

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet.analysis.core import per_gpu_of, per_gpu_value
+from benchsheet.analysis.pergpu import per_gpu_of, per_gpu_value
 from benchsheet.data.importers import import_file
 from benchsheet.data.names import canonical_scenario, classify_accelerator
 from benchsheet.data.table import Table
@@ -171,7 +171,7 @@ def test_duplicate_row_identity_is_refused(shared: Path) -> None:
 
 
 def test_formula_like_names_are_kept_as_text_and_neutralized_where_written(shared: Path) -> None:
-    from benchsheet.analysis import core as A
+    from benchsheet import analysis as A
     from benchsheet.data.table import build_table
     from excelcalc.formula_text import cell_text
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet.analysis import core as analysis
+from benchsheet import analysis
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.refresh import Policy, fetch

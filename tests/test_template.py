@@ -20,8 +20,8 @@ from typing import Any
 import openpyxl
 import pytest
 
+from benchsheet import analysis as A
 from benchsheet.analysis import choices
-from benchsheet.analysis import core as A
 from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
 from benchsheet.catalogue.engine import evaluate
 from benchsheet.catalogue.functions import BY_NAME, call
@@ -30,8 +30,7 @@ from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import Cell, Chart, columns_of
-from benchsheet.templates.layout import Table as TableBlock
+from benchsheet.templates.layout import Cell, Chart, TableBlock, columns_of
 from excelcalc.formula import format_value
 from excelcalc.workbook.calc import CalcError, calc, freeze
 from excelcalc.workbook.compute import compute

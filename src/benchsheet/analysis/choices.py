@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from benchsheet.analysis.core import per_gpu_value
+from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.data.names import SCENARIOS, benchmark_key, scenario_key
 from benchsheet.data.table import Row, Table
 

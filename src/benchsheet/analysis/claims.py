@@ -1,9 +1,9 @@
 """Claims, software gains and history: scans that start from a question, not from entry IDs.
 
-Pure functions over a ``Table``, like ``analysis``: RATIOS finds where an
+Pure functions over a ``Table``, like the rest of ``benchsheet.analysis``: RATIOS finds where an
 "up to Nx" comes from, GAINS pairs like-for-like systems across two rounds,
 HISTORY follows one family's best and median per-GPU value round by round.
-Every figure is a per-GPU value of an official row (``analysis.per_gpu_value``);
+Every figure is a per-GPU value of an official row (``pergpu.per_gpu_value``);
 two rows are only compared in the same units.
 """
 
@@ -12,18 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from benchsheet.analysis.core import (
-    ENTRY_ID,
-    Filters,
-    check_known,
-    filter_note,
-    matching,
-    model_run,
-    normalize_round,
-    per_gpu_value,
-    refuse_latency,
-    unknown_family,
-)
+from benchsheet.analysis.entries import ENTRY_ID, model_run, unknown_family
+from benchsheet.analysis.pergpu import per_gpu_value
+from benchsheet.analysis.selection import Filters, check_known, filter_note, matching, normalize_round, refuse_latency
 from benchsheet.data.names import family_key, same_submitter, scenario_key, submitter_key
 from benchsheet.data.table import IdSource, Row, Table, round_sort_key
 from benchsheet.errors import BenchError, bad_value, not_available
@@ -404,7 +395,7 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
     The units column shows each round's units: a benchmark relabelled between
     rounds (llama3.1-8b Interactive, Queries/s in v5.1) is not one scale.
     """
-    import statistics  # here, as in analysis.median_per_gpu: only the medians need it
+    import statistics  # here, as in best.median_per_gpu: only the medians need it
 
     filters = filters.check()
     check_known(table, benchmark, scenario)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 
+from benchsheet import analysis as A
 from benchsheet.analysis import claims as C
-from benchsheet.analysis import core as A
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value
 from excelcalc.textnum import text_number

@@ -1,7 +1,7 @@
 """The bundled snapshot: made from the official files by the project's importer.
 
-``benchsheet build-snapshot --from ../shared/mlperf`` regenerates
-``data/results.json`` and ``data/latency_bounds.json``; a test checks that the
+``benchsheet build-snapshot --from ../shared/mlperf`` regenerates ``results.json`` and
+``latency_bounds.json`` of this package (``src/benchsheet/data/``); a test checks that the
 committed files equal a fresh import.
 """
 

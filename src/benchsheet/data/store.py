@@ -1,16 +1,16 @@
 """Where the table lives, and loading it: the bundled snapshot, the user cache, your own runs.
 
-The package ships ``data/results.json`` (made by ``benchsheet build-snapshot`` from the official
-files). ``benchsheet refresh`` writes a user cache in the platform's user data folder
-(``BENCHSHEET_HOME`` overrides it), which then wins; ``benchsheet import-run`` keeps your own runs
-beside it (``runs.py``). A user cache that cannot be read falls back to the bundled snapshot, and
-the table's ``origin`` says why.
+The package ships ``results.json`` beside this module (``benchsheet/data/results.json``, made by
+``benchsheet build-snapshot`` from the official files). ``benchsheet refresh`` writes a user cache
+in the platform's user data folder (``BENCHSHEET_HOME`` overrides it), which then wins;
+``benchsheet import-run`` keeps your own runs beside it (``benchsheet.data.runs``). A user cache
+that cannot be read falls back to the bundled snapshot, and the table's ``origin`` says why.
 
 Loading is a pure read: it never writes. The shells (the xlwings module, the Lite module, the
-formula engine, the CLI) ask ``get_table()`` for the table and pass it to the functions; it is
-loaded once per process and kept in ``_PROCESS_CACHE``, the one piece of module state. A command
-that changes the files returns the table as it now loads (``load_table``); nothing here is reset
-as a side effect.
+formula engine with the catalogue, ``benchsheet.catalogue.engine``, the CLI) ask ``get_table()``
+for the table and pass it to the functions; it is loaded once per process and kept in
+``_PROCESS_CACHE``, the one piece of module state. A command that changes the files returns the
+table as it now loads (``load_table``); nothing here is reset as a side effect.
 """
 
 from __future__ import annotations

@@ -1,0 +1,138 @@
+"""One entry: its rows, its fields, the notes a reader needs, and why a name is unknown.
+
+Pure functions over a ``Table`` (as is every module of ``benchsheet.analysis``): no I/O and no
+spreadsheet types; arguments are plain Python (text, numbers, None for "left out"), answers are
+numbers, text or lists of rows, and every failure is a ``BenchError`` with a reason a person can
+act on. ENTRY, RESULT and GPUS answer from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from benchsheet.data.names import close_to, either, family_key, gpus_per_card
+from benchsheet.data.table import LATENCY_FIELDS, Row, Table, round_sort_key
+from benchsheet.errors import BenchError, bad_value, not_available
+
+ENTRY_FIELDS = (
+    "submitter",
+    "system",
+    "platform",
+    "accelerator",
+    "family",
+    "vendor",
+    "gpus",
+    "nodes",
+    "availability",
+    "division",
+    "suite",
+    "round",
+    "software",
+    "model",
+)
+RUN_FIELDS = (*LATENCY_FIELDS, "valid")
+"""ENTRY fields that only private entries (your own loadgen runs) have."""
+ENTRY_ID = re.compile(r"v?\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
+"""An entry ID: an official one (``6.1-0021``, ``v5.1-0072``) or your own run's (``local-0001``)."""
+
+
+def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
+    rows = table.entry_rows(entry)
+    if not rows:
+        family = table.families.get(family_key(entry))
+        if family is not None and not ENTRY_ID.fullmatch(entry.strip()):
+            raise not_available(
+                f"{family} is an accelerator family, not an entry: BEST(family, benchmark, scenario) gives its "
+                "best per-GPU value, BESTENTRY(...) the entry behind it"
+            )
+        raise not_available(f"Unknown entry {entry.strip()}")
+    return rows
+
+
+def unknown(what: str, text: str, choices: Sequence[str], role: str = "") -> str:
+    """Why ``text`` is not a known ``what``: "did you mean ...?" for a close misspelling, then the choices."""
+    close = close_to(text, choices)
+    listed = ", ".join(choices)
+    head = f"Unknown {what} {text.strip()!r}" + (f" ({role})" if role else "")
+    return f"{head}: did you mean {either(close)}? Known: {listed}" if close else f"{head}: use one of {listed}"
+
+
+def unknown_family(table: Table, family: str, what: str = "family", role: str = "") -> BenchError:
+    return not_available(unknown(what, family, sorted(table.families.values()), role))
+
+
+def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
+    row = table.get(entry, benchmark, scenario)
+    if row is not None:
+        return row
+    rows = entry_rows(table, entry)
+    have = ", ".join(sorted({f"{r.benchmark} {r.scenario}" for r in rows}))
+    raise not_available(f"{rows[0].entry} has no {table.spelled(benchmark, scenario)} result (it has: {have})")
+
+
+def model_run(row: Row) -> str:
+    """The model the row ran: the file's UsedModel in the open division; the benchmark's own in the closed."""
+    return row.used_model if row.division == "open" and row.used_model else row.benchmark
+
+
+def result(table: Table, entry: str, benchmark: str, scenario: str) -> float:
+    return find_row(table, entry, benchmark, scenario).result
+
+
+def gpus(table: Table, entry: str) -> int:
+    row = entry_rows(table, entry)[0]
+    if row.gpus == 0 and row.accelerator:
+        raise not_available(f"{row.entry} does not give its accelerator count ({row.accelerator})")
+    return row.gpus
+
+
+def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | bool:
+    name = field.strip().lower()
+    if name not in ENTRY_FIELDS + RUN_FIELDS:
+        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS + RUN_FIELDS)}")
+    rows = entry_rows(table, entry_id)
+    row = rows[0]
+    if name == "model":  # an open entry is one (system, model run); a closed entry runs its benchmarks' models
+        return ", ".join(dict.fromkeys(model_run(r) for r in rows))
+    if name in ENTRY_FIELDS:
+        value: str | int = getattr(row, name)
+        return value
+    run = table.run(row.entry)
+    if run is None:
+        raise not_available(f"{name} is known only for your own runs (benchsheet import-run), not {row.entry}")
+    fact: float | bool | None = run.valid if name == "valid" else getattr(run.latencies, name)
+    if fact is None:
+        raise not_available(f"{row.entry}'s log has no {name}")
+    return fact
+
+
+def row_notes(table: Table, r: Row) -> list[str]:
+    """What a reader must know to use the row's figures (shown in CITE and RESULTS)."""
+    notes = []
+    if r.division == "open":
+        notes.append(f"model run: {model_run(r)} (open division: not the {r.benchmark} benchmark model)")
+    per_card = gpus_per_card(r.accelerator)
+    if per_card > 1 and r.gpus_in_file:
+        notes.append(
+            f"{r.gpus} GPUs: the official file counts {r.gpus_in_file} cards of {r.accelerator}, "
+            f"{per_card} GPUs per card"
+        )
+    elif r.gpus_in_file:
+        per_node = (
+            f" (a# x Nodes) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
+            if r.nodes > 1 and r.gpus_in_file % r.nodes == 0
+            else " is "
+        )
+        notes.append(
+            f"{r.gpus} accelerators as the accelerator name states; "
+            f"the official file's accelerator count{per_node}{r.gpus_in_file}"
+        )
+    other = {x.round: x.units for x in table.bench_rows(r.benchmark, r.scenario) if x.throughput and x.round != r.round}
+    if r.throughput and r.units != "Tokens/s" and other and set(other.values()) == {"Tokens/s"}:
+        rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
+        notes.append(
+            f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
+            f"(Tokens/s in {rounds}): kept as published, not comparable across rounds"
+        )
+    return notes

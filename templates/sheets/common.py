@@ -1,0 +1,119 @@
+"""What several sheets share: the sheet names, the texts (texts.toml) and notices, the hidden Lists
+and xlwings.conf sheets, the book's properties, and the formula pieces the sheets are written in.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from benchsheet.addin.config import UDF_MODULE
+from benchsheet.analysis.citations import NOT_VERIFIED, TRADEMARK
+from benchsheet.templates.layout import (
+    Block,
+    Cell,
+    Expr,
+    Fields,
+    Lines,
+    ListRule,
+    ListsSheet,
+    SettingsSheet,
+    Sheet,
+    Term,
+    call,
+    eq,
+    if_,
+    lit,
+)
+
+READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, CLAIMS, SOURCES = (
+    "Read me",
+    "Sizing",
+    "Quotes",
+    "Sensitivity",
+    "Compare",
+    "Claims",
+    "Sources",
+)
+TEXTS: dict[str, Any] = tomllib.loads((Path(__file__).parents[1] / "texts.toml").read_text(encoding="utf-8"))
+"""The sheets' words: titles, purposes, notes and the Read me's (``benchsheet/templates/texts.toml``)."""
+NOTICES = {"derived": str(TEXTS["notices"]["derived"]), "not_verified": NOT_VERIFIED, "trademark": TRADEMARK}
+DERIVED_NOTE = NOTICES["derived"]
+BOOK_PROPERTIES = {**TEXTS["book"], "comments": " ".join(NOTICES.values())}
+
+
+def prose(text: str) -> str:
+    """A text of texts.toml with the notices filled in."""
+    return text.format(**NOTICES)
+
+
+def sheet(name: str, widths: tuple[tuple[str, float], ...], blocks: tuple[Block, ...], **page: Any) -> Sheet:
+    """A sheet with its title, subtitle and purpose from texts.toml."""
+    t = TEXTS["sheets"][name]
+    return Sheet(name, t["title"], t["subtitle"], widths, blocks, t.get("purpose", ""), **page)
+
+
+def notes(name: str, top: int) -> Lines:
+    """The sheet's notes (texts.toml) down column A from ``top``."""
+    return Lines(name, top, tuple(prose(line) for line in TEXTS["sheets"][name]["notes"]))
+
+
+LISTS = ListsSheet(
+    "Lists",
+    (
+        ("Benchmarks", "benchmarks"),
+        ("Scenarios", "scenarios"),
+        ("Families", "families"),
+        ("Availability", "availability"),
+    ),
+    TEXTS["lists"]["note"],
+)
+XLWINGS_CONF = SettingsSheet("xlwings.conf", (("UDF Modules", UDF_MODULE),), TEXTS["xlwings_conf"]["note"])
+"""What xlwings' Import Functions imports for this workbook (and for no other one: this sheet is its own)."""
+FAMILY_RULE = ListRule("families", title=TEXTS["families"]["title"], message=TEXTS["families"]["message"])
+
+
+# ------------------------------------------------------------ formula pieces
+
+
+def if_number(x: Term, then: Term) -> Expr:
+    """``then`` if ``x`` is a number, else ``x`` itself: its error or reason passes on."""
+    return if_(call("ISNUMBER", x), then, x)
+
+
+def unless_blank(cell: Cell, then: Term) -> Expr:
+    """Empty text while ``cell`` is empty (an unused slot), else ``then``."""
+    return if_(eq(cell, lit("")), lit(""), then)
+
+
+def unless_error(entry: Term, then: Term) -> Expr:
+    """``then`` unless ``entry`` is an error (an error value, or the add-in's error text)."""
+    return if_(eq(call("LEFT", entry, 1), lit("#")), entry, then)
+
+
+def filters(workload: Fields) -> tuple[Cell, Cell, Cell, Cell]:
+    """A workload block's benchmark, scenario, availability and max GPUs."""
+    return workload["benchmark"], workload["scenario"], workload["availability"], workload["max_gpus"]
+
+
+def entry_used(spec: Cell, workload: Fields) -> Expr:
+    """An entry ID stays itself; a family becomes the entry behind its best per-GPU value."""
+    return if_(call("ISNUMBER", call("GPUS", spec)), spec, call("BESTENTRY", spec, *filters(workload)))
+
+
+def per_gpu(entry: Cell, workload: Fields) -> Expr:
+    """PERGPU of ``entry`` for the workload; an error in ``entry`` passes on."""
+    return unless_error(entry, call("PERGPU", entry, workload["benchmark"], workload["scenario"]))
+
+
+def cost_per_mtok(price: Cell, per_gpu: Cell, utilization: Cell) -> Expr:
+    """COSTPERMTOK at ``price`` and ``utilization`` once ``per_gpu`` is a number (else its reason)."""
+    return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization))
+
+
+def canonical(cell: Cell, source: str) -> Expr:
+    """What ``cell`` holds in the spelling of the Lists sheet's ``source`` ("offline" -> "Offline"),
+    as titles show it; the text as typed where the list does not have it."""
+    listed = LISTS.ref(source)
+    return call("IFERROR", call("INDEX", listed, call("MATCH", cell, listed, 0)), cell)

@@ -1,0 +1,110 @@
+"""The Compare sheet: accelerator families ranked by best per-GPU throughput for the workload, with
+their median, and a chart.
+"""
+
+from __future__ import annotations
+
+from benchsheet.templates.layout import (
+    Cell,
+    Chart,
+    Cite,
+    Column,
+    Expr,
+    Fields,
+    Formula,
+    RowCells,
+    Series,
+    TableBlock,
+    call,
+    eq,
+    if_,
+    lit,
+    under,
+)
+from benchsheet.templates.sheets.common import (
+    COMPARE,
+    FAMILY_RULE,
+    canonical,
+    filters,
+    if_number,
+    notes,
+    sheet,
+    unless_blank,
+    unless_error,
+)
+from benchsheet.templates.sheets.workload import AVAILABILITY, MAX_GPUS, linked
+
+COMPARE_FILTERS = Fields(
+    COMPARE,
+    top=5,
+    title="Workload",
+    fields=(linked("benchmark", "set on Sizing"), linked("scenario", "set on Sizing"), AVAILABILITY, MAX_GPUS),
+)
+_FAMILY_FILTERS = filters(COMPARE_FILTERS)
+
+
+def _ranked(r: RowCells) -> Expr:
+    """The families ranked for the workload; a family typed over a cell pins it, and the formula copied
+    back from any other row ranks it again (the rank is the cell's own row)."""
+    rank = call("ROW") - (r.first - 1)
+    return call("IFERROR", call("INDEX", call("FAMILIES", *_FAMILY_FILTERS), rank), lit(""))
+
+
+def _of_family(name: str) -> Formula:
+    """BEST, BESTENTRY or MEDIANPERGPU of the row's family under the sheet's filters."""
+    style = "out_text" if name == "BESTENTRY" else "out_num"
+    return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), style)
+
+
+def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
+    """What the table (and its chart) show, under which filters."""
+    size = if_(eq(maxg, lit("")), lit("any system size"), lit("at most ") & maxg & lit(" GPUs"))
+    shown = canonical(avail, "availability")
+    return lit("Per-GPU throughput by family: ") & bench & lit(" ") & scen & lit(", ") & shown & lit(", ") & size
+
+
+COMPARE_TABLE = TableBlock(
+    COMPARE,
+    header_row=under(COMPARE_FILTERS, gap=0),
+    slots=16,
+    title=_caption(*_FAMILY_FILTERS),
+    header_height=30,
+    cite=Cite("entry"),
+    columns=(
+        Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
+        Column("best", "Best per-GPU", _of_family("BEST")),
+        Column("entry", "Entry behind best", _of_family("BESTENTRY")),
+        Column(
+            "system",
+            "System",
+            Formula(
+                lambda r: unless_blank(r["family"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("system"))))
+            ),
+        ),
+        Column("median", "Median per-GPU", _of_family("MEDIANPERGPU")),
+        Column(
+            "best_over_median",
+            "Best / median",
+            Formula(lambda r: if_number(r["best"], if_number(r["median"], r["best"] / r["median"])), "out_ratio"),
+        ),
+    ),
+)
+COMPARE_CHART = Chart(
+    top=under(COMPARE_TABLE, gap=2, titled=False),
+    kind="bar",
+    series=tuple(
+        Series(name, COMPARE_TABLE.column("family"), COMPARE_TABLE.column(key), {"fill": {"color": color}, "gap": 60})
+        for key, name, color in (("best", "Best per-GPU", "#2F5597"), ("median", "Median per-GPU", "#A9C4EB"))
+    ),
+    title=COMPARE_TABLE.title_cell,
+    x_axis={"name": "per-GPU throughput (the benchmark's units per second)", "num_format": "#,##0"},
+    y_axis={"reverse": True},
+    legend="bottom",
+    width=860,
+    height=460,
+)
+COMPARE_SHEET = sheet(
+    COMPARE,
+    (("A", 24), ("B", 13), ("C", 11), ("D", 52), ("E:F", 13)),
+    (COMPARE_FILTERS, COMPARE_TABLE, COMPARE_CHART, notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False))),
+)

@@ -1,0 +1,135 @@
+"""The Sizing sheet: GPUs, nodes and monthly cost of each candidate for the workload set above them."""
+
+from __future__ import annotations
+
+from benchsheet.templates.layout import (
+    Cite,
+    Column,
+    Expr,
+    Formula,
+    Input,
+    NumberRule,
+    RowCells,
+    TableBlock,
+    call,
+    eq,
+    if_,
+    lit,
+    under,
+)
+from benchsheet.templates.sheets.common import (
+    FAMILY_RULE,
+    SIZING,
+    cost_per_mtok,
+    entry_used,
+    if_number,
+    notes,
+    per_gpu,
+    sheet,
+    unless_blank,
+    unless_error,
+)
+from benchsheet.templates.sheets.workload import WORKLOAD
+
+CANDIDATES: tuple[tuple[str, int], ...] = (("B200", 8), ("B300", 8), ("GB300", 4), ("MI355X", 8), ("H200", 8))
+"""The sample candidates: a family and its GPUs per node."""
+
+
+def _nodes(r: RowCells) -> Expr:
+    return if_number(r["gpus"], r["gpus"] / if_(eq(r["gpus_per_node"], lit("")), 8, r["gpus_per_node"]))
+
+
+def _monthly(r: RowCells) -> Expr:
+    return if_number(r["cost_per_mtok"], if_number(r["gpus"], r["gpus"] * r["price"] * WORKLOAD["hours"]))
+
+
+SIZING_COLUMNS = (
+    Column(
+        "candidate",
+        "Candidate (family or entry ID)",
+        Input(),
+        FAMILY_RULE,
+        [c for c, _ in CANDIDATES],
+        short="candidate",
+    ),
+    Column(
+        "gpus_per_node",
+        "GPUs per node (blank = 8)",
+        Input(style="in_int"),
+        NumberRule(1, whole=True),
+        [n for _, n in CANDIDATES],
+    ),
+    Column("price_override", "$/GPU-hour (blank = default)", Input(style="in_money"), NumberRule(0)),
+    Column(
+        "entry",
+        "Entry used",
+        Formula(lambda r: unless_blank(r["candidate"], entry_used(r["candidate"], WORKLOAD))),
+        short="entry",
+    ),
+    Column(
+        "availability",
+        "Availability",
+        Formula(
+            lambda r: unless_blank(
+                r["candidate"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("availability")))
+            )
+        ),
+    ),
+    Column(
+        "per_gpu",
+        "Per-GPU throughput",
+        Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
+        short="per-GPU",
+    ),
+    Column(
+        "gpus",
+        "GPUs needed",
+        Formula(
+            lambda r: if_number(
+                r["per_gpu"],
+                call(
+                    "GPUSNEEDED",
+                    WORKLOAD["target_with_headroom"],
+                    r["per_gpu"],
+                    WORKLOAD["utilization"],
+                    r["gpus_per_node"],
+                ),
+            ),
+            "out_int",
+        ),
+        short="GPUs",
+    ),
+    Column("nodes", "Nodes needed", Formula(_nodes, "out_int"), short="nodes"),
+    Column(
+        "price",
+        "$/GPU-hour used",
+        Formula(
+            lambda r: unless_blank(
+                r["candidate"], if_(eq(r["price_override"], lit("")), WORKLOAD["price"], r["price_override"])
+            ),
+            "out_money",
+        ),
+        short="$/GPU-h",
+    ),
+    Column(
+        "cost_per_mtok",
+        "Cost per million tokens",
+        Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
+        short="$/M tokens",
+    ),
+    Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
+)
+SIZING_TABLE = TableBlock(
+    SIZING,
+    under(WORKLOAD),
+    8,
+    SIZING_COLUMNS,
+    "Candidates: a family takes its best per-GPU entry under the workload's filters",
+    header_height=45,
+    cite=Cite("entry"),
+)
+SIZING_SHEET = sheet(
+    SIZING,
+    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:K", 13)),
+    (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
+)

@@ -1,0 +1,166 @@
+"""The Sources sheet: the source files (DATAINFO) and every entry the answering sheets name, cited
+once per benchmark and scenario (ENTRIESUSED, CITE).
+
+``ANSWERING`` lists the sheets whose entries are cited here (their ``cite``); a new sheet is
+described in a module of its own and added to it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+
+from benchsheet.analysis.uses import USES_HEADER
+from benchsheet.templates.layout import (
+    Cell,
+    Column,
+    Expr,
+    Fields,
+    Formula,
+    Lines,
+    RowCells,
+    TableBlock,
+    Term,
+    Text,
+    Use,
+    call,
+    eq,
+    if_,
+    lit,
+    under,
+)
+from benchsheet.templates.sheets.claims import CLAIMS_SHEET
+from benchsheet.templates.sheets.common import SOURCES, TEXTS, prose, sheet, unless_blank, unless_error
+from benchsheet.templates.sheets.compare import COMPARE_SHEET
+from benchsheet.templates.sheets.quotes import QUOTES_SHEET
+from benchsheet.templates.sheets.sensitivity import SENSITIVITY_SHEET
+from benchsheet.templates.sheets.sizing import SIZING_SHEET
+from benchsheet.templates.sheets.workload import linked
+
+ANSWERING = (
+    SIZING_SHEET,
+    QUOTES_SHEET,
+    SENSITIVITY_SHEET,
+    COMPARE_SHEET,
+    CLAIMS_SHEET,
+)  # a new sheet: describe it in a module of its own, add it here
+"""The sheets that answer, in workbook order: the Read me lists them, this sheet cites what they use."""
+
+USES = tuple(use for sheet in ANSWERING for use in sheet.uses())
+SOURCES_WORKLOAD = Fields(
+    SOURCES, top=4, fields=(linked("benchmark", "set on Sizing"), linked("scenario", "set on Sizing"))
+)
+_DATAINFO_COLUMNS = ("round", "file", "rows", "sha256", "imported_at", "url")  # DATAINFO()'s header
+
+
+def _source_file(column: str, style: str = "cite") -> Formula:
+    """One column of DATAINFO()'s row for the slot's source file; empty past the last file."""
+
+    def value(r: RowCells) -> Expr:
+        at = call("INDEX", call("DATAINFO"), r.index + 2, _DATAINFO_COLUMNS.index(column) + 1)
+        if column == "round":  # DATAINFO's last row says where the table was loaded from: not a file
+            return call("IFERROR", if_(eq(at, lit("origin")), lit(""), lit("v") & at), lit(""))
+        return unless_blank(r["round"], at)
+
+    return Formula(value, style)
+
+
+SOURCE_FILES = TableBlock(
+    SOURCES,
+    header_row=under(SOURCES_WORKLOAD, titled=True),
+    slots=5,
+    title="Source files: every entry below is cited from one of these (DATAINFO)",
+    columns=(
+        Column("round", "Round", _source_file("round")),
+        Column("file", "File", _source_file("file")),
+        Column("url", "A copy of", _source_file("url")),
+        Column("sha256", "SHA-256", _source_file("sha256")),
+        Column("imported_at", "Retrieved (UTC)", _source_file("imported_at")),
+    ),
+)
+LEGEND = Lines(  # short lines: a note runs over the empty cells to its right, and must stay on the page
+    SOURCES,
+    under(SOURCE_FILES, gap=0, titled=False),
+    tuple(line for text in TEXTS["sheets"][SOURCES]["notes"] for line in textwrap.wrap(prose(text), 150)),
+)
+
+
+def span(first: Cell, last: Cell) -> Expr:
+    """The range ``first:last`` in a formula."""
+    return Expr((first, ":", last))
+
+
+def _of_use(part: Callable[[Use], Term]) -> Formula:
+    """A hidden cell of the slot's use (the slot's own row is the use's index): what ENTRIESUSED reads."""
+    return Formula(lambda r: Expr.of(part(USES[r.index])), "out_text")
+
+
+def _entry_of_use(use: Use) -> Expr:
+    """The use's entry; empty where it is an error (its reason shows where it is used, not here)."""
+    return call("IFERROR", if_(eq(call("LEFT", use.entry, 1), lit("#")), lit(""), use.entry), lit(""))
+
+
+def _used(column: str, style: str = "cite") -> Formula:
+    """ENTRIESUSED's ``column`` in the slot's row: the slot's own row number picks the row, so the formula
+    is one down the column and a slot past the last entry is empty."""
+    j = USES_HEADER.index(column) + 1
+
+    def value(r: RowCells) -> Expr:
+        used = call("ENTRIESUSED", *(_column(key) for key in ("use_entry", "where", "use_bench", "use_scen")))
+        return call("IFERROR", call("INDEX", used, call("ROW") - (r.first - 2), j), lit(""))
+
+    return Formula(value, style)
+
+
+def _column(key: str) -> Expr:
+    c = CITED.column(key)
+    return span(c.first, c.last)
+
+
+def _cite(*parts: str) -> Callable[[RowCells], Expr]:
+    """The row's CITE lines ``parts``, joined by spaces (an error once, as it is)."""
+
+    def value(r: RowCells) -> Expr:
+        lines = [call("CITE", r["entry"], r["bench"], r["scen"], lit(p)) for p in parts]
+        joined = lines[0] if len(lines) == 1 else call("TRIM", lines[0] & lit(" ") & lines[1])
+        return unless_blank(r["entry"], unless_error(lines[0], joined) if len(lines) > 1 else joined)
+
+    return value
+
+
+EMPTY_ROW_HEIGHT = 1.5
+"""Points: on Sources, a row that shows nothing (a slot no entry fills) is a hairline, so the empty slots
+after the last citation take no page; a row that shows something has its own height (calc sets it too)."""
+CITED = TableBlock(
+    SOURCES,
+    header_row=under(LEGEND),
+    slots=len(USES),  # room for every use to name an entry of its own
+    title="Entries: one row each, with every place that uses it (ENTRIESUSED; CITE, one line a part)",
+    header_height=30,
+    columns=(  # calc makes a row it fills as tall as its text (and one it empties the default height)
+        Column("entry", "Entry", _used("entry")),
+        Column("used_on", "Used on", _used("used on")),
+        Column(
+            "citation",
+            "MLPerf® Inference round, division, category, benchmark, scenario, entry; result",
+            Formula(_cite("entry", "result"), "cite"),
+        ),
+        Column("system", "System and submitter; notes", Formula(_cite("system", "notes"), "cite")),
+        Column("derived", "Per-GPU value: derived, not verified", Formula(_cite("derived"), "cite")),
+        # hidden: the workload each entry is cited for, and one use a row (where, its entry and workload)
+        Column("bench", "benchmark cited", _used("benchmark", "out_text")),
+        Column("scen", "scenario cited", _used("scenario", "out_text")),
+        Column("where", "where", Text(style="out_text", fit=False), values=[u.where for u in USES]),
+        Column("use_entry", "entry of the use", _of_use(_entry_of_use)),
+        Column("use_bench", "benchmark of the use", _of_use(lambda u: u.benchmark or SOURCES_WORKLOAD["benchmark"])),
+        Column("use_scen", "scenario of the use", _of_use(lambda u: u.scenario or SOURCES_WORKLOAD["scenario"])),
+    ),
+)
+SOURCES_SHEET = sheet(
+    SOURCES,
+    (("A", 9), ("B", 20), ("C", 53), ("D", 52), ("E", 45), ("F:K", 0)),  # a citation in three lines
+    (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED),
+    one_page=False,
+    empty_row=EMPTY_ROW_HEIGHT,
+    repeat_row=CITED.header_row,
+)
