@@ -81,6 +81,7 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
 
 
+@pytest.mark.slow
 def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: Path) -> None:
     out = tmp_path / "bench.json"
     proc = subprocess.run(

@@ -88,6 +88,7 @@ def test_a_generated_3000_formula_workbook_equals_eval_cell_by_cell(tmp_path: Pa
 # ------------------------------------------------------------------ speed and memory
 
 
+@pytest.mark.slow
 def test_a_100000_long_chain_computes(tmp_path: Path) -> None:
     path = tmp_path / "chain.xlsx"
     wb = openpyxl.Workbook()
@@ -394,6 +395,7 @@ def _edit(wb: Any) -> None:
     wb.create_sheet("Notes")["A1"] = "added in another program"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
 def test_a_template_saved_by_libreoffice_calcs_like_the_same_edits_in_openpyxl(
     tmp_path: Path, template_path: Path

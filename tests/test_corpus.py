@@ -47,11 +47,13 @@ def test_every_file_was_computed_by_excel() -> None:
         assert ec.excel_computed(path), path
 
 
+@pytest.mark.slow
 def test_every_file_computed_or_listed_as_refused(judged: list[ec.Judged]) -> None:
     refused = {j.file for j in judged if j.failure}
     assert refused == set(ec.refused_files())
 
 
+@pytest.mark.slow
 def test_differences_are_the_known_ones(judged: list[ec.Judged]) -> None:
     known = ec.known_differences()
     found = {(d.file, d.cell): d for j in judged for d in j.differences or ()}
@@ -68,6 +70,7 @@ def test_differences_are_the_known_ones(judged: list[ec.Judged]) -> None:
     assert all(entry["reason"].strip() for entry in known.values())
 
 
+@pytest.mark.slow
 def test_no_new_cell_gets_another_value(judged: list[ec.Judged]) -> None:
     """Where calc differs from Excel, it answers an error (naming what it does not compute); the
     cells that still get another value are listed, each with its reason, and may only become fewer."""
@@ -75,6 +78,7 @@ def test_no_new_cell_gets_another_value(judged: list[ec.Judged]) -> None:
     assert len(wrong) <= WRONG_VALUES_LEFT, [f"{d.file} {d.cell}: Excel {d.excel}, calc {d.ours}" for d in wrong]
 
 
+@pytest.mark.slow
 def test_match_rate(judged: list[ec.Judged]) -> None:
     cells = sum(j.cells for j in judged)
     equal = sum(j.equal for j in judged)
@@ -103,6 +107,7 @@ def test_volatile_cells_are_not_judged() -> None:
     assert ec.volatile_cells(named, {"DATE_CELL": "S!$A$1"}) == {("S", "A1"), ("S", "B2")}  # POI's 56688_4.xlsx
 
 
+@pytest.mark.slow
 def test_checked_functions_follow_the_corpus(judged: list[ec.Judged]) -> None:
     """Each function benchsheet computes was seen equal to Excel in a corpus workbook, or is one
     of those listed here: checked by Apache POI's FormulaEvalTestData (in the corpus, refused as

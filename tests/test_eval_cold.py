@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchsheet.catalogue.engine import evaluate
 from excelcalc.formula import format_value
 
@@ -72,6 +74,7 @@ print(json.dumps({"names": len(full), "wrong": wrong}))
 """
 
 
+@pytest.mark.slow
 def test_the_lazy_table_gives_every_function_formulas_gives() -> None:
     """Each of formulas' names is found from the index of its modules, and the module that wins it
     in ``get_functions`` wins it here (a contract test: an upgrade that moves a name fails here)."""

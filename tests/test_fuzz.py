@@ -106,7 +106,7 @@ def _fuzz(fn: Function) -> Any:
         out, elapsed = _timed(fn, args)
         _check(fn, out, args)
         if elapsed >= 0.05:  # a pause of the machine or the collector, or a slow path: a slow path is slow again
-            elapsed = min(elapsed, _timed(fn, args)[1])
+            elapsed = min(elapsed, *(_timed(fn, args)[1] for _ in range(2)))  # twice: a busy machine pauses often
         assert elapsed < 0.05 or isinstance(args[0] if args else None, list), (fn.name, args, elapsed)
         robustness.held("calls of each function with generated arguments (hypothesis)")
 

@@ -22,6 +22,7 @@ from tests import lite_driver, pyodide_harness
 
 PACKAGE = pyodide_harness.HARNESS / "package.json"
 LOCK = pyodide_harness.HARNESS / "node_modules" / "pyodide" / "pyodide-lock.json"
+pytestmark = pytest.mark.slow  # every test reads the one Pyodide run (Node.js, ~10 s)
 
 
 @pytest.fixture(scope="module")

@@ -1109,6 +1109,12 @@ def render(path: Path, outdir: Path) -> Path:
     return outdir / f"{path.stem}.pdf"
 
 
+@pytest.fixture(scope="module")
+def built_pdf(built: tuple[Path, B.BuildReport], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built template printed once (PDF and a PNG per page) for every test that reads its pages."""
+    return render(built[0], tmp_path_factory.mktemp("rendered"))
+
+
 def chart_titles(path: Path) -> list[str]:
     """The main title of every chart in the file, as it would show: a linked cell's cache, or fixed text."""
     titles = []
@@ -1127,6 +1133,7 @@ def title_cells(path: Path) -> list[str]:
     return [wb[b.title.sheet][b.title.a1].value for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, Chart)]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
 def test_chart_titles_follow_the_data_after_a_libreoffice_edit(lo_edited: Path) -> None:
     """LibreOffice saves a cell-linked title as fixed text; calc finds its cell again."""
@@ -1138,6 +1145,7 @@ def test_chart_titles_follow_the_data_after_a_libreoffice_edit(lo_edited: Path) 
     assert all(re.search(r"<c:title><c:tx><c:strRef><c:f>", x) for x in charts)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
 def test_gains_axis_follows_the_data_after_libreoffice(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
     """LibreOffice saves the chart its own way; calc still fixes the axis at 0 where no gain is negative."""
@@ -1175,9 +1183,10 @@ def page_setup(path: Path) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @needs_rendering
 def test_a_long_error_in_the_last_column_keeps_the_page(
-    built: tuple[Path, B.BuildReport], lo_edited: Path, tmp_path: Path
+    built: tuple[Path, B.BuildReport], built_pdf: Path, lo_edited: Path, tmp_path: Path
 ) -> None:
     """B3OO as a quote's accelerator and B999 as a candidate give ~330-character reasons in the
     tables' last columns (Verdict, Monthly cost): they stay inside the printed area, and the pages
@@ -1190,15 +1199,16 @@ def test_a_long_error_in_the_last_column_keeps_the_page(
         last = re.sub(r"\d", "", table.column(table.columns[-1].key).a1().split(":")[0])
         assert re.fullmatch(rf"'?{sheet}'?!\$A\$1:\${last}\$\d+", setup[sheet][0]), setup[sheet][0]
     assert page_setup(lo_edited) == setup
-    before, after = render(built[0], tmp_path / "built"), render(lo_edited, tmp_path / "edited")
+    before, after = built_pdf, render(lo_edited, tmp_path / "edited")
     for title in ("Cluster sizing", "Vendor quotes"):
         assert title_word_height(after, title) == pytest.approx(title_word_height(before, title), rel=0.02), title
 
 
+@pytest.mark.slow
 @needs_rendering
-def test_no_printed_page_is_blank(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
+def test_no_printed_page_is_blank(built_pdf: Path) -> None:
     """Sources' empty slots printed two blank pages at the end: now every page holds something."""
-    pdf = render(built[0], tmp_path)
+    pdf = built_pdf
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))  # type: ignore[union-attr]
     for page in range(1, pages + 1):
@@ -1215,10 +1225,11 @@ def test_sources_repeats_its_column_headers_on_every_page(built: tuple[Path, B.B
     assert ws.print_title_rows == f"${S.CITED.header_row}:${S.CITED.header_row}"
 
 
+@pytest.mark.slow
 @needs_rendering
-def test_libreoffice_renders_numbers_and_charts(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
-    pdf = render(built[0], tmp_path)
-    assert pdf.is_file() and len(list(tmp_path.glob("cluster-sizing-*.png"))) >= len(S.SHEETS)
+def test_libreoffice_renders_numbers_and_charts(built_pdf: Path) -> None:
+    pdf = built_pdf
+    assert pdf.is_file() and len(list(pdf.parent.glob("cluster-sizing-*.png"))) >= len(S.SHEETS)
     if shutil.which("pdftotext"):
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         assert "#NAME?" not in text and "Err:" not in text
