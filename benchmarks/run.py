@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How fast benchsheet answers, against naive baselines measured in the same run.
 
-    python benchmarks/run.py [--json OUT.json] [--quick] [--shared PATH] [--strict] [--markdown] [--update-readme]
+    python benchmarks/run.py [--json OUT.json] [--quick] [--shared PATH] [--strict] [--markdown] [--update-docs]
 
 Every number comes from this one run, on this machine: the benchsheet path and the
 baseline it is compared with are measured side by side, so a slow or busy machine
@@ -766,15 +766,15 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-# ------------------------------------------------------ the README's table
+# ------------------------------------------------------ the table of docs/speed.md
 
-README = ROOT / "README.md"
-SPEED_BEGIN = "<!-- speed:begin (written by `python benchmarks/run.py --update-readme`; do not edit) -->"
+PAGE = ROOT / "docs" / "speed.md"
+SPEED_BEGIN = "<!-- speed:begin (written by `python benchmarks/run.py --update-docs`; do not edit) -->"
 SPEED_END = "<!-- speed:end -->"
 
 
 def markdown(result: dict[str, Any]) -> str:
-    """The README's speed block: the machine, the table and what it means, all from this run."""
+    """The speed block of docs/speed.md: the machine, the table and what it means, all from this run."""
     m = result["machine"]
     packages = m["packages"]
     lines = [
@@ -799,7 +799,7 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def update_readme(path: Path, block: str) -> None:
+def update_page(path: Path, block: str) -> None:
     """Replace the speed block between its markers; the rest of the file stays as it is."""
     text = path.read_text(encoding="utf-8")
     start, end = text.index(SPEED_BEGIN), text.index(SPEED_END) + len(SPEED_END)
@@ -825,11 +825,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also judge calc, formulas, LibreOffice and pycel on the Excel-saved corpus (about 20 minutes)",
     )
-    parser.add_argument("--markdown", action="store_true", help="print the README's speed block instead of the report")
-    parser.add_argument("--update-readme", action="store_true", help="write the speed block into README.md")
+    parser.add_argument("--markdown", action="store_true", help="print the block of docs/speed.md, not the report")
+    parser.add_argument("--update-docs", action="store_true", help="write the speed block into docs/speed.md")
     args = parser.parse_args(argv)
-    if args.update_readme and args.quick:
-        parser.error("--update-readme takes a full run: --quick numbers are not meaningful")
+    if args.update_docs and args.quick:
+        parser.error("--update-docs takes a full run: --quick numbers are not meaningful")
     reps = QUICK if args.quick else FULL
     shared = args.shared.resolve()
     if not (shared / "v6.1" / "summary.json").is_file():
@@ -874,8 +874,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "\nmatch rate on the Excel-saved corpus (tests/corpus), same run:\n"
             + match_rate.table(result["match_rate"])
         )
-    if args.update_readme:
-        update_readme(README, markdown(result))
+    if args.update_docs:
+        update_page(PAGE, markdown(result))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

@@ -41,10 +41,10 @@ def table() -> Table:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the robustness tests tried and what held (the README's table comes from it)."""
+    """Print what the robustness tests tried and what held (the table of docs/calculator.md comes from it)."""
     from tests import robustness
 
-    readme = bool(os.environ.get("BENCHSHEET_UPDATE_README"))
-    path = robustness.write(Path(__file__).resolve().parents[1], readme)
+    page = bool(os.environ.get(robustness.ENV))
+    path = robustness.write(Path(__file__).resolve().parents[1], page)
     if path is not None:
         terminalreporter.write_line(f"robustness report: {path}")

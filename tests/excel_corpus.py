@@ -390,13 +390,13 @@ def functions_matching(judged: list[Judged]) -> set[str]:
 def main(argv: list[str] | None = None) -> None:
     """Rewrite the known-differences file from a fresh run of calc over the corpus; a difference
     it did not list before gets an empty reason, which tests/test_corpus.py refuses until one is
-    written (why Excel's value and calc's differ). ``--update-readme``: write the README's block
-    from that file instead (no calc run)."""
+    written (why Excel's value and calc's differ). ``--update-docs``: write the block of
+    docs/calculator.md from that file instead (no calc run)."""
     import sys
     import tempfile
 
-    if "--update-readme" in (sys.argv[1:] if argv is None else argv):
-        print(f"{README} {'updated' if update_readme() else 'already current'}")
+    if "--update-docs" in (sys.argv[1:] if argv is None else argv):
+        print(f"{PAGE} {'updated' if update_page() else 'already current'}")
         return
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -406,12 +406,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{equal:,} of {cells:,} judged cells equal Excel's ({equal / cells:.2%}); {KNOWN} written")
 
 
-README = CORPUS.parents[1] / "README.md"
-README_BEGIN = (
+PAGE = CORPUS.parents[1] / "docs" / "calculator.md"
+PAGE_BEGIN = (
     "<!-- calc-excel:begin (generated from CHECKED and tests/corpus by "
-    "`python -m tests.excel_corpus --update-readme`; do not edit) -->"
+    "`python -m tests.excel_corpus --update-docs`; do not edit) -->"
 )
-README_END = "<!-- calc-excel:end -->"
+PAGE_END = "<!-- calc-excel:end -->"
 _FUNCTION_WORD = re.compile(r"(?<![\w./])(?:_xlfn\.)?[A-Z][A-Z0-9]*(?:\.[A-Z0-9]+)*(?![\w./])")
 
 
@@ -448,10 +448,14 @@ def _kinds(known: dict[tuple[str, str], dict[str, str]]) -> list[tuple[int, str,
     return sorted(((n, k, sorted(names)) for k, (n, names) in kinds.items()), key=lambda x: (-x[0], x[1]))
 
 
-def readme_block() -> str:
-    """The README's account of what calc computes as Excel does and what not, from the code's
-    list of checked functions and the corpus's known differences (so it cannot drift)."""
-    from excelcalc.lib import CHECKED
+def page_block() -> str:
+    """docs/calculator.md's account of what calc computes as Excel does and what not, from the code's
+    list of checked functions (named by the file that holds it) and the corpus's known differences
+    (so it cannot drift)."""
+    import excelcalc.lib as checked
+
+    CHECKED = checked.CHECKED
+    where = "src/excelcalc/lib/__init__.py"  # the checkout's file, wherever it is installed
 
     names = sorted({n.removeprefix("_XLFN.") for n in CHECKED})
     known, refused, judged = known_differences(), refused_files(), judged_cells()
@@ -459,10 +463,10 @@ def readme_block() -> str:
     equal = cells - len(known) - sum(judged[f] for f in refused)
     wrong = sum(1 for d in known.values() if not d["ours"].startswith("#"))
     lines = [
-        README_BEGIN,
+        PAGE_BEGIN,
         "",
         f"calc computes {len(names)} of Excel's functions as Excel does (`CHECKED` in "
-        "`src/benchsheet/excel_functions.py`: each exercised by a workbook Excel saved, with Excel's own "
+        f"`{where}`: each exercised by a workbook Excel saved, with Excel's own "
         "answers, or checked by a test against Microsoft's function reference): "
         + ", ".join(f"`{n}`" for n in names)
         + ". Any other Excel function answers `#NAME? F is not computed by benchsheet`, never an unchecked "
@@ -480,14 +484,14 @@ def readme_block() -> str:
     ]
     for n, kind, functions in _kinds(known):
         lines.append(f"| {n} | {kind.replace('|', '&#124;')} | {', '.join(functions)} |")
-    return "\n".join([*lines, "", README_END])
+    return "\n".join([*lines, "", PAGE_END])
 
 
-def update_readme(path: Path = README) -> bool:
-    """Write ``readme_block`` between its markers; whether the file changed."""
+def update_page(path: Path = PAGE) -> bool:
+    """Write ``page_block`` between its markers; whether the file changed."""
     text = path.read_text(encoding="utf-8")
-    start, end = text.index(README_BEGIN), text.index(README_END) + len(README_END)
-    new = text[:start] + readme_block() + text[end:]
+    start, end = text.index(PAGE_BEGIN), text.index(PAGE_END) + len(PAGE_END)
+    new = text[:start] + page_block() + text[end:]
     path.write_text(new, encoding="utf-8")
     return new != text
 

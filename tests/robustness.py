@@ -1,7 +1,8 @@
-"""Counts of what the robustness tests tried and what held, for the README's table.
+"""Counts of what the robustness tests tried and what held, for the table of docs/calculator.md.
 
 Tests call ``tried(kind, n)`` and ``held(kind, n)``; at the end of the run
-conftest prints the table and writes it to build/robustness.md.
+conftest prints the table and writes it to build/robustness.md (and, with
+``BENCHSHEET_UPDATE_DOCS=1``, into ``PAGE``).
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ def table() -> str:
     return "\n".join(lines)
 
 
-BEGIN = "<!-- robustness:begin (written by a test run: BENCHSHEET_UPDATE_README=1 pytest) -->"
+PAGE = "docs/calculator.md"  # the page that holds the table, from the checkout's root
+ENV = "BENCHSHEET_UPDATE_DOCS"  # set: a test run writes the table into PAGE
+BEGIN = f"<!-- robustness:begin (written by a test run: {ENV}=1 pytest) -->"
 END = "<!-- robustness:end -->"
 
 
-def write(root: Path, readme: bool = False) -> Path | None:
-    """Write the table to build/robustness.md; with ``readme``, also between the README's markers.
+def write(root: Path, page: bool = False) -> Path | None:
+    """Write the table to build/robustness.md; with ``page``, also between the markers of ``PAGE``.
 
     ``tried`` is counted before a case is checked and ``held`` after it passed, so a case that does
     not hold shows as tried and not held.
@@ -43,8 +46,8 @@ def write(root: Path, readme: bool = False) -> Path | None:
     out = root / "build" / "robustness.md"
     out.parent.mkdir(exist_ok=True)
     out.write_text(table() + "\n", encoding="utf-8")
-    if readme:
-        path = root / "README.md"
+    if page:
+        path = root / PAGE
         text = path.read_text(encoding="utf-8")
         start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
         path.write_text(text[:start] + "\n\n" + table() + "\n\n" + text[end:], encoding="utf-8")

@@ -701,8 +701,8 @@ def test_install_command_on_windows(
 
 
 def test_the_printed_steps_are_the_readmes() -> None:
-    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
-    windows = readme[readme.index("### Windows") :]
+    page = " ".join((Path(__file__).resolve().parents[1] / "docs" / "excel.md").read_text(encoding="utf-8").split())
+    windows = page[page.index("## Windows") :]
     assert "Tools > References and tick xlwings" in manage.EXCEL_STEPS[2]
     assert manage.SHEET_EXAMPLE in manage.EXCEL_STEPS[1]
     for step in manage.EXCEL_STEPS:

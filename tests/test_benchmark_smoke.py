@@ -141,7 +141,7 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
         assert f"| {target['status']} |" in line
     # the run used a temporary home: the user's cache folder is untouched
     assert list(user_home.iterdir()) == []
-    # the README block of this run has the format the README's block is checked against
+    # the docs/speed.md block of this run has the format that page's block is checked against
     data["date"] = "2026-01-01"
     block = _bench_module().markdown(data)
     assert _table_rows(block) == _script_rows(_table_values(block))
@@ -165,11 +165,11 @@ def _script_rows(values: dict[str, float | None]) -> list[str]:
 
 def test_the_readme_speed_block_is_the_scripts() -> None:
     run = _bench_module()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme.count(run.SPEED_BEGIN) == 1 and readme.count(run.SPEED_END) == 1
-    block = readme[readme.index(run.SPEED_BEGIN) : readme.index(run.SPEED_END) + len(run.SPEED_END)]
+    page = run.PAGE.read_text(encoding="utf-8")
+    assert page.count(run.SPEED_BEGIN) == 1 and page.count(run.SPEED_END) == 1
+    block = page[page.index(run.SPEED_BEGIN) : page.index(run.SPEED_END) + len(run.SPEED_END)]
     values = _table_values(block)
-    assert list(values) == list(run.KEYS), "run `python benchmarks/run.py --update-readme`"
+    assert list(values) == list(run.KEYS), "run `python benchmarks/run.py --update-docs`"
     assert _table_rows(block) == _script_rows(values)
     head = re.search(r"^One run, on commit (\w+) \((\d{4}-\d\d-\d\d)\), (.+), (\d+) cores, ", block, re.MULTILINE)
     assert head, "the machine line the script writes"
@@ -177,10 +177,10 @@ def test_the_readme_speed_block_is_the_scripts() -> None:
 
 def test_update_readme_replaces_only_the_block(tmp_path: Path) -> None:
     run = _bench_module()
-    readme = tmp_path / "README.md"
-    readme.write_text(f"before\n{run.SPEED_BEGIN}\nold numbers\n{run.SPEED_END}\nafter\n", encoding="utf-8")
-    run.update_readme(readme, f"{run.SPEED_BEGIN}\nnew\n{run.SPEED_END}")
-    assert readme.read_text(encoding="utf-8") == f"before\n{run.SPEED_BEGIN}\nnew\n{run.SPEED_END}\nafter\n"
+    page = tmp_path / "speed.md"
+    page.write_text(f"before\n{run.SPEED_BEGIN}\nold numbers\n{run.SPEED_END}\nafter\n", encoding="utf-8")
+    run.update_page(page, f"{run.SPEED_BEGIN}\nnew\n{run.SPEED_END}")
+    assert page.read_text(encoding="utf-8") == f"before\n{run.SPEED_BEGIN}\nnew\n{run.SPEED_END}\nafter\n"
 
 
 def test_verdicts_follow_the_targets() -> None:

@@ -128,12 +128,12 @@ def test_an_unchecked_function_answers_its_name() -> None:
 
 
 def test_the_readme_says_what_calc_computes() -> None:
-    """The README's account of what calc computes as Excel does, what not and why, is generated
+    """docs/calculator.md's account of what calc computes as Excel does, what not and why, is generated
     from CHECKED and the known-differences file: it fails here when either changed without it."""
-    readme = ec.README.read_text(encoding="utf-8")
-    assert readme.count(ec.README_BEGIN) == 1 and readme.count(ec.README_END) == 1
-    block = readme[readme.index(ec.README_BEGIN) : readme.index(ec.README_END) + len(ec.README_END)]
-    assert block == ec.readme_block(), "run `python -m tests.excel_corpus --update-readme`"
+    page = ec.PAGE.read_text(encoding="utf-8")
+    assert page.count(ec.PAGE_BEGIN) == 1 and page.count(ec.PAGE_END) == 1
+    block = page[page.index(ec.PAGE_BEGIN) : page.index(ec.PAGE_END) + len(ec.PAGE_END)]
+    assert block == ec.page_block(), "run `python -m tests.excel_corpus --update-docs`"
 
 
 def test_a_reason_names_the_function_it_is_about() -> None:

@@ -1,4 +1,9 @@
-"""The docs are made from the code, and CI runs what the README says."""
+"""The docs are made from the code, and CI runs what the README says.
+
+README.md is short (the two commands, one screenshot, a tour and links); the rest lives in docs/,
+whose generated blocks are checked here (functions, commands, layout) and beside the code that
+writes them (tests/test_corpus.py, tests/test_robustness_table.py, tests/test_benchmark_smoke.py).
+"""
 
 from __future__ import annotations
 
@@ -8,23 +13,144 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from scripts import layout
 
-from benchsheet.catalogue.docs import cli_reference, function_reference
-from benchsheet.cli import build_parser
+from benchsheet.catalogue.docs import BEGIN, PAGE, cli_reference, function_reference
+from benchsheet.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+README_MAX_LINES = 300
+SCREENSHOT_MAX_BYTES = 250_000
 
 
 def _readme() -> str:
     return (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+def _page(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
 def test_readme_function_reference_is_generated() -> None:
-    assert function_reference() in _readme(), "run `benchsheet functions` and paste it into README.md"
+    assert function_reference() in (ROOT / PAGE).read_text(encoding="utf-8"), (
+        f"run `benchsheet functions --update {PAGE}`"
+    )
 
 
 def test_readme_command_reference_is_generated() -> None:
-    assert cli_reference(build_parser()) in _readme(), "run `benchsheet functions --update README.md`"
+    assert cli_reference(build_parser()) in (ROOT / PAGE).read_text(encoding="utf-8"), (
+        f"run `benchsheet functions --update {PAGE}`"
+    )
+
+
+def test_functions_update_rewrites_the_page_to_the_generated_texts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`benchsheet functions --update PAGE` puts both references back where a stale page has others."""
+    stale = tmp_path / "functions.md"
+    text = (ROOT / PAGE).read_text(encoding="utf-8")
+    stale.write_text(text.replace("| `PERGPU(", "| `PERGPU_OLD(", 1).replace("- `benchsheet info`", "- old", 1))
+    assert main(["functions", "--update", str(stale)]) == 0
+    assert stale.read_text(encoding="utf-8") == text
+    assert str(stale) in capsys.readouterr().out
+
+
+def test_the_readme_is_at_most_300_lines() -> None:
+    """The README is the front door: what benchsheet is, the two commands, a screenshot, a tour, links."""
+    lines = _readme().count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines: move sections into docs/ (docs/README.md)"
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)  # no code lines
+    return {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.MULTILINE)}
+
+
+def _broken_links(path: Path) -> list[str]:
+    """The relative links (and images) of a Markdown file whose file, or heading, does not exist."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):  # https:, mailto:
+            continue
+        file, _, anchor = target.partition("#")
+        where = (path.parent / file).resolve() if file else path
+        if not where.is_file() or (anchor and where.suffix == ".md" and anchor not in _anchors(where)):
+            broken.append(target)
+    return broken
+
+
+def test_every_docs_link_of_the_readme_resolves() -> None:
+    text = _readme()
+    links = re.findall(r"\]\((docs/[^)\s]+)\)", text)
+    assert {"docs/img/workbook.png", "docs/README.md", "docs/layout.md", "docs/functions.md"} <= set(links)
+    assert _broken_links(ROOT / "README.md") == []
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in DOCS.glob("*.md")))
+def test_every_relative_link_of_a_docs_page_resolves(page: str) -> None:
+    assert _broken_links(DOCS / page) == []
+
+
+def test_the_docs_index_lists_every_page() -> None:
+    index = _page("README.md")
+    pages = {p.name for p in DOCS.glob("*.md")} - {"README.md"}
+    assert pages == set(re.findall(r"\]\(([\w-]+\.md)\)", index)) - {"README.md"}
+    readme = _readme()
+    assert all(f"(docs/{name})" in readme for name in pages), "the README links every page of docs/"
+
+
+def test_the_readme_shows_one_screenshot_of_the_workbook() -> None:
+    images = re.findall(r"!\[([^\]]+)\]\(([^)]+)\)", _readme())
+    assert [src for _, src in images] == ["docs/img/workbook.png"]
+    png = (ROOT / "docs" / "img" / "workbook.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) <= SCREENSHOT_MAX_BYTES
+    assert "Sizing" in images[0][0]  # the alt text says what it shows where the picture cannot load (PyPI)
+
+
+def test_the_readme_keeps_the_trademark_notice() -> None:
+    head = " ".join(_readme().split("\n## ")[0].split())
+    assert "MLPerf® and the MLPerf logo are trademarks of MLCommons Association." in head
+    assert "are derived from MLPerf results and are not official MLPerf results" in head
+    assert "results are not verified by MLCommons Association" in head
+
+
+def test_the_layout_table_is_generated_from_the_code() -> None:
+    text = _page("layout.md")
+    assert text.count(layout.BEGIN) == 1 and text.count(layout.END) == 1
+    block = text[text.index(layout.BEGIN) : text.index(layout.END) + len(layout.END)]
+    assert block == layout.block(), "the module table of docs/layout.md is stale: run `python scripts/layout.py`"
+
+
+def test_the_layout_table_names_every_module_of_both_products() -> None:
+    block = layout.block()
+    for name in (
+        "excelcalc.backend",
+        "excelcalc.workbook",
+        "benchsheet.catalogue.engine",
+        "benchsheet.data.store",
+        "benchsheet.udfs.functions",
+        "benchsheet.addin",
+        "benchsheet.templates.builder",
+    ):
+        assert f"| `{name}` |" in block, name
+    for folder in ("src/excelcalc", "src/benchsheet", "udfs", "addin", "templates"):
+        count = sum(1 for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+        assert block.count(f"| `{folder}/") == count, folder
+
+
+def test_the_page_markers_name_the_command_that_writes_them() -> None:
+    """Every generated block says how to regenerate it, and names its page rather than the README."""
+    assert f"--update {PAGE}" in BEGIN
+    for page in DOCS.glob("*.md"):
+        for marker in re.findall(r"<!-- [\w-]+:begin \((.+?)\) -->", page.read_text(encoding="utf-8")):
+            assert "README" not in marker, (page.name, marker)
 
 
 def test_the_command_reference_names_every_command_and_option() -> None:
@@ -86,7 +212,7 @@ def test_the_main_job_leaves_the_checkout_clean() -> None:
 def test_the_lite_steps_name_every_function_that_spills() -> None:
     from benchsheet.catalogue.functions import CATALOGUE
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    line = next(p for p in readme.split("\n\n") if "A range in the first argument answers one" in p)
+    excel = _page("excel.md")
+    line = next(p for p in excel.split("\n\n") if "A range in the first argument answers one" in p)
     named = set(re.findall(r"`([A-Z]+)`", line.split("same shape;")[1]))
     assert named == {fn.name for fn in CATALOGUE if fn.returns == "table"}

@@ -239,8 +239,8 @@ def test_lite_command_refuses_a_wheel_url_micropip_cannot_use(
 
 
 def test_the_readme_names_this_versions_wheel() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    lite_section = readme[readme.index("### Mac and Excel on the web") : readme.index("#### Errors in Lite")]
+    page = (ROOT / "docs" / "excel.md").read_text(encoding="utf-8")
+    lite_section = page[page.index("## Mac and Excel on the web") : page.index("### Errors in Lite")]
     assert f"dist/{lite.WHEEL}" in lite_section and f"wheels/{lite.WHEEL}`" in lite_section
     names = set(re.findall(r"benchsheet-[\w.]+-py3-none-any\.whl", lite_section))
-    assert names == {lite.WHEEL}, "the README's Lite steps name another version's wheel"
+    assert names == {lite.WHEEL}, "the Lite steps of docs/excel.md name another version's wheel"

@@ -1,4 +1,4 @@
-"""The README's robustness table is the one a test run writes, in its format, with every kind it tries."""
+"""The robustness table of docs/calculator.md is the one a test run writes, in its format, with every kind it tries."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from pathlib import Path
 
 from tests import robustness
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / robustness.PAGE
 
 
-def test_the_readme_table_is_written_by_the_test_run() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_table_is_written_by_the_test_run() -> None:
+    text = PAGE.read_text(encoding="utf-8")
     block = text[text.index(robustness.BEGIN) + len(robustness.BEGIN) : text.index(robustness.END)]
     lines = block.strip().splitlines()
     assert lines[:2] == ["| what was tried | tried | held |", "|---|---:|---:|"]
     rows = [re.fullmatch(r"\| (.+) \| ([\d,]+) \| ([\d,]+) \|", line) for line in lines[2:]]
-    assert rows and all(rows), "regenerate it: BENCHSHEET_UPDATE_README=1 pytest"
+    assert rows and all(rows), f"regenerate it: {robustness.ENV}=1 pytest"
     kinds = {m.group(1) for m in rows if m}
     sources = "".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py"))
     for kind in kinds:

@@ -143,10 +143,10 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def cmd_functions(args: argparse.Namespace) -> int:
-    from benchsheet.catalogue.docs import function_reference, update_readme
+    from benchsheet.catalogue.docs import function_reference, update_page
 
     if args.update:
-        update_readme(Path(args.update), build_parser())
+        update_page(Path(args.update), build_parser())
         print(f"updated the function and command references in {args.update}")
     else:
         print(function_reference())
@@ -244,7 +244,13 @@ COMMANDS = (
         "functions",
         "print the function reference (Markdown); --update also rewrites the command reference",
         cmd_functions,
-        options=(opt("--update", metavar="README", help="rewrite the reference between its markers in README"),),
+        options=(
+            opt(
+                "--update",
+                metavar="PAGE",
+                help="rewrite both references between their markers in PAGE (docs/functions.md)",
+            ),
+        ),
     ),
     Command(
         "lite",
