@@ -71,7 +71,7 @@ EXCEL_STEPS = (
     "On the xlwings tab, click Import Functions (once per workbook, and again after upgrading benchsheet).",
     'Type a formula: =PERGPU("5.1-0072","deepseek-r1","Server")',
 )
-"""What the user does in Excel after ``benchsheet addin install``: printed by it, and in the README."""
+"""What the user does in Excel after ``benchsheet addin install``: printed by it, and in docs/excel.md."""
 
 
 class AddinError(SetupError):

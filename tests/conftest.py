@@ -10,10 +10,9 @@ import pytest
 
 from benchsheet.data import store
 from benchsheet.data.table import Table
+from tests import ROOT
 
-SHARED = Path(
-    os.environ.get("BENCHSHEET_SHARED", Path(__file__).resolve().parents[1] / ".." / "shared" / "mlperf")
-).resolve()
+SHARED = Path(os.environ.get("BENCHSHEET_SHARED", ROOT / ".." / "shared" / "mlperf")).resolve()
 
 
 @pytest.fixture(scope="session")
@@ -45,6 +44,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     from tests import robustness
 
     page = bool(os.environ.get(robustness.ENV))
-    path = robustness.write(Path(__file__).resolve().parents[1], page)
+    path = robustness.write(ROOT, page)
     if path is not None:
         terminalreporter.write_line(f"robustness report: {path}")

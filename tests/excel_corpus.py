@@ -340,7 +340,8 @@ def write_known(judged: list[Judged], reason: Any) -> None:
     old = known_differences() if KNOWN.exists() else {}
     lines = [
         "# Every formula cell of tests/corpus/files whose value calc computes differently from Excel's cached one.",
-        "# tests/test_corpus.py fails on a difference not listed here and on a listed one that no longer differs.",
+        "# tests/excelcalc/workbook/test_corpus.py fails on a difference not listed here and on a listed one",
+        "# that no longer differs.",
         "# Regenerate with `python -m tests.excel_corpus` (keeps each reason; a new one gets the rule's reason).",
         "",
     ]
@@ -389,7 +390,7 @@ def functions_matching(judged: list[Judged]) -> set[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Rewrite the known-differences file from a fresh run of calc over the corpus; a difference
-    it did not list before gets an empty reason, which tests/test_corpus.py refuses until one is
+    it did not list before gets an empty reason, which tests/excelcalc/workbook/test_corpus.py refuses until one is
     written (why Excel's value and calc's differ). ``--update-docs``: write the block of
     docs/calculator.md from that file instead (no calc run)."""
     import sys

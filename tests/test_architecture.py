@@ -14,7 +14,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests import ROOT
+
 # where each package's modules come from (pyproject.toml's package-dir)
 HOMES = {
     "excelcalc": ROOT / "src" / "excelcalc",
@@ -159,3 +160,23 @@ def test_the_private_api_of_formulas_and_schedula_stays_in_the_backend() -> None
         }
     )
     assert users == ["excelcalc.backend"]
+
+
+# the checks of the house itself (the architecture, the docs, the benchmark): the only tests at the top
+HOUSE_TESTS = {"test_architecture.py", "test_docs.py", "test_benchmark_smoke.py", "test_robustness_table.py"}
+
+
+def test_tests_mirror_the_packages() -> None:
+    """tests/excelcalc/workbook/ tests src/excelcalc/workbook/, tests/udfs/ tests udfs/, and so on: a
+    reader finds a module's tests where the module is, and a test folder for a package that went is seen."""
+    folders = {"excelcalc": HOMES["excelcalc"], "benchsheet": HOMES["benchsheet"]}
+    folders |= {name.rsplit(".", 1)[1]: home for name, home in HOMES.items() if name.startswith("benchsheet.")}
+    tests = ROOT / "tests"
+    for path in sorted(tests.rglob("test_*.py")):
+        parts = path.relative_to(tests).parts[:-1]
+        if not parts:
+            assert path.name in HOUSE_TESTS, f"{path.name}: move it beside the package it tests (tests/<package>/)"
+            continue
+        assert parts[0] in folders, f"{path}: tests/{parts[0]}/ mirrors no package"
+        assert folders[parts[0]].joinpath(*parts[1:]).is_dir(), f"{path}: {'/'.join(parts)} is no package folder"
+        assert all((tests.joinpath(*parts[:i]) / "__init__.py").exists() for i in range(1, len(parts) + 1)), path

@@ -18,9 +18,8 @@ from types import ModuleType
 
 import pytest
 
-from tests import pyodide_harness
+from tests import ROOT, pyodide_harness
 
-ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "run.py"
 
 NUMBER_KEYS = (

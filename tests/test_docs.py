@@ -2,7 +2,7 @@
 
 README.md is short (the two commands, one screenshot, a tour and links); the rest lives in docs/,
 whose generated blocks are checked here (functions, commands, layout) and beside the code that
-writes them (tests/test_corpus.py, tests/test_robustness_table.py, tests/test_benchmark_smoke.py).
+writes them (tests/excelcalc/workbook/test_corpus.py, tests/test_robustness_table.py, tests/test_benchmark_smoke.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from scripts import layout
 
 from benchsheet.catalogue.docs import BEGIN, PAGE, cli_reference, function_reference
 from benchsheet.cli import build_parser, main
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 README_MAX_LINES = 300
 SCREENSHOT_MAX_BYTES = 250_000

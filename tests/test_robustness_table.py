@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from tests import robustness
+from tests import ROOT, robustness
 
-PAGE = Path(__file__).resolve().parents[1] / robustness.PAGE
+PAGE = ROOT / robustness.PAGE
 
 
 def test_the_docs_table_is_written_by_the_test_run() -> None:
@@ -18,6 +17,6 @@ def test_the_docs_table_is_written_by_the_test_run() -> None:
     rows = [re.fullmatch(r"\| (.+) \| ([\d,]+) \| ([\d,]+) \|", line) for line in lines[2:]]
     assert rows and all(rows), f"regenerate it: {robustness.ENV}=1 pytest"
     kinds = {m.group(1) for m in rows if m}
-    sources = "".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py"))
+    sources = "".join(p.read_text(encoding="utf-8") for p in ROOT.joinpath("tests").rglob("test_*.py"))
     for kind in kinds:
         assert kind in sources, f"{kind!r} is no longer tried by any test"

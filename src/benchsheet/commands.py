@@ -2,7 +2,7 @@
 
 ``Command`` trees become argparse parsers through ``add``; the ``benchsheet`` command
 (``cli.py``), ``benchsheet addin`` (addin/cli.py) and ``benchsheet template``/``freeze``
-(templates/cli.py) each declare theirs. The README's CLI reference is generated from the parser.
+(templates/cli.py) each declare theirs. The command reference in docs/functions.md is generated from the parser.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ that shares its shape.
 
 What it relies on is not their documented API; ``pyproject.toml`` pins the range tested, and the
 contract tests (tests/excelcalc/test_backend.py; the function table also in
-tests/test_eval_cold.py) fail by name when an upgrade moves one, not in a user's workbook:
+tests/benchsheet/test_eval_cold.py) fail by name when an upgrade moves one, not in a user's workbook:
 
 * the parser: ``formulas.Parser().ast(text)`` -> (tokens, builder); the tokens' class names
   (``Function``, ``OperatorToken``) and ``name``; ``builder.finish()``, ``builder.get_node_id``,

@@ -5,7 +5,7 @@ left-out one takes), its category and an example, and the analysis function that
 arguments are bound to that function by name (a ``table`` parameter gets the loaded table, a
 ``filters`` parameter the ``Filters`` made of availability, max_gpus, round and software), and a
 test checks at import that the names agree. The xlwings UDF module, the xlwings Lite module, the
-formula engine behind ``benchsheet eval`` and the README's function reference are all made from
+formula engine behind ``benchsheet eval`` and the function reference (docs/functions.md) are all made from
 this list. ``call`` is the single way in: the shell passes the loaded table and raw cell values;
 ``call`` converts them to the argument kinds, maps a range in the first argument cell by cell, and
 turns every failure into an error value made by the shell's ``on_error``.

@@ -4,7 +4,7 @@ A call such as ``=PERGPU("6.1-0052","gpt-oss-120b","Server")``, what a terminal 
 most, is answered here from the catalogue, as the engine answers it, without starting the engine:
 numpy and formulas' parser are more than half of a fresh ``benchsheet eval``. Anything else (a
 reference, an operator, a nested call, an Excel function, an error literal, a missing argument, a
-space) is the engine's. Nothing here imports numpy or formulas; ``tests/test_formula_text.py``
+space) is the engine's. Nothing here imports numpy or formulas; ``tests/excelcalc/test_formula_text.py``
 checks every answer against the engine's.
 """
 

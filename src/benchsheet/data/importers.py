@@ -113,7 +113,7 @@ def derive_entry_ids(rnd: str, keys: Sequence[tuple[str, ...]]) -> list[str]:
     [available, preview, rdi], submitter, suite, platform) compared as plain
     case-sensitive strings; in the open division each (system, model actually
     run) gets an ID of its own. This reproduces every official ID of v5.1 and
-    v6.0, closed and open (tests/test_entry_ids.py).
+    v6.0, closed and open (tests/benchsheet/data/test_entry_ids.py).
     """
     numbered = {k: i + 1 for i, k in enumerate(sorted(set(keys)))}
     return [f"{rnd}-{numbered[k]:04d}" for k in keys]

@@ -213,6 +213,9 @@ TOO_LONG = (
 )
 
 
+REPEAT = 0.05  # seconds between the timer's signals once the deadline has passed
+
+
 class _OutOfTime(BaseException):
     """Raised by the timer inside whatever runs when the time is up (not an ``Exception``: no
     formula's own error handling may take it for a cell's failure)."""
@@ -226,6 +229,7 @@ class Deadline:
         self.seconds = seconds
         self.end = time.monotonic() + seconds
         self.before: Any = None
+        self.armed = True
 
     def check(self) -> None:
         if time.monotonic() > self.end:
@@ -241,14 +245,17 @@ class Deadline:
             and signal.getitimer(signal.ITIMER_REAL)[0] == 0
         ):
             self.before = signal.signal(signal.SIGALRM, self._alarm)
-            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 0.001))
+            # fired again every REPEAT seconds until taken: an exception raised where Python cannot
+            # raise it (a garbage-collector callback, a ``__del__``) is dropped as "unraisable"
+            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 0.001), REPEAT)
         return self
 
-    @staticmethod
-    def _alarm(_signum: int, _frame: object) -> None:
-        raise _OutOfTime
+    def _alarm(self, _signum: int, _frame: object) -> None:
+        if self.armed:
+            raise _OutOfTime
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        self.armed = False  # first: a signal still on its way while the timer is stopped raises nothing
         if self.before is not None:
             import signal
 

@@ -302,7 +302,7 @@ def test_powers_without_a_real_answer_are_num_errors() -> None:
 
 def test_a_text_answer_is_the_add_ins_text_without_an_apostrophe(tmp_path: Path) -> None:
     """``=ENTRY(...)="-10% power cap run"`` is TRUE in Excel: the add-in returns the text as it is
-    (tests/test_excel_inputs.py runs the xlwings UDF itself), so calc and eval must too."""
+    (tests/benchsheet/catalogue/test_excel_inputs.py runs the xlwings UDF itself), so calc and eval must too."""
     from dataclasses import replace
 
     from benchsheet.data import store
@@ -443,8 +443,8 @@ def test_xlookup_returns_the_whole_matching_row_of_several_columns(tmp_path: Pat
 
 def test_date_functions_of_a_1904_workbook_answer_an_error_not_a_date_4_years_off(tmp_path: Path) -> None:
     """Microsoft's "Date systems in Excel": in the 1904 system serial 0 is January 1, 1904, so the
-    same date is 1,462 lower. Computing with 1900 serials gave every date 4 years off. (YEAR and
-    the other date functions of excel_refs.IN_1904 read the 1904 system: tests/test_excel_more.py.)"""
+    same date is 1,462 lower. Computing with 1900 serials gave every date 4 years off. (YEAR and the
+    other date functions of excelcalc.lib.datetime.IN_1904 read the 1904 system: tests/excelcalc/lib/.)"""
     path = tmp_path / "in.xlsx"
     wb = openpyxl.Workbook()
     wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904

@@ -35,9 +35,9 @@ from excelcalc.formula import format_value
 from excelcalc.workbook.calc import CalcError, calc, freeze
 from excelcalc.workbook.compute import compute
 from excelcalc.workbook.rows import text_height
+from tests import ROOT
 from tests.libreoffice import RENDERING, edit_in_libreoffice
 
-ROOT = Path(__file__).resolve().parents[1]
 RENDER = ROOT / "scripts" / "render_workbook.sh"
 
 

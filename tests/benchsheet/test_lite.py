@@ -2,7 +2,7 @@
 
 The ``main.py`` that ``benchsheet lite`` prints is run by ``tests.lite_driver`` in a fresh
 CPython process, with xlwings' custom-function decorators and its dispatcher
-(``xlwings.pro.udfs_officejs``); tests/test_lite_pyodide.py runs the same in Pyodide.
+(``xlwings.pro.udfs_officejs``); tests/benchsheet/test_lite_pyodide.py runs the same in Pyodide.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, call
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES
+from tests import ROOT
 from tests.lite_driver import ERROR_CASES, ERROR_STRINGS, HEAVY, cases, run_cpython
-
-ROOT = Path(__file__).resolve().parents[1]
 
 LONG = [[f"6.1-9{i:03d}"] for i in range(lite.MAX_REASONS + 7)]
 EXTRA = [

@@ -12,7 +12,7 @@ is answered twice:
   Decimal, a date cell a datetime, a number a float, an error a VT_ERROR integer); a literal is
   what VBA passes for it (text, a Double, a Boolean, "missing" when left out); a nested expression
   is its value, as VBA passes a value;
-* as ``template calc`` does: the formula engine's function of the same name (``benchsheet.engine``),
+* as ``template calc`` does: the formula engine's function of the same name (``benchsheet.catalogue.engine``),
   on the same inputs as calc's engine holds them (references: the calc'd values, an error with a
   reason as calc's ``ReasonedError``; nested expressions: the engine's value).
 

@@ -35,6 +35,7 @@ from benchsheet.addin.config import UDF_MODULE, ConfigError, remove_module, udf_
 from benchsheet.addin.manage import AddinError, install, render, status, uninstall
 from benchsheet.data import store
 from benchsheet.templates import sheets as S
+from tests import ROOT
 
 EXISTING = (
     '"INTERPRETER_WIN","C:\\Users\\me\\venv\\Scripts\\pythonw.exe"\n'
@@ -701,7 +702,7 @@ def test_install_command_on_windows(
 
 
 def test_the_printed_steps_are_the_readmes() -> None:
-    page = " ".join((Path(__file__).resolve().parents[1] / "docs" / "excel.md").read_text(encoding="utf-8").split())
+    page = " ".join((ROOT / "docs" / "excel.md").read_text(encoding="utf-8").split())
     windows = page[page.index("## Windows") :]
     assert "Tools > References and tick xlwings" in manage.EXCEL_STEPS[2]
     assert manage.SHEET_EXAMPLE in manage.EXCEL_STEPS[1]

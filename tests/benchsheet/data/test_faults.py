@@ -20,7 +20,7 @@ from pathlib import Path
 from benchsheet.data.table import table_from_json
 from tests import robustness
 
-KILLED = "refreshes killed with SIGKILL at a random moment"
+KILLED = "refreshes killed with SIGKILL at each step of the write"
 HANG_GUARD = 120  # seconds: only a refresh that hangs waits this long
 
 # The child: `benchsheet refresh SOURCE` as the CLI runs it, paused at STEP. A pause writes STEP to

@@ -117,7 +117,7 @@ def test_a_round_typed_with_a_superscript_is_a_plain_error() -> None:
 
 
 def _run_copy(shared: Path, tmp_path: Path) -> Path:
-    from tests.test_runs import _copy_run
+    from tests.benchsheet.data.test_runs import _copy_run
 
     return _copy_run(shared / "loadgen", tmp_path)
 

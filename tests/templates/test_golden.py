@@ -1,11 +1,11 @@
 """Every formula cell of the built template keeps the value it had when the golden file was made.
 
 The template is rebuilt (and recomputed by ``template calc``) and each formula cell's cached value
-is compared with ``tests/golden/template-values.json``. Refactoring the builder or the formula
+is compared with ``tests/templates/golden/template-values.json``. Refactoring the builder or the formula
 engine must not move a single number. When the data or the template change on purpose, regenerate
 the file and review its diff:
 
-    BENCHSHEET_UPDATE_GOLDEN=1 pytest tests/test_template_golden.py
+    BENCHSHEET_UPDATE_GOLDEN=1 pytest tests/templates/test_golden.py
 """
 
 from __future__ import annotations
