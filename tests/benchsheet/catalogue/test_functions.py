@@ -215,6 +215,10 @@ ERRORS = [
     (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! what must be one of"),
     (("PERWATT", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
     (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    # the buyer's decision (issue 33); more in tests/benchsheet/analysis/test_tco.py
+    (("OWNEDGPUHOUR", 30000, -4), "#VALUE! years must be a number > 0"),
+    (("RENTVSOWN", 2, 0), "#VALUE! utilization must be > 0 and <= 1"),
+    (("KWPERGPU", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
 ]
 
 
