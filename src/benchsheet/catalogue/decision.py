@@ -12,13 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from benchsheet.analysis import tco
+from benchsheet.analysis import slo, tco
 
 KindName = Literal["text", "number", "int", "round", "spec", "bool", "cells"]
 ArgData = str | tuple[str, KindName, str] | tuple[str, KindName, str, Any]
 Entry = tuple[str, tuple[ArgData, ...], str, str, Callable[..., Any], Literal["number", "text", "table"]]
 
 UTILIZATION = "Share of the owned GPU's hours spent serving, > 0 and <= 1"
+TTFT: ArgData = ("ttft_ms", "number", "Your p99 time to first token target in ms, > 0")
+TPOT: ArgData = ("tpot_ms", "number", "Your p99 time per output token target in ms (= 1000 / tokens/s per user), > 0")
+SLO_ARGS: tuple[ArgData, ...] = ("family", "benchmark", TTFT, TPOT, "availability", "max_gpus", "round", "software")
+SLO_NOTE = "among the scenarios whose latency bounds are at least as strict as your target (SLOSCENARIOS)"
 
 DECISION: tuple[Entry, ...] = (
     (
@@ -61,5 +65,38 @@ DECISION: tuple[Entry, ...] = (
         '=KWPERGPU("5.1-0061","llama2-70b-99","Offline")',
         tco.kw_per_gpu,
         "number",
+    ),
+    (
+        "SLOSCENARIOS",
+        ("benchmark", TTFT, TPOT),
+        "The scenarios whose official p99 TTFT and TPOT bounds (LATENCYBOUNDS) are at least as strict as your target, "
+        "strictest first: their rows meet it. #N/A says what the nearest scenario allows. Spills.",
+        '=SLOSCENARIOS("deepseek-r1",2000,20)',
+        slo.slo_scenarios,
+        "table",
+    ),
+    (
+        "SLOBEST",
+        SLO_ARGS,
+        f"BEST {SLO_NOTE}: the highest of BEST in each.",
+        '=SLOBEST("GB300","deepseek-r1",2000,20)',
+        slo.slo_best,
+        "number",
+    ),
+    (
+        "SLOBESTENTRY",
+        SLO_ARGS,
+        f"The entry ID behind SLOBEST: BESTENTRY {SLO_NOTE}.",
+        '=SLOBESTENTRY("GB300","deepseek-r1",2000,20)',
+        slo.slo_best_entry,
+        "text",
+    ),
+    (
+        "SLOBESTSCENARIO",
+        SLO_ARGS,
+        f"The scenario of SLOBEST's row, {SLO_NOTE}.",
+        '=SLOBESTSCENARIO("GB300","deepseek-r1",2000,20)',
+        slo.slo_best_scenario,
+        "text",
     ),
 )

@@ -219,6 +219,10 @@ ERRORS = [
     (("OWNEDGPUHOUR", 30000, -4), "#VALUE! years must be a number > 0"),
     (("RENTVSOWN", 2, 0), "#VALUE! utilization must be > 0 and <= 1"),
     (("KWPERGPU", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
+    (("SLOSCENARIOS", "deepseek-r1", 2000, 10), "#N/A deepseek-r1 Interactive allows TPOT 15 ms; you asked 10 ms"),
+    (("SLOBEST", "GB300", "deepseek-r1", 0, 15), "#VALUE! ttft_ms must be a number > 0"),
+    (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A Unknown family 'TPU9'"),
+    (("SLOBESTSCENARIO", "B200", "deepseek-r1", 1500, 15), "#N/A B200 has no closed deepseek-r1 Interactive rows"),
 ]
 
 
