@@ -1,5 +1,6 @@
 """Owning against renting: the owned $/GPU-hour from labelled inputs (OWNEDGPUHOUR), the rental price at
-which owning costs the same (RENTVSOWN), and power per GPU from a measured row (KWPERGPU).
+which owning costs the same (RENTVSOWN), power per GPU from a measured row (KWPERGPU), and the utilization
+at which a GPU costs what an API charges per token (APIUTILIZATION).
 
 Every figure is the user's input; the data give only measured power (MLPerf Power rows), never a
 design or TDP figure. The capital is annualised with the capital recovery factor
@@ -13,10 +14,10 @@ from __future__ import annotations
 
 import math
 
-from benchsheet.analysis.costs import _check_rate, _check_utilization, check_price
+from benchsheet.analysis.costs import _check_rate, _check_utilization, check_price, cost_per_mtok
 from benchsheet.analysis.energy import measured_watts
 from benchsheet.data.table import Table
-from benchsheet.errors import bad_value
+from benchsheet.errors import bad_value, not_available
 
 HOURS_PER_YEAR = 365 * 24
 """Wall-clock hours in a year: a unit conversion, not a figure from the data."""
@@ -81,3 +82,16 @@ def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float
     if row.gpus < 1:
         raise bad_value(f"{row.entry} has no accelerator count: no power per GPU")
     return watts / row.gpus / 1000
+
+
+def api_utilization(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, api_price_per_mtok: float) -> float:
+    """The utilization at which a GPU at this $/GPU-hour costs the API's $ per million tokens: COSTPERMTOK at
+    100% / the API's price; ``#N/A`` where that is above 100%."""
+    check_price(api_price_per_mtok, "api_price_per_mtok")
+    at_full = cost_per_mtok(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
+    if at_full > api_price_per_mtok:
+        raise not_available(
+            f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "
+            f"${api_price_per_mtok:,.2f}: no utilization <= 100% reaches it"
+        )
+    return at_full / api_price_per_mtok if api_price_per_mtok else 0.0

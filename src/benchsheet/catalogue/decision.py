@@ -99,4 +99,17 @@ DECISION: tuple[Entry, ...] = (
         slo.slo_best_scenario,
         "text",
     ),
+    (
+        "APIUTILIZATION",
+        (
+            ("price_per_gpu_hour", "number", "$ per GPU-hour, rented or OWNEDGPUHOUR(...)"),
+            "tokens_per_sec_per_gpu",
+            ("api_price_per_mtok", "number", "The API's $ per million output tokens"),
+        ),
+        "The utilization at which the GPU costs the API's price per token: COSTPERMTOK at 100% / the API's price. "
+        "Above it the GPU is cheaper; #N/A where no utilization <= 100% reaches the API's price.",
+        '=APIUTILIZATION(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
+        tco.api_utilization,
+        "number",
+    ),
 )

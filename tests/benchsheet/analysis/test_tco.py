@@ -119,3 +119,49 @@ def test_bad_input_answers_an_error_with_its_reason(formula: str, code: str, rea
     got = evaluate(formula)
     assert isinstance(got, ReasonedError), (formula, got)
     assert str(got) == code and reason in got.reason, (formula, got.reason)
+
+
+# ------------------------------------------------------------------ against an API's price
+
+
+def test_api_utilization_by_hand() -> None:
+    # $5/GPU-hour at 1,000 tokens/s per GPU against an API's $2 per million output tokens:
+    # 5 x 10^6 / (1,000 x 3,600 x u) = 2  =>  u = 5 x 10^6 / (1,000 x 3,600 x 2) = 0.6944...
+    got = udf.APIUTILIZATION(5, 1000, 2)
+    assert got == pytest.approx(5e6 / (1000 * 3600 * 2), rel=1e-12)
+    assert round(got, 4) == 0.6944
+    assert udf.COSTPERMTOK(5, 1000, got) == pytest.approx(2, rel=1e-12)  # the same cost per token there
+
+
+def test_api_utilization_of_a_family_and_of_an_owned_gpu() -> None:
+    best = udf.BEST("B200", "gpt-oss-120b", "Server", "available", 8)
+    owned = udf.OWNEDGPUHOUR(30000, 4, 0.08, 3000, 1.2, 1.3, 0.1, 150, 4000)
+    got = evaluate(
+        '=APIUTILIZATION(OWNEDGPUHOUR(30000,4,0.08,3000,1.2,1.3,0.1,150,4000),BEST("B200","gpt-oss-120b","Server",'
+        '"available",8),0.25)'
+    )
+    assert got == pytest.approx(owned * 1e6 / (best * 3600 * 0.25), rel=1e-12)
+    assert 0 < got <= 1
+
+
+def test_no_utilization_reaches_a_cheaper_api() -> None:
+    full = udf.COSTPERMTOK(5, 100, 1)  # $13.89 per million tokens at 100%
+    got = udf.APIUTILIZATION(5, 100, 2)
+    assert isinstance(got, str) and got.startswith("#N/A"), got
+    assert f"${full:,.2f} per million tokens at 100% utilization" in got
+    assert "more than the API's $2.00: no utilization <= 100% reaches it" in got
+    assert udf.APIUTILIZATION(5, 100, 0).startswith("#N/A")
+
+
+@pytest.mark.parametrize(
+    ("formula", "reason"),
+    [
+        ("=APIUTILIZATION(-5,1000,2)", "price_per_gpu_hour must be a number >= 0"),
+        ("=APIUTILIZATION(5,0,2)", "tokens_per_sec_per_gpu must be a number > 0"),
+        ("=APIUTILIZATION(5,1000,-2)", "api_price_per_mtok must be a number >= 0"),
+        ('=APIUTILIZATION(5,1000,"cheap")', "api_price_per_mtok must be a number, not 'cheap'"),
+    ],
+)
+def test_bad_api_input_answers_an_error_with_its_reason(formula: str, reason: str) -> None:
+    got = evaluate(formula)
+    assert isinstance(got, ReasonedError) and str(got) == "#VALUE!" and reason in got.reason, (formula, got)

@@ -223,6 +223,7 @@ ERRORS = [
     (("SLOBEST", "GB300", "deepseek-r1", 0, 15), "#VALUE! ttft_ms must be a number > 0"),
     (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A Unknown family 'TPU9'"),
     (("SLOBESTSCENARIO", "B200", "deepseek-r1", 1500, 15), "#N/A B200 has no closed deepseek-r1 Interactive rows"),
+    (("APIUTILIZATION", 5, 100, 2), "#N/A The GPU costs $13.89 per million tokens at 100% utilization"),
 ]
 
 
