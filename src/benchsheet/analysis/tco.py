@@ -32,6 +32,12 @@ def capital_recovery_factor(rate: float, years: float) -> float:
     return rate * growth / (growth - 1)
 
 
+def check_pue(pue: float) -> None:
+    """Power usage effectiveness is facility power / IT power: at least 1."""
+    if not (math.isfinite(pue) and pue >= 1):
+        raise bad_value("pue must be a number >= 1 (facility power / IT power)")
+
+
 def _check_rate_of_capital(rate: float) -> None:
     if not (math.isfinite(rate) and 0 <= rate <= 1):
         raise bad_value("cost_of_capital is a yearly rate as a fraction, >= 0 and <= 1: type 8% as 0.08")
@@ -56,8 +62,7 @@ def owned_gpu_hour(
     if not (math.isfinite(residual_value) and 0 <= residual_value <= capex_per_gpu):
         raise bad_value("residual_value must be >= 0 and <= capex_per_gpu")
     check_price(kw_per_gpu, "kw_per_gpu")
-    if not (math.isfinite(pue) and pue >= 1):
-        raise bad_value("pue must be a number >= 1 (facility power / IT power)")
+    check_pue(pue)
     check_price(price_per_kwh, "price_per_kwh")
     check_price(colo_per_kw_month, "colo_per_kw_month")
     check_price(software_per_gpu_year, "software_per_gpu_year")

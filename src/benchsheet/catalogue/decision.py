@@ -12,13 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from benchsheet.analysis import slo, tco
+from benchsheet.analysis import fleet, slo, tco
+from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE
 
 KindName = Literal["text", "number", "int", "round", "spec", "bool", "cells"]
 ArgData = str | tuple[str, KindName, str] | tuple[str, KindName, str, Any]
 Entry = tuple[str, tuple[ArgData, ...], str, str, Callable[..., Any], Literal["number", "text", "table"]]
 
 UTILIZATION = "Share of the owned GPU's hours spent serving, > 0 and <= 1"
+MW: ArgData = ("megawatts", "number", "The site's facility power in MW, >= 0")
+KW: ArgData = ("kw_per_gpu", "number", "Power per GPU in kW, > 0: your input or KWPERGPU(...) (measured)")
+PUE: ArgData = ("pue", "number", "Power usage effectiveness, facility / IT power, >= 1")
+NODE: ArgData = (
+    "gpus_per_node",
+    "int",
+    f"Accelerators per node, whole nodes only (default {DEFAULT_GPUS_PER_NODE})",
+    DEFAULT_GPUS_PER_NODE,
+)
 TTFT: ArgData = ("ttft_ms", "number", "Your p99 time to first token target in ms, > 0")
 TPOT: ArgData = ("tpot_ms", "number", "Your p99 time per output token target in ms (= 1000 / tokens/s per user), > 0")
 SLO_ARGS: tuple[ArgData, ...] = ("family", "benchmark", TTFT, TPOT, "availability", "max_gpus", "round", "software")
@@ -110,6 +120,31 @@ DECISION: tuple[Entry, ...] = (
         "Above it the GPU is cheaper; #N/A where no utilization <= 100% reaches the API's price.",
         '=APIUTILIZATION(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
         tco.api_utilization,
+        "number",
+    ),
+    (
+        "MWGPUS",
+        (MW, KW, PUE, NODE),
+        "GPUs that fit in a power cap: MW x 1,000 / (kW per GPU x PUE), rounded down to whole nodes.",
+        "=MWGPUS(10,1.2,1.3,8)",
+        fleet.mw_gpus,
+        "number",
+    ),
+    (
+        "MWTOKENS",
+        (MW, KW, PUE, "tokens_per_sec_per_gpu", NODE),
+        "Tokens/s of the GPUs that fit in a power cap: MWGPUS x tokens/s per GPU.",
+        '=MWTOKENS(10,1.2,1.3,BEST("B200","gpt-oss-120b","Server","available",8))',
+        fleet.mw_tokens,
+        "number",
+    ),
+    (
+        "TOKENSPERMW",
+        ("tokens_per_sec_per_gpu", KW, PUE),
+        "Tokens/s per MW of facility power: tokens/s per GPU x 1,000 / (kW per GPU x PUE). With a measured "
+        "row's PERGPU and KWPERGPU it is PERWATT x 10^6 / PUE.",
+        '=TOKENSPERMW(PERGPU("5.1-0061","llama2-70b-99","Offline"),KWPERGPU("5.1-0061","llama2-70b-99","Offline"),1.3)',
+        fleet.tokens_per_mw,
         "number",
     ),
 )
