@@ -147,4 +147,31 @@ DECISION: tuple[Entry, ...] = (
         fleet.tokens_per_mw,
         "number",
     ),
+    (
+        "FLEET",
+        (
+            ("benchmarks", "cells", "The workloads' benchmarks, one cell per workload (a blank cell is none)"),
+            ("scenarios", "cells", "Their scenarios: one per benchmark, or one cell for all"),
+            ("targets", "cells", "Their target throughputs (tokens/s for LLMs): one per benchmark, or one for all"),
+            ("families", "cells", 'Candidate families, e.g. "B200", "GB300": one cell or a range'),
+            ("prices", "cells", "$ per GPU-hour, rented or owned: one cell for all, or one per family"),
+            ("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", 1.0),
+            NODE,
+            (
+                "hours_per_month",
+                "number",
+                f"Hours billed per month (default {fleet.HOURS_PER_MONTH:g})",
+                fleet.HOURS_PER_MONTH,
+            ),
+            "availability",
+            "max_gpus",
+            "round",
+            "software",
+        ),
+        "Per family and workload: BEST's per-GPU rate and entry, GPUs (whole nodes, as GPUSNEEDED), nodes, monthly $ "
+        "and $ per million; then the family's total and blended $ per million. Spills.",
+        '=FLEET("gpt-oss-120b","Server",1000000,"GB300",5,0.7)',
+        fleet.fleet,
+        "table",
+    ),
 )

@@ -227,6 +227,7 @@ ERRORS = [
     (("MWGPUS", 10, 1.2, 0.9), "#VALUE! pue must be a number >= 1"),
     (("MWTOKENS", 10, 0, 1.3, 1000), "#VALUE! kw_per_gpu must be a number > 0"),
     (("TOKENSPERMW", 0, 1.2, 1.3), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
+    (("FLEET", "gpt-oss-120b", "Server", 1e6, "TPU9", 5), "#N/A Unknown family 'TPU9'"),
 ]
 
 
