@@ -15,6 +15,8 @@ the bottom up:
 - ``bounds``: the rules' latency limits; ``uses``: the entries a workbook uses (ENTRIESUSED);
 - ``claims`` (RATIOS, GAINS, HISTORY, counts) and ``choices`` (the template's drop-down lists) build
   on them and are imported by their own names.
+- ``tco`` (owning against renting, an API's price), ``slo`` (the user's latency target) and ``fleet``
+  (a power cap, a mix of workloads): the buyer's decision, imported by their own names too.
 
 The modules import each other by their module path, never from this package, so no circle appears.
 """

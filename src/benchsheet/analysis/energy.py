@@ -12,7 +12,7 @@ from benchsheet.data.table import Row, Table
 from benchsheet.errors import not_available
 
 
-def _measured_watts(table: Table, entry: str, benchmark: str, scenario: str) -> tuple[Row, float]:
+def measured_watts(table: Table, entry: str, benchmark: str, scenario: str) -> tuple[Row, float]:
     """The row and its measured system power in watts; only a measurement counts (never a design figure)."""
     r = find_row(table, entry, benchmark, scenario)
     if not r.has_power:
@@ -30,13 +30,13 @@ def _measured_watts(table: Table, entry: str, benchmark: str, scenario: str) -> 
 
 def per_watt(table: Table, entry: str, benchmark: str, scenario: str) -> float:
     """Result / measured system power: tokens (or samples) per joule."""
-    r, watts = _measured_watts(table, entry, benchmark, scenario)
+    r, watts = measured_watts(table, entry, benchmark, scenario)
     return r.result / watts
 
 
 def energy_cite(table: Table, entry: str, benchmark: str, scenario: str) -> str:
     """A short citation of a per-watt figure: the measured power, who measured it, the source file."""
-    r, watts = _measured_watts(table, entry, benchmark, scenario)
+    r, watts = measured_watts(table, entry, benchmark, scenario)
     unit = r.units.removesuffix("/s")
     return (
         f"MLPerf® Inference v{r.round} {r.entry} {r.benchmark} {r.scenario}: {figure_text(r.result)} {r.units} at "

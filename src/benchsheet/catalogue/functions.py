@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from benchsheet import analysis as A
 from benchsheet.analysis import claims as C
+from benchsheet.catalogue import decision as D
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value
 from excelcalc.textnum import text_number
@@ -528,6 +529,13 @@ CATALOGUE += (
         A.entries_used,
         returns="table",
     ),
+)
+
+# The buyer's decision (issue 33): declared as data in catalogue/decision.py, this module being at its size limit.
+_SHARED = {a.name: a for a in (ENTRY, BENCH, SCEN, FAMILY, *FILTERS, PER_GPU)}
+CATALOGUE += tuple(
+    Function(name, tuple(_SHARED[a] if isinstance(a, str) else Arg(*a) for a in args), text, example, impl, returns)
+    for name, args, text, example, impl, returns in D.DECISION
 )
 
 BY_NAME = {f.name: f for f in CATALOGUE}

@@ -215,6 +215,19 @@ ERRORS = [
     (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! what must be one of"),
     (("PERWATT", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
     (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    # the buyer's decision (issue 33); more in tests/benchsheet/analysis/test_tco.py
+    (("OWNEDGPUHOUR", 30000, -4), "#VALUE! years must be a number > 0"),
+    (("RENTVSOWN", 2, 0), "#VALUE! utilization must be > 0 and <= 1"),
+    (("KWPERGPU", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
+    (("SLOSCENARIOS", "deepseek-r1", 2000, 10), "#N/A deepseek-r1 Interactive allows TPOT 15 ms; you asked 10 ms"),
+    (("SLOBEST", "GB300", "deepseek-r1", 0, 15), "#VALUE! ttft_ms must be a number > 0"),
+    (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A Unknown family 'TPU9'"),
+    (("SLOBESTSCENARIO", "B200", "deepseek-r1", 1500, 15), "#N/A B200 has no closed deepseek-r1 Interactive rows"),
+    (("APIUTILIZATION", 5, 100, 2), "#N/A The GPU costs $13.89 per million tokens at 100% utilization"),
+    (("MWGPUS", 10, 1.2, 0.9), "#VALUE! pue must be a number >= 1"),
+    (("MWTOKENS", 10, 0, 1.3, 1000), "#VALUE! kw_per_gpu must be a number > 0"),
+    (("TOKENSPERMW", 0, 1.2, 1.3), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
+    (("FLEET", "gpt-oss-120b", "Server", 1e6, "TPU9", 5), "#N/A Unknown family 'TPU9'"),
 ]
 
 

@@ -1,0 +1,102 @@
+"""Owning against renting: the owned $/GPU-hour from labelled inputs (OWNEDGPUHOUR), the rental price at
+which owning costs the same (RENTVSOWN), power per GPU from a measured row (KWPERGPU), and the utilization
+at which a GPU costs what an API charges per token (APIUTILIZATION).
+
+Every figure is the user's input; the data give only measured power (MLPerf Power rows), never a
+design or TDP figure. The capital is annualised with the capital recovery factor
+r(1+r)^n / ((1+r)^n - 1) (straight-line at r = 0), a residual value returned at the end of year n
+with the sinking-fund factor r / ((1+r)^n - 1): the yearly payment Excel's PMT(r, n, -capex, residual)
+gives. An owned GPU costs every hour of the year, served or not; utilization enters where tokens are
+counted (COSTPERMTOK) and in the rent-versus-own break-even.
+"""
+
+from __future__ import annotations
+
+import math
+
+from benchsheet.analysis.costs import _check_rate, _check_utilization, check_price, cost_per_mtok
+from benchsheet.analysis.energy import measured_watts
+from benchsheet.data.table import Table
+from benchsheet.errors import bad_value, not_available
+
+HOURS_PER_YEAR = 365 * 24
+"""Wall-clock hours in a year: a unit conversion, not a figure from the data."""
+MONTHS_PER_YEAR = 12
+
+
+def capital_recovery_factor(rate: float, years: float) -> float:
+    """r(1+r)^n / ((1+r)^n - 1): the share of a capital repaid each year with interest; 1/n at r = 0."""
+    if rate == 0:
+        return 1 / years
+    growth = math.pow(1 + rate, years)
+    return rate * growth / (growth - 1)
+
+
+def check_pue(pue: float) -> None:
+    """Power usage effectiveness is facility power / IT power: at least 1."""
+    if not (math.isfinite(pue) and pue >= 1):
+        raise bad_value("pue must be a number >= 1 (facility power / IT power)")
+
+
+def _check_rate_of_capital(rate: float) -> None:
+    if not (math.isfinite(rate) and 0 <= rate <= 1):
+        raise bad_value("cost_of_capital is a yearly rate as a fraction, >= 0 and <= 1: type 8% as 0.08")
+
+
+def owned_gpu_hour(
+    capex_per_gpu: float,
+    years: float,
+    cost_of_capital: float = 0.0,
+    residual_value: float = 0.0,
+    kw_per_gpu: float = 0.0,
+    pue: float = 1.0,
+    price_per_kwh: float = 0.0,
+    colo_per_kw_month: float = 0.0,
+    software_per_gpu_year: float = 0.0,
+) -> float:
+    """$ per GPU-hour of owning: yearly capital (CRF, less the residual's sinking fund), colocation per kW of
+    IT power and software, over the year's hours; plus energy, kW x PUE x $/kWh."""
+    check_price(capex_per_gpu, "capex_per_gpu")
+    _check_rate(years, "years")
+    _check_rate_of_capital(cost_of_capital)
+    if not (math.isfinite(residual_value) and 0 <= residual_value <= capex_per_gpu):
+        raise bad_value("residual_value must be >= 0 and <= capex_per_gpu")
+    check_price(kw_per_gpu, "kw_per_gpu")
+    check_pue(pue)
+    check_price(price_per_kwh, "price_per_kwh")
+    check_price(colo_per_kw_month, "colo_per_kw_month")
+    check_price(software_per_gpu_year, "software_per_gpu_year")
+    crf = capital_recovery_factor(cost_of_capital, years)
+    sinking = crf - cost_of_capital  # r / ((1+r)^n - 1); 1/n at r = 0
+    capital = capex_per_gpu * crf - residual_value * sinking
+    yearly = capital + colo_per_kw_month * kw_per_gpu * MONTHS_PER_YEAR + software_per_gpu_year
+    return yearly / HOURS_PER_YEAR + kw_per_gpu * pue * price_per_kwh
+
+
+def rent_vs_own(owned_price_per_gpu_hour: float, utilization: float) -> float:
+    """The rental $/GPU-hour, paid only for the hours served, at which renting costs the same per token as
+    owning every hour and serving a share ``utilization`` of them: owned / utilization."""
+    check_price(owned_price_per_gpu_hour, "owned_price_per_gpu_hour")
+    _check_utilization(utilization)
+    return owned_price_per_gpu_hour / utilization
+
+
+def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float:
+    """Measured system power / the system's accelerators, in kW: only a row with MLPerf Power has one."""
+    row, watts = measured_watts(table, entry, benchmark, scenario)
+    if row.gpus < 1:
+        raise bad_value(f"{row.entry} has no accelerator count: no power per GPU")
+    return watts / row.gpus / 1000
+
+
+def api_utilization(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, api_price_per_mtok: float) -> float:
+    """The utilization at which a GPU at this $/GPU-hour costs the API's $ per million tokens: COSTPERMTOK at
+    100% / the API's price; ``#N/A`` where that is above 100%."""
+    check_price(api_price_per_mtok, "api_price_per_mtok")
+    at_full = cost_per_mtok(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
+    if at_full > api_price_per_mtok:
+        raise not_available(
+            f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "
+            f"${api_price_per_mtok:,.2f}: no utilization <= 100% reaches it"
+        )
+    return at_full / api_price_per_mtok if api_price_per_mtok else 0.0

@@ -1,0 +1,152 @@
+"""A power cap (issue 33): GPUs and tokens/s that fit in a site's megawatts at a PUE, and tokens/s per
+provisioned MW, with power per GPU an input or measured where a PERWATT row exists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchsheet.catalogue.engine import evaluate
+from benchsheet.data.table import Table
+from benchsheet.udfs import functions as udf
+from excelcalc.values import ReasonedError
+
+
+def test_gpus_in_a_power_cap_by_hand() -> None:
+    # 10 MW of facility power at PUE 1.3 leaves 10,000 / 1.3 kW for IT; at 1.2 kW a GPU that is 6,410.26 GPUs,
+    # 801 whole 8-GPU nodes = 6,408 GPUs
+    assert round(10_000 / (1.2 * 1.3), 3) == 6410.256
+    assert udf.MWGPUS(10, 1.2, 1.3) == 6408
+    assert udf.MWGPUS(10, 1.2, 1.3, 1) == 6410
+    assert udf.MWGPUS(10, 1.2, 1.3, 72) == 89 * 72  # 6,410.26 / 72 = 89.03 racks of 72, of which 89 fit
+    assert udf.MWGPUS(1, 1.25, 1) == 800  # exactly 800: no GPU lost to floating point
+    assert udf.MWGPUS(0.001, 1.2, 1.3) == 0
+
+
+def test_tokens_in_a_power_cap_by_hand() -> None:
+    best = udf.BEST("B200", "gpt-oss-120b", "Server", "available", 8)
+    got = udf.MWTOKENS(10, 1.2, 1.3, best)
+    assert got == pytest.approx(6408 * best, rel=1e-12)
+    assert udf.TOKENSPERMW(1000, 1.2, 1.3) == pytest.approx(1000 * 1000 / (1.2 * 1.3), rel=1e-12)
+    assert round(udf.TOKENSPERMW(1000, 1.2, 1.3)) == 641026
+
+
+def test_tokens_per_mw_from_a_measured_row(table: Table) -> None:
+    row = table.get("5.1-0061", "llama2-70b-99", "Offline")
+    assert row is not None and row.has_power
+    got = evaluate(
+        '=TOKENSPERMW(PERGPU("5.1-0061","llama2-70b-99","Offline"),KWPERGPU("5.1-0061","llama2-70b-99","Offline"),1)'
+    )
+    # tokens per joule of measured power x 10^6 J/s in a megawatt, computed from the row itself
+    assert got == pytest.approx(row.result / row.power_result * 1e6, rel=1e-12)
+    assert got == pytest.approx(udf.PERWATT("5.1-0061", "llama2-70b-99", "Offline") * 1e6, rel=1e-12)
+    at_pue = udf.TOKENSPERMW(
+        udf.PERGPU("5.1-0061", "llama2-70b-99", "Offline"), udf.KWPERGPU("5.1-0061", "llama2-70b-99", "Offline"), 1.25
+    )
+    assert at_pue == pytest.approx(got / 1.25, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("formula", "reason"),
+    [
+        ("=MWGPUS(-1,1.2,1.3)", "megawatts must be a number >= 0"),
+        ("=MWGPUS(10,0,1.3)", "kw_per_gpu must be a number > 0"),
+        ("=MWGPUS(10,1.2,0.9)", "pue must be a number >= 1"),
+        ('=MWGPUS("ten",1.2,1.3)', "megawatts must be a number, not 'ten'"),
+        ("=MWGPUS(10,1.2,1.3,0)", "gpus_per_node must be a whole number >= 1"),
+        ("=MWTOKENS(10,1.2,1.3,0)", "tokens_per_sec_per_gpu must be a number > 0"),
+        ("=TOKENSPERMW(1000,1.2,0.5)", "pue must be a number >= 1"),
+        ("=TOKENSPERMW(1000,-1,1.3)", "kw_per_gpu must be a number > 0"),
+    ],
+)
+def test_bad_input_answers_an_error_with_its_reason(formula: str, reason: str) -> None:
+    got = evaluate(formula)
+    assert isinstance(got, ReasonedError) and str(got) == "#VALUE!" and reason in got.reason, (formula, got)
+
+
+# ------------------------------------------------------------------ a mix of workloads
+
+MIX: list[list[Any]] = [["gpt-oss-120b", "Server", 1_000_000], ["deepseek-r1", "Server", 200_000]]
+HEADER = [
+    "family",
+    "benchmark",
+    "scenario",
+    "target/s",
+    "per-GPU/s",
+    "units",
+    "entry",
+    "GPUs",
+    "nodes",
+    "$/GPU-hour",
+    "monthly $",
+    "$/M units",
+]
+
+
+def _columns(mix: list[list[Any]]) -> tuple[list[list[Any]], ...]:
+    """The workloads as three columns of a sheet: benchmarks, scenarios, targets."""
+    return tuple([[row[i]] for row in mix] for i in range(3))
+
+
+def test_a_mix_of_workloads_per_family_by_hand() -> None:
+    got = udf.FLEET(*_columns(MIX), [["B200"], ["GB300"]], [[5], [7]], 0.7, 8, 730)
+    assert got[0] == HEADER
+    assert len(got) == 1 + 2 * (len(MIX) + 1)
+    for block, (family, price) in enumerate((("B200", 5), ("GB300", 7))):
+        rows = got[1 + block * 3 : 4 + block * 3]
+        monthly = []
+        for row, (bench, scen, target) in zip(rows[:2], MIX, strict=True):
+            best = udf.BEST(family, bench, scen)
+            gpus = udf.GPUSNEEDED(target, best, 0.7, 8)
+            assert row[:8] == [family, bench, scen, target, best, "Tokens/s", udf.BESTENTRY(family, bench, scen), gpus]
+            assert row[8] == gpus // 8 and row[9] == price
+            assert row[10] == pytest.approx(gpus * price * 730, rel=1e-12)
+            assert row[11] == pytest.approx(gpus * price * 730 * 1e6 / (target * 3600 * 730), rel=1e-12)
+            monthly.append(gpus * price * 730)
+        total = rows[2]
+        assert total[:4] == [family, "total", "", 1_200_000]
+        assert total[7] == rows[0][7] + rows[1][7] and total[8] == rows[0][8] + rows[1][8]
+        assert total[10] == pytest.approx(sum(monthly), rel=1e-12)
+        # blended: the month's cost over the month's tokens of both workloads
+        assert total[11] == pytest.approx(sum(monthly) * 1e6 / (1_200_000 * 3600 * 730), rel=1e-12)
+
+
+def test_one_scenario_and_one_price_for_all_and_the_engine_agrees() -> None:
+    got = evaluate('=FLEET({"gpt-oss-120b";"deepseek-r1"},"Server",{1000000;200000},{"B200","GB300"},5,0.7)')
+    assert got == udf.FLEET(*_columns(MIX), [["B200", "GB300"]], 5, 0.7)
+    assert [row[9] for row in got[1:]] == [5] * 6
+    one = evaluate('=FLEET("gpt-oss-120b","Server",1000000,"B200",5,0.7)')
+    assert one[1] == got[1] and one[2][1] == "total"
+
+
+def test_a_family_without_a_row_for_a_workload_is_incomplete() -> None:
+    mix = [["gpt-oss-120b", "Server", 1_000_000], ["deepseek-r1", "Interactive", 50_000]]
+    got = udf.FLEET(*_columns(mix), "B200", 5)
+    missing, total = got[2], got[3]
+    assert missing[:4] == ["B200", "deepseek-r1", "Interactive", 50_000]
+    assert missing[6].startswith("none: B200 has no closed deepseek-r1 Interactive rows")
+    assert missing[7] == missing[10] == missing[11] == ""
+    assert total[1] == "total" and total[6] == "incomplete: no row for 1 of 2 workloads"
+    assert total[7] == total[10] == total[11] == ""
+
+
+BENCHES, SCENS, TARGETS = _columns(MIX)
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        ((BENCHES, SCENS, TARGETS, "B200", -5), "price_per_gpu_hour must be a number >= 0"),
+        ((BENCHES, SCENS, TARGETS, [["B200", "GB300"]], [[5, 6, 7]]), "prices must be one cell or one per family"),
+        ((BENCHES, SCENS, TARGETS, "B200", 5, 0), "utilization must be > 0 and <= 1"),
+        ((BENCHES, SCENS, "lots", "B200", 5), "targets row 1 must be a number >= 0"),
+        ((BENCHES, [["Server"], ["Server"], ["Offline"]], TARGETS, "B200", 5), "scenarios must be one cell or one"),
+        ((BENCHES, SCENS, TARGETS, "TPU9", 5), "Unknown family 'TPU9'"),
+        ((BENCHES, SCENS, TARGETS, "", 5), "families names no family"),
+        (("", "Server", 1000, "B200", 5), "benchmarks names no workload"),
+    ],
+)
+def test_bad_fleet_input_answers_an_error_with_its_reason(args: tuple[object, ...], reason: str) -> None:
+    got = udf.FLEET(*args)
+    assert isinstance(got, str) and got.startswith("#") and reason in got, got
