@@ -68,7 +68,7 @@ def function_help(name: str) -> str:
     lines += ["", "Arguments:"]
     for arg in fn.args:
         lines += _argument(arg, table)
-    example = _example_args(fn)
+    example = example_args(fn)
     lines += ["", "Example:", f"  {fn.example}"]
     if example is not None:
         lines += _indented(f"{fn.name}(...) answers {_shown(_answer(fn, table, example))}", "    ")
@@ -115,7 +115,7 @@ def _indented(text: str, indent: str) -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ") or [indent]
 
 
-def _example_args(fn: Function) -> list[Any] | None:
+def example_args(fn: Function) -> list[Any] | None:
     """The arguments of ``fn``'s call in its example; a nested call of literal arguments is answered first."""
     text = fn.example
     at = text.upper().find(fn.name + "(")
