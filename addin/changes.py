@@ -135,6 +135,12 @@ def _record(config: Path) -> dict[str, Any] | None:
     return found
 
 
+def recorded(config: Path) -> list[str]:
+    """The settings install changed and uninstall would put back, as the file spells their keys."""
+    record = _record(config)
+    return [key.upper() for key in record["keys"]] if record else []
+
+
 def write(config: Path, before: str | None, after: str, say: Say, *, dry_run: bool = False) -> None:
     """Show the change, then (unless ``dry_run``) keep a backup of the file and write ``after``."""
     say(f"{config}: benchsheet will write{' (a new file)' if before is None else ''}:")
@@ -180,6 +186,10 @@ def put_back(config: Path, say: Say) -> None:
         say(f"{config}: nothing of benchsheet's to put back (install changed nothing here)")
         return
     now = read(config)
+    if now is None:
+        say(f"{config}: not there any more, so nothing to put back")
+        state_file(config).unlink()
+        return
     if now == record["after"]:
         wanted = record["before"]
     else:

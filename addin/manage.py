@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchsheet.addin.changes import Edit, Say, install_changes, put_back
+from benchsheet.addin.changes import Edit, Say, install_changes, put_back, recorded
 from benchsheet.addin.config import (
     MISSPELT_KEY,
     UDF_KEY,
@@ -368,6 +368,7 @@ class Status:
     user_cache: Path
     user_cache_exists: bool
     warnings: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # the settings install changed, which uninstall puts back
 
 
 def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status:
@@ -403,6 +404,7 @@ def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status
         user_cache=cache,
         user_cache_exists=cache.is_file(),
         warnings=warnings,
+        changed=recorded(config),
     )
 
 
@@ -419,9 +421,10 @@ def render(s: Status) -> list[str]:
     data = f"the user cache {s.user_cache}" if s.data_origin.kind == "user" else "the bundled snapshot"
     if s.data_origin.notes:
         data += f" ({'; '.join(s.data_origin.notes)})"
+    changed = f"; benchsheet changed {', '.join(s.changed)} (uninstall puts back)" if s.changed else ""
     lines = [
         f"xlwings add-in: {addin}",
-        f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}",
+        f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}{changed}",
         udf_text(s.config_file, s.udf_modules),
         *(
             python_lines(s.python, s.tried)

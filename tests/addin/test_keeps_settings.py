@@ -19,7 +19,7 @@ from xlwings import cli as xlwings_cli
 from benchsheet import cli
 from benchsheet.addin import manage
 from benchsheet.addin.config import UDF_MODULE, addin_settings, udf_modules
-from benchsheet.addin.manage import install, uninstall
+from benchsheet.addin.manage import install, render, status, uninstall
 
 
 class Recorder:
@@ -183,3 +183,19 @@ def test_remove_is_uninstall(conf: Path, monkeypatch: pytest.MonkeyPatch, capsys
     assert cli.main(["addin", "remove", "--config-only"]) == 0
     assert conf.read_text() == '"SHOW CONSOLE","True"\n'
     assert "put back" in capsys.readouterr().out
+
+
+def test_status_names_what_install_changed(conf: Path) -> None:
+    conf.write_text('"INTERPRETER_WIN","C:\\mine\\python.exe"\n')
+    _install(conf, use_this_python=True)
+    lines = render(status(conf, platform="linux", environ={}))
+    assert lines[1] == f"xlwings config: {conf}; benchsheet changed INTERPRETER_WIN (uninstall puts back)"
+    _uninstall(conf)
+    assert render(status(conf, platform="linux", environ={}))[1] == f"xlwings config: {conf}"
+
+
+def test_uninstall_after_the_file_was_deleted_creates_nothing(conf: Path) -> None:
+    _install(conf)
+    conf.unlink()
+    assert _uninstall(conf) == [f"{conf}: not there any more, so nothing to put back"]
+    assert not conf.exists() and _uninstall(conf)[0].endswith("(install changed nothing here)")
