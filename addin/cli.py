@@ -1,4 +1,4 @@
-"""``benchsheet addin install|status|uninstall``: the worksheet functions in Excel on Windows.
+"""``benchsheet addin install|status|uninstall`` (``remove``): the worksheet functions in Excel on Windows.
 
 Each command prints what it did or found; an error prints one line and
 returns 2. Nothing heavy is imported until a command runs.
@@ -22,16 +22,17 @@ def cmd_install(args: argparse.Namespace) -> int:
     from benchsheet.addin import manage
 
     platform = manage.this_platform()
-    done = manage.install(
+    manage.install(
         _config_file(args),
         config_only=args.config_only,
         platform=platform,
         run=manage.run_xlwings,
         environ=manage.environment(),
         use_this_python=args.use_this_python,
+        dry_run=args.dry_run,
+        say=print,
     )
-    print("\n".join(done))
-    if manage.is_windows(platform):
+    if manage.is_windows(platform) and not args.dry_run:
         print("Next, in Excel:")
         print("\n".join(f"  {i}. {step}" for i, step in enumerate(manage.EXCEL_STEPS, start=1)))
     return 0
@@ -40,10 +41,13 @@ def cmd_install(args: argparse.Namespace) -> int:
 def cmd_uninstall(args: argparse.Namespace) -> int:
     from benchsheet.addin import manage
 
-    done = manage.uninstall(
-        _config_file(args), config_only=args.config_only, platform=manage.this_platform(), run=manage.run_xlwings
+    manage.uninstall(
+        _config_file(args),
+        config_only=args.config_only,
+        platform=manage.this_platform(),
+        run=manage.run_xlwings,
+        say=print,
     )
-    print("\n".join(done))
     return 0
 
 
@@ -78,13 +82,16 @@ COMMANDS = (
                 "no Python for Excel, name this one, as xlwings does (in an active conda environment \"CONDA PATH\" "
                 "and \"CONDA ENV\", otherwise \"INTERPRETER_WIN\"); then run the Python Excel will start and say "
                 "whether it imports benchsheet. \"UDF MODULES\" is not set (benchsheet's workbook names its module "
-                "in its own xlwings.conf sheet), and an earlier benchsheet's entry there is taken out. Every other "
-                "setting stays; running it again changes nothing.",
+                "in its own xlwings.conf sheet); a \"UDF MODULES\" line already there stays as it is. Before it "
+                "changes the file it shows the lines it takes out and adds, keeps a backup beside it "
+                "(xlwings.conf.benchsheet-backup, -2, ...) and records the change for uninstall. Every other line "
+                "stays; running it again changes nothing.",
                 (
                     opt("--config-only", action="store_true", help="only edit the xlwings configuration; skip "
                         "`xlwings addin install` (works on any system)"),
                     opt("--use-this-python", action="store_true", help="make Excel start this Python even where "
                         "the configuration names another"),
+                    opt("--dry-run", action="store_true", help="show what it would write; change nothing"),
                     CONFIG,
                 ),
             ),
@@ -99,15 +106,19 @@ COMMANDS = (
             ),
             Command(
                 "uninstall",
-                "take benchsheet out of the xlwings configuration and remove the xlwings add-in",
+                "put back what install changed and remove the xlwings add-in (alias: remove)",
                 cmd_uninstall,
-                "Remove \"benchsheet.udfs.functions\" from \"UDF MODULES\" where an earlier benchsheet put it "
-                "(other modules stay), then run `xlwings addin remove`. The Python setting stays.",
+                "Put back in the xlwings configuration exactly what `benchsheet addin install` changed (the "
+                "whole file where nobody changed it since, else each setting install changed and nobody changed "
+                "since; the file as it was is backed up beside it), then run `xlwings addin remove`. A setting "
+                "install did not change stays, \"UDF MODULES\" included. `benchsheet addin remove` is the same "
+                "command.",
                 (
                     opt("--config-only", action="store_true", help="only edit the xlwings configuration; keep "
                         "the xlwings add-in (e.g. other workbooks use it)"),
                     CONFIG,
                 ),
+                aliases=("remove",),
             ),
         ),
     ),

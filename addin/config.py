@@ -7,17 +7,14 @@ that matches; xlwings' Python reader (``xlwings.utils.read_user_config``) takes
 the last. The ribbon writes the UDF modules under the key ``UDF MODULES`` (with a
 space), as a ``;``-separated list; a ``UDF_MODULES`` line is never read.
 
-Writing goes through xlwings' own function (``xlwings.cli.update_user_config``,
-which ``xlwings config`` uses), pointed at the file given; every line it is not
-asked to change stays as it was.
+Writing is ``benchsheet.addin.changes``: one line edited in place, every other
+line as it was, shown first, backed up and recorded so that uninstall undoes it.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +23,7 @@ from benchsheet.errors import SetupError
 UDF_MODULE = "benchsheet.udfs.functions"
 UDF_KEY = "UDF MODULES"
 MISSPELT_KEY = "udf_modules"
-_QUOTED = re.compile(r'"[^"]*"')  # xlwings.utils.read_user_config's pattern for one field
+QUOTED = re.compile(r'"[^"]*"')  # xlwings.utils.read_user_config's pattern for one field
 
 
 class ConfigError(SetupError):
@@ -57,29 +54,6 @@ def default_config_file() -> Path:
     return Path(xlwings_module().USER_CONFIG_FILE)
 
 
-@contextmanager
-def _xlwings_pointed_at(path: Path) -> Iterator[None]:
-    """xlwings' config functions read ``xlwings.USER_CONFIG_FILE``; aim it at ``path`` for a while."""
-    xlwings = xlwings_module()
-    saved = xlwings.USER_CONFIG_FILE
-    xlwings.USER_CONFIG_FILE = str(path)
-    try:
-        yield
-    except (OSError, UnicodeError) as exc:
-        raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
-    finally:
-        xlwings.USER_CONFIG_FILE = saved
-
-
-def set_setting(path: Path, key: str, value: str) -> None:
-    """Add the line ``"KEY","value"`` through xlwings' own writer (``xlwings config`` uses it)."""
-    with _xlwings_pointed_at(path):
-        from xlwings import cli
-
-        update: Callable[..., None] = cli.update_user_config
-        update(key, value, action="add")
-
-
 def config_lines(path: Path) -> list[tuple[str, str]]:
     """The (key, value) of each ``"KEY","value"`` line, in file order (nothing if there is no file)."""
     if not path.is_file():
@@ -90,7 +64,7 @@ def config_lines(path: Path) -> list[tuple[str, str]]:
         raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
     found = []
     for line in text.splitlines():
-        fields = [f.strip('"') for f in _QUOTED.findall(line)]
+        fields = [f.strip('"') for f in QUOTED.findall(line)]
         if len(fields) >= 2:
             found.append((fields[0], fields[1]))
     return found
@@ -109,17 +83,6 @@ def udf_lines(path: Path) -> list[tuple[str, str]]:
     return [(key, value) for key, value in config_lines(path) if key.lower() == UDF_KEY.lower()]
 
 
-def remove_setting(path: Path, key: str) -> None:
-    """Take out every line keyed ``key`` in any case (the add-in would read any of them)."""
-    keys = dict.fromkeys(k for k, _ in config_lines(path) if k.lower() == key.lower())
-    with _xlwings_pointed_at(path):
-        from xlwings import cli
-
-        update: Callable[..., None] = cli.update_user_config
-        for found in keys:
-            update(found, action="remove")
-
-
 def split_modules(value: str) -> list[str]:
     """``"a; b;;a"`` as ``["a", "b"]``: trimmed, without blanks or repeats."""
     modules: list[str] = []
@@ -134,20 +97,3 @@ def udf_modules(path: Path) -> list[str]:
     """The modules the add-in will import: those of the first ``UDF MODULES`` line."""
     lines = udf_lines(path)
     return split_modules(lines[0][1]) if lines else []
-
-
-def remove_module(path: Path, module: str = UDF_MODULE) -> bool:
-    """Take ``module`` out of the UDF modules, leaving the others; False if it was not there.
-
-    Several ``UDF MODULES`` lines (the add-in reads only the first) become one.
-    """
-    modules = split_modules(";".join(value for _, value in udf_lines(path)))
-    if module not in modules:
-        return False
-    kept = ";".join(m for m in modules if m != module)
-    remove_setting(path, UDF_KEY)
-    if kept:
-        set_setting(path, UDF_KEY, kept)
-    if udf_lines(path) != ([(UDF_KEY, kept)] if kept else []):
-        raise ConfigError(f'{path}: could not rewrite its "{UDF_KEY}" line; make it read "{UDF_KEY}","{kept}" by hand')
-    return True

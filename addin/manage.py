@@ -9,15 +9,18 @@ the VBA of ``xlwings.xlam``, ``Main.bas`` and ``Config.bas``):
   ``INTERPRETER``, else ``pythonw`` from PATH); only for ``python``/``pythonw``
   does the add-in activate the conda environment of ``CONDA PATH``/``CONDA ENV``
   first (``XLPyCommand``). Install writes a choice only where the user
-  configuration has none: in an active conda environment the two conda settings,
-  as xlwings' ``config_create`` does, otherwise ``INTERPRETER_WIN``; then it runs
-  that Python to check that it imports benchsheet's module;
+  configuration has none (or ``--use-this-python``): in an active conda environment
+  the two conda settings, as xlwings' ``config_create`` does, otherwise
+  ``INTERPRETER_WIN``; then it runs that Python to check that it imports
+  benchsheet's module. Every change is shown, backed up and recorded
+  (``benchsheet.addin.changes``), and ``uninstall`` puts back exactly that;
 * which modules Import Functions imports: ``UDF MODULES``, looked up in the
   workbook's ``xlwings.conf`` sheet, then an ``xlwings.conf`` file next to it,
   then the user configuration; only when none sets it, the workbook's own
   ``<name>.py`` (``GetConfig``, ``GetUdfModules``). A user-wide ``UDF MODULES``
   would take that default away from every other workbook, so benchsheet sets
-  none: its workbook names the module in its own ``xlwings.conf`` sheet.
+  none: its workbook names the module in its own ``xlwings.conf`` sheet. A
+  ``UDF MODULES`` line already there is the user's and stays as it is.
 
 Running xlwings is one injectable step (``run``), so the rest is tested without Excel.
 """
@@ -34,15 +37,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchsheet.addin.changes import Edit, Say, install_changes, put_back, recorded
 from benchsheet.addin.config import (
     MISSPELT_KEY,
     UDF_KEY,
     UDF_MODULE,
     addin_settings,
     config_lines,
-    remove_module,
-    remove_setting,
-    set_setting,
     udf_lines,
     udf_modules,
 )
@@ -212,31 +213,33 @@ def python_lines(python: ExcelPython, tried: Tried) -> list[str]:
     return lines
 
 
-def _choose_python(config: Path, replace: bool) -> list[str]:
-    """Write which Python Excel starts where the configuration names none (or ``replace``); what was changed."""
+def _choose_python(config: Path, replace: bool) -> tuple[list[Edit], list[str]]:
+    """The edits naming this Python where the configuration names none (or ``replace``), and notes."""
     settings = addin_settings(config)
     named = [k for k in (INTERPRETER_KEY, LEGACY_KEY, CONDA_PATH_KEY, CONDA_ENV_KEY) if settings.get(k.lower())]
     conda = conda_settings()
-    # benchsheet 0.1 wrote this Python over xlwings' conda settings: the add-in then skipped the activation
-    unactivated = conda is not None and settings.get(INTERPRETER_KEY.lower()) == sys.executable
-    if named and not (replace or unactivated):
-        return []
+    if named and not replace:
+        if conda is not None and any(settings.get(k.lower()) for k in (INTERPRETER_KEY, LEGACY_KEY)):
+            return [], [
+                f"note: {config} names a Python, so the add-in starts it without activating the conda environment "
+                f"{conda[1]} (it activates one only for python/pythonw); `benchsheet addin install "
+                f"--use-this-python` writes {CONDA_PATH_KEY} and {CONDA_ENV_KEY} instead and takes out "
+                f"{INTERPRETER_KEY} and {LEGACY_KEY} (shown first, backed up; uninstall puts them back)"
+            ]
+        return [], []
     if conda is None:
         if settings.get(INTERPRETER_KEY.lower()) == sys.executable:
-            return []
-        set_setting(config, INTERPRETER_KEY, sys.executable)
-        return [f"{config}: {INTERPRETER_KEY} set to this Python, {sys.executable}"]
-    done = []
-    for key in (INTERPRETER_KEY, LEGACY_KEY):  # either would keep the add-in from activating the environment
-        if settings.get(key.lower()):
-            remove_setting(config, key)
-            done.append(f"{config}: {key} taken out (it started a Python without activating its conda environment)")
+            return [], []
+        return [Edit(INTERPRETER_KEY, sys.executable, f"{INTERPRETER_KEY} set to this Python, {sys.executable}")], []
+    edits = [
+        Edit(key, None, f"{key} taken out (it would start a Python without activating its conda environment)")
+        for key in (INTERPRETER_KEY, LEGACY_KEY)  # either would keep the add-in from activating the environment
+        if settings.get(key.lower())
+    ]
     for key, value in zip((CONDA_PATH_KEY, CONDA_ENV_KEY), conda, strict=True):
         if settings.get(key.lower()) != value:
-            remove_setting(config, key)
-            set_setting(config, key, value)
-            done.append(f"{config}: {key} set to {value} (this conda environment, as xlwings writes it)")
-    return done
+            edits.append(Edit(key, value, f"{key} set to {value} (this conda environment, as xlwings writes it)"))
+    return edits, []
 
 
 # ------------------------------------------------------------------ install
@@ -250,26 +253,51 @@ def install(
     run: Runner,
     environ: Mapping[str, str] | None = None,
     use_this_python: bool = False,
+    dry_run: bool = False,
+    say: Say | None = None,
 ) -> list[str]:
-    """Install the xlwings add-in (unless ``config_only``) and choose Excel's Python; what was done and found."""
-    done = []
-    if not config_only:
+    """Install the xlwings add-in (unless ``config_only``) and choose Excel's Python; what was done and found.
+
+    Each line goes to ``say`` as it happens (before the change it announces), and all come back as a list.
+    """
+    done: list[str] = []
+
+    def tell(line: str) -> None:
+        done.append(line)
+        if say is not None:
+            say(line)
+
+    if not config_only and not dry_run:
         existed = config.is_file()
-        done.append(_install_addin(platform, run, os.environ if environ is None else environ))
+        tell(_install_addin(platform, run, os.environ if environ is None else environ))
         if not existed and config.is_file():
             written = ", ".join(f"{key} = {value}" for key, value in config_lines(config))
-            done.append(f"{config}: created by `xlwings addin install` ({written or 'empty'})")
-    if remove_module(config):
-        done.append(
-            f"{config}: {UDF_MODULE} taken out of {UDF_KEY} (an earlier benchsheet put it there, which kept other "
-            "workbooks from importing their own <name>.py)"
-        )
-    done.append(udf_text(config, udf_modules(config)))
+            tell(f"{config}: created by `xlwings addin install` ({written or 'empty'})")
+    if dry_run and not config_only:
+        tell("xlwings add-in: `xlwings addin install` not run (--dry-run)")
+    listed = udf_modules(config)
+    tell(udf_text(config, listed))
+    if UDF_MODULE in listed:
+        tell(f"note: {_listed_for_every_workbook(config)}")
     if not is_windows(platform):
-        return [*done, f"note: the worksheet functions need Excel on Windows; {ALTERNATIVE}"]
-    done.extend(_choose_python(config, use_this_python))
+        tell(f"note: the worksheet functions need Excel on Windows; {ALTERNATIVE}")
+        return done
+    edits, notes = _choose_python(config, use_this_python)
+    install_changes(config, edits, tell, dry_run=dry_run)
+    for note in notes:
+        tell(note)
     python = python_for_excel(addin_settings(config))
-    return done + python_lines(python, try_python(python))
+    for line in python_lines(python, try_python(python)):
+        tell(line)
+    return done
+
+
+def _listed_for_every_workbook(config: Path) -> str:
+    return (
+        f"{config}: {UDF_KEY} lists {UDF_MODULE} for every workbook, so a workbook without its own "
+        "xlwings.conf sheet imports it instead of its own <name>.py; benchsheet leaves the line as it is "
+        "(benchsheet 0.1 put it there, or you did): if you do not want it, take it out of that line by hand"
+    )
 
 
 def udf_text(config: Path, listed: Sequence[str]) -> str:
@@ -301,17 +329,23 @@ def _install_addin(platform: str, run: Runner, environ: Mapping[str, str]) -> st
     return f"xlwings add-in: installed with `xlwings addin install`{f' ({where})' if where else ''}"
 
 
-def uninstall(config: Path, *, config_only: bool, platform: str, run: Runner) -> list[str]:
-    """Take the UDF module out of the configuration, then remove the xlwings add-in (unless ``config_only``)."""
+def uninstall(config: Path, *, config_only: bool, platform: str, run: Runner, say: Say | None = None) -> list[str]:
+    """Put back what install changed in the configuration, then remove the xlwings add-in (unless ``config_only``)."""
     if not config_only and not is_windows(platform):
         raise _needs_windows(platform, "remove")
-    changed = remove_module(config)
-    done = [f"{config}: {UDF_KEY} {'no longer includes' if changed else 'did not include'} {UDF_MODULE}"]
+    done: list[str] = []
+
+    def tell(line: str) -> None:
+        done.append(line)
+        if say is not None:
+            say(line)
+
+    put_back(config, tell)
     if not config_only:
         code = run(["addin", "remove"])
         if code != 0:
-            raise AddinError(f"`xlwings addin remove` failed (exit status {code}); {UDF_MODULE} is already unlisted")
-        done.append("xlwings add-in: removed with `xlwings addin remove`")
+            raise AddinError(f"`xlwings addin remove` failed (exit status {code}); the configuration is put back")
+        tell("xlwings add-in: removed with `xlwings addin remove`")
     return done
 
 
@@ -334,6 +368,7 @@ class Status:
     user_cache: Path
     user_cache_exists: bool
     warnings: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # the settings install changed, which uninstall puts back
 
 
 def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status:
@@ -347,10 +382,7 @@ def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status
     if MISSPELT_KEY in settings:
         warnings.append(f'xlwings ignores the "UDF_MODULES" line in {config}; the key it reads is "{UDF_KEY}"')
     if UDF_MODULE in udf_modules(config):
-        warnings.append(
-            f"{UDF_KEY} lists {UDF_MODULE} for every workbook (an earlier benchsheet put it there); "
-            "`benchsheet addin install` takes it out"
-        )
+        warnings.append(_listed_for_every_workbook(config))
     if environ.get("BENCHSHEET_HOME"):
         warnings.append("BENCHSHEET_HOME is set here; Excel's Python sees it only if it is set for your user account")
     where = addin_file(environ) if is_windows(platform) else None
@@ -372,6 +404,7 @@ def status(config: Path, *, platform: str, environ: Mapping[str, str]) -> Status
         user_cache=cache,
         user_cache_exists=cache.is_file(),
         warnings=warnings,
+        changed=recorded(config),
     )
 
 
@@ -388,9 +421,10 @@ def render(s: Status) -> list[str]:
     data = f"the user cache {s.user_cache}" if s.data_origin.kind == "user" else "the bundled snapshot"
     if s.data_origin.notes:
         data += f" ({'; '.join(s.data_origin.notes)})"
+    changed = f"; benchsheet changed {', '.join(s.changed)} (uninstall puts back)" if s.changed else ""
     lines = [
         f"xlwings add-in: {addin}",
-        f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}",
+        f"xlwings config: {s.config_file}{'' if s.config_exists else ' (does not exist yet)'}{changed}",
         udf_text(s.config_file, s.udf_modules),
         *(
             python_lines(s.python, s.tried)

@@ -7,13 +7,18 @@ The public API, imported on first use (PEP 562) so that ``import benchsheet``
 stays light (the xlwings Lite module imports it in Pyodide, without formulas,
 openpyxl or XlsxWriter)::
 
-    from benchsheet import evaluate, get_table, build, calc, freeze
+    from benchsheet import evaluate, get_table, build, calc, freeze, frame, results
 
     evaluate('=PERGPU("6.1-0052","gpt-oss-120b","Server")')  # a value, or a ReasonedError
     get_table()                                                # the loaded results (a Table)
     build(Path("cluster-sizing.xlsx"))                         # -> BuildReport
     calc(src, out)                                             # -> CalcReport
     freeze(src, out)                                           # values-only copy
+    results()                                                  # the loaded results as a pandas DataFrame
+    frame("RATIOS", "Vera Rubin", "GB300")                     # a table function's answer as a DataFrame
+
+``benchsheet.frames`` has every table function by its name (``frames.GAINS(...)``); pandas is
+imported by it alone, when a DataFrame is asked for.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "build", "calc", "evaluate", "freeze", "get_table"]
+__all__ = ["__version__", "build", "calc", "evaluate", "frame", "freeze", "get_table", "results"]
 
 _HOMES = {
     "evaluate": "benchsheet.catalogue.engine",
@@ -31,12 +36,15 @@ _HOMES = {
     "build": "benchsheet.templates.builder",
     "calc": "benchsheet.catalogue.engine",
     "freeze": "benchsheet.catalogue.engine",
+    "frame": "benchsheet.frames",
+    "results": "benchsheet.frames",
 }
 """Where each name of the public API lives."""
 
 if TYPE_CHECKING:
     from benchsheet.catalogue.engine import evaluate
     from benchsheet.data.store import get_table
+    from benchsheet.frames import frame, results
     from benchsheet.templates.builder import build
     from excelcalc.workbook.calc import calc, freeze
 else:

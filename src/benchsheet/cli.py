@@ -145,6 +145,13 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_functions(args: argparse.Namespace) -> int:
     from benchsheet.catalogue.docs import function_reference, update_page
 
+    if args.name:
+        from benchsheet.catalogue.wizard import function_help
+
+        if args.update:
+            raise BenchsheetError("--update rewrites the whole reference: give it without a function's name")
+        print(function_help(args.name))
+        return 0
     if args.update:
         update_page(Path(args.update), build_parser())
         print(f"updated the function and command references in {args.update}")
@@ -242,9 +249,14 @@ COMMANDS = (
     Command("forget", "remove a private entry", cmd_forget, options=(opt("entry", help="e.g. local-0001"),)),
     Command(
         "functions",
-        "print the function reference (Markdown); --update also rewrites the command reference",
+        "print the function reference (Markdown), or one function's help; --update also rewrites the command reference",
         cmd_functions,
+        "Print the reference of every function (Markdown), or with NAME one function's help as Excel's function "
+        "wizard shows it: its signature, what it answers, each argument (required or its default, what it takes "
+        "and the values the loaded results hold), the example with its answer, and the errors it answers, "
+        "computed on the loaded results. --update PAGE also rewrites the command reference.",
         options=(
+            opt("name", nargs="?", metavar="NAME", help="one function, e.g. BREAKEVEN (any case)"),
             opt(
                 "--update",
                 metavar="PAGE",

@@ -36,12 +36,13 @@ class Command:
     options: tuple[Option, ...] = ()
     commands: tuple[Command, ...] = ()
     metavar: str = "COMMAND"  # how its sub-commands are called in its usage line
+    aliases: tuple[str, ...] = ()  # other names that run it (argparse shows them beside its name)
 
 
 def add(sub: Any, command: Command) -> argparse.ArgumentParser:
     """Add ``command`` (and its sub-commands) to an argparse sub-parsers object."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        command.name, help=command.help, description=command.description or command.help
+        command.name, help=command.help, description=command.description or command.help, aliases=command.aliases
     )
     for option in command.options:
         parser.add_argument(*option.flags, **option.settings)

@@ -31,7 +31,7 @@ from xlwings.utils import read_user_config
 import benchsheet
 from benchsheet import cli
 from benchsheet.addin import config, manage
-from benchsheet.addin.config import UDF_MODULE, ConfigError, remove_module, udf_lines, udf_modules
+from benchsheet.addin.config import UDF_MODULE, ConfigError, udf_lines, udf_modules
 from benchsheet.addin.manage import AddinError, install, render, status, uninstall
 from benchsheet.data import store
 from benchsheet.templates import sheets as S
@@ -99,53 +99,29 @@ def test_the_default_file_is_the_one_xlwings_uses(tmp_path: Path, monkeypatch: p
     assert written == [Path(ours)]
 
 
-def test_removing_takes_out_only_benchsheet(tmp_path: Path) -> None:
-    path = tmp_path / "xlwings.conf"
-    path.write_text(EARLIER)
-    assert remove_module(path) is True
-    assert udf_lines(path) == [("UDF MODULES", "mymod;other.mod")]
-    settings = _xlwings_reads(path)
-    assert settings["interpreter_win"].endswith("pythonw.exe") and settings["show console"] == "True"
-    assert remove_module(path) is False
-
-
-def test_removing_the_only_module_removes_the_key(tmp_path: Path) -> None:
-    path = tmp_path / "xlwings.conf"
-    path.write_text('"INTERPRETER_WIN","py"\n"UDF MODULES","benchsheet.udfs.functions"\n')
-    assert remove_module(path) is True
-    assert path.read_text() == '"INTERPRETER_WIN","py"\n'
-
-
-def test_removing_from_no_configuration_creates_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "xlwings.conf"
-    assert remove_module(path) is False
-    assert not path.exists()
-
-
 def test_module_lists_are_trimmed_and_deduplicated() -> None:
     assert config.split_modules(" a ; b;;a;") == ["a", "b"]
 
 
-def test_other_spellings_of_the_key_are_all_taken_out(tmp_path: Path) -> None:
-    # The add-in compares keys case-insensitively and reads the first match only: what stays is one line.
+def test_other_spellings_of_the_key_are_read_as_the_add_in_reads_them(tmp_path: Path) -> None:
+    # The add-in compares keys case-insensitively and reads the first match only.
     path = tmp_path / "xlwings.conf"
     path.write_text(f'"UDF Modules","mymod;{UDF_MODULE}"\n"INTERPRETER_WIN","py"\n"udf modules","second;mymod"\n')
-    assert remove_module(path) is True
-    assert path.read_text().splitlines() == ['"INTERPRETER_WIN","py"', '"UDF MODULES","mymod;second"']
+    assert udf_lines(path) == [("UDF Modules", f"mymod;{UDF_MODULE}"), ("udf modules", "second;mymod")]
+    assert udf_modules(path) == ["mymod", UDF_MODULE]
 
 
 def test_a_udf_modules_line_with_an_underscore_is_not_the_key(tmp_path: Path) -> None:
     path = tmp_path / "xlwings.conf"
     path.write_text(f'"UDF_MODULES","{UDF_MODULE}"\n')
     assert udf_modules(path) == []
-    assert remove_module(path) is False
 
 
-def test_xlwings_default_is_restored_even_after_a_failure(tmp_path: Path, conf: Path) -> None:
+def test_a_folder_as_the_configuration_is_a_config_error(tmp_path: Path, conf: Path) -> None:
     folder = tmp_path / "a-folder"
     folder.mkdir()
     with pytest.raises(ConfigError, match="a-folder"):
-        config.set_setting(folder, "SHOW CONSOLE", "True")
+        install(folder, config_only=True, platform="win32", run=Recorder(), environ={})
     assert str(conf) == xlwings.USER_CONFIG_FILE
 
 
@@ -199,6 +175,8 @@ def test_install_runs_xlwings_and_names_this_python_without_touching_udf_modules
         "workbook's own xlwings.conf sheet, else its own <name>.py (xlwings' default); the cluster-sizing "
         f"workbook's sheet names {UDF_MODULE}",
         f"{conf}: INTERPRETER_WIN set to this Python, {sys.executable}",
+        f"{conf}: benchsheet will write (a new file):",
+        f'  + "INTERPRETER_WIN","{sys.executable}"',
         f"Python for Excel: {sys.executable} (INTERPRETER_WIN)",
         IMPORTS,
     ]
@@ -225,22 +203,21 @@ def test_install_says_what_xlwings_wrote_into_a_new_configuration(
     ]
 
 
-def test_install_takes_out_the_udf_modules_entry_an_earlier_benchsheet_made(conf: Path) -> None:
+def test_install_leaves_the_udf_modules_entry_of_benchsheet_0_1_and_says_so(conf: Path) -> None:
+    """benchsheet 0.1 listed itself there without a record: install cannot tell it from the user's own entry."""
     conf.parent.mkdir(parents=True)
     conf.write_text(EARLIER)
     done = install(conf, config_only=True, platform="win32", run=Recorder(), environ={})
-    assert udf_modules(conf) == ["mymod", "other.mod"]  # the user's own modules stay
+    assert conf.read_text() == EARLIER
     assert done[0] == (
-        f"{conf}: {UDF_MODULE} taken out of UDF MODULES (an earlier benchsheet put it there, which kept other "
-        "workbooks from importing their own <name>.py)"
-    )
-    assert done[1] == (
-        f"UDF modules: UDF MODULES = mymod;other.mod in {conf}: every workbook whose own "
+        f"UDF modules: UDF MODULES = mymod;other.mod;{UDF_MODULE} in {conf}: every workbook whose own "
         "xlwings.conf sheet (or file next to it) sets no UDF Modules imports these instead of its own <name>.py"
     )
-    conf.write_text(f'"UDF MODULES","{UDF_MODULE}"\n')
-    install(conf, config_only=True, platform="linux", run=Recorder(), environ={})
-    assert conf.read_text() == ""  # each workbook imports its own <name>.py again
+    assert done[1] == (
+        f"note: {conf}: UDF MODULES lists {UDF_MODULE} for every workbook, so a workbook without its own "
+        "xlwings.conf sheet imports it instead of its own <name>.py; benchsheet leaves the line as it is "
+        "(benchsheet 0.1 put it there, or you did): if you do not want it, take it out of that line by hand"
+    )
 
 
 def test_install_names_this_python_only_where_the_configuration_names_none(
@@ -273,11 +250,17 @@ def test_install_keeps_another_python_says_it_cannot_import_benchsheet_and_the_f
     assert done[-3:] == [f"Python for Excel: {bare_python} (INTERPRETER_WIN)", NO_BENCHSHEET, _fix(bare_python)]
     done = install(conf, config_only=True, platform="win32", run=Recorder(), environ={}, use_this_python=True)
     assert _xlwings_reads(conf) == {"interpreter_win": sys.executable}
-    assert done[-3:] == [
+    backup = conf.with_name("xlwings.conf.benchsheet-backup")
+    assert done[-7:] == [
         f"{conf}: INTERPRETER_WIN set to this Python, {sys.executable}",
+        f"{conf}: benchsheet will write:",
+        f'  - "INTERPRETER_WIN","{bare_python}"',
+        f'  + "INTERPRETER_WIN","{sys.executable}"',
+        f"{conf}: backup of the file as it was: {backup}",
         f"Python for Excel: {sys.executable} (INTERPRETER_WIN)",
         IMPORTS,
     ]
+    assert backup.read_text() == f'"INTERPRETER_WIN","{bare_python}"\n'
 
 
 def test_the_legacy_interpreter_setting_is_the_one_tried_when_interpreter_win_is_empty(
@@ -339,17 +322,26 @@ def test_install_in_conda_writes_the_conda_settings_as_xlwings_does_and_no_inter
     assert install(conf, config_only=True, platform="win32", run=Recorder(), environ={})[1:-3] == []  # no change
 
 
-def test_install_in_conda_takes_out_the_interpreter_an_earlier_benchsheet_wrote(
+def test_install_in_conda_keeps_the_interpreter_an_earlier_benchsheet_wrote_unless_asked(
     tmp_path: Path, conf: Path, conda_env: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, env = conda_env
     by_xlwings = _xlwings_config_create(tmp_path / "by-xlwings.conf", monkeypatch)
     conf.parent.mkdir(parents=True)
-    conf.write_text("\n".join([*by_xlwings, f'"UDF MODULES","{UDF_MODULE}"', f'"INTERPRETER_WIN","{sys.executable}"']))
-    # benchsheet 0.1's INTERPRETER_WIN made the add-in start that Python without activating the environment
+    text = "\n".join([*by_xlwings, f'"UDF MODULES","{UDF_MODULE}"', f'"INTERPRETER_WIN","{sys.executable}"'])
+    conf.write_text(text)
+    # benchsheet 0.1's INTERPRETER_WIN makes the add-in start that Python without activating the environment:
+    # install says so and how to change it, and changes nothing
     done = install(conf, config_only=True, platform="win32", run=Recorder(), environ={})
-    assert conf.read_text().splitlines() == by_xlwings
-    assert f"{conf}: INTERPRETER_WIN taken out (it started a Python without activating its conda environment)" in done
+    assert conf.read_text() == text
+    assert f"note: {conf} names a Python, so the add-in starts it without activating the conda environment bench " \
+        "(it activates one only for python/pythonw); `benchsheet addin install --use-this-python` writes CONDA PATH " \
+        "and CONDA ENV instead and takes out INTERPRETER_WIN and INTERPRETER (shown first, backed up; uninstall " \
+        "puts them back)" in done  # fmt: skip
+    done = install(conf, config_only=True, platform="win32", run=Recorder(), environ={}, use_this_python=True)
+    assert conf.read_text().splitlines() == [*by_xlwings, f'"UDF MODULES","{UDF_MODULE}"']
+    taken = "INTERPRETER_WIN taken out (it would start a Python without activating its conda environment)"
+    assert f"{conf}: {taken}" in done
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", f"{root}/envs/{env}"], check=True, timeout=120)
     lines = render(status(conf, platform="win32", environ={}))
     assert lines[3].startswith("Python for Excel: the conda environment bench of ")
@@ -430,6 +422,8 @@ def test_config_only_works_anywhere_without_running_xlwings(conf: Path) -> None:
     assert done[-1].startswith("note: the worksheet functions need Excel on Windows")
     assert install(conf, config_only=True, platform="win32", run=run, environ={})[1:] == [
         f"{conf}: INTERPRETER_WIN set to this Python, {sys.executable}",
+        f"{conf}: benchsheet will write (a new file):",
+        f'  + "INTERPRETER_WIN","{sys.executable}"',
         f"Python for Excel: {sys.executable} (INTERPRETER_WIN)",
         IMPORTS,
     ]
@@ -439,29 +433,30 @@ def test_config_only_works_anywhere_without_running_xlwings(conf: Path) -> None:
     ]
 
 
-def test_uninstall_unlists_benchsheet_then_removes_the_add_in(conf: Path) -> None:
+def test_uninstall_leaves_a_udf_modules_entry_install_did_not_make_then_removes_the_add_in(conf: Path) -> None:
     conf.parent.mkdir(parents=True)
     conf.write_text(EARLIER)
     run = Recorder()
     done = uninstall(conf, config_only=False, platform="win32", run=run)
     assert run.calls == [["addin", "remove"]]
-    assert udf_modules(conf) == ["mymod", "other.mod"]
+    assert conf.read_text() == EARLIER
     assert done == [
-        f"{conf}: UDF MODULES no longer includes {UDF_MODULE}",
+        f"{conf}: nothing of benchsheet's to put back (install changed nothing here)",
         "xlwings add-in: removed with `xlwings addin remove`",
     ]
 
 
 def test_uninstall_config_only_keeps_the_xlwings_add_in(conf: Path) -> None:
     conf.parent.mkdir(parents=True)
-    conf.write_text(f'"UDF MODULES","{UDF_MODULE}"\n')
+    conf.write_text('"SHOW CONSOLE","True"\n')
+    install(conf, config_only=True, platform="win32", run=Recorder(), environ={})
     run = Recorder()
+    assert uninstall(conf, config_only=True, platform="linux", run=run)[0] == (
+        f"{conf}: put back what `benchsheet addin install` changed:"
+    )
+    assert run.calls == [] and conf.read_text() == '"SHOW CONSOLE","True"\n'
     assert uninstall(conf, config_only=True, platform="linux", run=run) == [
-        f"{conf}: UDF MODULES no longer includes {UDF_MODULE}"
-    ]
-    assert run.calls == [] and udf_modules(conf) == []
-    assert uninstall(conf, config_only=True, platform="linux", run=run) == [
-        f"{conf}: UDF MODULES did not include {UDF_MODULE}"
+        f"{conf}: nothing of benchsheet's to put back (install changed nothing here)"
     ]
 
 
@@ -672,7 +667,7 @@ def test_status_warns_about_settings_the_add_in_will_not_use(conf: Path) -> None
     assert len(found.warnings) == 4
     assert 'has 2 "UDF MODULES" lines' in found.warnings[0]
     assert 'ignores the "UDF_MODULES" line' in found.warnings[1]
-    assert "an earlier benchsheet put it there); `benchsheet addin install` takes it out" in found.warnings[2]
+    assert "benchsheet leaves the line as it is (benchsheet 0.1 put it there, or you did)" in found.warnings[2]
     assert "BENCHSHEET_HOME" in found.warnings[3]
 
 
@@ -752,10 +747,9 @@ def test_install_command_config_only(
     path = tmp_path / "elsewhere.conf"
     path.write_text(f'"UDF MODULES","{UDF_MODULE}"\n')
     assert cli.main(["addin", "install", "--config-only", "--config", str(path)]) == 0
-    assert cli.main(["addin", "install", "--config-only", "--config", str(path)]) == 0
-    assert path.read_text() == ""
+    assert path.read_text() == f'"UDF MODULES","{UDF_MODULE}"\n'
     out = capsys.readouterr().out
-    assert out.count("taken out of UDF MODULES") == 1 and out.count("UDF modules: none set") == 2
+    assert out.count(f"UDF MODULES lists {UDF_MODULE} for every workbook") == 1
 
 
 def test_a_failing_step_is_one_line_and_status_2(
@@ -781,7 +775,7 @@ def test_an_unreadable_configuration_is_one_line_and_status_2(
 ) -> None:
     path = tmp_path / "xlwings.conf"
     path.write_bytes(b'"UDF MODULES","\xff\xfe"\n')
-    for argv in (["status"], ["install", "--config-only"], ["uninstall", "--config-only"]):
+    for argv in (["status"], ["install", "--config-only"]):
         assert cli.main(["addin", *argv, "--config", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"error: {path}: ") and err.count("\n") == 1, err
@@ -799,8 +793,8 @@ def test_status_and_uninstall_commands(
     assert f"Python for Excel: {sys.executable} (INTERPRETER_WIN)\n{IMPORTS}\n" in out
     assert cli.main(["addin", "uninstall"]) == 0
     assert on_windows.calls == [["addin", "install"], ["addin", "remove"]]
-    assert f"{conf}: UDF MODULES did not include {UDF_MODULE}" in capsys.readouterr().out
-    assert conf.read_text() == f'"INTERPRETER_WIN","{sys.executable}"\n'  # the Python setting stays
+    assert f"{conf}: install created it; removed" in capsys.readouterr().out
+    assert not conf.exists()  # benchsheet wrote it (a stand-in ran `xlwings addin install`), so it goes
 
 
 def test_use_this_python_from_the_command_line(
@@ -815,12 +809,13 @@ def test_use_this_python_from_the_command_line(
     assert conf.read_text() == f'"INTERPRETER_WIN","{sys.executable}"\n'
 
 
-@pytest.mark.parametrize("action", [[], ["install"], ["status"], ["uninstall"]])
+@pytest.mark.parametrize("action", [[], ["install"], ["status"], ["uninstall"], ["remove"]])
 def test_help(action: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         cli.main(["addin", *action, "--help"])
     assert done.value.code == 0
-    assert capsys.readouterr().out.startswith(f"usage: benchsheet addin {' '.join(action)}".rstrip())
+    named = ["uninstall" if a == "remove" else a for a in action]  # remove is uninstall under its other name
+    assert capsys.readouterr().out.startswith(f"usage: benchsheet addin {' '.join(named)}".rstrip())
 
 
 def test_addin_needs_an_action(capsys: pytest.CaptureFixture[str]) -> None:

@@ -78,7 +78,14 @@ def pergpu(table: Table, entry: str, benchmark: str | None = None, scenario: str
 
 
 def gain(table: Table, old_entry: str, new_entry: str, benchmark: str, scenario: str) -> float:
-    old, new = find_row(table, old_entry, benchmark, scenario), find_row(table, new_entry, benchmark, scenario)
+    old, new = table.get(old_entry, benchmark, scenario), table.get(new_entry, benchmark, scenario)
+    if old is None or new is None:  # name what the two share, so that nobody has to guess a benchmark
+        olds, news = entry_rows(table, old_entry), entry_rows(table, new_entry)  # an unknown entry says so
+        lacking = (olds if old is None else news)[0].entry
+        both = sorted({f"{r.benchmark} {r.scenario}" for r in olds} & {f"{r.benchmark} {r.scenario}" for r in news})
+        shared = f"both have: {', '.join(both)}" if both else "have no benchmark and scenario in common"
+        workload = table.spelled(benchmark, scenario)
+        raise not_available(f"{lacking} has no {workload} result; {olds[0].entry} and {news[0].entry} {shared}")
     check_same_units(old, new)
     return per_gpu_of(new) / per_gpu_of(old) - 1
 

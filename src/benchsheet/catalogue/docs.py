@@ -56,7 +56,8 @@ def _commands(parser: argparse.ArgumentParser, help_text: str) -> Iterator[tuple
         return
     helps = {c.dest: c.help or "" for c in subs[0]._choices_actions}
     for name, child in subs[0].choices.items():
-        yield from _commands(child, helps.get(name, ""))
+        if name in helps:  # not an alias (argparse lists each alias as a choice too)
+            yield from _commands(child, helps[name])
 
 
 def _usage(parser: argparse.ArgumentParser) -> str:

@@ -291,7 +291,8 @@ CATALOGUE: tuple[Function, ...] = (
     Function(
         "GAIN",
         (Arg("old_entry", "text", "Earlier entry ID"), Arg("new_entry", "text", "Later entry ID"), BENCH, SCEN),
-        "new per-GPU / old per-GPU - 1, e.g. a software update between rounds.",
+        "new per-GPU / old per-GPU - 1, e.g. a software update between rounds. A benchmark and scenario that "
+        "one entry lacks answers #N/A listing those both entries have.",
         '=GAIN("6.0-0073","6.1-0071","gpt-oss-120b","Server")',
         A.gain,
     ),

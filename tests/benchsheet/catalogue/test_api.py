@@ -23,7 +23,9 @@ def test_the_public_api_is_the_functions_themselves() -> None:
     from benchsheet import get_table as g
 
     assert (e, g, b, c, f) == (evaluate, get_table, build, calc, freeze)
-    assert sorted(benchsheet.__all__) == ["__version__", "build", "calc", "evaluate", "freeze", "get_table"]
+    assert sorted(benchsheet.__all__) == [
+        "__version__", "build", "calc", "evaluate", "frame", "freeze", "get_table", "results"
+    ]  # fmt: skip
     assert set(benchsheet.__all__) <= set(dir(benchsheet))
     assert benchsheet.evaluate("=GPUSNEEDED(1000,100,1,4)") == 12
 
