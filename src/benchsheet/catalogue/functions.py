@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from benchsheet import analysis as A
 from benchsheet.analysis import claims as C
+from benchsheet.analysis import curves as CV
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value
 from excelcalc.textnum import text_number
@@ -528,6 +529,20 @@ CATALOGUE += (
         A.entries_used,
         returns="table",
     ),
+)
+
+# MLPerf Endpoints curves (issue 31): one block, so that other additions merge beside it.
+_CURVE = Arg("curve", "text", 'An Endpoints curve, "<submission>/<system>/<model>" (CURVES lists them)')
+_AT = Arg("tokens_per_sec_per_user", "number", "Target interactivity, tokens/s per user (1000 / TPOT p90 ms)")
+_ID, _MODEL = '"sub_a/system_a/gpt-oss-120b"', BENCH.but("Model; default: all", None)
+CATALOGUE += (
+    Function("CURVES", (_MODEL,), CV.CURVES_HELP, '=CURVES("gpt-oss-120b")', CV.curves, "table"),
+    Function("CURVEPOINTS", (_CURVE,), CV.CURVE_HELP, f"=CURVEPOINTS({_ID})", CV.curve_points, "table"),
+    Function("CURVEAT", (_CURVE, _AT), CV.AT_HELP, f"=CURVEAT({_ID},130)", CV.per_gpu_at),
+    Function(
+        "CURVEATPOINTS", (_CURVE, _AT), CV.POINTS_HELP, f"=CURVEATPOINTS({_ID},130)", CV.per_gpu_at_points, "text"
+    ),
+    Function("BESTCURVE", (FAMILY, BENCH), CV.BEST_HELP, '=BESTCURVE("MI355X","gpt-oss-120b")', CV.best_curve, "table"),
 )
 
 BY_NAME = {f.name: f for f in CATALOGUE}

@@ -215,6 +215,12 @@ ERRORS = [
     (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! what must be one of"),
     (("PERWATT", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
     (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    # MLPerf Endpoints curves (issue 31): none is bundled, so each answers that none is loaded
+    (("CURVES",), "#N/A No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder>"),
+    (("CURVEPOINTS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
+    (("CURVEAT", "sub_a/system_a/gpt-oss-120b", "fast"), "#VALUE! tokens_per_sec_per_user"),
+    (("CURVEATPOINTS", "x", 130), "#N/A Unknown Endpoints curve 'x': no MLPerf Endpoints curves are loaded"),
+    (("BESTCURVE", "MI355X", "gpt-oss-120b"), "#N/A No MLPerf Endpoints curve of MI355X for gpt-oss-120b"),
 ]
 
 
@@ -357,6 +363,12 @@ def test_no_function_raises_on_odd_input() -> None:
 
 @pytest.mark.parametrize("fn", CATALOGUE, ids=[f.name for f in CATALOGUE])
 def test_every_catalogue_example_answers(fn: Any) -> None:
+    if fn.name in ("CURVES", "CURVEPOINTS", "CURVEAT", "CURVEATPOINTS", "BESTCURVE"):  # from an imported submission
+        from benchsheet.data import store
+        from benchsheet.data.endpoints import import_submission
+        from tests.benchsheet.data.test_endpoints import FIXTURES
+
+        store.set_table(store.get_table().with_curves(import_submission(FIXTURES)))
     value = evaluate(fn.example)
     assert not isinstance(value, ReasonedError), (fn.example, value)
 
