@@ -22,6 +22,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -313,3 +314,90 @@ def _scalar(text: str, name: str, line: int) -> Any:
     if re.fullmatch(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?", text, re.ASCII):
         return float(text)
     return text
+
+
+# The user folder's curves.json: the imported curves, plain JSON (loading it can never run code).
+CURVES_FORMAT, CURVES_VERSION = "benchsheet-curves", 1
+_POINT_TYPES: dict[str, Any] = {
+    "concurrency": int,
+    "system_tps": float,
+    "tps_per_user": float,
+    "steady_state": str,
+    "complete": bool,
+    "state": str,
+}
+_CURVE_TYPES: dict[str, Any] = {f: str for f in ("id", "submitter", "system", "model", "division", "availability")}
+_CURVE_TYPES |= {"accelerator": str, "family": str, "vendor": str, "heterogeneous": bool, "gpus": int, "nodes": int}
+_CURVE_TYPES |= {"source": str, "imported_at": str}
+
+
+def curves_to_json(curves: tuple[Curve, ...]) -> str:
+    doc = {"format": CURVES_FORMAT, "version": CURVES_VERSION, "curves": [asdict(c) for c in curves]}
+    return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False)
+
+
+def curves_from_json(text: str | bytes, name: str) -> tuple[Curve, ...]:
+    """The curves of a curves.json; any defect is a DataError naming the file, the curve and the field."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise DataError(name, None, None, f"not a JSON file ({type(exc).__name__})") from None
+    if not isinstance(doc, Mapping) or doc.get("format") != CURVES_FORMAT or doc.get("version") != CURVES_VERSION:
+        raise DataError(name, None, "format", f"not a {CURVES_FORMAT} file of version {CURVES_VERSION}")
+    raw = doc.get("curves")
+    if not isinstance(raw, list):
+        raise DataError(name, None, "curves", "missing curve list")
+    return tuple(_curve_record(r, name, f"curve {i}") for i, r in enumerate(raw))
+
+
+def _curve_record(raw: Any, name: str, where: str) -> Curve:
+    if not isinstance(raw, Mapping):
+        raise DataError(name, where, None, "expected an object")
+    fields = {k: _typed(raw, k, t, name, where) for k, t in _CURVE_TYPES.items()}
+    points = raw.get("points")
+    if not isinstance(points, list) or not points:
+        raise DataError(name, where, "points", "expected a list of points")
+    return Curve(
+        **fields,
+        points=tuple(_point_record(p, name, f"{where} point {i}") for i, p in enumerate(points)),
+        power_file=_pair(raw.get("power_file"), name, where, "power_file"),
+    )
+
+
+def _point_record(raw: Any, name: str, where: str) -> CurvePoint:
+    if not isinstance(raw, Mapping):
+        raise DataError(name, where, None, "expected an object")
+    fields = {k: _typed(raw, k, t, name, where) for k, t in _POINT_TYPES.items()}
+    for key in ("system_tps", "tps_per_user"):
+        if not is_result(fields[key]):
+            raise DataError(name, where, key, f"expected {RESULT_RANGE}")
+    latencies: dict[str, Any] = {}
+    for key in ("ttft_ms", "tpot_ms"):
+        value = raw.get(key)
+        if not isinstance(value, list) or len(value) != len(PERCENTILES):
+            raise DataError(name, where, key, f"expected {len(PERCENTILES)} percentiles")
+        if not all(v is None or (not isinstance(v, bool) and is_result(v)) for v in value):
+            raise DataError(name, where, key, f"expected {RESULT_RANGE} or null")
+        latencies[key] = tuple(None if v is None else float(v) for v in value)
+    files = raw.get("files")
+    if not isinstance(files, list):
+        raise DataError(name, where, "files", "expected a list of [file, sha256]")
+    pairs = tuple(_pair(f, name, where, "files") for f in files)
+    return CurvePoint(**fields, **latencies, files=pairs)
+
+
+def _typed(raw: Mapping[str, Any], key: str, typ: Any, name: str, where: str) -> Any:
+    value = raw.get(key)
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, typ) or (typ is not bool and isinstance(value, bool)):
+        raise DataError(name, where, key, f"expected {typ.__name__}, got {value!r}")
+    if typ is int and not 0 <= value <= MAX_ACCELERATORS:
+        raise DataError(name, where, key, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}")
+    return value
+
+
+def _pair(value: Any, name: str, where: str, key: str) -> tuple[str, str]:
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)):
+        raise DataError(name, where, key, "expected [file, sha256]")
+    return value[0], value[1]

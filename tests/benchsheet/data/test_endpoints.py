@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,39 @@ def test_curves_sit_beside_the_rows(table: Table) -> None:
     assert with_curves.curve(" SUB_A/system_a/GPT-OSS-120B ") is curves[0]
     assert table.curve("sub_a/system_a/gpt-oss-120b") is None
     assert with_curves.with_curves(curves[:1]).curves == (curves[1], curves[0])  # re-imported: replaced
+
+
+def test_import_run_keeps_a_submissions_curves_with_their_provenance(
+    capsys: pytest.CaptureFixture[str], user_home: Path
+) -> None:
+    from benchsheet.cli import main
+    from benchsheet.data import store
+    from benchsheet.udfs import functions as udf
+
+    before = store.get_table()
+    assert main(["import-run", str(SUB_A)]) == 0, capsys.readouterr().err
+    assert main(["import-run", str(SUB_B)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.splitlines() == [
+        "sub_a/system_a/gpt-oss-120b: 7 points (0 flagged) on 8 x AMD Instinct MI355X",
+        "sub_b/system_b/gpt-oss-120b: 7 points (1 flagged) on 16 x AMD Instinct MI355X",
+    ]
+    store.set_table(None)
+    table = store.get_table()
+    assert table.rows == before.rows and table.origin == before.origin  # the Inference rows as they were
+    fresh = import_submission(FIXTURES)  # as imported: every field and file's SHA-256 kept
+    assert table.curves == tuple(
+        replace(c, imported_at=t.imported_at) for c, t in zip(fresh, table.curves, strict=True)
+    )
+    assert udf.CURVEAT("sub_a/system_a/gpt-oss-120b", 130) == pytest.approx(616.0)
+    assert main(["import-run", str(SUB_A)]) == 0  # again: replaced, not added twice
+    store.set_table(None)
+    assert [c.id for c in store.get_table().curves] == ["sub_b/system_b/gpt-oss-120b", "sub_a/system_a/gpt-oss-120b"]
+
+
+def test_a_damaged_curves_file_is_noted_and_the_table_still_loads(user_home: Path) -> None:
+    from benchsheet.data import store
+
+    (user_home / "curves.json").write_text('{"format": "benchsheet-curves", "version": 1, "curves": [{"id": 5}]}')
+    table = store.load_table()
+    assert table.curves == () and table.rows
+    assert "Endpoints curves unusable" in str(table.origin) and "field 'id'" in str(table.origin)
