@@ -80,8 +80,13 @@ def test_every_catalogue_function_is_registered_with_its_help(report: dict[str, 
 @pytest.mark.parametrize("fn", CATALOGUE, ids=[f.name for f in CATALOGUE])
 def test_every_example_answers_as_benchsheet_eval_does(fn: Any, answers: dict[str, dict[str, Any]]) -> None:
     got = answers[fn.example]
-    assert got["output"] == []
-    assert _cells(got["value"]) == evaluate(fn.example), fn.example
+    expected = evaluate(fn.example)
+    if fn.name in ("CURVES", "CURVEPOINTS", "CURVEAT", "CURVEATPOINTS", "BESTCURVE"):  # Lite has no user folder,
+        assert got["output"] == [f"{fn.name}: {expected.text}"]  # so no imported Endpoints curves: it says so
+        expected = str(expected)  # the error's code, as Lite's cell holds it
+    else:
+        assert got["output"] == []
+    assert _cells(got["value"]) == expected, fn.example
 
 
 def _literal_call(formula: str) -> tuple[str, list[Any]] | None:
