@@ -124,13 +124,16 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
     summary = _object(summary_data, str(folder / RESULT_SUMMARY))
     name = str(folder / RESULT_SUMMARY)
     duration_ns = _positive(summary, "duration_ns", name)
-    output_tokens = _positive(summary.get("output_sequence_lengths") or {}, "total", name, "output_sequence_lengths")
+    lengths = summary.get("output_sequence_lengths")
+    output_tokens = _positive(lengths if isinstance(lengths, Mapping) else {}, "total", name, "output_sequence_lengths")
     ttft = tuple(_percentile(summary, "ttft", p, name) for p in PERCENTILES)
     tpot = tuple(_percentile(summary, "tpot", p, name) for p in PERCENTILES)
     if tpot[1] is None:
         raise DataError(name, None, "tpot", "no p90 percentile: tokens/s per user is 1000 / TPOT p90 (section 9.1)")
     concurrency = yaml.get("concurrency")
     dir_concurrency = int(folder.name[1:])
+    if not 0 < dir_concurrency <= MAX_ACCELERATORS:
+        raise DataError(str(folder), None, "concurrency", f"expected 1 to {MAX_ACCELERATORS:,} concurrent users")
     if concurrency is not None and concurrency != dir_concurrency:
         raise DataError(
             str(folder / POINT_YAML), None, "concurrency", f"{concurrency!r} in the folder r{dir_concurrency}"
@@ -251,7 +254,7 @@ def read_point_yaml(data: bytes, name: str) -> dict[str, Any]:
     (integers, floats, true/false/null, plain or quoted text). Flow collections, anchors, tags and
     multi-line scalars are not in these files; meeting one is an error naming the line."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise DataError(name, None, None, "not UTF-8 text") from None
     lines = [
@@ -259,41 +262,45 @@ def read_point_yaml(data: bytes, name: str) -> dict[str, Any]:
         for n, raw in enumerate(text.splitlines(), 1)
         if raw.strip() and not raw.lstrip().startswith("#")
     ]
-    doc, rest = _block(lines, 0, name)
-    if rest:
-        raise DataError(name, None, None, "unexpected indentation", line=rest[0][0])
+    stack = lines[::-1]  # the lines left, the next one last: each is taken once (pop), however long the file
+    doc = _block(stack, 0, name, 0)
+    if stack:
+        raise DataError(name, None, None, "unexpected indentation", line=stack[-1][0])
     if not isinstance(doc, dict):
         raise DataError(name, None, None, "expected a mapping of fields")
     return doc
 
 
-def _block(lines: list[tuple[int, int, str]], indent: int, name: str) -> tuple[Any, list[tuple[int, int, str]]]:
-    """The mapping or list at ``indent`` that starts ``lines``, and the lines after it."""
-    if lines and lines[0][2].startswith("- "):
+_MAX_DEPTH = 50  # point.yaml nests 3 deep
+
+
+def _block(stack: list[tuple[int, int, str]], indent: int, name: str, depth: int) -> Any:
+    """The mapping or list at ``indent`` that starts the lines left (``stack``, next line last), taken off it."""
+    if depth > _MAX_DEPTH:
+        raise DataError(name, None, None, f"nested more than {_MAX_DEPTH} deep", line=stack[-1][0])
+    if stack and stack[-1][2].startswith("- "):
         items = []
-        while lines and lines[0][1] == indent and lines[0][2].startswith("- "):
-            items.append(_scalar(lines[0][2][2:].strip(), name, lines[0][0]))
-            lines = lines[1:]
-        return items, lines
+        while stack and stack[-1][1] == indent and stack[-1][2].startswith("- "):
+            number, _, text = stack.pop()
+            items.append(_scalar(text[2:].strip(), name, number))
+        return items
     mapping: dict[str, Any] = {}
-    while lines and lines[0][1] == indent:
-        number, _, text = lines[0]
+    while stack and stack[-1][1] == indent:
+        number, _, text = stack.pop()
         m = _KEY.fullmatch(text)
         if not m:
             raise DataError(name, None, None, f"not a 'key: value' line: {text[:40]!r}", line=number)
-        lines = lines[1:]
         if m.group(2) is None or m.group(2).strip() == "":
-            inner = lines[0][1] if lines else -1
-            is_list = bool(lines) and lines[0][2].startswith("- ") and inner >= indent
-            if lines and (inner > indent or is_list):
-                mapping[m.group(1)], lines = _block(lines, inner, name)
-            else:
-                mapping[m.group(1)] = None
+            inner = stack[-1][1] if stack else -1
+            is_list = bool(stack) and stack[-1][2].startswith("- ") and inner >= indent
+            mapping[m.group(1)] = (
+                _block(stack, inner, name, depth + 1) if stack and (inner > indent or is_list) else None
+            )
         else:
             mapping[m.group(1)] = _scalar(m.group(2).strip(), name, number)
-    if lines and lines[0][1] > indent:
-        raise DataError(name, None, None, "unexpected indentation", line=lines[0][0])
-    return mapping, lines
+    if stack and stack[-1][1] > indent:
+        raise DataError(name, None, None, "unexpected indentation", line=stack[-1][0])
+    return mapping
 
 
 def _scalar(text: str, name: str, line: int) -> Any:
@@ -301,7 +308,14 @@ def _scalar(text: str, name: str, line: int) -> Any:
         if len(text) < 2 or text[-1] != text[0]:
             raise DataError(name, None, None, "a quoted text that does not end on its line", line=line)
         body = text[1:-1]
-        return body.replace("''", "'") if text[0] == "'" else json.loads(text) if "\\" in body else body
+        if text[0] == "'" or "\\" not in body:
+            return body.replace("''", "'") if text[0] == "'" else body
+        try:
+            return json.loads(text)  # YAML's double-quoted escapes that JSON shares (\n, \", \u00e9...)
+        except ValueError:
+            raise DataError(
+                name, None, None, f"an escape this reader does not take: {text[:40]!r}", line=line
+            ) from None
     if text[:1] in ("[", "{", "&", "*", "!", "|", ">"):
         raise DataError(name, None, None, f"YAML this reader does not take: {text[:40]!r}", line=line)
     text = text.split(" #", 1)[0].strip()

@@ -137,6 +137,10 @@ def test_provenance_names_each_file_and_its_sha256() -> None:
     assert curve.imported_at == "2026-12-03T00:00:00Z"
 
 
+def test_point_yaml_may_start_with_a_byte_order_mark() -> None:
+    assert read_point_yaml("\ufeffa: 1\n".encode(), "point.yaml") == {"a": 1}
+
+
 def test_point_yaml_reads_as_pyyaml_does() -> None:
     yaml = pytest.importorskip("yaml")  # a test-only tool: benchsheet reads the subset itself
     for path in FIXTURES.glob("*/results/*/*/r*/point.yaml"):
@@ -201,3 +205,49 @@ def test_a_damaged_curves_file_is_noted_and_the_table_still_loads(user_home: Pat
     table = store.load_table()
     assert table.curves == () and table.rows
     assert "Endpoints curves unusable" in str(table.origin) and "field 'id'" in str(table.origin)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'a: "\\q"\n',  # a backslash escape JSON does not know
+        "".join(" " * i + f"k{i}:\n" for i in range(3000)) + " " * 3000 + "v: 1\n",  # nested 3,000 deep
+        "a:\n  - x\n  b: 1\n",
+        "- a\n- b\n",
+    ],
+)
+def test_damaged_point_yaml_is_a_data_error(text: str) -> None:
+    with pytest.raises(DataError):
+        read_point_yaml(text.encode(), "point.yaml")
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"output_sequence_lengths": [1, 2]}, "output_sequence_lengths.total"),
+        ({"duration_ns": 0}, "duration_ns"),
+        ({"duration_ns": True}, "duration_ns"),
+        ({"tpot": {"percentiles": {"90.0": -1}}}, "tpot.percentiles.90.0"),
+        ({"tpot": {"percentiles": {"50.0": 1e6}}}, "tpot"),
+        ({"ttft": "fast"}, None),  # no percentiles: TTFT left blank, the point still imports
+    ],
+)
+def test_a_damaged_summary_names_its_field(tmp_path: Path, change: dict[str, object], field: str | None) -> None:
+    sub = shutil.copytree(SUB_A, tmp_path / "sub_a")
+    path = sub / "results/system_a/gpt-oss-120b/r64/result_summary.json"
+    path.write_text(json.dumps(json.loads(path.read_bytes()) | change))
+    if field is None:
+        assert import_submission(sub)[0].points[2].ttft_ms == (None, None, None, None)
+        return
+    with pytest.raises(DataError) as err:
+        import_submission(sub)
+    assert (err.value.file, err.value.field) == (str(path), field)
+
+
+def test_a_concurrency_beyond_any_system_is_an_error(tmp_path: Path) -> None:
+    sub = shutil.copytree(SUB_A, tmp_path / "sub_a")
+    point = sub / "results/system_a/gpt-oss-120b/r64"
+    (point / "point.yaml").unlink()
+    point.rename(point.with_name("r99999999999"))
+    with pytest.raises(DataError, match="concurrency"):
+        import_submission(sub)
