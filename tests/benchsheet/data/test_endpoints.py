@@ -68,6 +68,22 @@ def test_the_answers_agree_with_mlcommons_checker() -> None:
             assert point.ttft_ms[1] == pytest.approx(theirs.ttft_p90_ms, rel=1e-12)
 
 
+def test_the_answers_agree_with_mlcommons_visualizer() -> None:
+    """mlperf-viz's reader of a v1.0 point (adapt.result_summary_to_flat), where it is installed (test-only)."""
+    adapt = pytest.importorskip("mlperf_endpoints_visualizer.adapt")
+    for curve in import_submission(FIXTURES):
+        for point in curve.points:
+            path = next(Path(f) for f, _ in point.files if f.endswith("result_summary.json"))
+            flat = adapt.result_summary_to_flat(json.loads(path.read_bytes()), concurrency=point.concurrency)
+            derived, direct = flat["derived_fields"], flat["direct_fields"]
+            assert derived["tps_per_user"] == pytest.approx(point.tps_per_user, rel=1e-12)
+            assert derived["ttft"] == pytest.approx(point.ttft_ms[1], rel=1e-12)
+            assert direct["measured_latency_tpot_p99"] == pytest.approx(point.tpot_ms[3], rel=1e-12)
+            # it takes the summary's own "tps" where written: the same window here
+            assert derived["system_tps"] == pytest.approx(point.system_tps, rel=1e-12)
+            assert direct["result_state"] == point.state
+
+
 def test_an_interrupted_point_is_kept_and_flagged() -> None:
     (curve,) = import_submission(SUB_B)
     last = curve.points[-1]
