@@ -39,6 +39,19 @@ def table() -> Table:
     return store.get_table()
 
 
+ENDPOINTS = ROOT / "tests" / "benchsheet" / "data" / "endpoints"  # MLCommons' v1.0 fixtures (SOURCES.toml)
+
+
+@pytest.fixture
+def endpoint_curves() -> Table:
+    """The bundled table with the Endpoints fixtures' curves, as the functions see it (the curve
+    functions' examples name them)."""
+    from benchsheet.data.endpoints import import_submission
+
+    store.set_table(store.get_table().with_curves(import_submission(ENDPOINTS)))
+    return store.get_table()
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Print what the robustness tests tried and what held (the table of docs/calculator.md comes from it)."""
     from tests import robustness

@@ -18,7 +18,8 @@ from typing import Any
 
 import xlwings as xw
 
-from benchsheet.catalogue.functions import CATALOGUE, Function, call, named_like
+from benchsheet.catalogue.calls import call, named_like
+from benchsheet.catalogue.functions import CATALOGUE, Function
 from benchsheet.data.store import get_table
 from benchsheet.errors import ALL_ERROR_CODES, CLASSIC_TEXT_LIMIT, VT_ERRORS, BenchError, shortened
 

@@ -108,8 +108,14 @@ def cmd_build_snapshot(args: argparse.Namespace) -> int:
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
-    from benchsheet.data.runs import import_run
+    from benchsheet.data.endpoints import is_submission
+    from benchsheet.data.runs import import_curves, import_run
 
+    if is_submission(Path(args.path)):  # an MLPerf Endpoints submission folder: its curves
+        for c in import_curves(Path(args.path)):
+            flagged = sum(1 for p in c.points if p.flag)
+            print(f"{c.id}: {len(c.points)} points ({flagged} flagged) on {c.gpus} x {c.accelerator}")
+        return 0
     row, run = import_run(
         Path(args.path), args.system and Path(args.system), args.benchmark, args.name, args.allow_invalid
     )
@@ -236,9 +242,10 @@ COMMANDS = (
         "add your own loadgen run as a private entry (local-0001, ...)",
         cmd_import_run,
         "Import an MLPerf loadgen result (mlperf_log_summary.txt, or a folder holding it) with a submission-style "
-        "system.json as a private entry that every function accepts.",
+        "system.json as a private entry that every function accepts; or an MLPerf Endpoints v1.0 submission "
+        "folder (results/<system>/<model>/r<N>/) as curves for CURVES, CURVEAT and BESTCURVE.",
         (
-            opt("path", help="mlperf_log_summary.txt or the folder holding it"),
+            opt("path", help="mlperf_log_summary.txt or the folder holding it; or an Endpoints submission folder"),
             opt("--system", help="system.json (default: the nearest one in PATH's folder or above)"),
             opt("--name", default="", help="a label for the run (default: the system name)"),
             opt("--benchmark", help="benchmark name (default: taken from the folder names)"),

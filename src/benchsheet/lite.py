@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchsheet import __version__
-from benchsheet.catalogue.functions import CATALOGUE, Function, call, named_like
+from benchsheet.catalogue.calls import call, named_like
+from benchsheet.catalogue.functions import CATALOGUE, Function
 from benchsheet.data.store import get_table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, BenchsheetError
 

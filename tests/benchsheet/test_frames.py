@@ -19,7 +19,8 @@ import benchsheet
 from benchsheet import frames
 from benchsheet.analysis import choices
 from benchsheet.analysis.pergpu import per_gpu_value
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function, call
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function
 from benchsheet.catalogue.wizard import example_args
 from benchsheet.data.store import get_table
 from benchsheet.data.table import COLUMNS
@@ -56,7 +57,7 @@ def _cases() -> list[tuple[Function, list[Any]]]:
 
 
 @pytest.mark.parametrize(("fn", "args"), _cases(), ids=lambda v: v.name if isinstance(v, Function) else str(v))
-def test_each_table_function_as_a_frame_is_its_cell_answer(fn: Function, args: list[Any]) -> None:
+def test_each_table_function_as_a_frame_is_its_cell_answer(fn: Function, args: list[Any], endpoint_curves: Any) -> None:
     cells = _cells(fn, args)
     df = frames.frame(fn.name, *args)
     assert isinstance(df, pd.DataFrame)
@@ -70,7 +71,7 @@ def test_each_table_function_as_a_frame_is_its_cell_answer(fn: Function, args: l
         assert _as_cells(df) == cells[1:]
 
 
-def test_every_table_function_is_covered_and_has_a_header_or_is_known_without() -> None:
+def test_every_table_function_is_covered_and_has_a_header_or_is_known_without(endpoint_curves: Any) -> None:
     table = get_table()
     for fn in TABLES:
         args = example_args(fn)
@@ -120,7 +121,8 @@ PROBE = """
 import json, sys
 import benchsheet
 after_import = sorted(m for m in sys.modules if m.split(".")[0] == "pandas" or m == "benchsheet.frames")
-from benchsheet.catalogue.functions import BY_NAME, call
+from benchsheet.catalogue.functions import BY_NAME
+from benchsheet.catalogue.calls import call
 from benchsheet.data.store import get_table
 table = get_table()
 call(BY_NAME["PERGPU"], table, ["6.1-0052", "gpt-oss-120b", "Server"], str)

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from benchsheet import __version__, lite
+from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.engine import evaluate
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, call
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES
@@ -80,8 +81,13 @@ def test_every_catalogue_function_is_registered_with_its_help(report: dict[str, 
 @pytest.mark.parametrize("fn", CATALOGUE, ids=[f.name for f in CATALOGUE])
 def test_every_example_answers_as_benchsheet_eval_does(fn: Any, answers: dict[str, dict[str, Any]]) -> None:
     got = answers[fn.example]
-    assert got["output"] == []
-    assert _cells(got["value"]) == evaluate(fn.example), fn.example
+    expected = evaluate(fn.example)
+    if fn.name in ("CURVES", "CURVEPOINTS", "CURVEAT", "CURVEATPOINTS", "BESTCURVE"):  # Lite has no user folder,
+        assert got["output"] == [f"{fn.name}: {expected.text}"]  # so no imported Endpoints curves: it says so
+        expected = str(expected)  # the error's code, as Lite's cell holds it
+    else:
+        assert got["output"] == []
+    assert _cells(got["value"]) == expected, fn.example
 
 
 def _literal_call(formula: str) -> tuple[str, list[Any]] | None:

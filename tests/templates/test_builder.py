@@ -23,8 +23,9 @@ import pytest
 from benchsheet import analysis as A
 from benchsheet.analysis import choices
 from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
+from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.engine import evaluate
-from benchsheet.catalogue.functions import BY_NAME, call
+from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES

@@ -23,7 +23,8 @@ import pytest
 import xlwings
 
 import benchsheet.udfs as udfs_package
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function, call
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function
 from benchsheet.data import store
 from benchsheet.errors import vt_error
 from tests.xlwings_windows import MISSING, MODULE, ComError, ComRange, Windows, windows, windows_xlwings

@@ -46,6 +46,11 @@ def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
                 f"{family} is an accelerator family, not an entry: BEST(family, benchmark, scenario) gives its "
                 "best per-GPU value, BESTENTRY(...) the entry behind it"
             )
+        if table.curves and table.curve(entry) is not None:  # an Endpoints curve has no one result
+            raise not_available(
+                f"{entry.strip()} is an MLPerf Endpoints curve, not an Inference entry: it has no single result; "
+                "CURVEAT(curve, tokens_per_sec_per_user) gives its per-GPU tokens/s at an interactivity"
+            )
         raise not_available(f"Unknown entry {entry.strip()}")
     return rows
 

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchsheet.catalogue.functions import BY_NAME, Function, call
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.functions import BY_NAME, Function
 from benchsheet.data.store import get_table
 from benchsheet.errors import BenchError
 from excelcalc.formula_text import EXPONENT, MAX_FORMULA, MAX_TEXT, normalize_formula, tokenizer, too_long

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchsheet.data.endpoints import curves_from_json, curves_to_json, import_submission
 from benchsheet.data.loadgen import LOCAL_PREFIX, find_run_files, make_run
 from benchsheet.data.snapshot import latency_bounds
-from benchsheet.data.store import load_official, load_runs, user_cache, user_runs
-from benchsheet.data.table import PrivateRuns, Row, RunInfo, round_sort_key, runs_from_json, runs_to_json
+from benchsheet.data.store import load_curves, load_official, load_runs, user_cache, user_curves, user_runs
+from benchsheet.data.table import Curve, PrivateRuns, Row, RunInfo, round_sort_key, runs_from_json, runs_to_json
 from benchsheet.data.userfiles import locked, read_regular
 from benchsheet.errors import DataError
 from excelcalc.files import write_atomic
@@ -85,3 +86,21 @@ def forget_run(entry: str) -> None:
         return PrivateRuns(rows, tuple(r for r in current.runs if r.entry != key), current.issued)
 
     _update(change)
+
+
+def import_curves(folder: Path) -> tuple[Curve, ...]:
+    """Add the MLPerf Endpoints curves of a v1.0 submission folder to the user folder's curves.json
+    (a curve imported again is replaced), atomically, under the cache's lock; the curves imported."""
+    curves = import_submission(folder)
+    with locked(user_cache()):
+        try:
+            current = load_curves()
+        except DataError as exc:
+            raise DataError(
+                str(user_curves()), None, None, f"cannot read your Endpoints curves ({exc.reason}); nothing was written"
+            ) from None
+        ids = {c.id.lower() for c in curves}
+        text = curves_to_json(tuple(c for c in current if c.id.lower() not in ids) + curves)
+        curves_from_json(text, "new curves file")  # the file we write must load
+        write_atomic(user_curves(), text)
+    return curves

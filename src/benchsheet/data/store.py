@@ -19,13 +19,22 @@ import os
 import sys
 from pathlib import Path
 
-from benchsheet.data.table import BUNDLED_ORIGIN, USER_ORIGIN, PrivateRuns, Table, runs_from_json, table_from_json
+from benchsheet.data.table import (
+    BUNDLED_ORIGIN,
+    USER_ORIGIN,
+    Curve,
+    PrivateRuns,
+    Table,
+    runs_from_json,
+    table_from_json,
+)
 from benchsheet.data.userfiles import read_regular
 from benchsheet.errors import DataError
 
 BUNDLED = Path(__file__).with_name("results.json")
 CACHE_NAME = "results.json"
 RUNS_NAME = "runs.json"
+CURVES_NAME = "curves.json"  # MLPerf Endpoints curves (benchsheet import-run of a submission folder)
 
 _PROCESS_CACHE: dict[str, Table] = {}  # "table": the loaded table of this process
 
@@ -47,6 +56,21 @@ def user_runs() -> Path:
     return user_dir() / RUNS_NAME
 
 
+def user_curves() -> Path:
+    return user_dir() / CURVES_NAME
+
+
+def load_curves() -> tuple[Curve, ...]:
+    """MLPerf Endpoints curves from ``benchsheet import-run``; none when there is no file."""
+    from benchsheet.data.endpoints import curves_from_json  # only a user folder with curves needs it
+
+    try:
+        data = read_regular(user_curves())
+    except FileNotFoundError:
+        return ()
+    return curves_from_json(data, str(user_curves()))
+
+
 def load_runs() -> PrivateRuns:
     """Private entries from ``benchsheet import-run``; none when there is no file."""
     try:
@@ -64,8 +88,15 @@ def load_table() -> Table:
     try:
         private = load_runs()
     except (DataError, OSError) as exc:
-        return Table(official.rows, official.sources, official.origin.noting(f"private runs unusable: {exc}"))
-    return official.with_runs(private) if private.issued else official
+        table = Table(official.rows, official.sources, official.origin.noting(f"private runs unusable: {exc}"))
+    else:
+        table = official.with_runs(private) if private.issued else official
+    try:
+        curves = load_curves()
+    except (DataError, OSError) as exc:
+        note = table.origin.noting(f"Endpoints curves unusable: {exc}")
+        return Table(table.rows, table.sources, note, table.runs, table.runs_issued)
+    return table.with_curves(curves) if curves else table
 
 
 def load_official() -> Table:

@@ -167,6 +167,53 @@ class PrivateRuns:
     issued: int = 0  # local-NNNN numbers are never reused, so a workbook never silently changes meaning
 
 
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """One measurement point of an MLPerf Endpoints curve (``r<concurrency>/`` of a v1.0 submission)."""
+
+    concurrency: int
+    system_tps: float  # output tokens / measured seconds (section 9.1)
+    tps_per_user: float  # 1000 / TPOT p90 in ms (section 9.1)
+    ttft_ms: tuple[float | None, ...]  # p50, p90, p95, p99 (None: the summary has no such percentile)
+    tpot_ms: tuple[float | None, ...]  # p50, p90, p95, p99
+    steady_state: str  # point.yaml's steady_state verdict, as written ("STEADY STATE"); "" when it has none
+    complete: bool  # result_summary.json's complete (a run interrupted or drained early is not)
+    state: str  # result_summary.json's state ("complete", "interrupted", ...)
+    files: tuple[tuple[str, str], ...]  # (file, SHA-256) of point.yaml, system_desc.json, result_summary.json
+
+    @property
+    def flag(self) -> str:
+        """Why the point may not be used ("" when it may): an interrupted run, no steady state."""
+        why = [] if self.complete else [f"run {self.state or 'not complete'}"]
+        if self.steady_state.upper() != "STEADY STATE":
+            why.append(f"steady state {self.steady_state!r}" if self.steady_state else "no steady-state verdict")
+        return "; ".join(why)
+
+
+@dataclass(frozen=True, slots=True)
+class Curve:
+    """One MLPerf Endpoints Pareto curve: one system and one model of a submission, its points by concurrency.
+
+    Not a ``Row``: a curve has no single result, so the functions of one number per row never see it."""
+
+    id: str  # "<submission>/<system>/<model>", from the folder names (as MLCommons' visualizer names it)
+    submitter: str
+    system: str
+    model: str
+    division: str
+    availability: str
+    accelerator: str  # the accelerator names, joined by " + " when the system mixes them
+    family: str
+    vendor: str
+    heterogeneous: bool  # mixed accelerators: no per-GPU value
+    gpus: int  # accelerators per node x nodes, summed over the node types (the Inference rows' counting rules)
+    nodes: int
+    points: tuple[CurvePoint, ...]  # by concurrency
+    source: str  # the submission folder as given
+    power_file: tuple[str, str] = ("", "")  # (file, SHA-256) of system_power.json: provisioned power, not measured
+    imported_at: str = ""
+
+
 @dataclass(frozen=True)
 class Table:
     rows: tuple[Row, ...]
@@ -174,6 +221,7 @@ class Table:
     origin: Origin = BUNDLED_ORIGIN
     runs: tuple[RunInfo, ...] = ()  # private entries' facts (loadgen runs), by entry
     runs_issued: int = 0  # the highest local-NNNN ever given out, so that none is reused
+    curves: tuple[Curve, ...] = ()  # MLPerf Endpoints curves, beside the rows (never rows themselves)
     _by_key: dict[tuple[str, str, str], Row] = field(default_factory=dict, repr=False)
     _by_entry: dict[str, tuple[Row, ...]] = field(default_factory=dict, repr=False)
     _by_bench: dict[tuple[str, str], tuple[Row, ...]] = field(default_factory=dict, repr=False)
@@ -227,7 +275,17 @@ class Table:
 
     def with_runs(self, private: PrivateRuns) -> Table:
         """This table with your own runs beside the official rows."""
-        return Table(self.rows + private.rows, self.sources, self.origin, private.runs, private.issued)
+        return Table(self.rows + private.rows, self.sources, self.origin, private.runs, private.issued, self.curves)
+
+    def with_curves(self, curves: Sequence[Curve]) -> Table:
+        """This table with MLPerf Endpoints curves beside its rows (a curve of the same ID replaced)."""
+        ids = {c.id.lower() for c in curves}
+        kept = tuple(c for c in self.curves if c.id.lower() not in ids)
+        return Table(self.rows, self.sources, self.origin, self.runs, self.runs_issued, kept + tuple(curves))
+
+    def curve(self, curve_id: str) -> Curve | None:
+        key = curve_id.strip().lower()
+        return next((c for c in self.curves if c.id.lower() == key), None)
 
     @property
     def private(self) -> PrivateRuns:

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.engine import evaluate
-from benchsheet.catalogue.functions import BY_NAME, call
+from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.data import store
 from benchsheet.data.table import Table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, vt_error

@@ -228,6 +228,12 @@ ERRORS = [
     (("MWTOKENS", 10, 0, 1.3, 1000), "#VALUE! kw_per_gpu must be a number > 0"),
     (("TOKENSPERMW", 0, 1.2, 1.3), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
     (("FLEET", "gpt-oss-120b", "Server", 1e6, "TPU9", 5), "#N/A Unknown family 'TPU9'"),
+    # MLPerf Endpoints curves (issue 31): none is bundled, so each answers that none is loaded
+    (("CURVES",), "#N/A No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder>"),
+    (("CURVEPOINTS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
+    (("CURVEAT", "sub_a/system_a/gpt-oss-120b", "fast"), "#VALUE! tokens_per_sec_per_user"),
+    (("CURVEATPOINTS", "x", 130), "#N/A Unknown Endpoints curve 'x': no MLPerf Endpoints curves are loaded"),
+    (("BESTCURVE", "MI355X", "gpt-oss-120b"), "#N/A No MLPerf Endpoints curve of MI355X for gpt-oss-120b"),
 ]
 
 
@@ -369,7 +375,7 @@ def test_no_function_raises_on_odd_input() -> None:
 
 
 @pytest.mark.parametrize("fn", CATALOGUE, ids=[f.name for f in CATALOGUE])
-def test_every_catalogue_example_answers(fn: Any) -> None:
+def test_every_catalogue_example_answers(fn: Any, endpoint_curves: Any) -> None:
     value = evaluate(fn.example)
     assert not isinstance(value, ReasonedError), (fn.example, value)
 
@@ -499,7 +505,8 @@ def test_a_number_converts_as_convert_does(kind: str) -> None:
     import datetime as dt
     from decimal import Decimal
 
-    from benchsheet.catalogue.functions import Arg, _convert_all, convert
+    from benchsheet.catalogue.calls import _convert_all, convert
+    from benchsheet.catalogue.functions import Arg
     from benchsheet.errors import BenchError
 
     arg = Arg("x", kind, "")  # type: ignore[arg-type]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet.catalogue.functions import BY_NAME, Arg, convert
+from benchsheet.catalogue.calls import convert
+from benchsheet.catalogue.functions import BY_NAME, Arg
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.table import COLUMNS, Table

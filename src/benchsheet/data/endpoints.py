@@ -1,0 +1,417 @@
+"""MLPerf Endpoints submissions (the v1.0 layout) read into curves: one per system and model.
+
+A v1.0 submission folder holds ``results/<system>/<model>/r<concurrency>/``, each point folder with
+its ``point.yaml`` (the point's configuration and steady-state verdict), ``system_desc.json`` (the
+system), ``result_summary.json`` (the endpoints tool's report: sample counts, the measured window in
+ns, TTFT/TPOT rollups with percentiles in ns, output token totals, ``state``/``complete``), and
+``results/<system>/system_power.json`` beside the models. The metrics follow section 9.1 as
+MLCommons' checker and visualizer read them (``endpoints-submission-cli``'s ``PointSummary``,
+``mlperf-viz``'s ``adapt.py``): system tokens/s = ``output_sequence_lengths.total`` / measured
+seconds, tokens/s per user = 1000 / TPOT p90 in ms.
+
+``system_power.json`` declares *provisioned* power (Appendix E: TDP figures per component summed
+with an overhead), not a measurement: it is kept as provenance and never read as measured power,
+as v6.1's design power is not. ``point.yaml`` is read by ``read_point_yaml``, a reader of the block
+YAML these files are written in (mappings, lists of scalars, plain and quoted scalars): PyYAML is
+no dependency of benchsheet, and anything outside that subset is an error naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchsheet.data.importers import accelerator_count, accelerator_fields, sha256_hex
+from benchsheet.data.table import Curve, CurvePoint
+from benchsheet.data.userfiles import read_regular
+from benchsheet.data.values import RESULT_RANGE, is_result
+from benchsheet.errors import MAX_ACCELERATORS, DataError
+
+POINT_YAML, SYSTEM_DESC, RESULT_SUMMARY, SYSTEM_POWER = (
+    "point.yaml",
+    "system_desc.json",
+    "result_summary.json",
+    "system_power.json",
+)
+PERCENTILES = ("50", "90", "95", "99")
+"""The TTFT and TPOT percentiles a point keeps (v1.0 reports TTFT at p90, section 4.1)."""
+_POINT_DIR = re.compile(r"r(\d+)", re.ASCII)
+_AVAILABILITY_FIELDS = ("publication_status", "system_availability_status", "availability_status")
+
+
+def is_submission(folder: Path) -> bool:
+    """A folder ``import_submission`` reads: a v1.0 submission, or a folder of them."""
+    return folder.is_dir() and any(_results_dirs(folder))
+
+
+def import_submission(folder: Path, imported_at: str | None = None) -> tuple[Curve, ...]:
+    """Every curve of the v1.0 submission(s) under ``folder``, by ID; a DataError naming the file on any defect."""
+    when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    curves = []
+    for results in _results_dirs(folder):
+        for system_dir in sorted(p for p in results.iterdir() if p.is_dir()):
+            for model_dir in sorted(p for p in system_dir.iterdir() if p.is_dir()):
+                points = sorted((int(m.group(1)), d) for d in model_dir.iterdir() if (m := _point_dir(d)))
+                if points:
+                    curves.append(_curve(results.parent.name, system_dir, model_dir, [d for _, d in points], when))
+    if not curves:
+        raise DataError(str(folder), None, None, "no MLPerf Endpoints curve: expected results/<system>/<model>/r<N>/")
+    return tuple(curves)
+
+
+def _results_dirs(folder: Path) -> list[Path]:
+    if (folder / "results").is_dir():
+        return [folder / "results"]
+    return sorted(p for p in folder.rglob("results") if p.is_dir())
+
+
+def _point_dir(path: Path) -> re.Match[str] | None:
+    return _POINT_DIR.fullmatch(path.name) if path.is_dir() else None
+
+
+def _curve(submission: str, system_dir: Path, model_dir: Path, point_dirs: list[Path], when: str) -> Curve:
+    read = [_point(d) for d in point_dirs]
+    systems = {_system_key(desc) for _, desc, _ in read}
+    if len(systems) != 1:
+        raise DataError(str(model_dir), None, SYSTEM_DESC, "the points describe different systems")
+    desc, yaml = read[0][1], read[0][2]
+    accelerators, gpus, nodes = _accelerators(desc, str(point_dirs[0] / SYSTEM_DESC))
+    accelerator = " + ".join(accelerators)
+    fields = accelerator_fields(accelerator)
+    power = system_dir / SYSTEM_POWER
+    return Curve(
+        id=f"{submission}/{system_dir.name}/{model_dir.name}",
+        submitter=_text(desc, "submitter_org_names"),
+        system=_text(desc, "system_name") or system_dir.name,
+        model=_text(yaml, "model_name") or _text(desc, "model_id") or model_dir.name,
+        division=(_text(yaml, "division") or _text(desc, "division")).lower(),
+        availability=next((v for f in _AVAILABILITY_FIELDS if (v := _text(desc, f))), "").lower(),
+        **fields | {"heterogeneous": fields["heterogeneous"] or len(accelerators) > 1},
+        gpus=gpus,
+        nodes=nodes,
+        points=tuple(p for p, _, _ in read),
+        source=str(model_dir.parent.parent.parent),
+        power_file=(str(power), sha256_hex(read_regular(power))) if power.is_file() else ("", ""),
+        imported_at=when,
+    )
+
+
+def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, Any]]:
+    """One point: its numbers, its system description and its point.yaml (empty where it has none)."""
+    files = []
+
+    def load(name: str, required: bool) -> bytes | None:
+        path = folder / name
+        try:
+            data = read_regular(path)
+        except FileNotFoundError:
+            if required:
+                reason = f"missing: each point folder of a v1.0 submission has its {name}"
+                raise DataError(str(folder), None, name, reason) from None
+            return None
+        files.append((str(path), sha256_hex(data)))
+        return data
+
+    desc_data, yaml_data, summary_data = load(SYSTEM_DESC, True), load(POINT_YAML, False), load(RESULT_SUMMARY, True)
+    desc = _object(desc_data, str(folder / SYSTEM_DESC))
+    yaml = read_point_yaml(yaml_data, str(folder / POINT_YAML)) if yaml_data is not None else {}
+    summary = _object(summary_data, str(folder / RESULT_SUMMARY))
+    name = str(folder / RESULT_SUMMARY)
+    duration_ns = _positive(summary, "duration_ns", name)
+    lengths = summary.get("output_sequence_lengths")
+    output_tokens = _positive(lengths if isinstance(lengths, Mapping) else {}, "total", name, "output_sequence_lengths")
+    ttft = tuple(_percentile(summary, "ttft", p, name) for p in PERCENTILES)
+    tpot = tuple(_percentile(summary, "tpot", p, name) for p in PERCENTILES)
+    if tpot[1] is None:
+        raise DataError(name, None, "tpot", "no p90 percentile: tokens/s per user is 1000 / TPOT p90 (section 9.1)")
+    concurrency = yaml.get("concurrency")
+    dir_concurrency = int(folder.name[1:])
+    if not 0 < dir_concurrency <= MAX_ACCELERATORS:
+        raise DataError(str(folder), None, "concurrency", f"expected 1 to {MAX_ACCELERATORS:,} concurrent users")
+    if concurrency is not None and concurrency != dir_concurrency:
+        raise DataError(
+            str(folder / POINT_YAML), None, "concurrency", f"{concurrency!r} in the folder r{dir_concurrency}"
+        )
+    steady = yaml.get("steady_state")
+    verdict = steady.get("verdict") if isinstance(steady, Mapping) else None
+    complete = summary.get("complete")
+    return (
+        CurvePoint(
+            concurrency=dir_concurrency,
+            system_tps=output_tokens / (duration_ns / 1e9),
+            tps_per_user=1000.0 / tpot[1],
+            ttft_ms=ttft,
+            tpot_ms=tpot,
+            steady_state=verdict.strip() if isinstance(verdict, str) else "",
+            complete=complete is True,
+            state=str(summary.get("state") or ("complete" if complete is True else "interrupted")),
+            files=tuple(files),
+        ),
+        desc,
+        yaml,
+    )
+
+
+def _object(data: bytes | None, name: str) -> Mapping[str, Any]:
+    try:
+        doc = json.loads(data or b"")
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise DataError(name, None, None, f"not a JSON file ({type(exc).__name__})") from None
+    if not isinstance(doc, Mapping):
+        raise DataError(name, None, None, "expected a JSON object")
+    return doc
+
+
+def _text(doc: Mapping[str, Any], key: str) -> str:
+    value = doc.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+_MAX_TOTAL = 1e18  # ns of a window, tokens of a run: above a year of nanoseconds, no measurement
+
+
+def _positive(doc: Mapping[str, Any], key: str, name: str, where: str = "") -> float:
+    """A count or duration of the summary: finite, > 0 (its ns and token totals pass MAX_RESULT)."""
+    value = doc.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= _MAX_TOTAL:
+        field = f"{where}.{key}" if where else key
+        raise DataError(name, None, field, f"expected a number > 0 and at most {_MAX_TOTAL:g}, got {value!r}")
+    return float(value)
+
+
+def _percentile(summary: Mapping[str, Any], block: str, p: str, name: str) -> float | None:
+    """A percentile of a rollup in ms (the summary's ns / 1e6); keys are "90" or "90.0" (both are written)."""
+    stats = summary.get(block)
+    percentiles = stats.get("percentiles") if isinstance(stats, Mapping) else None
+    if not isinstance(percentiles, Mapping):
+        return None
+    for key, value in percentiles.items():
+        try:
+            same = float(key) == float(p)
+        except (TypeError, ValueError):
+            same = False
+        if same:
+            if isinstance(value, bool) or not is_result(value):
+                raise DataError(name, None, f"{block}.percentiles.{key}", f"expected {RESULT_RANGE}, got {value!r}")
+            return float(value) / 1e6
+    return None
+
+
+def _system_key(desc: Mapping[str, Any]) -> str:
+    """What must be the same in every point's system description: all but the per-point utilization."""
+    return json.dumps({k: v for k, v in desc.items() if k != "tps_utilization"}, sort_keys=True)
+
+
+def _accelerators(desc: Mapping[str, Any], name: str) -> tuple[list[str], int, int]:
+    """The accelerator names (in order, each once), accelerators and nodes of a system description:
+    accelerators per node x nodes of each node type (v1.0 nests them in ``accelerator_info``), counted
+    as the Inference rows count them (``accelerator_count``: a "(xN)" name, a "Dual" card)."""
+    node_types = desc.get("node_types")
+    if not isinstance(node_types, list) or not node_types:
+        raise DataError(name, None, "node_types", "missing: the system's nodes and accelerators")
+    names: list[str] = []
+    gpus = nodes = 0
+    for i, node in enumerate(node_types):
+        if not isinstance(node, Mapping):
+            raise DataError(name, None, f"node_types[{i}]", "expected an object")
+        count = _count(node, "number_of_nodes", name, i)
+        infos = node.get("accelerator_info")
+        if not isinstance(infos, list):  # the v0.7 shape: one accelerator per node, flat on the node
+            infos = [node] if node.get("accelerator_model_name") else []
+        for info in infos:
+            model = _text(info, "accelerator_model_name") if isinstance(info, Mapping) else ""
+            if not model:
+                raise DataError(name, None, f"node_types[{i}].accelerator_model_name", "missing")
+            gpus += accelerator_count(model, _count(info, "accelerators_per_node", name, i) * count)
+            names += [model] if model not in names else []
+        nodes += count
+    if gpus > MAX_ACCELERATORS:
+        raise DataError(name, None, "node_types", f"more than {MAX_ACCELERATORS:,} accelerators")
+    return names, gpus, nodes
+
+
+def _count(doc: Mapping[str, Any], key: str, name: str, i: int) -> int:
+    value = doc.get(key)
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_ACCELERATORS:
+        raise DataError(name, None, f"node_types[{i}].{key}", f"expected a whole number, got {value!r}")
+    return value
+
+
+# point.yaml: the block YAML subset these files are written in.
+_KEY = re.compile(r"([A-Za-z0-9_.-]+):(?: (.*))?")
+
+
+def read_point_yaml(data: bytes, name: str) -> dict[str, Any]:
+    """A ``point.yaml`` as Python: nested mappings by indentation, lists of scalars ("- x"), and scalars
+    (integers, floats, true/false/null, plain or quoted text). Flow collections, anchors, tags and
+    multi-line scalars are not in these files; meeting one is an error naming the line."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DataError(name, None, None, "not UTF-8 text") from None
+    lines = [
+        (n, len(raw) - len(raw.lstrip(" ")), raw.strip())
+        for n, raw in enumerate(text.splitlines(), 1)
+        if raw.strip() and not raw.lstrip().startswith("#")
+    ]
+    stack = lines[::-1]  # the lines left, the next one last: each is taken once (pop), however long the file
+    doc = _block(stack, 0, name, 0)
+    if stack:
+        raise DataError(name, None, None, "unexpected indentation", line=stack[-1][0])
+    if not isinstance(doc, dict):
+        raise DataError(name, None, None, "expected a mapping of fields")
+    return doc
+
+
+_MAX_DEPTH = 50  # point.yaml nests 3 deep
+
+
+def _block(stack: list[tuple[int, int, str]], indent: int, name: str, depth: int) -> Any:
+    """The mapping or list at ``indent`` that starts the lines left (``stack``, next line last), taken off it."""
+    if depth > _MAX_DEPTH:
+        raise DataError(name, None, None, f"nested more than {_MAX_DEPTH} deep", line=stack[-1][0])
+    if stack and stack[-1][2].startswith("- "):
+        items = []
+        while stack and stack[-1][1] == indent and stack[-1][2].startswith("- "):
+            number, _, text = stack.pop()
+            items.append(_scalar(text[2:].strip(), name, number))
+        return items
+    mapping: dict[str, Any] = {}
+    while stack and stack[-1][1] == indent:
+        number, _, text = stack.pop()
+        m = _KEY.fullmatch(text)
+        if not m:
+            raise DataError(name, None, None, f"not a 'key: value' line: {text[:40]!r}", line=number)
+        if m.group(2) is None or m.group(2).strip() == "":
+            inner = stack[-1][1] if stack else -1
+            is_list = bool(stack) and stack[-1][2].startswith("- ") and inner >= indent
+            mapping[m.group(1)] = (
+                _block(stack, inner, name, depth + 1) if stack and (inner > indent or is_list) else None
+            )
+        else:
+            mapping[m.group(1)] = _scalar(m.group(2).strip(), name, number)
+    if stack and stack[-1][1] > indent:
+        raise DataError(name, None, None, "unexpected indentation", line=stack[-1][0])
+    return mapping
+
+
+def _scalar(text: str, name: str, line: int) -> Any:
+    if text[:1] in ('"', "'"):
+        if len(text) < 2 or text[-1] != text[0]:
+            raise DataError(name, None, None, "a quoted text that does not end on its line", line=line)
+        body = text[1:-1]
+        if text[0] == "'" or "\\" not in body:
+            return body.replace("''", "'") if text[0] == "'" else body
+        try:
+            return json.loads(text)  # YAML's double-quoted escapes that JSON shares (\n, \", \u00e9...)
+        except ValueError:
+            raise DataError(
+                name, None, None, f"an escape this reader does not take: {text[:40]!r}", line=line
+            ) from None
+    if text[:1] in ("[", "{", "&", "*", "!", "|", ">"):
+        raise DataError(name, None, None, f"YAML this reader does not take: {text[:40]!r}", line=line)
+    text = text.split(" #", 1)[0].strip()
+    if text in ("null", "~", "Null", "NULL"):
+        return None
+    if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
+        return text.lower() == "true"
+    if re.fullmatch(r"[-+]?\d+", text, re.ASCII):
+        return int(text)
+    if re.fullmatch(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?", text, re.ASCII):
+        return float(text)
+    return text
+
+
+# The user folder's curves.json: the imported curves, plain JSON (loading it can never run code).
+CURVES_FORMAT, CURVES_VERSION = "benchsheet-curves", 1
+_POINT_TYPES: dict[str, Any] = {
+    "concurrency": int,
+    "system_tps": float,
+    "tps_per_user": float,
+    "steady_state": str,
+    "complete": bool,
+    "state": str,
+}
+_CURVE_TYPES: dict[str, Any] = {f: str for f in ("id", "submitter", "system", "model", "division", "availability")}
+_CURVE_TYPES |= {"accelerator": str, "family": str, "vendor": str, "heterogeneous": bool, "gpus": int, "nodes": int}
+_CURVE_TYPES |= {"source": str, "imported_at": str}
+
+
+def curves_to_json(curves: tuple[Curve, ...]) -> str:
+    doc = {"format": CURVES_FORMAT, "version": CURVES_VERSION, "curves": [asdict(c) for c in curves]}
+    return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False)
+
+
+def curves_from_json(text: str | bytes, name: str) -> tuple[Curve, ...]:
+    """The curves of a curves.json; any defect is a DataError naming the file, the curve and the field."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise DataError(name, None, None, f"not a JSON file ({type(exc).__name__})") from None
+    if not isinstance(doc, Mapping) or doc.get("format") != CURVES_FORMAT or doc.get("version") != CURVES_VERSION:
+        raise DataError(name, None, "format", f"not a {CURVES_FORMAT} file of version {CURVES_VERSION}")
+    raw = doc.get("curves")
+    if not isinstance(raw, list):
+        raise DataError(name, None, "curves", "missing curve list")
+    return tuple(_curve_record(r, name, f"curve {i}") for i, r in enumerate(raw))
+
+
+def _curve_record(raw: Any, name: str, where: str) -> Curve:
+    if not isinstance(raw, Mapping):
+        raise DataError(name, where, None, "expected an object")
+    fields = {k: _typed(raw, k, t, name, where) for k, t in _CURVE_TYPES.items()}
+    points = raw.get("points")
+    if not isinstance(points, list) or not points:
+        raise DataError(name, where, "points", "expected a list of points")
+    return Curve(
+        **fields,
+        points=tuple(_point_record(p, name, f"{where} point {i}") for i, p in enumerate(points)),
+        power_file=_pair(raw.get("power_file"), name, where, "power_file"),
+    )
+
+
+def _point_record(raw: Any, name: str, where: str) -> CurvePoint:
+    if not isinstance(raw, Mapping):
+        raise DataError(name, where, None, "expected an object")
+    fields = {k: _typed(raw, k, t, name, where) for k, t in _POINT_TYPES.items()}
+    for key in ("system_tps", "tps_per_user"):
+        if not is_result(fields[key]):
+            raise DataError(name, where, key, f"expected {RESULT_RANGE}")
+    latencies: dict[str, Any] = {}
+    for key in ("ttft_ms", "tpot_ms"):
+        value = raw.get(key)
+        if not isinstance(value, list) or len(value) != len(PERCENTILES):
+            raise DataError(name, where, key, f"expected {len(PERCENTILES)} percentiles")
+        if not all(v is None or (not isinstance(v, bool) and is_result(v)) for v in value):
+            raise DataError(name, where, key, f"expected {RESULT_RANGE} or null")
+        latencies[key] = tuple(None if v is None else float(v) for v in value)
+    files = raw.get("files")
+    if not isinstance(files, list):
+        raise DataError(name, where, "files", "expected a list of [file, sha256]")
+    pairs = tuple(_pair(f, name, where, "files") for f in files)
+    return CurvePoint(**fields, **latencies, files=pairs)
+
+
+def _typed(raw: Mapping[str, Any], key: str, typ: Any, name: str, where: str) -> Any:
+    value = raw.get(key)
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, typ) or (typ is not bool and isinstance(value, bool)):
+        raise DataError(name, where, key, f"expected {typ.__name__}, got {value!r}")
+    if typ is int and not 0 <= value <= MAX_ACCELERATORS:
+        raise DataError(name, where, key, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}")
+    return value
+
+
+def _pair(value: Any, name: str, where: str, key: str) -> tuple[str, str]:
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)):
+        raise DataError(name, where, key, "expected [file, sha256]")
+    return value[0], value[1]
