@@ -192,7 +192,8 @@ CATALOGUE: tuple[Function, ...] = (
             Arg("entry_id", "text", ENTRY.help),
             Arg("field", "text", "One of: " + ", ".join(A.ENTRY_FIELDS + A.RUN_FIELDS)),
         ),
-        "One field of an entry: submitter, system, accelerator, family, gpus, ...",
+        "One field of an entry: submitter, system, accelerator, family, gpus, ...; inferred: the results the "
+        'official file marks inferred ("none"), flags: every official flag as the file writes it.',
         '=ENTRY("6.1-0052","system")',
         A.entry_field,
         returns="text",
@@ -323,7 +324,8 @@ CATALOGUE: tuple[Function, ...] = (
         "RESULTS",
         (BENCH, SCEN, ANY_FAMILY, *FILTERS),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label), round "
+        "GPUs, result, per-GPU, availability, software, note (official flags such as inferred, model run, GPUs "
+        "per card, units label), round "
         "(the latest round with rows, unless round is given). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
         A.results,
