@@ -150,30 +150,31 @@ def _entry_flags(rows: Sequence[Row]) -> str:
 
 def row_notes(table: Table, r: Row) -> list[str]:
     """What a reader must know to use the row's figures (shown in CITE and RESULTS)."""
-    notes = flag_notes(r)
+    own = r.id_source == IdSource.LOCAL
+    notes = ["your own run (benchsheet import-run): not an MLPerf result"] if own else flag_notes(r)
+    counted = "your system description's accelerator count" if own else "the official file's accelerator count"
     if r.division == "open":
         notes.append(f"model run: {model_run(r)} (open division: not the {r.benchmark} benchmark model)")
     per_card = gpus_per_card(r.accelerator)
     if per_card > 1 and r.gpus_in_file:
         notes.append(
-            f"{r.gpus} GPUs: the official file counts {r.gpus_in_file} cards of {r.accelerator}, "
+            f"{r.gpus} GPUs: {'your system description' if own else 'the official file'} counts "
+            f"{r.gpus_in_file} cards of {r.accelerator}, "
             f"{per_card} GPUs per card"
         )
     elif r.gpus_in_file:
         per_node = (
-            f" (a# x Nodes) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
+            f" ({'per node x nodes' if own else 'a# x Nodes'}) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
             if r.nodes > 1 and r.gpus_in_file % r.nodes == 0
             else " is "
         )
-        notes.append(
-            f"{r.gpus} accelerators as the accelerator name states; "
-            f"the official file's accelerator count{per_node}{r.gpus_in_file}"
-        )
+        notes.append(f"{r.gpus} accelerators as the accelerator name states; {counted}{per_node}{r.gpus_in_file}")
     other = {x.round: x.units for x in table.bench_rows(r.benchmark, r.scenario) if x.throughput and x.round != r.round}
     if r.throughput and r.units != "Tokens/s" and other and set(other.values()) == {"Tokens/s"}:
         rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
         notes.append(
-            f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
+            f"units: {'labelled as the official rows label it' if own else 'the official file labels this'} "
+            f"{r.units}, but {r.benchmark} {r.scenario} is a token rate "
             f"(Tokens/s in {rounds}): kept as published, not comparable across rounds"
         )
     return notes

@@ -324,8 +324,8 @@ CATALOGUE: tuple[Function, ...] = (
         "RESULTS",
         (BENCH, SCEN, ANY_FAMILY, *FILTERS),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software, note (official flags such as inferred, model run, GPUs "
-        "per card, units label), round "
+        "GPUs, result, per-GPU, availability, software, note (inferred, own run, model run, GPUs per card, units), "
+        "round "
         "(the latest round with rows, unless round is given). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
         A.results,
