@@ -429,7 +429,8 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
 
 # ------------------------------------------------------------------ COUNTS
 
-COUNTS_HEADER = ("division", "submitters", "entry IDs", "systems", "results")
+COUNTS_HEADER = ("division", "submitters", "entry IDs", "system names", "results")
+"""Entry IDs are what MLCommons counts as "systems" (v6.1's 120); system names are the distinct names (106)."""
 
 
 def counts(table: Table, round: str, availability: str = "any", suite: str | None = None) -> list[list[Cell]]:
@@ -470,11 +471,17 @@ def count(
     out = counts(table, round, availability, suite)
     col = what.strip().lower()
     names = {str(h).lower(): i for i, h in enumerate(out[0])}
-    if col not in names or col == "division":
+    if col not in names | {"systems": 0} or col == "division":
         raise bad_value(f"what must be one of {', '.join(COUNTS_HEADER[1:])}, not {what!r}")
     row = next((r for r in out[1:] if r[0] == division.strip().lower()), None)
     if row is None:
         raise not_available(f"No {division.strip()} rows in round {out and normalize_round(round)}")
+    if col == "systems":  # two counts answer to the word: say both, and which is which
+        ids, systems = row[names["entry ids"]], row[names["system names"]]
+        raise bad_value(
+            f'"systems" is two counts: {ids} entry IDs (what MLCommons counts as systems) and {systems} system '
+            f'names (distinct names): ask for "entry IDs" or "system names"'
+        )
     value = row[names[col]]
     assert isinstance(value, int)
     return value

@@ -447,8 +447,8 @@ CATALOGUE += (
     Function(
         "COUNTS",
         (A_ROUND, ANY_AVAIL, SUITE),
-        "What a round holds, per division and in all: submitters, entry IDs, system names and results. "
-        'A claim of "N submitters" or "N systems" is checked here. Spills.',
+        "What a round holds, per division and in all: submitters, entry IDs (what MLCommons counts as systems), "
+        'distinct system names and results. A claim of "N submitters" or "N systems" is checked here. Spills.',
         '=COUNTS("6.1")',
         C.counts,
         returns="table",
@@ -457,12 +457,17 @@ CATALOGUE += (
         "ROUNDCOUNT",
         (
             A_ROUND,
-            Arg("what", "text", '"submitters", "entry IDs", "systems" or "results"'),
+            Arg(
+                "what",
+                "text",
+                '"submitters", "entry IDs" (MLCommons\' systems), "system names" or "results"; "systems" names both',
+            ),
             Arg("division", "text", '"closed", "open" or "all" (default)', "all"),
             ANY_AVAIL,
             SUITE,
         ),
-        "One number of COUNTS: submitters, entry IDs, systems or results of a round's division.",
+        "One number of COUNTS: submitters, entry IDs (what MLCommons counts as systems), distinct system names "
+        'or results of a round\'s division; "systems" answers #VALUE! with both counts.',
         '=ROUNDCOUNT("6.1","submitters","closed")',
         C.count,
     ),
