@@ -164,7 +164,7 @@ def test_signatures_spell_out_arguments_and_optional_arguments(windows: Windows)
     assert heads["ENTRY"] == "Function ENTRY(entry_id, field)"
     assert heads["GPUSNEEDED"] == (
         "Function GPUSNEEDED(target_tokens_per_sec, tokens_per_sec_per_gpu, Optional utilization, "
-        "Optional gpus_per_node)"
+        "Optional gpus_per_node, Optional units)"
     )
     assert heads["BEST"] == (
         "Function BEST(family, benchmark, scenario, Optional availability, Optional max_gpus, Optional round, "

@@ -149,6 +149,13 @@ ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with
 SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', None)
 FILTERS = (AVAIL, MAXG, ROUND, SOFT)
 PER_GPU = Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)")
+UNITS = Arg(
+    "units",
+    "text",
+    'The rate\'s unit, which Excel does not pass on from BEST: "Tokens/s" (default: a bare number), "Queries/s", '
+    '"Samples/s", or the workload, e.g. "stable-diffusion-xl Server"; a latency is refused',
+    None,
+)
 
 
 def _spec(name: str, what: str) -> Arg:
@@ -266,8 +273,10 @@ CATALOGUE: tuple[Function, ...] = (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour"),
             PER_GPU,
             Arg("utilization", "number", "Share of the hour spent serving, > 0 and <= 1 (default 1)", 1.0),
+            UNITS,
         ),
-        "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization).",
+        "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization); per million queries "
+        '(samples) where units is "Queries/s" ("Samples/s") or a workload in them. A bare number is tokens/s.',
         '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
         A.cost_per_mtok,
     ),
@@ -283,8 +292,10 @@ CATALOGUE: tuple[Function, ...] = (
                 f"Accelerators per node (default {A.DEFAULT_GPUS_PER_NODE})",
                 A.DEFAULT_GPUS_PER_NODE,
             ),
+            UNITS,
         ),
-        "GPUs to buy for a target throughput, rounded up to whole nodes.",
+        "GPUs to buy for a target throughput, rounded up to whole nodes; the target is in the rate's units "
+        "(tokens/s for a bare number; queries/s, samples/s where units says so).",
         '=GPUSNEEDED(1000000,BEST("B200","gpt-oss-120b","Server"),0.7,8)',
         A.gpus_needed,
     ),
