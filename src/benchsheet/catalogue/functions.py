@@ -149,17 +149,20 @@ ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with
 SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', None)
 FILTERS = (AVAIL, MAXG, ROUND, SOFT)
 PER_GPU = Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)")
+_UNITS = 'Excel passes no unit on from BEST: "Tokens/s" (default), "Queries/s", "Samples/s", or the workload'
 UNITS = Arg(
-    "units",
-    "text",
-    'The rate\'s unit, which Excel does not pass on from BEST: "Tokens/s" (default: a bare number), "Queries/s", '
-    '"Samples/s", or the workload, e.g. "stable-diffusion-xl Server"; a latency is refused',
-    None,
+    "units", "text", f'The rate\'s unit. {_UNITS}, e.g. "stable-diffusion-xl Server"; a latency is refused', None
 )
 
 
 def _spec(name: str, what: str) -> Arg:
     return Arg(name, "spec", f"{what}: an entry ID, a family (its best row) or a per-GPU number")
+
+
+PAIR_ROUND = ROUND.but(
+    'Round, e.g. "6.1", or "same": the latest round both sides have (RATIOS\' default); default: each side\'s latest'
+)
+PAIR_ARGS = (_spec("baseline", "Baseline"), _spec("candidate", "Candidate"), BENCH, SCEN, AVAIL, MAXG, PAIR_ROUND)
 
 
 def _latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
@@ -246,23 +249,23 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "BREAKEVEN",
-        (_spec("baseline", "Baseline"), _spec("candidate", "Candidate"), BENCH, SCEN, AVAIL, MAXG, ROUND),
-        "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate.",
+        PAIR_ARGS,
+        "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate. Each "
+        'family side is of its own latest round unless round is given or "same"; PAIRED names the rows and rounds.',
         '=BREAKEVEN("B200","B300","gpt-oss-120b","Server","available",8)',
         A.breakeven,
     ),
     Function(
+        "PAIRED",
+        PAIR_ARGS,
+        "The rows and rounds BREAKEVEN with the same arguments divides: same round or across rounds, each entry.",
+        '=PAIRED("H200","B300","gpt-oss-120b","Server","available")',
+        A.paired,
+        returns="text",
+    ),
+    Function(
         "BREAKEVENPRICE",
-        (
-            Arg("baseline_price", "number", "Baseline $ per GPU-hour"),
-            _spec("baseline", "Baseline"),
-            _spec("candidate", "Candidate"),
-            BENCH,
-            SCEN,
-            AVAIL,
-            MAXG,
-            ROUND,
-        ),
+        (Arg("baseline_price", "number", "Baseline $ per GPU-hour"), *PAIR_ARGS),
         "baseline_price x BREAKEVEN: the contract ceiling per GPU-hour for the candidate.",
         '=BREAKEVENPRICE(5,"B200","B300","gpt-oss-120b","Server","available",8)',
         A.breakeven_price,
