@@ -436,8 +436,8 @@ CATALOGUE: tuple[Function, ...] = (
             ),
         ),
         "Like-for-like systems across two rounds (same submitter, family and GPU count), biggest per-GPU gain "
-        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, how strong the "
-        "match is, and both rounds. Spills.",
+        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, match, rounds, "
+        f"workload, flag (outlier: a gain above {C.OUTLIER_GAIN:+.0%}). Spills.",
         '=GAINS("gpt-oss-120b","Server","6.0","6.1")',
         C.gains,
         returns="table",
@@ -471,11 +471,7 @@ CATALOGUE += (
         "ROUNDCOUNT",
         (
             A_ROUND,
-            Arg(
-                "what",
-                "text",
-                '"submitters", "entry IDs" (MLCommons\' systems), "system names" or "results"; "systems" names both',
-            ),
+            Arg("what", "text", '"submitters", "entry IDs", "system names" or "results"; "systems": both, #VALUE!'),
             Arg("division", "text", '"closed", "open" or "all" (default)', "all"),
             ANY_AVAIL,
             SUITE,
@@ -522,9 +518,10 @@ CATALOGUE += (
             Arg("old_round", "round", "Earlier round; default: the one before new_round", None),
             Arg("new_round", "round", "Later round; default: the latest", None),
             AVAIL,
+            Arg("include_outliers", "bool", "TRUE: count the gains GAINS flags as outliers (default FALSE)", False),
         ),
-        "A range claim checked at both ends over GAINS of every benchmark and scenario: per end, the verdict, "
-        "how many pairs reach it at each match strength, and the nearest pairs above it. Spills.",
+        "A range claim over GAINS of every workload: per end, the pairs reaching it by match strength; pairs "
+        "below, inside and above it; the observed range, quartiles and verdict (rows below the ends). Spills.",
         '=GAINRANGE(0.08,0.36,"Blackwell","6.0","6.1")',
         C.gain_range,
         returns="table",
