@@ -145,7 +145,12 @@ def _entry_flags(rows: Sequence[Row]) -> str:
         groups.setdefault(r.flags or f"inferred={int(r.inferred)}", []).append(f"{r.benchmark} {r.scenario}")
     if len(groups) == 1:
         return next(iter(groups))
-    return " | ".join(f"{', '.join(sorted(where))}: {flags}" for flags, where in groups.items())
+    full = " | ".join(f"{', '.join(sorted(where))}: {flags}" for flags, where in groups.items())
+    if len(full) <= 255:  # what classic Excel shows of a text; longer, each set of flags with its count
+        return full
+    return " | ".join(f"{flags} ({len(where)} results)" for flags, where in groups.items()) + (
+        ': ENTRY(e, "inferred") names the inferred ones'
+    )
 
 
 def row_notes(table: Table, r: Row) -> list[str]:

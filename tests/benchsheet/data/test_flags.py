@@ -72,3 +72,16 @@ def test_flags_survive_refresh_and_an_older_cache_loads(shared: Path, user_home:
 @pytest.mark.parametrize("field", ["inferred", "flags"])
 def test_entry_flags_of_an_unknown_entry_say_so(field: str) -> None:
     assert "Unknown entry" in str(udf.ENTRY("6.1-9999", field))
+
+
+def test_entry_flags_fit_a_classic_excel_text() -> None:
+    """An entry whose results carry different flags names them all within 255 characters."""
+    rows = store.get_table().entry_rows("6.0-0039")
+    inferred = sum(r.inferred for r in rows)
+    assert udf.ENTRY("6.0-0039", "flags") == (
+        f'compliance="closed"; errors=0; inferred=1 ({inferred} results) | '
+        f'compliance="closed"; errors=0; inferred=0 ({len(rows) - inferred} results): '
+        'ENTRY(e, "inferred") names the inferred ones'
+    )
+    assert udf.ENTRY("6.0-0039", "inferred").count(",") == inferred - 1
+    assert all(len(str(udf.ENTRY(r.entry, "flags"))) <= 255 for r in store.get_table().rows)
