@@ -18,7 +18,7 @@ from benchsheet.analysis.entries import ENTRY_ID, find_row, unknown_family
 from benchsheet.analysis.pergpu import check_same_units, per_gpu_of
 from benchsheet.analysis.selection import Filters, check_known, matching
 from benchsheet.data.names import family_key
-from benchsheet.data.table import Row, Table, round_sort_key
+from benchsheet.data.table import IdSource, Row, Table, round_sort_key
 from benchsheet.errors import bad_value, not_available
 
 SAME = "same"
@@ -48,7 +48,8 @@ def _side_rounds(table: Table, spec: str | float, benchmark: str, scenario: str,
     if isinstance(spec, float | int):
         return None
     if table.entry_rows(spec) or ENTRY_ID.fullmatch(spec.strip()):
-        return {find_row(table, spec, benchmark, scenario).round}
+        row = find_row(table, spec, benchmark, scenario)
+        return None if row.id_source == IdSource.LOCAL else {row.round}  # an own run is of no MLPerf round
     if family_key(spec) not in table.families:
         raise unknown_family(table, spec, "entry or family")
     return {r.round for r in matching(table, benchmark, scenario, spec, filters.check()) if r.gpus > 0}
@@ -113,9 +114,16 @@ def paired(
     def side(role: str, row: Row | None) -> str:
         if row is None:
             return f"{role}: the number given"
+        if row.id_source == IdSource.LOCAL:
+            return f"{role} {row.entry} (your own run, {row.gpus} GPUs)"
         return f"{role} {row.entry} (v{row.round}, {row.availability}, {row.gpus} GPUs)"
 
-    if cand_row is not None and base_row is not None:
+    own = [r is not None and r.id_source == IdSource.LOCAL for r in (cand_row, base_row)]
+    if all(own):
+        head = "your own runs, not MLPerf results"
+    elif any(own):
+        head = "your own run against " + ("an MLPerf result" if None not in (cand_row, base_row) else "a number")
+    elif cand_row is not None and base_row is not None:
         c, b = cand_row.round, base_row.round
         head = f"same round (v{c})" if c == b else f"across rounds: v{c} over v{b}"
     else:
