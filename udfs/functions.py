@@ -19,7 +19,8 @@ from typing import Any
 import xlwings as xw
 
 from benchsheet.catalogue.calls import call, named_like
-from benchsheet.catalogue.functions import CATALOGUE, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import CATALOGUE
 from benchsheet.data.store import get_table
 from benchsheet.errors import ALL_ERROR_CODES, CLASSIC_TEXT_LIMIT, VT_ERRORS, BenchError, shortened
 

@@ -32,7 +32,8 @@ import pandas as pd
 
 from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.data.store import get_table
 from benchsheet.data.table import COLUMNS
 from benchsheet.errors import BenchError, BenchsheetError

@@ -37,7 +37,8 @@ from typing import Any
 
 from benchsheet import __version__
 from benchsheet.catalogue.calls import call, named_like
-from benchsheet.catalogue.functions import CATALOGUE, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import CATALOGUE
 from benchsheet.data.store import get_table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, BenchsheetError
 

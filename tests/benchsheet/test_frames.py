@@ -20,7 +20,8 @@ from benchsheet import frames
 from benchsheet.analysis import choices
 from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.catalogue.wizard import example_args
 from benchsheet.data.store import get_table
 from benchsheet.data.table import COLUMNS

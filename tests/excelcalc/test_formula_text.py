@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from benchsheet.catalogue.declare import Arg, Function, Returns
 from benchsheet.catalogue.engine import evaluate
-from benchsheet.catalogue.functions import CATALOGUE, Arg, Function, Returns
+from benchsheet.catalogue.functions import CATALOGUE
 from benchsheet.catalogue.literal import answer, failed, literal_call
 from benchsheet.cli import main
 from benchsheet.data.store import get_table

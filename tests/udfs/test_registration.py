@@ -24,7 +24,8 @@ import xlwings
 
 import benchsheet.udfs as udfs_package
 from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.data import store
 from benchsheet.errors import vt_error
 from tests.xlwings_windows import MISSING, MODULE, ComError, ComRange, Windows, windows, windows_xlwings
@@ -165,7 +166,7 @@ def test_signatures_spell_out_arguments_and_optional_arguments(windows: Windows)
     assert heads["ENTRY"] == "Function ENTRY(entry_id, field)"
     assert heads["GPUSNEEDED"] == (
         "Function GPUSNEEDED(target_tokens_per_sec, tokens_per_sec_per_gpu, Optional utilization, "
-        "Optional gpus_per_node)"
+        "Optional gpus_per_node, Optional units)"
     )
     assert heads["BEST"] == (
         "Function BEST(family, benchmark, scenario, Optional availability, Optional max_gpus, Optional round, "

@@ -36,7 +36,7 @@ from benchsheet.analysis.best import (
     spread,
 )
 from benchsheet.analysis.bounds import latency_bounds
-from benchsheet.analysis.breakeven import breakeven, breakeven_price, per_gpu_spec
+from benchsheet.analysis.breakeven import breakeven, breakeven_price, paired, per_gpu_spec
 from benchsheet.analysis.citations import CITE_PARTS, LINE_LIMIT, NOT_VERIFIED, TRADEMARK, citation, cite, datainfo
 from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, cost_per_mtok, gpus_needed
 from benchsheet.analysis.energy import energy_cite, per_watt
@@ -90,6 +90,7 @@ __all__ = [
     "latency_bounds",
     "median_per_gpu",
     "model_run",
+    "paired",
     "per_gpu_of",
     "per_gpu_spec",
     "per_gpu_value",

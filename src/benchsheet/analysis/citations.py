@@ -93,6 +93,7 @@ def _cite_run(table: Table, r: Row) -> list[tuple[str, str]]:
         ("entry", f"{r.entry}: your own run, {r.benchmark} {r.scenario}; not an MLPerf result.{verdict}"),
         ("result", f"Result: {figure_text(r.result)} {r.units} on {r.gpus} x {r.accelerator}."),
         ("system", f"System: {r.system}."),
+        *(("notes", f"Note: {n[:1].upper()}{n[1:]}.") for n in row_notes(table, r)),
         ("source", f"Source: {r.source}, imported {when}."),
         ("sha256", f"SHA-256 of the source file: {r.sha256}."),
         ("derived", f"Internal measurement, unverified, not an MLPerf result. {NOT_VERIFIED}"),

@@ -199,7 +199,12 @@ GAINS_HEADER = (
     "new round",
     "benchmark",
     "scenario",
+    "flag",
 )
+OUTLIER_GAIN = 3.0
+"""A per-GPU gain above +300% (more than 4x) on the same hardware and GPU count is flagged as an outlier:
+no other like-for-like pair of v5.1, v6.0 and v6.1 gains more than +193%; only v6.1's GB10 yolo pairs
+(+4,401.5%, the same software string in both rounds) exceed it. GAINRANGE leaves outliers out unless asked."""
 _STRENGTH = ("same platform", "same system", "same submitter, family and size only")
 
 
@@ -312,9 +317,16 @@ def gains(
                     n.round,
                     n.benchmark,
                     n.scenario,
+                    _flag(gain),
                 ]
             )
     return out
+
+
+def _flag(gain: float) -> str:
+    if gain <= OUTLIER_GAIN:
+        return ""
+    return f"outlier: {gain:+,.1%} per GPU on the same hardware, above {OUTLIER_GAIN:+.0%}: left out of GAINRANGE"
 
 
 ALL = "all"
@@ -429,7 +441,8 @@ def history(table: Table, family: str, benchmark: str, scenario: str, filters: F
 
 # ------------------------------------------------------------------ COUNTS
 
-COUNTS_HEADER = ("division", "submitters", "entry IDs", "systems", "results")
+COUNTS_HEADER = ("division", "submitters", "entry IDs", "system names", "results")
+"""Entry IDs are what MLCommons counts as "systems" (v6.1's 120); system names are the distinct names (106)."""
 
 
 def counts(table: Table, round: str, availability: str = "any", suite: str | None = None) -> list[list[Cell]]:
@@ -470,11 +483,17 @@ def count(
     out = counts(table, round, availability, suite)
     col = what.strip().lower()
     names = {str(h).lower(): i for i, h in enumerate(out[0])}
-    if col not in names or col == "division":
+    if col not in names | {"systems": 0} or col == "division":
         raise bad_value(f"what must be one of {', '.join(COUNTS_HEADER[1:])}, not {what!r}")
     row = next((r for r in out[1:] if r[0] == division.strip().lower()), None)
     if row is None:
         raise not_available(f"No {division.strip()} rows in round {out and normalize_round(round)}")
+    if col == "systems":  # two counts answer to the word: say both, and which is which
+        ids, systems = row[names["entry ids"]], row[names["system names"]]
+        raise bad_value(
+            f'"systems" is two counts: {ids} entry IDs (what MLCommons counts as systems) and {systems} system '
+            f'names (distinct names): ask for "entry IDs" or "system names"'
+        )
     value = row[names[col]]
     assert isinstance(value, int)
     return value
@@ -562,14 +581,18 @@ def gain_range(
     old_round: str | None = None,
     new_round: str | None = None,
     availability: str = "available",
+    include_outliers: bool = False,
 ) -> list[list[Cell]]:
-    """A range claim ("8 to 36 percent on Blackwell") checked at both ends over GAINS of every workload:
-    how many like-for-like pairs reach each end at each match strength, and the pairs nearest above it."""
+    """A range claim ("8 to 36 percent on Blackwell") checked over GAINS of every workload: at each end, how
+    many like-for-like pairs reach it at each match strength and the pairs nearest above it; then how many
+    fall below, inside and above the range, and where the gains lie (range, quartiles) with the verdict
+    (rows "below", "inside", "above", "observed"). GAINS' outliers are left out unless ``include_outliers``."""
     if not (-1 < low <= high) or not math.isfinite(high):
         raise bad_value("low and high must be gains as fractions (8% is 0.08), low <= high")
     table_rows = _gains_everywhere(table, old_round, new_round, family, availability, False)
     col = {h: i for i, h in enumerate(GAINS_HEADER)}
-    pairs = [(float(r[col["gain"]]), str(r[col["match"]]).split(" (")[0], r) for r in table_rows[1:]]
+    every = [(float(r[col["gain"]]), str(r[col["match"]]).split(" (")[0], r) for r in table_rows[1:]]
+    pairs = [p for p in every if include_outliers or not p[2][col["flag"]]]
     out: list[list[Cell]] = [list(GAINRANGE_HEADER)]
     for end, claimed in (("low", low), ("high", high)):
         reach = [p for p in pairs if p[0] >= claimed]
@@ -581,10 +604,54 @@ def gain_range(
         else:
             verdict = f"not found: no like-for-like {family.strip()} pair reaches {claimed:.0%} per GPU"
         nearest = sorted(reach, key=lambda p: (p[0], _STRENGTH.index(p[1])))[:2]
-        text = "; ".join(
-            f"{r[col['submitter']]} {r[col['GPUs']]}x {r[col['family']]} {r[col['benchmark']]} "
-            f"{r[col['scenario']]} {g:+.2%} ({m})"
-            for g, m, r in nearest
-        )
-        out.append([end, claimed, verdict, *counts, text or "none"])
-    return out
+        out.append([end, claimed, verdict, *counts, _pairs_text(nearest, col) or "none"])
+    return out + _spread_rows(pairs, low, high, col, len(every) - len(pairs))
+
+
+def _pairs_text(pairs: Sequence[tuple[float, str, list[Cell]]], col: dict[str, int]) -> str:
+    return "; ".join(
+        f"{r[col['submitter']]} {r[col['GPUs']]}x {r[col['family']]} {r[col['benchmark']]} "
+        f"{r[col['scenario']]} {g:+.2%} ({m})"
+        for g, m, r in pairs
+    )
+
+
+def _spread_rows(
+    pairs: list[tuple[float, str, list[Cell]]], low: float, high: float, col: dict[str, int], left_out: int
+) -> list[list[Cell]]:
+    """GAINRANGE's rows after the ends: the pairs below, inside and above the range by match strength, and
+    the observed range, quartiles and verdict (can a claim "low to high" describe where the gains lie?)."""
+    import statistics  # here, as in best.median_per_gpu: only this answer needs it
+
+    parts = {
+        "below": [p for p in pairs if p[0] < low],
+        "inside": [p for p in pairs if low <= p[0] <= high],
+        "above": [p for p in pairs if p[0] > high],
+    }
+    rows: list[list[Cell]] = []
+    for name, part in parts.items():
+        counts = [sum(1 for p in part if p[1] == s) for s in _STRENGTH]
+        where = {"below": f"below {low:.0%}", "inside": f"from {low:.0%} to {high:.0%}", "above": f"above {high:.0%}"}
+        ordered = sorted(part, key=lambda p: p[0])
+        shown = ordered[:2] if name == "below" else ordered[-2:] if name == "above" else []
+        text = _pairs_text(shown, col)
+        claimed: Cell = low if name == "below" else high if name == "above" else ""
+        rows.append([name, claimed, f"{len(part)} like-for-like pairs {where[name]}", *counts, text])
+    values = sorted(p[0] for p in pairs)
+    lo, hi = values[0], values[-1]
+    span = f"{lo:+.0%} to {hi:+.0%}"
+    if parts["below"] and parts["above"]:
+        verdict = f"the data show a wider range: {span}"
+    elif parts["below"]:
+        verdict = f"the data run lower than the claim: {span}"
+    elif parts["above"]:
+        verdict = f"the data run higher than the claim: {span}"
+    elif hi < high:
+        verdict = f"every pair lies in the range, but none reaches {high:+.0%}: the data show {span}"
+    else:
+        verdict = f"holds: every like-for-like pair lies in the range ({span})"
+    quartiles = ", ".join(f"{q:+.1%}" for q in statistics.quantiles(values, n=4)) if len(values) > 1 else f"{lo:+.1%}"
+    text = f"{len(values)} pairs from {lo:+.1%} to {hi:+.1%}; quartiles {quartiles}; outliers left out: {left_out}"
+    counts = [sum(1 for p in pairs if p[1] == s) for s in _STRENGTH]
+    rows.append(["observed", "", verdict, *counts, text])
+    return rows

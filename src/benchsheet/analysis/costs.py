@@ -1,14 +1,48 @@
 """Money and sizing from a per-GPU rate: cost per million tokens and GPUs to buy.
 
-Plain arithmetic, no table: each input is checked (a price >= 0, a rate > 0, a utilization in
-(0, 1]) and an answer too large to be a number is ``#NUM!`` with its reason.
+Plain arithmetic: each input is checked (a price >= 0, a rate > 0, a utilization in (0, 1]) and an
+answer too large to be a number is ``#NUM!`` with its reason. The rate is a bare number (Excel passes
+no unit from BEST to COSTPERMTOK), so its unit is an optional argument: a unit, or the workload the
+rate was looked up for, read from the table; a latency is refused, any rate is per million of its items.
 """
 
 from __future__ import annotations
 
 import math
 
+from benchsheet.data.names import THROUGHPUT_UNITS, canonical_scenario
+from benchsheet.data.table import Table, round_sort_key
 from benchsheet.errors import BenchError, bad_value
+
+LATENCY_UNITS = ("Latency (ms)", "Latency (s)")
+
+
+def rate_unit(table: Table, units: str | None) -> str:
+    """The unit of a per-GPU rate: "Tokens/s" when left out (a bare number), a rate unit as typed, or the
+    units of a workload ("stable-diffusion-xl Server": its latest round's rows); a latency is refused."""
+    if units is None:
+        return "Tokens/s"
+    text = units.strip()
+    known = {u.lower(): u for u in (*sorted(THROUGHPUT_UNITS), *LATENCY_UNITS)}
+    unit = known.get(text.lower()) or known.get(text.lower() + "/s")
+    if unit is None:
+        bench, _, scen = text.rpartition(" ")
+        rows = [r for r in table.bench_rows(bench, scen) if r.id_source != "local"] if bench and scen else []
+        if not rows or canonical_scenario(scen) is None:
+            raise bad_value(
+                f"units {text[:40]!r} is neither a rate ({', '.join(sorted(THROUGHPUT_UNITS))}) nor a workload "
+                'of the table, e.g. "stable-diffusion-xl Server"'
+            )
+        latest = max(rows, key=lambda r: round_sort_key(r.round)).round
+        found = sorted({r.units for r in rows if r.round == latest})
+        if len(found) > 1:
+            raise bad_value(f"units: {table.spelled(bench, scen)} has rows in {' and '.join(found)}: name the unit")
+        if found[0] not in THROUGHPUT_UNITS:
+            raise bad_value(f"units: {table.spelled(bench, scen)} is a latency in {found[0]}, not a rate")
+        return found[0]
+    if unit not in THROUGHPUT_UNITS:
+        raise bad_value(f"units {unit} is a latency, not a rate: it has no cost per million and sizes no GPUs")
+    return unit
 
 
 def check_price(price: float, name: str) -> None:
@@ -17,22 +51,35 @@ def check_price(price: float, name: str) -> None:
         raise bad_value(f"{name} must be a number >= 0")
 
 
-def _check_rate(rate: float, name: str) -> None:
+def check_rate(rate: float, name: str) -> None:
     if not math.isfinite(rate) or rate <= 0:
         raise bad_value(f"{name} must be a number > 0")
 
 
-def _check_utilization(u: float) -> None:
+def check_utilization(u: float) -> None:
     if not (math.isfinite(u) and 0 < u <= 1):
         raise bad_value("utilization must be > 0 and <= 1")
 
 
-def cost_per_mtok(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, utilization: float = 1.0) -> float:
-    """Dollars per million tokens: price x 1e6 / (tokens/s x 3600 x utilization)."""
+def cost_per_mtok(
+    table: Table,
+    price_per_gpu_hour: float,
+    tokens_per_sec_per_gpu: float,
+    utilization: float = 1.0,
+    units: str | None = None,
+) -> float:
+    """Dollars per million tokens: price x 1e6 / (tokens/s x 3600 x utilization); per million queries or
+    samples where ``units`` says the rate is one of those (the arithmetic is the same, the unit is not)."""
+    rate_unit(table, units)
+    return per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, utilization)
+
+
+def per_million(price_per_gpu_hour: float, rate_per_gpu: float, utilization: float = 1.0) -> float:
+    """COSTPERMTOK's arithmetic, its inputs checked: $ per million of the rate's unit."""
     check_price(price_per_gpu_hour, "price_per_gpu_hour")
-    _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
-    _check_utilization(utilization)
-    served = _served(tokens_per_sec_per_gpu * 3600 * utilization)
+    check_rate(rate_per_gpu, "tokens_per_sec_per_gpu")
+    check_utilization(utilization)
+    served = _served(rate_per_gpu * 3600 * utilization)
     return price_per_gpu_hour * 1e6 / served
 
 
@@ -48,15 +95,28 @@ DEFAULT_GPUS_PER_NODE = 8
 
 
 def gpus_needed(
+    table: Table,
+    target_tokens_per_sec: float,
+    tokens_per_sec_per_gpu: float,
+    utilization: float = 1.0,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
+    units: str | None = None,
+) -> int:
+    """GPUs to buy for a target rate, rounded up to whole nodes (target and per-GPU rate in ``units``)."""
+    rate_unit(table, units)
+    return gpus_for(target_tokens_per_sec, tokens_per_sec_per_gpu, utilization, gpus_per_node)
+
+
+def gpus_for(
     target_tokens_per_sec: float,
     tokens_per_sec_per_gpu: float,
     utilization: float = 1.0,
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
 ) -> int:
-    """GPUs to buy for a target rate, rounded up to whole nodes."""
+    """GPUSNEEDED's arithmetic, its inputs checked: whole nodes of GPUs for a target at a per-GPU rate."""
     check_price(target_tokens_per_sec, "target_tokens_per_sec")
-    _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
-    _check_utilization(utilization)
+    check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
+    check_utilization(utilization)
     if gpus_per_node < 1:
         raise bad_value("gpus_per_node must be a whole number >= 1")
     raw = target_tokens_per_sec / _served(tokens_per_sec_per_gpu * utilization)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from benchsheet.data.names import close_to, either, family_key, gpus_per_card
-from benchsheet.data.table import LATENCY_FIELDS, Row, Table, round_sort_key
+from benchsheet.data.table import LATENCY_FIELDS, IdSource, Row, Table, round_sort_key
 from benchsheet.errors import BenchError, bad_value, not_available
 
 ENTRY_FIELDS = (
@@ -30,6 +30,8 @@ ENTRY_FIELDS = (
     "round",
     "software",
     "model",
+    "inferred",
+    "flags",
 )
 RUN_FIELDS = (*LATENCY_FIELDS, "valid")
 """ENTRY fields that only private entries (your own loadgen runs) have."""
@@ -100,6 +102,10 @@ def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | 
     row = rows[0]
     if name == "model":  # an open entry is one (system, model run); a closed entry runs its benchmarks' models
         return ", ".join(dict.fromkeys(model_run(r) for r in rows))
+    if name == "inferred":  # a flag of each result, not of the entry: the results the file marks
+        return ", ".join(sorted(f"{r.benchmark} {r.scenario}" for r in rows if r.inferred)) or "none"
+    if name == "flags":
+        return _entry_flags(rows)
     if name in ENTRY_FIELDS:
         value: str | int = getattr(row, name)
         return value
@@ -112,32 +118,73 @@ def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | 
     return fact
 
 
+INFERRED_NOTE = (
+    "marked inferred by the official file (its inferred field is 1), which does not say from which run "
+    "the result was inferred"
+)
+
+
+def flag_fields(r: Row) -> dict[str, str]:
+    """The official file's flags of a row, as it writes them: {"compliance": "1", "errors": "0", ...}."""
+    pairs = (part.partition("=") for part in r.flags.split("; ") if part)
+    return {k: v for k, _, v in pairs}
+
+
+def flag_notes(r: Row) -> list[str]:
+    """What the official file's flags say of a row, where they say something: inferred, errors, no compliance."""
+    flags = flag_fields(r)
+    notes = [INFERRED_NOTE] if r.inferred else []
+    if flags.get("errors", "0") not in ("0", "false", "null"):
+        notes.append(f"the official file's errors field is {flags['errors']} for this result")
+    if flags.get("compliance") in ("0", "false"):
+        notes.append(f"the official file's compliance field is {flags['compliance']} for this result")
+    return notes
+
+
+def _entry_flags(rows: Sequence[Row]) -> str:
+    """ENTRY(e, "flags"): the official flags of each result, grouped where they agree."""
+    if all(r.id_source == IdSource.LOCAL for r in rows):
+        return "none: your own run; the official files' flags are given to official results only"
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        groups.setdefault(r.flags or f"inferred={int(r.inferred)}", []).append(f"{r.benchmark} {r.scenario}")
+    if len(groups) == 1:
+        return next(iter(groups))
+    full = " | ".join(f"{', '.join(sorted(where))}: {flags}" for flags, where in groups.items())
+    if len(full) <= 255:  # what classic Excel shows of a text; longer, each set of flags with its count
+        return full
+    return " | ".join(f"{flags} ({len(where)} results)" for flags, where in groups.items()) + (
+        ': ENTRY(e, "inferred") names the inferred ones'
+    )
+
+
 def row_notes(table: Table, r: Row) -> list[str]:
     """What a reader must know to use the row's figures (shown in CITE and RESULTS)."""
-    notes = []
+    own = r.id_source == IdSource.LOCAL
+    notes = ["your own run (benchsheet import-run): not an MLPerf result"] if own else flag_notes(r)
+    counted = "your system description's accelerator count" if own else "the official file's accelerator count"
     if r.division == "open":
         notes.append(f"model run: {model_run(r)} (open division: not the {r.benchmark} benchmark model)")
     per_card = gpus_per_card(r.accelerator)
     if per_card > 1 and r.gpus_in_file:
         notes.append(
-            f"{r.gpus} GPUs: the official file counts {r.gpus_in_file} cards of {r.accelerator}, "
+            f"{r.gpus} GPUs: {'your system description' if own else 'the official file'} counts "
+            f"{r.gpus_in_file} cards of {r.accelerator}, "
             f"{per_card} GPUs per card"
         )
     elif r.gpus_in_file:
         per_node = (
-            f" (a# x Nodes) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
+            f" ({'per node x nodes' if own else 'a# x Nodes'}) is {r.gpus_in_file // r.nodes} x {r.nodes} = "
             if r.nodes > 1 and r.gpus_in_file % r.nodes == 0
             else " is "
         )
-        notes.append(
-            f"{r.gpus} accelerators as the accelerator name states; "
-            f"the official file's accelerator count{per_node}{r.gpus_in_file}"
-        )
+        notes.append(f"{r.gpus} accelerators as the accelerator name states; {counted}{per_node}{r.gpus_in_file}")
     other = {x.round: x.units for x in table.bench_rows(r.benchmark, r.scenario) if x.throughput and x.round != r.round}
     if r.throughput and r.units != "Tokens/s" and other and set(other.values()) == {"Tokens/s"}:
         rounds = ", ".join(f"v{k}" for k in sorted(other, key=round_sort_key))
         notes.append(
-            f"units: the official file labels this {r.units}, but {r.benchmark} {r.scenario} is a token rate "
+            f"units: {'labelled as the official rows label it' if own else 'the official file labels this'} "
+            f"{r.units}, but {r.benchmark} {r.scenario} is a token rate "
             f"(Tokens/s in {rounds}): kept as published, not comparable across rounds"
         )
     return notes

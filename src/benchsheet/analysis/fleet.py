@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 
 from benchsheet.analysis.best import best_row
-from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, _check_rate, check_price, gpus_needed
+from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, check_price, check_rate, gpus_for
 from benchsheet.analysis.entries import unknown_family
 from benchsheet.analysis.selection import Filters
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
@@ -24,7 +24,7 @@ KW_PER_MW = 1000
 
 def _gpus_per_kw(kw_per_gpu: float, pue: float) -> float:
     """GPUs per kW of facility power: 1 / (kW per GPU x PUE)."""
-    _check_rate(kw_per_gpu, "kw_per_gpu")
+    check_rate(kw_per_gpu, "kw_per_gpu")
     check_pue(pue)
     return 1 / (kw_per_gpu * pue)
 
@@ -51,13 +51,13 @@ def mw_tokens(
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
 ) -> float:
     """Tokens/s of the GPUs that fit in the power cap (MWGPUS x tokens/s per GPU)."""
-    _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
+    check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
     return mw_gpus(megawatts, kw_per_gpu, pue, gpus_per_node) * tokens_per_sec_per_gpu
 
 
 def tokens_per_mw(tokens_per_sec_per_gpu: float, kw_per_gpu: float, pue: float) -> float:
     """Tokens/s per megawatt of facility power: tokens/s per GPU x 1000 / (kW per GPU x PUE)."""
-    _check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
+    check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
     return tokens_per_sec_per_gpu * KW_PER_MW * _gpus_per_kw(kw_per_gpu, pue)
 
 
@@ -155,8 +155,8 @@ def fleet(
     mix = _workloads(benchmarks, scenarios, targets)
     names = _families(table, families)
     price_of = _prices(prices, len(names))
-    _check_rate(hours_per_month, "hours_per_month")
-    gpus_needed(0, 1, utilization, gpus_per_node)  # the utilization and node size, checked once
+    check_rate(hours_per_month, "hours_per_month")
+    gpus_for(0, 1, utilization, gpus_per_node)  # the utilization and node size, checked once
     out: list[list[object]] = [list(FLEET_HEADER)]
     for family, price in zip(names, price_of, strict=True):
         missing, units, gpus, monthly = 0, set(), 0, 0.0
@@ -167,7 +167,7 @@ def fleet(
                 missing += 1
                 out.append([family, bench, scen, target, "", "", f"none: {err.reason}", "", "", price, "", ""])
                 continue
-            n = gpus_needed(target, rate, utilization, gpus_per_node)
+            n = gpus_for(target, rate, utilization, gpus_per_node)
             cost = n * price * hours_per_month
             per_m = cost * 1e6 / (target * 3600 * hours_per_month) if target else ""
             units.add(row.units)

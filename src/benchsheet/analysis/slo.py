@@ -10,7 +10,7 @@ the rules' per benchmark and scenario, as shipped; a round whose rules set other
 from __future__ import annotations
 
 from benchsheet.analysis.best import best_row
-from benchsheet.analysis.costs import _check_rate
+from benchsheet.analysis.costs import check_rate
 from benchsheet.analysis.selection import Filters, check_known
 from benchsheet.data.names import SCENARIOS, benchmark_keys
 from benchsheet.data.table import Row, Table
@@ -37,8 +37,8 @@ def strict_scenarios(
 ) -> list[tuple[str, float, float]]:
     """(scenario, TTFT bound, TPOT bound) of the scenarios whose bounds are at least as strict as the
     target, strictest first; none is a ``#N/A`` naming the nearest scenario and what it allows."""
-    _check_rate(ttft_ms, "ttft_ms")
-    _check_rate(tpot_ms, "tpot_ms")
+    check_rate(ttft_ms, "ttft_ms")
+    check_rate(tpot_ms, "tpot_ms")
     by_scenario = _scenario_bounds(table, bounds, benchmark)
     ranked = sorted(((s, b[0], b[1]) for s, b in by_scenario.items()), key=lambda x: (x[2], x[1], x[0]))
     strict = [x for x in ranked if x[1] <= ttft_ms and x[2] <= tpot_ms]

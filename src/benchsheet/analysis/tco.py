@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from benchsheet.analysis.costs import _check_rate, _check_utilization, check_price, cost_per_mtok
+from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
 from benchsheet.data.table import Table
 from benchsheet.errors import bad_value, not_available
@@ -57,7 +57,7 @@ def owned_gpu_hour(
     """$ per GPU-hour of owning: yearly capital (CRF, less the residual's sinking fund), colocation per kW of
     IT power and software, over the year's hours; plus energy, kW x PUE x $/kWh."""
     check_price(capex_per_gpu, "capex_per_gpu")
-    _check_rate(years, "years")
+    check_rate(years, "years")
     _check_rate_of_capital(cost_of_capital)
     if not (math.isfinite(residual_value) and 0 <= residual_value <= capex_per_gpu):
         raise bad_value("residual_value must be >= 0 and <= capex_per_gpu")
@@ -77,7 +77,7 @@ def rent_vs_own(owned_price_per_gpu_hour: float, utilization: float) -> float:
     """The rental $/GPU-hour, paid only for the hours served, at which renting costs the same per token as
     owning every hour and serving a share ``utilization`` of them: owned / utilization."""
     check_price(owned_price_per_gpu_hour, "owned_price_per_gpu_hour")
-    _check_utilization(utilization)
+    check_utilization(utilization)
     return owned_price_per_gpu_hour / utilization
 
 
@@ -93,7 +93,7 @@ def api_utilization(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, ap
     """The utilization at which a GPU at this $/GPU-hour costs the API's $ per million tokens: COSTPERMTOK at
     100% / the API's price; ``#N/A`` where that is above 100%."""
     check_price(api_price_per_mtok, "api_price_per_mtok")
-    at_full = cost_per_mtok(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
+    at_full = per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
     if at_full > api_price_per_mtok:
         raise not_available(
             f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "

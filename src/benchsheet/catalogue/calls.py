@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from benchsheet.catalogue.functions import Arg, Function, Value
+from benchsheet.catalogue.declare import Arg, Function, Value
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value
 from excelcalc.textnum import text_number

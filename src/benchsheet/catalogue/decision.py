@@ -1,52 +1,46 @@
 """The catalogue's functions for the buyer's decision (issue 33): owning against renting, the user's latency
-target, an API's price, a power cap, a mix of workloads.
-
-Declared as data, and made into the catalogue's ``Function`` entries by ``benchsheet.catalogue.functions``
-(which is at the house's size limit): each entry is (name, arguments, help, example, the analysis function,
-what it returns). An argument is a name the catalogue shares ("benchmark", "family", the filters...) or
-(name, kind, help[, default]) with the kinds of ``functions.Kind``; a left-out default makes it required.
+target, an API's price, a power cap, a mix of workloads. ``functions.CATALOGUE`` holds them after its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
-
 from benchsheet.analysis import fleet, slo, tco
 from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE
-
-KindName = Literal["text", "number", "int", "round", "spec", "bool", "cells"]
-ArgData = str | tuple[str, KindName, str] | tuple[str, KindName, str, Any]
-Entry = tuple[str, tuple[ArgData, ...], str, str, Callable[..., Any], Literal["number", "text", "table"]]
+from benchsheet.catalogue.declare import AVAIL, BENCH, ENTRY, FAMILY, MAXG, PER_GPU, ROUND, SCEN, SOFT, Arg, Function
 
 UTILIZATION = "Share of the owned GPU's hours spent serving, > 0 and <= 1"
-MW: ArgData = ("megawatts", "number", "The site's facility power in MW, >= 0")
-KW: ArgData = ("kw_per_gpu", "number", "Power per GPU in kW, > 0: your input or KWPERGPU(...) (measured)")
-PUE: ArgData = ("pue", "number", "Power usage effectiveness, facility / IT power, >= 1")
-NODE: ArgData = (
+MW = Arg("megawatts", "number", "The site's facility power in MW, >= 0")
+KW = Arg("kw_per_gpu", "number", "Power per GPU in kW, > 0: your input or KWPERGPU(...) (measured)")
+PUE = Arg("pue", "number", "Power usage effectiveness, facility / IT power, >= 1")
+NODE = Arg(
     "gpus_per_node",
     "int",
     f"Accelerators per node, whole nodes only (default {DEFAULT_GPUS_PER_NODE})",
     DEFAULT_GPUS_PER_NODE,
 )
-TTFT: ArgData = ("ttft_ms", "number", "Your p99 time to first token target in ms, > 0")
-TPOT: ArgData = ("tpot_ms", "number", "Your p99 time per output token target in ms (= 1000 / tokens/s per user), > 0")
-SLO_ARGS: tuple[ArgData, ...] = ("family", "benchmark", TTFT, TPOT, "availability", "max_gpus", "round", "software")
+TTFT = Arg("ttft_ms", "number", "Your p99 time to first token target in ms, > 0")
+TPOT = Arg("tpot_ms", "number", "Your p99 time per output token target in ms (= 1000 / tokens/s per user), > 0")
+SLO_ARGS: tuple[Arg, ...] = (FAMILY, BENCH, TTFT, TPOT, AVAIL, MAXG, ROUND, SOFT)
 SLO_NOTE = "among the scenarios whose latency bounds are at least as strict as your target (SLOSCENARIOS)"
 
-DECISION: tuple[Entry, ...] = (
-    (
+FUNCTIONS: tuple[Function, ...] = (
+    Function(
         "OWNEDGPUHOUR",
         (
-            ("capex_per_gpu", "number", "Purchase price per GPU in $ (a server's price / its GPUs), >= 0"),
-            ("years", "number", "Depreciation period in years, > 0"),
-            ("cost_of_capital", "number", "Yearly cost of capital as a fraction, 0 to 1, e.g. 0.08 (default 0)", 0.0),
-            ("residual_value", "number", "Value per GPU in $ at the end of the period, <= capex (default 0)", 0.0),
-            ("kw_per_gpu", "number", "Average power per GPU in kW, your input or KWPERGPU(...) (default 0)", 0.0),
-            ("pue", "number", "Power usage effectiveness, facility / IT power, >= 1 (default 1)", 1.0),
-            ("price_per_kwh", "number", "Electricity in $ per kWh (default 0)", 0.0),
-            ("colo_per_kw_month", "number", "Colocation in $ per kW of IT power per month (default 0)", 0.0),
-            ("software_per_gpu_year", "number", "Software licences in $ per GPU per year (default 0)", 0.0),
+            Arg("capex_per_gpu", "number", "Purchase price per GPU in $ (a server's price / its GPUs), >= 0"),
+            Arg("years", "number", "Depreciation period in years, > 0"),
+            Arg(
+                "cost_of_capital",
+                "number",
+                "Yearly cost of capital, a fraction from 0 to 1, e.g. 0.08 (default 0)",
+                0.0,
+            ),
+            Arg("residual_value", "number", "Value per GPU in $ at the end of the period, <= capex (default 0)", 0.0),
+            Arg("kw_per_gpu", "number", "Average power per GPU in kW, your input or KWPERGPU(...) (default 0)", 0.0),
+            Arg("pue", "number", "Power usage effectiveness, facility / IT power, >= 1 (default 1)", 1.0),
+            Arg("price_per_kwh", "number", "Electricity in $ per kWh (default 0)", 0.0),
+            Arg("colo_per_kw_month", "number", "Colocation in $ per kW of IT power per month (default 0)", 0.0),
+            Arg("software_per_gpu_year", "number", "Software licences in $ per GPU per year (default 0)", 0.0),
         ),
         "$ per GPU-hour of owning, every hour of the year: (capex x CRF - residual x (CRF - r) + colocation x kW x "
         "12 + software) / 8,760 + kW x PUE x $/kWh; CRF = r(1+r)^n/((1+r)^n-1), 1/n at r = 0. COSTPERMTOK takes "
@@ -55,11 +49,11 @@ DECISION: tuple[Entry, ...] = (
         tco.owned_gpu_hour,
         "number",
     ),
-    (
+    Function(
         "RENTVSOWN",
         (
-            ("owned_price_per_gpu_hour", "number", "Owned $ per GPU-hour, e.g. OWNEDGPUHOUR(...)"),
-            ("utilization", "number", UTILIZATION),
+            Arg("owned_price_per_gpu_hour", "number", "Owned $ per GPU-hour, e.g. OWNEDGPUHOUR(...)"),
+            Arg("utilization", "number", UTILIZATION),
         ),
         "The break-even rental $ per GPU-hour, renting only the hours served: owned / utilization. A rental below "
         "it costs less per token than owning at that utilization.",
@@ -67,25 +61,25 @@ DECISION: tuple[Entry, ...] = (
         tco.rent_vs_own,
         "number",
     ),
-    (
+    Function(
         "KWPERGPU",
-        ("entry", "benchmark", "scenario"),
+        (ENTRY, BENCH, SCEN),
         "Measured system power / GPUs, in kW per GPU: only rows whose power MLPerf measured (PERWATT's rows) have "
         "one, cited with ENERGYCITE; a design or TDP figure is never used.",
         '=KWPERGPU("5.1-0061","llama2-70b-99","Offline")',
         tco.kw_per_gpu,
         "number",
     ),
-    (
+    Function(
         "SLOSCENARIOS",
-        ("benchmark", TTFT, TPOT),
+        (BENCH, TTFT, TPOT),
         "The scenarios whose official p99 TTFT and TPOT bounds (LATENCYBOUNDS) are at least as strict as your target, "
         "strictest first: their rows meet it. #N/A says what the nearest scenario allows. Spills.",
         '=SLOSCENARIOS("deepseek-r1",2000,20)',
         slo.slo_scenarios,
         "table",
     ),
-    (
+    Function(
         "SLOBEST",
         SLO_ARGS,
         f"BEST {SLO_NOTE}: the highest of BEST in each.",
@@ -93,7 +87,7 @@ DECISION: tuple[Entry, ...] = (
         slo.slo_best,
         "number",
     ),
-    (
+    Function(
         "SLOBESTENTRY",
         SLO_ARGS,
         f"The entry ID behind SLOBEST: BESTENTRY {SLO_NOTE}.",
@@ -101,7 +95,7 @@ DECISION: tuple[Entry, ...] = (
         slo.slo_best_entry,
         "text",
     ),
-    (
+    Function(
         "SLOBESTSCENARIO",
         SLO_ARGS,
         f"The scenario of SLOBEST's row, {SLO_NOTE}.",
@@ -109,12 +103,12 @@ DECISION: tuple[Entry, ...] = (
         slo.slo_best_scenario,
         "text",
     ),
-    (
+    Function(
         "APIUTILIZATION",
         (
-            ("price_per_gpu_hour", "number", "$ per GPU-hour, rented or OWNEDGPUHOUR(...)"),
-            "tokens_per_sec_per_gpu",
-            ("api_price_per_mtok", "number", "The API's $ per million output tokens"),
+            Arg("price_per_gpu_hour", "number", "$ per GPU-hour, rented or OWNEDGPUHOUR(...)"),
+            PER_GPU,
+            Arg("api_price_per_mtok", "number", "The API's $ per million output tokens"),
         ),
         "The utilization at which the GPU costs the API's price per token: COSTPERMTOK at 100% / the API's price. "
         "Above it the GPU is cheaper; #N/A where no utilization <= 100% reaches the API's price.",
@@ -122,7 +116,7 @@ DECISION: tuple[Entry, ...] = (
         tco.api_utilization,
         "number",
     ),
-    (
+    Function(
         "MWGPUS",
         (MW, KW, PUE, NODE),
         "GPUs that fit in a power cap: MW x 1,000 / (kW per GPU x PUE), rounded down to whole nodes.",
@@ -130,43 +124,43 @@ DECISION: tuple[Entry, ...] = (
         fleet.mw_gpus,
         "number",
     ),
-    (
+    Function(
         "MWTOKENS",
-        (MW, KW, PUE, "tokens_per_sec_per_gpu", NODE),
+        (MW, KW, PUE, PER_GPU, NODE),
         "Tokens/s of the GPUs that fit in a power cap: MWGPUS x tokens/s per GPU.",
         '=MWTOKENS(10,1.2,1.3,BEST("B200","gpt-oss-120b","Server","available",8))',
         fleet.mw_tokens,
         "number",
     ),
-    (
+    Function(
         "TOKENSPERMW",
-        ("tokens_per_sec_per_gpu", KW, PUE),
+        (PER_GPU, KW, PUE),
         "Tokens/s per MW of facility power: tokens/s per GPU x 1,000 / (kW per GPU x PUE). With a measured "
         "row's PERGPU and KWPERGPU it is PERWATT x 10^6 / PUE.",
         '=TOKENSPERMW(PERGPU("5.1-0061","llama2-70b-99","Offline"),KWPERGPU("5.1-0061","llama2-70b-99","Offline"),1.3)',
         fleet.tokens_per_mw,
         "number",
     ),
-    (
+    Function(
         "FLEET",
         (
-            ("benchmarks", "cells", "The workloads' benchmarks, one cell per workload (a blank cell is none)"),
-            ("scenarios", "cells", "Their scenarios: one per benchmark, or one cell for all"),
-            ("targets", "cells", "Their target throughputs (tokens/s for LLMs): one per benchmark, or one for all"),
-            ("families", "cells", 'Candidate families, e.g. "B200", "GB300": one cell or a range'),
-            ("prices", "cells", "$ per GPU-hour, rented or owned: one cell for all, or one per family"),
-            ("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", 1.0),
+            Arg("benchmarks", "cells", "The workloads' benchmarks, one cell per workload (a blank cell is none)"),
+            Arg("scenarios", "cells", "Their scenarios: one per benchmark, or one cell for all"),
+            Arg("targets", "cells", "Their target throughputs (tokens/s for LLMs): one per benchmark, or one for all"),
+            Arg("families", "cells", 'Candidate families, e.g. "B200", "GB300": one cell or a range'),
+            Arg("prices", "cells", "$ per GPU-hour, rented or owned: one cell for all, or one per family"),
+            Arg("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", 1.0),
             NODE,
-            (
+            Arg(
                 "hours_per_month",
                 "number",
                 f"Hours billed per month (default {fleet.HOURS_PER_MONTH:g})",
                 fleet.HOURS_PER_MONTH,
             ),
-            "availability",
-            "max_gpus",
-            "round",
-            "software",
+            AVAIL,
+            MAXG,
+            ROUND,
+            SOFT,
         ),
         "Per family and workload: BEST's per-GPU rate and entry, GPUs (whole nodes, as GPUSNEEDED), nodes, monthly $ "
         "and $ per million; then the family's total and blended $ per million. Spills.",

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import CATALOGUE, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import CATALOGUE
 from benchsheet.data.store import get_table
 from benchsheet.errors import BenchError
 from excelcalc import formula

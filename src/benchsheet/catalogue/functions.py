@@ -1,6 +1,7 @@
-"""The one catalogue of benchsheet's Excel functions.
+"""The one catalogue of benchsheet's Excel functions: ``CATALOGUE``, and ``BY_NAME``.
 
-Each ``Function`` declares itself once: its name, its arguments (kind, help text, and the value a
+Each ``Function`` (``catalogue.declare``) declares itself once, here or in a topic's module
+(``catalogue.decision``): its name, its arguments (kind, help text, and the value a
 left-out one takes), its category and an example, and the analysis function that answers it. The
 arguments are bound to that function by name (a ``table`` parameter gets the loaded table, a
 ``filters`` parameter the ``Filters`` made of availability, max_gpus, round and software), and a
@@ -12,144 +13,28 @@ lives there).
 
 from __future__ import annotations
 
-import datetime as dt
-import inspect
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from typing import Any, Literal
-
 from benchsheet import analysis as A
 from benchsheet.analysis import claims as C
 from benchsheet.analysis import curves as CV
 from benchsheet.catalogue import decision as D
-from benchsheet.data.table import Table
-
-CATEGORY = "benchsheet"
-
-Value = str | float | int | bool | Decimal | dt.date | dt.time | None
-"""A cell value as a shell hands it over (Excel's currency cells are Decimal, date cells datetime)."""
-Kind = Literal["text", "number", "int", "round", "spec", "bool", "cells"]
-"""text; a number; a whole number; a round ("6.1", or typed as a number); an entry, family or number;
-TRUE/FALSE; a range (or one cell) as rows of its values, errors and blanks left for the function to judge."""
-Returns = Literal["number", "text", "table"]
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-"""An argument's default when it has none: it must be given."""
-FILTER_ARGS = ("availability", "max_gpus", "round", "software")
-"""Arguments that together make the ``filters`` of a family look-up."""
-
-
-@dataclass(frozen=True, slots=True)
-class Arg:
-    name: str
-    kind: Kind
-    help: str
-    default: Any = REQUIRED  # the value a left-out argument takes
-
-    @property
-    def optional(self) -> bool:
-        return self.default is not REQUIRED
-
-    def but(self, help: str | None = None, default: Any = REQUIRED) -> Arg:
-        """The same argument with other help text and/or default (REQUIRED keeps the default)."""
-        return replace(
-            self, help=self.help if help is None else help, default=self.default if default is REQUIRED else default
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Function:
-    name: str
-    args: tuple[Arg, ...]
-    help: str
-    example: str
-    impl: Callable[..., Any]
-    returns: Returns = "number"
-    category: str = CATEGORY
-    flags_invalid: bool = True  # an answer from an INVALID private run says so
-    params: frozenset[str] = field(init=False, default=frozenset(), repr=False)
-    _names: tuple[str, ...] = field(init=False, default=(), repr=False)
-    _filters: tuple[str, ...] = field(init=False, default=(), repr=False)
-    _in_order: bool = field(init=False, default=False, repr=False)  # impl(table, *arguments) binds them all
-    _bare_order: bool = field(init=False, default=False, repr=False)  # impl(*arguments) binds them all
-    _defaults: tuple[Any, ...] = field(init=False, default=(), repr=False)
-
-    def __post_init__(self) -> None:
-        """The impl's parameters are the arguments' names (filters and context bound by name)."""
-        order = list(inspect.signature(self.impl).parameters)
-        params = frozenset(order)
-        names = {a.name for a in self.args}
-        expected = (names - set(FILTER_ARGS) | {"filters"}) if "filters" in params else names
-        if params - {"table", "bounds"} != expected:
-            raise TypeError(
-                f"{self.name}: {self.impl.__name__} takes {sorted(params)}, the arguments are {sorted(names)}"
-            )
-        set_ = object.__setattr__  # a frozen dataclass: what binding needs, worked out once
-        set_(self, "params", params)
-        set_(self, "_names", tuple(a.name for a in self.args))
-        set_(self, "_filters", tuple(k for k in FILTER_ARGS if k in names) if "filters" in params else ())
-        set_(self, "_in_order", order == ["table", *self._names])
-        set_(self, "_bare_order", order == list(self._names))
-        set_(self, "_defaults", tuple(a.default for a in self.args))
-
-    @property
-    def vectorized(self) -> bool:
-        """A range in the first argument answers cell by cell."""
-        return self.returns != "table"
-
-    @property
-    def signature(self) -> str:
-        parts = [f"[{a.name}]" if a.optional else a.name for a in self.args]
-        return f"{self.name}({', '.join(parts)})"
-
-    def answer(self, table: Table, values: list[Any]) -> Any:
-        """``impl`` applied to converted values (None where left out)."""
-        if self._in_order or self._bare_order:  # the same binding as bind(), without building a dict
-            given = [d if v is None else v for v, d in zip(values, self._defaults)]  # noqa: B905
-            return self.impl(table, *given) if self._in_order else self.impl(*given)
-        return self.impl(**self.bind(table, values))
-
-    def bind(self, table: Table, values: Sequence[Any]) -> dict[str, Any]:
-        """Keyword arguments for ``impl``: converted values by name, left-out ones as their defaults."""
-        kwargs = {n: d if v is None else v for n, v, d in zip(self._names, values, self._defaults)}  # noqa: B905
-        if self._filters:
-            kwargs["filters"] = A.Filters(**{k: kwargs.pop(k) for k in self._filters})
-        if "table" in self.params:
-            kwargs["table"] = table
-        if "bounds" in self.params:
-            # here, not at the top: snapshot imports the importers (hashlib, csv...), which a process
-            # that computes formulas (calc, eval) needs for nothing else
-            from benchsheet.data.snapshot import latency_bounds
-
-            kwargs["bounds"] = latency_bounds()
-        return kwargs
-
-
-# ------------------------------------------------------------ argument help
-
-ENTRY = Arg("entry", "text", 'Entry ID, e.g. "6.1-0052", or your own run, e.g. "local-0001"')
-BENCH = Arg("benchmark", "text", 'Benchmark, e.g. "gpt-oss-120b", "deepseek-r1", "llama2-70b-99.9"')
-SCEN = Arg("scenario", "text", '"Server", "Offline", "Interactive", ...')
-FAMILY = Arg("family", "text", 'Accelerator family, e.g. "B200", "MI355X", "GB300", or a group, e.g. "Blackwell"')
-ANY_FAMILY = FAMILY.but(FAMILY.help + "; default: all", None)
-AVAIL = Arg("availability", "text", '"available" (default), "preview", "rdi" or "any"', "available")
-AVAIL_ANY = AVAIL.but('"any" (default) or "available", "preview", "rdi": applies to both', "any")
-MAXG = Arg("max_gpus", "int", "Only systems with at most this many accelerators", None)
-ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with rows', None)
-SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', None)
-FILTERS = (AVAIL, MAXG, ROUND, SOFT)
-PER_GPU = Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)")
-
-
-def _spec(name: str, what: str) -> Arg:
-    return Arg(name, "spec", f"{what}: an entry ID, a family (its best row) or a per-GPU number")
+from benchsheet.catalogue.declare import (
+    ANY_FAMILY,
+    AVAIL,
+    AVAIL_ANY,
+    BENCH,
+    ENTRY,
+    FAMILY,
+    FILTERS,
+    MAXG,
+    PAIR_ARGS,
+    PER_GPU,
+    ROUND,
+    SCEN,
+    SOFT,
+    UNITS,
+    Arg,
+    Function,
+)
 
 
 def _latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
@@ -189,7 +74,8 @@ CATALOGUE: tuple[Function, ...] = (
             Arg("entry_id", "text", ENTRY.help),
             Arg("field", "text", "One of: " + ", ".join(A.ENTRY_FIELDS + A.RUN_FIELDS)),
         ),
-        "One field of an entry: submitter, system, accelerator, family, gpus, ...",
+        "One field of an entry: submitter, system, accelerator, family, gpus, ...; inferred: the results the "
+        'official file marks inferred ("none"), flags: every official flag as the file writes it.',
         '=ENTRY("6.1-0052","system")',
         A.entry_field,
         returns="text",
@@ -235,23 +121,23 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "BREAKEVEN",
-        (_spec("baseline", "Baseline"), _spec("candidate", "Candidate"), BENCH, SCEN, AVAIL, MAXG, ROUND),
-        "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate.",
+        PAIR_ARGS,
+        "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate. Each "
+        'family side is of its own latest round unless round is given or "same"; PAIRED names the rows and rounds.',
         '=BREAKEVEN("B200","B300","gpt-oss-120b","Server","available",8)',
         A.breakeven,
     ),
     Function(
+        "PAIRED",
+        PAIR_ARGS,
+        "The rows and rounds BREAKEVEN with the same arguments divides: same round or across rounds, each entry.",
+        '=PAIRED("H200","B300","gpt-oss-120b","Server","available")',
+        A.paired,
+        returns="text",
+    ),
+    Function(
         "BREAKEVENPRICE",
-        (
-            Arg("baseline_price", "number", "Baseline $ per GPU-hour"),
-            _spec("baseline", "Baseline"),
-            _spec("candidate", "Candidate"),
-            BENCH,
-            SCEN,
-            AVAIL,
-            MAXG,
-            ROUND,
-        ),
+        (Arg("baseline_price", "number", "Baseline $ per GPU-hour"), *PAIR_ARGS),
         "baseline_price x BREAKEVEN: the contract ceiling per GPU-hour for the candidate.",
         '=BREAKEVENPRICE(5,"B200","B300","gpt-oss-120b","Server","available",8)',
         A.breakeven_price,
@@ -262,8 +148,10 @@ CATALOGUE: tuple[Function, ...] = (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour"),
             PER_GPU,
             Arg("utilization", "number", "Share of the hour spent serving, > 0 and <= 1 (default 1)", 1.0),
+            UNITS,
         ),
-        "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization).",
+        "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization); per million queries "
+        '(samples) where units is "Queries/s" ("Samples/s") or a workload in them. A bare number is tokens/s.',
         '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
         A.cost_per_mtok,
     ),
@@ -279,8 +167,10 @@ CATALOGUE: tuple[Function, ...] = (
                 f"Accelerators per node (default {A.DEFAULT_GPUS_PER_NODE})",
                 A.DEFAULT_GPUS_PER_NODE,
             ),
+            UNITS,
         ),
-        "GPUs to buy for a target throughput, rounded up to whole nodes.",
+        "GPUs to buy for a target throughput, rounded up to whole nodes; the target is in the rate's units "
+        "(tokens/s for a bare number; queries/s, samples/s where units says so).",
         '=GPUSNEEDED(1000000,BEST("B200","gpt-oss-120b","Server"),0.7,8)',
         A.gpus_needed,
     ),
@@ -321,7 +211,8 @@ CATALOGUE: tuple[Function, ...] = (
         "RESULTS",
         (BENCH, SCEN, ANY_FAMILY, *FILTERS),
         "A table with a header, best per-GPU first: entry, submitter, system, accelerator, "
-        "GPUs, result, per-GPU, availability, software, note (model run, GPUs per card, units label), round "
+        "GPUs, result, per-GPU, availability, software, note (inferred, own run, model run, GPUs per card, units), "
+        "round "
         "(the latest round with rows, unless round is given). Spills.",
         '=RESULTS("gpt-oss-120b","Server","B300")',
         A.results,
@@ -418,8 +309,8 @@ CATALOGUE: tuple[Function, ...] = (
             ),
         ),
         "Like-for-like systems across two rounds (same submitter, family and GPU count), biggest per-GPU gain "
-        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, how strong the "
-        "match is, and both rounds. Spills.",
+        "first: family, submitter, GPUs, old and new entry, per-GPU and software, gain, match, rounds, "
+        f"workload, flag (outlier: a gain above {C.OUTLIER_GAIN:+.0%}). Spills.",
         '=GAINS("gpt-oss-120b","Server","6.0","6.1")',
         C.gains,
         returns="table",
@@ -443,8 +334,8 @@ CATALOGUE += (
     Function(
         "COUNTS",
         (A_ROUND, ANY_AVAIL, SUITE),
-        "What a round holds, per division and in all: submitters, entry IDs, system names and results. "
-        'A claim of "N submitters" or "N systems" is checked here. Spills.',
+        "What a round holds, per division and in all: submitters, entry IDs (what MLCommons counts as systems), "
+        'distinct system names and results. A claim of "N submitters" or "N systems" is checked here. Spills.',
         '=COUNTS("6.1")',
         C.counts,
         returns="table",
@@ -453,12 +344,13 @@ CATALOGUE += (
         "ROUNDCOUNT",
         (
             A_ROUND,
-            Arg("what", "text", '"submitters", "entry IDs", "systems" or "results"'),
+            Arg("what", "text", '"submitters", "entry IDs", "system names" or "results"; "systems": both, #VALUE!'),
             Arg("division", "text", '"closed", "open" or "all" (default)', "all"),
             ANY_AVAIL,
             SUITE,
         ),
-        "One number of COUNTS: submitters, entry IDs, systems or results of a round's division.",
+        "One number of COUNTS: submitters, entry IDs (what MLCommons counts as systems), distinct system names "
+        'or results of a round\'s division; "systems" answers #VALUE! with both counts.',
         '=ROUNDCOUNT("6.1","submitters","closed")',
         C.count,
     ),
@@ -499,9 +391,10 @@ CATALOGUE += (
             Arg("old_round", "round", "Earlier round; default: the one before new_round", None),
             Arg("new_round", "round", "Later round; default: the latest", None),
             AVAIL,
+            Arg("include_outliers", "bool", "TRUE: count the gains GAINS flags as outliers (default FALSE)", False),
         ),
-        "A range claim checked at both ends over GAINS of every benchmark and scenario: per end, the verdict, "
-        "how many pairs reach it at each match strength, and the nearest pairs above it. Spills.",
+        "A range claim over GAINS of every workload: per end, the pairs reaching it by match strength; pairs "
+        "below, inside and above it; the observed range, quartiles and verdict (rows below the ends). Spills.",
         '=GAINRANGE(0.08,0.36,"Blackwell","6.0","6.1")',
         C.gain_range,
         returns="table",
@@ -528,12 +421,7 @@ CATALOGUE += (
     ),
 )
 
-# The buyer's decision (issue 33): declared as data in catalogue/decision.py, this module being at its size limit.
-_SHARED = {a.name: a for a in (ENTRY, BENCH, SCEN, FAMILY, *FILTERS, PER_GPU)}
-CATALOGUE += tuple(
-    Function(name, tuple(_SHARED[a] if isinstance(a, str) else Arg(*a) for a in args), text, example, impl, returns)
-    for name, args, text, example, impl, returns in D.DECISION
-)
+CATALOGUE += D.FUNCTIONS  # the buyer's decision (issue 33)
 
 # MLPerf Endpoints curves (issue 31): one block, so that other additions merge beside it.
 _CURVE = Arg("curve", "text", 'An Endpoints curve, "<submission>/<system>/<model>" (CURVES lists them)')

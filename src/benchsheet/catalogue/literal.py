@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME, Function
+from benchsheet.catalogue.declare import Function
+from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.data.store import get_table
 from benchsheet.errors import BenchError
 from excelcalc.formula_text import EXPONENT, MAX_FORMULA, MAX_TEXT, normalize_formula, tokenizer, too_long

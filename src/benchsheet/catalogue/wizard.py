@@ -16,7 +16,8 @@ from typing import Any
 
 from benchsheet.analysis import choices
 from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME, CATALOGUE, Arg, Function
+from benchsheet.catalogue.declare import Arg, Function
+from benchsheet.catalogue.functions import BY_NAME, CATALOGUE
 from benchsheet.catalogue.literal import Failed, answer, literal_call
 from benchsheet.data.store import get_table
 from benchsheet.data.table import Table

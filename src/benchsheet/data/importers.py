@@ -43,6 +43,8 @@ OFFICIAL_URLS = {
 }
 """Where each known round's summary file is published."""
 
+FLAG_FIELDS = ("compliance", "errors", "inferred")
+"""The official files' flags of a result (every round's file has them): kept in ``Row.flags``."""
 _AVAILABILITY_ORDER = {a: i for i, a in enumerate(AVAILABILITIES)}
 _EXPLICIT_COUNT = re.compile(r"\(x(\d+)\)")
 
@@ -196,6 +198,11 @@ class _Fields:
             return v in (1, True, "1")
         raise self.fail(field, f"expected 0 or 1, got {v!r}")
 
+    def flags(self) -> str:
+        """The file's flag fields as it writes them (JSON values), in ``FLAG_FIELDS`` order: kept whole, so
+        that a flag benchsheet does not interpret is still there to show (``has_power`` has columns of its own)."""
+        return "; ".join(f"{k}={json.dumps(self.raw[k], ensure_ascii=False)}" for k in FLAG_FIELDS if k in self.raw)
+
     def power(self) -> dict[str, Any]:
         """Measured system power, where the file says it was measured (``has_power``); nothing else is
         power: v6.1's ``design_power_watts`` is a design figure, not a measurement, and is never read."""
@@ -301,6 +308,7 @@ def _make_row(f: _Fields, layout: _Layout, c: _Common, *, file_gpus: int, benchm
         software=f.text(layout.software, required=layout.software_required),
         weight_data_types=f.text("weight_data_types", required=False),
         inferred=f.flag("inferred"),
+        flags=f.flags(),
         location=f.text("Location", required=False).removeprefix("./"),
         used_model=used_model,
         source="",

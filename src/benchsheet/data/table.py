@@ -87,6 +87,7 @@ class Row:
     has_power: bool = False  # the file's has_power: system power was measured (MLPerf Power)
     power_result: float = 0.0  # the file's Power_Result where has_power, else 0.0
     power_units: str = ""  # the file's Power_Units ("Watts"; "millijoules" per query) where has_power, else ""
+    flags: str = ""  # the file's flags as it writes them: 'compliance=1; errors=0; inferred=1' ("": an older cache)
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
@@ -102,9 +103,11 @@ _TYPES: dict[str, type] = {
     "power_result": float,
 }
 _NO_POWER: dict[str, Any] = {"has_power": False, "power_result": 0.0, "power_units": ""}
+_NO_FLAGS: dict[str, Any] = {"flags": ""}
 _ADDED_COLUMNS: dict[int, dict[str, Any]] = {
-    len(COLUMNS) - 4: {"gpus_in_file": 0} | _NO_POWER,
-    len(COLUMNS) - 3: _NO_POWER,
+    COLUMNS.index("gpus_in_file"): {"gpus_in_file": 0} | _NO_POWER | _NO_FLAGS,
+    COLUMNS.index("has_power"): _NO_POWER | _NO_FLAGS,
+    COLUMNS.index("flags"): _NO_FLAGS,
 }
 """Files written before a column was added still load: column count -> the added columns' defaults."""
 _STR_COLUMNS = tuple(c for c in COLUMNS if c not in _TYPES)

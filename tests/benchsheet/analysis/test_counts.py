@@ -41,3 +41,20 @@ def test_roundcount_is_one_number_of_counts() -> None:
     assert udf.ROUNDCOUNT("6.1", "submitters", "closed") == 30
     assert udf.ROUNDCOUNT("6.1", "entry IDs") == 120
     assert udf.ROUNDCOUNT("6.1", "colour").startswith("#VALUE! what must be one of")
+
+
+def test_systems_shows_both_counts() -> None:
+    """Issue 29, item 6: "systems" is MLCommons' count of entry IDs (the news' 120) or the distinct system
+    names (106); the header and the answer say which is which."""
+    table = udf.COUNTS("6.1")
+    assert table[0] == ["division", "submitters", "entry IDs", "system names", "results"]
+    assert udf.ROUNDCOUNT("6.1", "system names") == 106
+    assert udf.ROUNDCOUNT("6.1", "entry IDs") == 120
+    both = udf.ROUNDCOUNT("6.1", "systems")
+    assert isinstance(both, str) and both.startswith("#VALUE!")
+    assert "120 entry IDs" in both and "106 system names" in both and "MLCommons" in both
+    from benchsheet.catalogue.functions import BY_NAME
+
+    for name in ("COUNTS", "ROUNDCOUNT"):
+        text = BY_NAME[name].help + " ".join(a.help for a in BY_NAME[name].args)
+        assert "system names" in text and "entry IDs" in text and "MLCommons" in text

@@ -190,6 +190,7 @@ ERRORS = [
     (("GPUSNEEDED", 1000, 0), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
     (("GPUSNEEDED", 1000, 10, 1, 0), "#VALUE! gpus_per_node must be a whole number >= 1"),
     (("GAIN", "6.1-9999", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    (("PAIRED", "H100", "B300", "llama2-70b-99", "Server", "available", None, "same"), "#N/A No round where both"),
     (("SCALING", "6.1-0052", "6.1-0016", "gpt-oss-120b", "Server"), "is heterogeneous"),
     (("HEADLINE", "deepseek-r1", "Server", "5.1", "9.9"), "#N/A No closed deepseek-r1 Server rows in round 9.9"),
     (("RESULTS", "no-such-model", "Server"), "#N/A Unknown benchmark"),
@@ -506,7 +507,7 @@ def test_a_number_converts_as_convert_does(kind: str) -> None:
     from decimal import Decimal
 
     from benchsheet.catalogue.calls import _convert_all, convert
-    from benchsheet.catalogue.functions import Arg
+    from benchsheet.catalogue.declare import Arg
     from benchsheet.errors import BenchError
 
     arg = Arg("x", kind, "")  # type: ignore[arg-type]

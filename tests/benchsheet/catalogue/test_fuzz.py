@@ -11,8 +11,9 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from benchsheet.catalogue.declare import Function
 from benchsheet.catalogue.engine import evaluate
-from benchsheet.catalogue.functions import CATALOGUE, Function
+from benchsheet.catalogue.functions import CATALOGUE
 from benchsheet.data import store
 from benchsheet.data.snapshot import latency_bounds
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, VT_ERRORS

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchsheet.catalogue.calls import convert
-from benchsheet.catalogue.functions import BY_NAME, Arg
+from benchsheet.catalogue.declare import Arg
+from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.table import COLUMNS, Table

@@ -98,3 +98,22 @@ def test_single_and_multi_stream_runs_import_as_latencies(
     assert (row.scenario, row.units, row.throughput) == (scenario, "Latency (ms)", False)
     assert row.result == pytest.approx(ms)
     assert "is a latency in Latency (ms)" in udf.PERGPU(entry, "resnet", scenario)
+
+
+def test_an_own_run_says_it_is_one_in_cite_and_results(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 29, item 7: an own run's notes never speak of "the official file"."""
+    system = {"accelerator_model_name": "AMD Instinct MI355X 288GB HBM3e (x87)", "number_of_nodes": 11}
+    entry = _import(capsys, _run(shared, tmp_path, "llama2-70b-99", "Offline", system))
+    notes = udf.CITE(entry, "llama2-70b-99", "Offline", "notes")
+    assert notes.startswith("Note: Your own run")
+    assert "not an MLPerf result" in notes and "official file" not in notes
+    assert "88" in notes and "system description" in notes  # the count it was given, and where from
+    header, *rows = udf.RESULTS("llama2-70b-99", "Offline", "MI355X", "any")
+    note = next(r for r in rows if r[0] == entry)[header.index("note")]
+    assert note.startswith("your own run") and "official file" not in note
+    lines = [line for (line,) in udf.CITE(entry, "llama2-70b-99", "Offline")]
+    assert any(line.startswith("Note: Your own run") for line in lines)
+    assert udf.ENTRY(entry, "inferred") == "none"
+    assert udf.ENTRY(entry, "flags").startswith("none: your own run")

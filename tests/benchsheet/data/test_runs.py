@@ -182,3 +182,13 @@ def test_an_unreadable_runs_file_is_never_overwritten(
         assert runs.read_bytes() == damaged
     store.set_table(None)
     assert "private runs unusable" in str(store.get_table().origin)
+
+
+def test_paired_says_an_own_run_is_one(loadgen: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29, items 1 and 7: an own run has no MLPerf round; "same" pairs the family's own latest round."""
+    entry = _import(capsys, str(loadgen / "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"))
+    args = ("B200", entry, "deepseek-r1", "Server", "available", 8)
+    paired = udf.PAIRED(*args)
+    assert paired.startswith("your own run against an MLPerf result: candidate " + entry + " (your own run")
+    assert udf.BREAKEVEN(*args, "same") == udf.BREAKEVEN(*args)
+    assert udf.PAIRED(*args, "same") == paired

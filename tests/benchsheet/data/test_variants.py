@@ -120,7 +120,7 @@ def test_a_cache_written_before_the_gpus_in_file_column_still_loads(user_home: P
     table = store.get_table()
     doc = json.loads(table.to_json())
     i = COLUMNS.index("gpus_in_file")
-    assert COLUMNS[i + 1 :] == ("has_power", "power_result", "power_units")  # added after it
+    assert COLUMNS[i + 1 :] == ("has_power", "power_result", "power_units", "flags")  # added after it
     doc["columns"] = doc["columns"][:i]
     doc["rows"] = [row[:i] for row in doc["rows"]]
     old = table_from_json(json.dumps(doc), "old-cache.json")
