@@ -344,6 +344,9 @@ class Program:
     pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
     uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
     missing: tuple[str, ...] = ()  # functions it names that no table has: #NAME? where they are reached
+    # each step's answer passes through it (Excel's limits: ``formula.limited``), so the next step,
+    # IFERROR or ISERROR among them, sees an answer Excel could hold or Excel's error
+    check: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
     start: dict[Any, Any] = field(init=False, repr=False, compare=False)  # constants, not compiling
 
     def __post_init__(self) -> None:
@@ -357,11 +360,13 @@ class Program:
         env = self.start.copy()
         env[CELL] = cell
         env.update(zip(self.references, refs))  # noqa: B905 (checked above)
+        check = self.check
         for step in self.steps:
             try:
-                env[step.output] = step.function(*[env[i] for i in step.inputs])
+                value = step.function(*[env[i] for i in step.inputs])
             except NotImplementedError:
                 raise ProgramError("#NAME?", "a function the formula engine does not implement") from None
+            env[step.output] = value if check is None else check(value)
         value = env[self.output]
         if type(value) in PLAIN_TYPES:  # most answers: a number or a text
             return value
@@ -378,8 +383,9 @@ class Program:
 PLAIN_TYPES = frozenset({float, int, bool, str})  # exactly these: formulas' EMPTY and errors are str subclasses
 
 
-def compile_program(text: str) -> Program:
-    """Parse ``text`` (``=...``) once. Raises ``ProgramError`` with a reason."""
+def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Program:
+    """Parse ``text`` (``=...``) once; ``check`` is applied to the answer of each step
+    (``Program.check``). Raises ``ProgramError`` with a reason."""
     try:
         tokens, builder = Parser().ast(text)
         builder.finish()
@@ -426,7 +432,8 @@ def compile_program(text: str) -> Program:
     # a range between two references reads the cells between them, not only its inputs (the corners)
     spans = any(type(t).__name__ == "OperatorToken" and getattr(t, "name", "") == ":" for t in tokens)
     pure = not (set(names) & IMPURE) and not spans
-    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, tuple(sorted(set(missing))))
+    missed = tuple(sorted(set(missing)))
+    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, missed, check)
 
 
 def _no_such_function(*_args: Any) -> Any:

@@ -272,7 +272,7 @@ def program(text: str) -> Program | ReasonedError:
     """The prepared formula ``text`` parsed once (shared by every cell of the same shape)."""
     known = functions()
     try:
-        prog = compile_program(text)
+        prog = compile_program(text, limited)
     except ProgramError as exc:
         why = (
             " (not a valid formula)"
@@ -333,8 +333,31 @@ def _checked(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=1024)
 def _too_long(n: int) -> ReasonedError:
-    return ReasonedError(*too_long(n))
+    return ReasonedError(*too_long(n))  # one value for every cell of an array too long by as much
+
+
+def limited(value: Any) -> Any:
+    """One step's answer within Excel's limits (``Program.check``), so the next step sees what Excel
+    would: a text of more than 32,767 characters is #VALUE! (in its cell of an array). The functions
+    that could build a far longer text refuse it before building it (``lib.text``)."""
+    if type(value) is str:
+        return value if len(value) <= MAX_TEXT else _too_long(len(value))
+    if not isinstance(value, np.ndarray) or value.dtype != object:
+        return value
+    if value.size == 1:
+        one = value.flat[0]
+        if type(one) is not str or len(one) <= MAX_TEXT:
+            return value
+    cells = value.ravel().tolist()
+    bad = [i for i, v in enumerate(cells) if type(v) is str and len(v) > MAX_TEXT]
+    if not bad:
+        return value
+    out = value.copy()
+    for i in bad:
+        out.flat[i] = _too_long(len(cells[i]))
+    return out
 
 
 BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing more specific

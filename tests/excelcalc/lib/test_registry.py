@@ -29,7 +29,8 @@ _INSTALLED = (
     "_XLFN.DAYS _XLFN.FLOOR.MATH _XLFN.FLOOR.PRECISE _XLFN.MODE.SNGL _XLFN.SINGLE _XLFN.STDEV.P "
     "_XLFN.STDEV.S _XLFN.VAR.P _XLFN.VAR.S _XLFN.XLOOKUP _XLFN.XOR"
 )
-INSTALLED = frozenset(_INSTALLED.split())
+# installed since: CONCAT and TEXTJOIN refuse a text longer than Excel holds before making it (issue 30)
+INSTALLED = frozenset(_INSTALLED.split()) | {"TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

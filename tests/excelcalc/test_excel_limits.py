@@ -1,0 +1,89 @@
+"""Excel's own limits on what a formula answers (issue 30), enforced where Excel enforces them: a
+text of more than 32,767 characters is #VALUE! (refused before it is built), a number beyond
+Excel's range #NUM! inside the value (IFERROR and ISERROR see it), dates outside Excel's calendar
+#NUM!. Each case is one of the issue's starting cases."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from excelcalc.formula import evaluate
+from excelcalc.values import ReasonedError
+from tests.excelcalc.lib.workbooks import book
+
+
+def _error(value: object, code: str, *words: str) -> str:
+    assert isinstance(value, ReasonedError), value
+    assert str(value) == code, value.text
+    for word in words:
+        assert word in value.reason, value.text
+    return value.reason
+
+
+# ------------------------------------------------------------------------------ text of 32,767
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        '=LEN(REPT("a",30000)&REPT("b",30000))',
+        '=LEN(CONCATENATE(REPT("a",30000),REPT("b",30000)))',
+        '=LEN(_xlfn.CONCAT(REPT("a",30000),REPT("b",30000)))',
+        '=LEN(_xlfn.TEXTJOIN(",",TRUE,REPT("a",20000),REPT("b",20000)))',
+        '=LEN(SUBSTITUTE(REPT("a",20000),"a","bb"))',
+        '=LEN(SUBSTITUTE(REPT("a",32767),"a",REPT("b",3),2))',
+        '=LEN(REPLACE(REPT("a",30000),1,1,REPT("b",3000)))',
+        '=LEN(UPPER(REPT("a",30000)&REPT("b",3000)))',
+    ],
+)
+def test_a_text_longer_than_excel_holds_is_value_error_with_the_reason(formula: str) -> None:
+    """Excel answers #VALUE! for any text over 32,767 characters, also inside a formula
+    (``LEN(REPT("a",30000)&REPT("b",30000))`` answered 60000)."""
+    _error(evaluate(formula), "#VALUE!", "32,767")
+
+
+def test_the_longest_text_excel_holds_is_still_made() -> None:
+    assert evaluate('=LEN(REPT("a",30000)&REPT("b",2767))') == 32767
+    assert evaluate('=LEN(SUBSTITUTE(REPT("a",16000),"a","bb"))') == 32000
+    assert evaluate('=LEN(_xlfn.TEXTJOIN(",",TRUE,REPT("a",16383),REPT("b",16383)))') == 32767
+    assert evaluate('=LEN(CONCATENATE(REPT("a",16383),REPT("b",16384)))') == 32767
+
+
+def test_iferror_sees_a_text_too_long() -> None:
+    assert evaluate('=IFERROR(LEN(REPT("a",30000)&REPT("b",30000)),"caught")') == "caught"
+    assert evaluate('=ISERROR(REPT("a",30000)&REPT("b",30000))') is True
+
+
+def test_an_array_of_texts_too_long_is_value_error_in_each_cell_too_long() -> None:
+    got = evaluate('=ISERROR({"a";"bb"}&REPT("c",32766))')
+    assert got == [[False], [True]]
+
+
+def test_substitute_refuses_before_building_a_gigabyte() -> None:
+    """``LEN(SUBSTITUTE(REPT("a",32767),"a",REPT("b",32767)))`` answered 1,073,676,289 using 1.06 GB."""
+    evaluate('=LEN(SUBSTITUTE("a","a","b"))')  # the engine loaded
+    tracemalloc.start()
+    try:
+        reason = _error(evaluate('=LEN(SUBSTITUTE(REPT("a",32767),"a",REPT("b",32767)))'), "#VALUE!", "32,767")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "1,073,676,289" in reason
+    assert peak < 10_000_000, f"{peak:,} bytes at the peak"
+
+
+def test_concat_of_a_whole_column_too_long(tmp_path: Path) -> None:
+    """``LEN(CONCAT(A:A))`` over many cells answered 8,000,000."""
+    cells: dict[str, object] = {f"A{r}": "x" * 1000 for r in range(1, 41)}
+    cells["B1"] = "=LEN(_xlfn.CONCAT(A:A))"
+    cells["B2"] = '=IFERROR(LEN(_xlfn.CONCAT(A:A)),"caught")'
+    cells["B3"] = "=LEN(_xlfn.CONCAT(A1:A32))"
+    cells["B4"] = '=LEN(_xlfn.TEXTJOIN("-",TRUE,A:A))'
+    got = book(tmp_path, cells)
+    assert got["B1"] == "#VALUE!" and "32,767" in got["reasons"]["B1"]
+    assert got["B2"] == "caught"
+    assert got["B3"] == 32000
+    assert got["B4"] == "#VALUE!" and "40,039" in got["reasons"]["B4"]
