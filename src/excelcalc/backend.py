@@ -274,9 +274,10 @@ _QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("excelcalc_quiet_n
 @contextlib.contextmanager
 def quiet_numpy() -> Iterator[None]:
     """numpy's divide and invalid warnings off for a run of many formulas, as formulas' wrap_ufunc
-    turns them off around each call (``np.errstate`` costs ~3 us a call, a tenth of an ``IF``).
+    turns them off around each call (``np.errstate`` costs ~3 us a call, a tenth of an ``IF``);
+    its overflow warnings too (an overflow is #NUM! in the answer: ``formula.limited``).
     Under another errstate set inside, a warning raised as an error goes formulas' own way."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         token = _QUIET.set(True)
         try:
             yield

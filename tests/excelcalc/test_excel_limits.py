@@ -87,3 +87,53 @@ def test_concat_of_a_whole_column_too_long(tmp_path: Path) -> None:
     assert got["B2"] == "caught"
     assert got["B3"] == 32000
     assert got["B4"] == "#VALUE!" and "40,039" in got["reasons"]["B4"]
+
+
+# ------------------------------------------------------------------------------- numbers of 1.8E308
+
+OVERFLOWS = [
+    "=SUM(1E308,1E308)",
+    "=AVERAGE(1E308,1E308)",
+    "=PRODUCT(1E308,1E308)",
+    "=SUMSQ(1E308)",
+    "=MEDIAN(1E308,1E308)",
+    "=AVEDEV(1E308,-1E308)",
+    "=SUMPRODUCT({1E308,1E308},{1,1})",
+    "=MMULT({1E308,1E308},{1;1})",
+    "=MDETERM({1E308,1;1,1E308})",
+    '=CONVERT(1E308,"km","mm")',
+    "=SUMX2MY2({1E308},{1})",
+    "=SUMX2PY2({1E308},{1})",
+    "=SUMXMY2({1E308},{-1E308})",
+]
+
+
+@pytest.mark.parametrize("formula", OVERFLOWS)
+def test_an_overflow_is_num_never_inf(formula: str) -> None:
+    """``=SUM(1E308,1E308)`` printed ``inf``; Excel answers #NUM!."""
+    _error(evaluate(formula), "#NUM!", "1.8E+308")
+
+
+@pytest.mark.parametrize("formula", OVERFLOWS)
+def test_iferror_and_iserror_see_an_overflow(formula: str) -> None:
+    assert evaluate(f'=IFERROR({formula[1:]},"caught")') == "caught"
+    assert evaluate(f"=ISERROR({formula[1:]})") is True
+
+
+def test_an_overflow_in_one_cell_of_an_array_is_num_in_that_cell() -> None:
+    got = evaluate("=MMULT({1E308,1E308;1,1},{1;1})")
+    assert isinstance(got, list)
+    assert str(got[0][0]) == "#NUM!" and got[1][0] == 2
+
+
+def test_npv_at_a_rate_of_minus_one_divides_by_zero() -> None:
+    """Excel: NPV divides each value by (1+rate)^i: at -1 that is #DIV/0! (it answered inf)."""
+    _error(evaluate("=NPV(-1,1,2)"), "#DIV/0!", "-1")
+    assert evaluate("=NPV(0.1,-10000,3000,4200,6800)") == pytest.approx(1188.44341, abs=1e-5)
+
+
+def test_calc_lists_an_overflowing_cell(tmp_path: Path) -> None:
+    """calc wrote #NUM! but exited 0 without listing the cell."""
+    got = book(tmp_path, {"A1": 1e308, "B1": "=SUM(A1,A1)", "B2": '=IFERROR(B1,"caught")', "B3": "=A1*1"})
+    assert got["B1"] == "#NUM!" and "1.8E+308" in got["reasons"]["B1"]
+    assert got["B2"] == "caught" and got["B3"] == 1e308
