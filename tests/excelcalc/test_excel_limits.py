@@ -137,3 +137,46 @@ def test_calc_lists_an_overflowing_cell(tmp_path: Path) -> None:
     got = book(tmp_path, {"A1": 1e308, "B1": "=SUM(A1,A1)", "B2": '=IFERROR(B1,"caught")', "B3": "=A1*1"})
     assert got["B1"] == "#NUM!" and "1.8E+308" in got["reasons"]["B1"]
     assert got["B2"] == "caught" and got["B3"] == 1e308
+
+
+# ------------------------------------------------------------------------------ Excel's calendar
+
+
+@pytest.mark.parametrize("formula", ["=EDATE(0,-1)", "=WORKDAY(1,-5)", "=EDATE(100,-12)", "=WORKDAY(3,-5)"])
+def test_a_date_outside_excels_calendar_is_num(formula: str) -> None:
+    """Excel's dates run from serial 0 (January 0, 1900) to 2958465 (December 31, 9999):
+    ``EDATE(0,-1)`` answered 693931 and ``WORKDAY(1,-5)`` 693956 (the year 3799)."""
+    _error(evaluate(formula), "#NUM!", "calendar")
+
+
+def test_dates_inside_excels_calendar_still_computed() -> None:
+    assert evaluate("=EDATE(0,0)") == 0
+    assert evaluate("=EDATE(2958465,-1)") == 2958434
+    assert evaluate("=WORKDAY(10,-5)") == 3
+    assert evaluate("=ISERROR(EDATE(0,-1))") is True
+
+
+def _mac(wb: object) -> None:
+    import openpyxl
+
+    wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904  # type: ignore[attr-defined]
+
+
+def test_a_date_before_1904_in_a_1904_workbook_is_num(tmp_path: Path) -> None:
+    """In a workbook of the 1904 date system serial 0 is January 1, 1904: ``YEAR(-1)`` answered
+    1903 and ``DAYS(-5,-1)`` -4; Excel answers #NUM!."""
+    cells = {
+        "A1": "=YEAR(-1)",
+        "A2": "=_xlfn.DAYS(-5,-1)",
+        "A3": "=EDATE(0,-1)",
+        "A4": "=YEAR(0)",
+        "A5": "=_xlfn.DAYS(5,1)",
+        "A6": "=EDATE(40,-1)",
+        "A7": "=WORKDAY(3,-5)",
+        "A8": "=MONTH(2957004)",
+    }
+    got = book(tmp_path, cells, _mac)
+    for ref in ("A1", "A2", "A3", "A7", "A8"):
+        assert got[ref] == "#NUM!", (ref, got[ref])
+        assert "calendar" in got["reasons"][ref], got["reasons"][ref]
+    assert (got["A4"], got["A5"], got["A6"]) == (1904, 4, 9)
