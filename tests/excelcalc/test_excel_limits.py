@@ -5,6 +5,8 @@ Excel's range #NUM! inside the value (IFERROR and ISERROR see it), dates outside
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -180,3 +182,33 @@ def test_a_date_before_1904_in_a_1904_workbook_is_num(tmp_path: Path) -> None:
         assert got[ref] == "#NUM!", (ref, got[ref])
         assert "calendar" in got["reasons"][ref], got["reasons"][ref]
     assert (got["A4"], got["A5"], got["A6"]) == (1904, 4, 9)
+
+
+# ------------------------------------------------------------------------- numbers too large to make
+
+
+def test_combin_too_large_for_a_number_is_refused_without_computing_it() -> None:
+    """``COMBIN(1E9,5E8)`` gave no answer after 300 s (a big integer of a billion bits); Excel
+    answers #NUM! (beyond 1.8E+308). Run in a child process so the old code fails by its timeout."""
+    code = "from excelcalc.formula import evaluate; print(evaluate('=COMBIN(1E9,5E8)').text)"
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("COMBIN(1E9,5E8) was still computing after 60 s")
+    assert done.stdout.startswith("#NUM!") and "1.8E+308" in done.stdout, done.stdout + done.stderr
+
+
+def test_combin_as_large_as_a_number_holds() -> None:
+    assert evaluate("=COMBIN(1029,514)") == pytest.approx(1.4298e308, rel=1e-3)
+    assert evaluate("=COMBIN(1E9,2)") == 499999999500000000
+    _error(evaluate("=COMBIN(1030,515)"), "#NUM!", "1.8E+308")
+
+
+def test_fact_as_excel_answers_it() -> None:
+    """Excel: FACT(170) is 7.257415615307994E+306 (its product of floats, not the exact integer's
+    7.257415615307999E+306), FACT(171) #NUM!; it answered #VALUE! "wrong type" for both."""
+    assert evaluate("=FACT(170)") == 7.257415615307994e306
+    _error(evaluate("=FACT(171)"), "#NUM!", "1.8E+308")
+    assert [evaluate(f"=FACT({n})") for n in ("0", "1.9", "5", "TRUE")] == [1, 1, 120, 1]
+    assert str(evaluate("=FACT(-1)")) == "#NUM!"
+    assert evaluate("=FACT(20)") == 2432902008176640000
