@@ -212,3 +212,29 @@ def test_fact_as_excel_answers_it() -> None:
     assert [evaluate(f"=FACT({n})") for n in ("0", "1.9", "5", "TRUE")] == [1, 1, 120, 1]
     assert str(evaluate("=FACT(-1)")) == "#NUM!"
     assert evaluate("=FACT(20)") == 2432902008176640000
+
+
+# ---------------------------------------------------------------- numbers where errors were answered
+
+
+def test_text_functions_of_an_array_answer_each_cell() -> None:
+    """``LEN({"ab";"c"})`` and UPPER of an array answered ``#VALUE! (ValueError: truth value of an
+    array...)``; Excel answers cell by cell."""
+    assert evaluate('=LEN({"ab";"c"})') == [[2], [1]]
+    assert evaluate('=UPPER({"ab","c"})') == [["AB", "C"]]
+    assert evaluate('=SUMPRODUCT(LEN({"ab";"c"}))') == 3
+    assert evaluate('=LEFT({"abc";"de"},2)') == [["ab"], ["de"]]
+
+
+def test_sumproduct_of_len_of_a_range(tmp_path: Path) -> None:
+    cells = {"B1": "ab", "B2": " c", "B3": 12.5, "C1": "=SUMPRODUCT(LEN(B1:B3))", "C2": "=SUMPRODUCT(LEN(TRIM(B1:B3)))"}
+    got = book(tmp_path, cells)
+    assert (got["C1"], got["C2"]) == (8, 7), got
+
+
+def test_datedif_reads_its_unit_in_any_case() -> None:
+    """``DATEDIF(a,b,"d")`` was #NUM! where ``"D"`` worked; Excel reads the unit in any case."""
+    assert evaluate('=DATEDIF(1,100,"d")') == 99
+    assert evaluate('=DATEDIF(1,800,"y")') == evaluate('=DATEDIF(1,800,"Y")') == 2
+    assert evaluate('=DATEDIF(1,800,"ym")') == evaluate('=DATEDIF(1,800,"YM")')
+    assert str(evaluate('=DATEDIF(1,100,"x")')) == "#NUM!"

@@ -2,7 +2,7 @@
 formulas as they are (``FORMULAS``), checked against Excel.
 
 * DATE counts days past the month's end as Excel does; YEAR, MONTH, DAY read no text date before
-  1900 or after 9999.
+  1900 or after 9999; DATEDIF reads its unit in any case.
 * YEARFRAC on its five day-count bases, with Excel's end-of-February rules (formulas has others).
 * In a workbook of the 1904 date system (``lib.sheets``), the date functions of ``IN_1904`` read
   and make its serial numbers (formulas counts from 1900).
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from excelcalc.args import is_number
-from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, error, text_date
+from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, cellwise, error, text_date
 from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, whole_number
 from excelcalc.lib.sheets import current
 from excelcalc.textnum import text_number
@@ -66,6 +66,22 @@ def date_part(original: Callable[..., Any]) -> Callable[..., Any]:
         return original(serial)
 
     run.__name__ = getattr(original, "__name__", "DATE_PART")
+    return run
+
+
+def datedif(original: Callable[..., Any]) -> Callable[..., Any]:
+    """DATEDIF(start, end, unit) reading its unit in any case, as Excel does (formulas compared
+    ``"D"`` before upper-casing it: ``DATEDIF(a,b,"d")`` was #NUM!)."""
+
+    def upper(v: Any) -> Any:
+        return v.upper() if type(v) is str else v
+
+    def run(start: Any, end: Any, unit: Any) -> Any:
+        u = scalar(unit)
+        u = cellwise(upper, as_grid(unit)) if isinstance(u, np.ndarray) else upper(u)
+        return original(start, end, u)
+
+    run.__name__ = "DATEDIF"
     return run
 
 
@@ -305,6 +321,7 @@ FUNCTIONS: dict[str, Entry] = {
     "YEAR": _dated("YEAR", date_part),
     "MONTH": _dated("MONTH", date_part),
     "DAY": _dated("DAY", date_part),
+    "DATEDIF": _dated("DATEDIF", datedif),
     "YEARFRAC": cells(yearfrac),
     **formulas_own("HOUR MINUTE NOW SECOND TIME TODAY"),
 }

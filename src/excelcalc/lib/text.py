@@ -72,7 +72,7 @@ def textual(original: Callable[..., Any], positions: frozenset[int] | None) -> C
     numbers as text."""
 
     def run(*args: Any) -> Any:
-        if COMPILING in args:
+        if any(a is COMPILING for a in args):  # ``in`` compares arrays: LEN({"ab";"c"}) failed
             return original(*args)
         return original(*(_texts(a) if positions is None or i in positions else a for i, a in enumerate(args)))
 
