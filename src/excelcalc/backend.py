@@ -71,6 +71,7 @@ __all__ = [
     "Array",
     "FormulaError",
     "FunctionTable",
+    "KnownRange",
     "Program",
     "ProgramError",
     "Ranges",
@@ -595,11 +596,22 @@ def cellwise(f: Callable[[Any], Any], grid: np.ndarray[Any, Any]) -> np.ndarray[
     return out.view(Array)
 
 
-def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:
-    """A formulas Ranges holding ``value`` (a 2-D object array of the range's shape)."""
-    rng = Ranges((parts,), {parts["name"]: (parts, value)})
+def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any], known: Any = None) -> Any:
+    """A formulas Ranges holding ``value`` (a 2-D object array of the range's shape); ``known``, what
+    the engine already knows of its cells (``args.Running``), kept on it as ``known``."""
+    rng = Ranges((parts,), {parts["name"]: (parts, value)}) if known is None else KnownRange(parts, value, known)
     rng._value = value
     return rng
+
+
+class KnownRange(Ranges):  # type: ignore[misc]
+    """A Ranges whose cells the engine has read before (``make_range``): ``known`` says what of them."""
+
+    __slots__ = ("known",)
+
+    def __init__(self, parts: dict[str, Any], value: np.ndarray[Any, Any], known: Any) -> None:
+        super().__init__((parts,), {parts["name"]: (parts, value)})
+        self.known = known
 
 
 def read_string_table(xml: bytes) -> list[str]:
