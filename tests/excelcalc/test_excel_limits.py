@@ -238,3 +238,27 @@ def test_datedif_reads_its_unit_in_any_case() -> None:
     assert evaluate('=DATEDIF(1,800,"y")') == evaluate('=DATEDIF(1,800,"Y")') == 2
     assert evaluate('=DATEDIF(1,800,"ym")') == evaluate('=DATEDIF(1,800,"YM")')
     assert str(evaluate('=DATEDIF(1,100,"x")')) == "#NUM!"
+
+
+def test_an_array_of_more_text_than_benchsheet_makes_is_refused_before_it_is_made(tmp_path: Path) -> None:
+    """``SUMPRODUCT(LEN(ROW(A2:A1000000)&REPT("a",32000)))`` grew to 23.6 GB and was killed: each
+    text is within Excel's limit, the array is not within the machine's. An array answer of more
+    than 50,000,000 characters of text is refused, with the reason, before it is made."""
+    cells = {
+        "A3000": 1,
+        "B1": '=SUMPRODUCT(LEN(ROW(A2:A3000)&REPT("a",30000)))',
+        "B2": '=SUMPRODUCT(LEN(REPT("a",ROW(A2:A3000)*5)))',
+        "B3": '=SUMPRODUCT(LEN(SUBSTITUTE(ROW(A2:A3000),"1",REPT("b",30000))))',
+        "B4": '=SUMPRODUCT(LEN(ROW(A2:A3000)&"ab"))',
+    }
+    tracemalloc.start()
+    try:
+        got = book(tmp_path, cells)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    for ref in ("B1", "B3"):
+        assert got[ref] == "#VALUE!" and "50,000,000" in got["reasons"][ref], (ref, got[ref], got["reasons"])
+    assert got["B2"] == sum(5 * r for r in range(2, 3001))
+    assert got["B4"] == sum(len(str(r)) + 2 for r in range(2, 3001))
+    assert peak < 40_000_000, f"{peak:,} bytes at the peak"

@@ -138,6 +138,34 @@ def _longest(v: Any) -> int:
     return max((len(x) if type(x) is str else 20 for x in _cells(v) if not isinstance(x, XlError)), default=0)
 
 
+MAX_ARRAY_TEXT = 50_000_000  # characters of text in one array answer (50 MB and more): never more
+
+
+def _cells_of(args: tuple[Any, ...]) -> int:
+    """How many cells an answer computed cell by cell over ``args`` has (their shapes broadcast)."""
+    rows = cols = 1
+    for a in args:
+        if isinstance(a, Ranges | np.ndarray):
+            grid = as_grid(a)
+            rows, cols = max(rows, grid.shape[0]), max(cols, grid.shape[1])
+    return rows * cols
+
+
+def too_much_text(args: tuple[Any, ...], longest: int) -> ReasonedError | None:
+    """An array answer of texts of up to ``longest`` characters each that would hold more than
+    ``MAX_ARRAY_TEXT`` in all (``ROW(A2:A1000000)&REPT("a",32000)`` grew to 23.6 GB): refused
+    before it is made, with the reason. Reckoned from the longest text times the cells (an
+    array of texts of many lengths may be refused a little before it reaches the limit)."""
+    cells = _cells_of(args)
+    if cells < 2 or cells * longest <= MAX_ARRAY_TEXT:
+        return None
+    why = (
+        f"an array of {cells:,} texts of up to {longest:,} characters ({cells * longest:,} in all) "
+        f"is more than benchsheet makes in one array ({MAX_ARRAY_TEXT:,})"
+    )
+    return ReasonedError("#VALUE!", why)
+
+
 def _text_of(v: Any) -> str:
     """One value as text ("" for an error or a blank)."""
     if isinstance(v, XlError) or v is EMPTY or v is None:
@@ -168,9 +196,13 @@ def bounded(
     each = wrap_ufunc(one, input_parser=lambda *a: a, check_nan=False, **_BLANK_IS_EMPTY_TEXT)
 
     def run(*args: Any) -> Any:
-        if any(a is COMPILING for a in args) or bound(*args) <= MAX_TEXT:
+        if any(a is COMPILING for a in args):
             return original(*args)
-        return each(*args)
+        most = bound(*args)
+        refused = too_much_text(args, min(most, MAX_TEXT))
+        if refused is not None:
+            return refused
+        return original(*args) if most <= MAX_TEXT else each(*args)
 
     run.__name__ = name
     return run
@@ -428,7 +460,8 @@ def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
                 count = max(count, float(n))
         if width and count * width > MAX_TEXT:
             return ReasonedError(*too_long(int(min(count * width, 1e18))))
-        return excel_rept()(text, times)
+        refused = too_much_text((text, times), int(count * width))
+        return refused if refused is not None else excel_rept()(text, times)
 
     bounded.__name__ = "REPT"
     return bounded
@@ -470,4 +503,17 @@ FUNCTIONS: dict[str, Entry] = {
 }
 
 _BLANK_IS_EMPTY_TEXT = {"args_parser": lambda *a: (replace_empty(v, "") for v in a)}
-OPERATORS: dict[str, Entry] = {"&": wrap_ufunc(_joined, input_parser=lambda *a: a, **_BLANK_IS_EMPTY_TEXT)}
+_JOIN = wrap_ufunc(_joined, input_parser=lambda *a: a, **_BLANK_IS_EMPTY_TEXT)
+
+
+def _join(x: Any, y: Any) -> Any:
+    """``&``: cell by cell over arrays (``_joined``), an array of more text than benchsheet makes
+    refused before it is made (``too_much_text``)."""
+    if isinstance(x, Ranges | np.ndarray) or isinstance(y, Ranges | np.ndarray):
+        refused = too_much_text((x, y), min(_longest(x) + _longest(y), MAX_TEXT))
+        if refused is not None:
+            return refused
+    return _JOIN(x, y)
+
+
+OPERATORS: dict[str, Entry] = {"&": _join}
