@@ -633,7 +633,8 @@ def load_workbook(path: str) -> Any:
 
 def reshape_as_excel(value: Any, shape: tuple[int, int]) -> np.ndarray[Any, Any]:
     """An array formula's answer laid over its range as Excel does (a single value fills it,
-    a row or column repeats, cells beyond the answer are #N/A)."""
+    a row or column repeats, cells beyond the answer are #N/A, a range smaller than the answer
+    shows its top-left part: formulas answered #VALUE! in every cell)."""
     if isinstance(value, Ranges):
         value = value.value
     if not isinstance(value, np.ndarray):
@@ -642,5 +643,6 @@ def reshape_as_excel(value: Any, shape: tuple[int, int]) -> np.ndarray[Any, Any]
         return out
     if value.ndim != 2:
         value = value.reshape(1, -1)
+    value = value[: shape[0], : shape[1]]  # a range smaller than the answer shows its top-left part, as in Excel
     result: np.ndarray[Any, Any] = _reshape_array_as_excel(np.asarray(value, dtype=object), shape)
     return result

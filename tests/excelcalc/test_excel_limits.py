@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,21 @@ def test_an_array_of_more_text_than_benchsheet_makes_is_refused_before_it_is_mad
     assert got["B2"] == sum(5 * r for r in range(2, 3001))
     assert got["B4"] == sum(len(str(r)) + 2 for r in range(2, 3001))
     assert peak < 40_000_000, f"{peak:,} bytes at the peak"
+
+
+def test_an_array_formula_in_fewer_cells_than_its_answer_shows_its_first_cells(tmp_path: Path) -> None:
+    """``{=ROW(A1:A3)}`` entered in C1:C2 answered #VALUE! in both cells; Excel shows 1 and 2."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    def arrays(wb: Any) -> None:
+        ws = wb.active
+        ws["C1"] = ArrayFormula("C1:C2", "=ROW(A1:A3)")
+        ws["E1"] = ArrayFormula("E1:F1", "={1,2,3}")
+        ws["E3"] = ArrayFormula("E3:F4", "={1,2,3;4,5,6;7,8,9}")
+        ws["G1"] = ArrayFormula("G1:G4", "=ROW(A1:A3)")
+        ws["H1"] = ArrayFormula("H1:I2", "=ROW(A1:A3)")
+
+    got = book(tmp_path, {}, arrays)
+    assert [got[c] for c in ("C1", "C2", "E1", "F1", "E3", "F3", "E4", "F4")] == [1, 2, 1, 2, 1, 2, 4, 5]
+    assert [got[c] for c in ("G1", "G2", "G3", "G4")] == [1, 2, 3, "#N/A"]
+    assert [got[c] for c in ("H1", "I1", "H2", "I2")] == [1, 1, 2, 2]
