@@ -338,3 +338,19 @@ def test_a_vba_function_in_the_branch_not_taken_is_no_error(tmp_path: Path) -> N
     got = _computed(path)
     assert (got["B1"], got["B3"]) == (10, 7)
     assert got["B2"] == "#NAME? unknown function MYMACRO"
+
+
+def test_an_array_formula_past_the_last_row_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An array formula over A1:A1999999 (fewer cells than the limit) wrote rows past 1,048,576,
+    which Excel cannot open (issue 30): such a file is damaged, refused in one line; nothing written."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = ArrayFormula("A1:A1999999", "=ROW()")
+    path = tmp_path / "past.xlsx"
+    wb.save(path)
+    before = path.read_bytes()
+    assert main(["template", "calc", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "A1:A1999999" in err and "1,048,576" in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == before
