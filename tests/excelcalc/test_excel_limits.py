@@ -281,3 +281,10 @@ def test_an_array_formula_in_fewer_cells_than_its_answer_shows_its_first_cells(t
     assert [got[c] for c in ("C1", "C2", "E1", "F1", "E3", "F3", "E4", "F4")] == [1, 2, 1, 2, 1, 2, 4, 5]
     assert [got[c] for c in ("G1", "G2", "G3", "G4")] == [1, 2, 3, "#N/A"]
     assert [got[c] for c in ("H1", "I1", "H2", "I2")] == [1, 1, 2, 2]
+
+
+def test_n_of_a_logical_value_is_its_number() -> None:
+    """Microsoft's N page: N(TRUE) is 1 (it answered TRUE); a number is itself, text 0."""
+    got = [evaluate(f) for f in ("=N(TRUE)", "=N(FALSE)", "=N(7)", '=N("7")', "=N(NA())")]
+    assert got[:4] == [1, 0, 7, 0] and not isinstance(got[0], bool)
+    assert str(got[4]) == "#N/A"
