@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import load_workbook, read_string_table
-from excelcalc.workbook.cells import col_number
+from excelcalc.workbook.cells import ComputeError, col_number
 from excelcalc.workbook.sheetxml import READ_CELLS, TAG, cells_present, opens_sheet_data, sheet_data
 from excelcalc.workbook.tables import openpyxl_tables, read_tables
 
@@ -220,7 +220,15 @@ def _cell_value(kind: bytes, body: bytes, strings: list[str]) -> tuple[str, Any]
 def _plain_value(kind: bytes, v: bytes | None, strings: list[str]) -> tuple[str, Any]:
     """(data type, value) of a cell of type ``kind`` whose ``<v>`` holds ``v`` (None: no ``<v>``)."""
     if kind == b"s":
-        return "s", strings[int(v)] if v is not None else None
+        if v is None:
+            return "s", None
+        index = int(v)
+        if not 0 <= index < len(strings):  # -1 read the last string: a damaged file, never a wrong text
+            raise ComputeError(
+                f"refused: a cell names shared string {index:,}, which the file does not have "
+                f"(it has {len(strings):,}): the file is damaged; nothing was written"
+            )
+        return "s", strings[index]
     if kind == b"n":
         raw = v.strip() if v is not None else b""
         if not raw:

@@ -354,3 +354,51 @@ def test_an_array_formula_past_the_last_row_is_refused(tmp_path: Path, capsys: p
     err = capsys.readouterr().err
     assert "A1:A1999999" in err and "1,048,576" in err and len(err.strip().splitlines()) == 1, err
     assert path.read_bytes() == before
+
+
+def _with_shared_strings(src: Path, dst: Path, index: str) -> Path:
+    """``src`` (openpyxl writes texts inline) with a shared-string table of two texts, A1 naming
+    the string ``index``, as another writer would save it."""
+    strings = (
+        b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/'
+        b'spreadsheetml/2006/main" count="2" uniqueCount="2"><si><t>first</t></si><si><t>last</t></si></sst>'
+    )
+    kind = b"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+    rel = b"http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType="' + kind + b'"/></Types>'
+                )
+            elif info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdSS" Type="' + rel + b'" Target="sharedStrings.xml"/></Relationships>',
+                )
+            elif info.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(
+                    rb'<c r="A1" t="inlineStr"><is><t>[^<]*</t></is></c>',
+                    b'<c r="A1" t="s"><v>' + index.encode() + b"</v></c>",
+                    data,
+                )
+            zout.writestr(info, data)
+        zout.writestr("xl/sharedStrings.xml", strings)
+    return dst
+
+
+@pytest.mark.parametrize("index", ["-1", "2"])
+def test_a_shared_string_the_file_does_not_have_is_refused(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shared-string index of -1 read the last string (issue 30): the file is damaged, refused."""
+    plain = _book(tmp_path / "plain.xlsx", {"A1": "x", "B1": "=LEN(A1)"})
+    good = _with_shared_strings(plain, tmp_path / "good.xlsx", "0")
+    assert main(["template", "calc", str(good), "--out", str(tmp_path / "good-out.xlsx")]) == 0
+    assert openpyxl.load_workbook(tmp_path / "good-out.xlsx", data_only=True)["S"]["B1"].value == 5
+    capsys.readouterr()
+    path = _with_shared_strings(plain, tmp_path / "bad.xlsx", index)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert f"shared string {index}" in err and "damaged" in err and len(err.strip().splitlines()) == 1, err
