@@ -58,6 +58,12 @@ def read_xml(book: WorkbookCells, path: Path, parts: dict[str, bytes] | None = N
     parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
+    twice = sorted({name for name in every if every.count(name) > 1})
+    if twice:  # the sheets read by name: the first one's cells were lost without a word
+        raise ComputeError(
+            f"refused: two sheets are named {twice[0]!r}; Excel allows each name once, so a reference "
+            "to it is ambiguous (the file is damaged). Rename one"
+        )
     props = workbook.find(f"{{{NS_MAIN}}}workbookPr")
     book.date1904 = props is not None and props.get("date1904") in ("1", "true")
     worksheets = sheet_parts(parts)

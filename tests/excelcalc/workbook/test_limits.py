@@ -402,3 +402,24 @@ def test_a_shared_string_the_file_does_not_have_is_refused(
     assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
     err = capsys.readouterr().err
     assert f"shared string {index}" in err and "damaged" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_two_sheets_of_the_same_name_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two sheets named alike: the first sheet's formulas were neither computed nor listed, and calc
+    exited 0 (issue 30). Excel cannot make such a file: it is refused with the name."""
+    wb = openpyxl.Workbook()
+    wb.active.title = "Dup"
+    wb.active["A1"] = "=1+1"
+    wb.create_sheet("Other")["A1"] = "=2+2"
+    wb.save(tmp_path / "two.xlsx")
+    path = tmp_path / "dup.xlsx"
+    with zipfile.ZipFile(tmp_path / "two.xlsx") as zin, zipfile.ZipFile(path, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            zout.writestr(
+                info, data.replace(b'name="Other"', b'name="Dup"') if info.filename == "xl/workbook.xml" else data
+            )
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "two sheets are named 'Dup'" in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out.xlsx").exists()
