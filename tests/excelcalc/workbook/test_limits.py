@@ -423,3 +423,41 @@ def test_two_sheets_of_the_same_name_are_refused(tmp_path: Path, capsys: pytest.
     err = capsys.readouterr().err
     assert "two sheets are named 'Dup'" in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "out.xlsx").exists()
+
+
+def _damaged(src: Path, dst: Path, how: str) -> Path:
+    """``src`` with its sheet part damaged as ``how`` says: its deflate stream, the encrypted flag
+    of its central directory entry, or its method made Deflate64 (9)."""
+    data = bytearray(src.read_bytes())
+    with zipfile.ZipFile(src) as zf:
+        info = zf.getinfo("xl/worksheets/sheet1.xml")
+    central = data.index(b"PK\x01\x02")  # the central directory's entries, to the sheet's
+    while data[central + 46 : central + 46 + len(info.filename)] != info.filename.encode():
+        central = data.index(b"PK\x01\x02", central + 4)
+    if how == "deflate":
+        local = info.header_offset
+        start = local + 30 + int.from_bytes(data[local + 26 : local + 28], "little")
+        start += int.from_bytes(data[local + 28 : local + 30], "little")
+        data[start : start + 8] = b"\xff" * 8  # an invalid block type
+    elif how == "encrypted":
+        data[central + 8] |= 0x1
+    else:
+        data[central + 10 : central + 12] = (9).to_bytes(2, "little")
+    dst.write_bytes(bytes(data))
+    return dst
+
+
+@pytest.mark.parametrize(
+    ("how", "says"),
+    [("deflate", "is damaged"), ("encrypted", "is encrypted"), ("deflate64", "Deflate64")],
+)
+def test_a_part_that_cannot_be_unpacked_is_refused_saying_why(
+    how: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A corrupt deflate stream ("error: error:"), an encrypted zip entry and a Deflate64 entry were
+    "(please report this)" (issue 30): input a user can cause says what is wrong with the file."""
+    path = _damaged(_book(tmp_path / "in.xlsx", {"A1": 2, "B1": "=A1*3"}), tmp_path / f"{how}.xlsx", how)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "xl/worksheets/sheet1.xml" in err and says in err and "please report" not in err, err
+    assert len(err.strip().splitlines()) == 1, err
