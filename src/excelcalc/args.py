@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, error
+from excelcalc.backend import EMPTY, KnownRange, Ranges, XlError, as_grid, error
 from excelcalc.textnum import text_number
 
 Rule = Callable[[Any], Any]  # one value -> a number (or bool) it counts as, SKIP, or an error
@@ -129,11 +129,66 @@ def values(args: Iterable[Any], ranged: Rule, single: Rule, cell_is_single: bool
     return out
 
 
+class Running:
+    """A range's cells from its first row down, as the formulas filled down a column read them
+    (``SUM($A$2:A9)`` from each row, ``SUM(Sales[Qty])`` beside each row): grown by rows as its
+    readers need them (``add``), each reader given the rows it reads (``rows``), and the running
+    total of its numbers as ``SUM`` adds them, left to right (``total``): a reader's SUM is one
+    look-up, where summing each range anew grew with the square of the rows."""
+
+    __slots__ = ("cols", "count", "error", "error_at", "grid", "sums")
+
+    def __init__(self, cols: int) -> None:
+        self.cols = cols
+        self.count = 0  # rows read
+        self.grid: np.ndarray[Any, Any] = np.empty((16, cols), dtype=object)
+        self.sums: list[float] = []  # sums[i]: SUM of the first i + 1 cells, row by row
+        self.error: Any = None  # the first error among the cells summed, at error_at
+        self.error_at = -1
+
+    def add(self, row: list[Any]) -> None:
+        if self.count == len(self.grid):
+            grown = np.empty((2 * len(self.grid), self.cols), dtype=object)
+            grown[: self.count] = self.grid[: self.count]
+            self.grid = grown
+        for c, v in enumerate(row):
+            self.grid[self.count, c] = v
+        self.count += 1
+
+    def rows(self, n: int) -> np.ndarray[Any, Any]:
+        """The first ``n`` rows (a view: the cells a reader reads, never changed)."""
+        return self.grid[:n]
+
+    def total(self, rows: int) -> Any:
+        """SUM of the first ``rows`` rows as ``values`` and ``total`` add them (numbers only, left to
+        right; the first error met is the answer)."""
+        n = rows * self.cols
+        sums, grid = self.sums, self.grid
+        cols = self.cols
+        s = sums[-1] if sums else 0.0
+        for i in range(len(sums), n):
+            got = in_range(grid[i // cols, i % cols])
+            if got is not SKIP:
+                if isinstance(got, XlError):
+                    if self.error is None:
+                        self.error, self.error_at = got, i
+                else:
+                    s += got
+            sums.append(s)
+        if self.error is not None and self.error_at < n:
+            return self.error
+        return sums[n - 1] if n else 0.0
+
+
 def many(name: str, of: Callable[[list[float]], Any], ranged: Rule, single: Rule) -> Callable[..., Any]:
     """Excel's function ``name`` of many values: ``of`` the values its arguments count as (``ranged``
-    in a reference or an array, ``single`` typed directly); the first error met is the answer."""
+    in a reference or an array, ``single`` typed directly); the first error met is the answer.
+    ``SUM`` of one range of a running total (``Running``) is its running total."""
+    running = name == "SUM"
 
     def run(*args: Any) -> Any:
+        if running and len(args) == 1 and isinstance(args[0], KnownRange) and isinstance(args[0].known, Running):
+            return args[0].known.total(len(args[0].value))
         got = values(args, ranged, single, cell_is_single=single is direct_strict)
         return got if isinstance(got, XlError) else of(got)
 

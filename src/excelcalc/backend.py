@@ -71,6 +71,7 @@ __all__ = [
     "Array",
     "FormulaError",
     "FunctionTable",
+    "KnownRange",
     "Program",
     "ProgramError",
     "Ranges",
@@ -274,9 +275,10 @@ _QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("excelcalc_quiet_n
 @contextlib.contextmanager
 def quiet_numpy() -> Iterator[None]:
     """numpy's divide and invalid warnings off for a run of many formulas, as formulas' wrap_ufunc
-    turns them off around each call (``np.errstate`` costs ~3 us a call, a tenth of an ``IF``).
+    turns them off around each call (``np.errstate`` costs ~3 us a call, a tenth of an ``IF``);
+    its overflow warnings too (an overflow is #NUM! in the answer: ``formula.limited``).
     Under another errstate set inside, a warning raised as an error goes formulas' own way."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         token = _QUIET.set(True)
         try:
             yield
@@ -344,6 +346,9 @@ class Program:
     pure: bool  # its answer depends on its inputs only (not on the cell computing it, the time or chance)
     uses_cell: bool  # it reads the cell computing it (ROW(), COLUMN(), implicit intersection)
     missing: tuple[str, ...] = ()  # functions it names that no table has: #NAME? where they are reached
+    # each step's answer passes through it (Excel's limits: ``formula.limited``), so the next step,
+    # IFERROR or ISERROR among them, sees an answer Excel could hold or Excel's error
+    check: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
     start: dict[Any, Any] = field(init=False, repr=False, compare=False)  # constants, not compiling
 
     def __post_init__(self) -> None:
@@ -357,11 +362,13 @@ class Program:
         env = self.start.copy()
         env[CELL] = cell
         env.update(zip(self.references, refs))  # noqa: B905 (checked above)
+        check = self.check
         for step in self.steps:
             try:
-                env[step.output] = step.function(*[env[i] for i in step.inputs])
+                value = step.function(*[env[i] for i in step.inputs])
             except NotImplementedError:
                 raise ProgramError("#NAME?", "a function the formula engine does not implement") from None
+            env[step.output] = value if check is None else check(value)
         value = env[self.output]
         if type(value) in PLAIN_TYPES:  # most answers: a number or a text
             return value
@@ -378,8 +385,9 @@ class Program:
 PLAIN_TYPES = frozenset({float, int, bool, str})  # exactly these: formulas' EMPTY and errors are str subclasses
 
 
-def compile_program(text: str) -> Program:
-    """Parse ``text`` (``=...``) once. Raises ``ProgramError`` with a reason."""
+def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Program:
+    """Parse ``text`` (``=...``) once; ``check`` is applied to the answer of each step
+    (``Program.check``). Raises ``ProgramError`` with a reason."""
     try:
         tokens, builder = Parser().ast(text)
         builder.finish()
@@ -426,7 +434,8 @@ def compile_program(text: str) -> Program:
     # a range between two references reads the cells between them, not only its inputs (the corners)
     spans = any(type(t).__name__ == "OperatorToken" and getattr(t, "name", "") == ":" for t in tokens)
     pure = not (set(names) & IMPURE) and not spans
-    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, tuple(sorted(set(missing))))
+    missed = tuple(sorted(set(missing)))
+    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, missed, check)
 
 
 def _no_such_function(*_args: Any) -> Any:
@@ -587,11 +596,22 @@ def cellwise(f: Callable[[Any], Any], grid: np.ndarray[Any, Any]) -> np.ndarray[
     return out.view(Array)
 
 
-def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any]) -> Any:
-    """A formulas Ranges holding ``value`` (a 2-D object array of the range's shape)."""
-    rng = Ranges((parts,), {parts["name"]: (parts, value)})
+def make_range(parts: dict[str, Any], value: np.ndarray[Any, Any], known: Any = None) -> Any:
+    """A formulas Ranges holding ``value`` (a 2-D object array of the range's shape); ``known``, what
+    the engine already knows of its cells (``args.Running``), kept on it as ``known``."""
+    rng = Ranges((parts,), {parts["name"]: (parts, value)}) if known is None else KnownRange(parts, value, known)
     rng._value = value
     return rng
+
+
+class KnownRange(Ranges):  # type: ignore[misc]
+    """A Ranges whose cells the engine has read before (``make_range``): ``known`` says what of them."""
+
+    __slots__ = ("known",)
+
+    def __init__(self, parts: dict[str, Any], value: np.ndarray[Any, Any], known: Any) -> None:
+        super().__init__((parts,), {parts["name"]: (parts, value)})
+        self.known = known
 
 
 def read_string_table(xml: bytes) -> list[str]:
@@ -613,7 +633,8 @@ def load_workbook(path: str) -> Any:
 
 def reshape_as_excel(value: Any, shape: tuple[int, int]) -> np.ndarray[Any, Any]:
     """An array formula's answer laid over its range as Excel does (a single value fills it,
-    a row or column repeats, cells beyond the answer are #N/A)."""
+    a row or column repeats, cells beyond the answer are #N/A, a range smaller than the answer
+    shows its top-left part: formulas answered #VALUE! in every cell)."""
     if isinstance(value, Ranges):
         value = value.value
     if not isinstance(value, np.ndarray):
@@ -622,5 +643,6 @@ def reshape_as_excel(value: Any, shape: tuple[int, int]) -> np.ndarray[Any, Any]
         return out
     if value.ndim != 2:
         value = value.reshape(1, -1)
+    value = value[: shape[0], : shape[1]]  # a range smaller than the answer shows its top-left part, as in Excel
     result: np.ndarray[Any, Any] = _reshape_array_as_excel(np.asarray(value, dtype=object), shape)
     return result

@@ -8,6 +8,7 @@ and has real Excel error values. An add-in's functions are registered in it unde
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -16,7 +17,16 @@ from typing import Any
 import numpy as np
 
 from excelcalc import lib
-from excelcalc.backend import EMPTY, FunctionTable, Program, ProgramError, XlError, compile_program, get_functions
+from excelcalc.backend import (
+    EMPTY,
+    FunctionTable,
+    Program,
+    ProgramError,
+    XlError,
+    compile_program,
+    get_functions,
+    quiet_numpy,
+)
 from excelcalc.formula_text import (
     EXPONENT,
     MAX_FORMULA,
@@ -272,7 +282,7 @@ def program(text: str) -> Program | ReasonedError:
     """The prepared formula ``text`` parsed once (shared by every cell of the same shape)."""
     known = functions()
     try:
-        prog = compile_program(text)
+        prog = compile_program(text, limited)
     except ProgramError as exc:
         why = (
             " (not a valid formula)"
@@ -333,8 +343,61 @@ def _checked(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=1024)
 def _too_long(n: int) -> ReasonedError:
-    return ReasonedError(*too_long(n))
+    return ReasonedError(*too_long(n))  # one value for every cell of an array too long by as much
+
+
+def limited(value: Any) -> Any:
+    """One step's answer within Excel's limits (``Program.check``), so the next step sees what Excel
+    would (IFERROR and ISERROR among them), in its cell of an array: a text of more than 32,767
+    characters is #VALUE! (the functions that could build a far longer text refuse it before
+    building it: ``lib.text``); a number beyond Excel's largest (about 1.8E+308, ``inf``) or no
+    number at all (``nan``) is #NUM!: a non-finite number never leaves a function."""
+    kind = type(value)
+    if kind is str:
+        return value if len(value) <= MAX_TEXT else _too_long(len(value))
+    if kind is float or isinstance(value, np.floating):
+        return value if math.isfinite(value) else _not_finite(value)
+    if not isinstance(value, np.ndarray):
+        return value
+    if value.dtype.kind in "fc":
+        return value if np.isfinite(value).all() else _limited_cells(value.astype(object).view(type(value)))
+    if value.dtype != object:
+        return value
+    if value.size == 1:
+        one = value.flat[0]
+        if type(one) is str:
+            if len(one) <= MAX_TEXT:
+                return value
+        elif not isinstance(one, float) or math.isfinite(one):
+            return value
+    return _limited_cells(value)
+
+
+def _limited_cells(value: np.ndarray[Any, Any]) -> Any:
+    """``limited`` of each cell of an object array (a copy where one is not within the limits)."""
+    cells = value.ravel().tolist()
+    bad = [
+        i
+        for i, v in enumerate(cells)
+        if (type(v) is str and len(v) > MAX_TEXT) or (isinstance(v, float) and not math.isfinite(v))
+    ]
+    if not bad:
+        return value
+    out = value.copy()
+    for i in bad:
+        v = cells[i]
+        out.flat[i] = _too_long(len(v)) if isinstance(v, str) else _not_finite(v)
+    return out
+
+
+_OVERFLOW = ReasonedError("#NUM!", "the answer is beyond Excel's largest number (about 1.8E+308)")
+_NO_NUMBER = ReasonedError("#NUM!", "the answer is no number (an overflow on the way: beyond 1.8E+308?)")
+
+
+def _not_finite(v: float) -> ReasonedError:
+    return _NO_NUMBER if math.isnan(v) else _OVERFLOW
 
 
 BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing more specific
@@ -356,7 +419,8 @@ def evaluate(formula: str) -> Any:
     if isinstance(prog, ReasonedError):
         reason = prog.reason.replace("cannot read the formula " + _TEXT, "cannot evaluate " + _TEXT)
         return as_written(ReasonedError(str(prog), reason), formula)
-    value = plain(run(prog, ()))
+    with quiet_numpy():  # an overflow is #NUM! in the answer, not a warning on the terminal
+        value = plain(run(prog, ()))
     if isinstance(value, XlError) and not isinstance(value, ReasonedError) and str(value) in BARE_REASONS:
         return ReasonedError(str(value), BARE_REASONS[str(value)])
     return value

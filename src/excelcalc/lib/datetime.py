@@ -2,7 +2,7 @@
 formulas as they are (``FORMULAS``), checked against Excel.
 
 * DATE counts days past the month's end as Excel does; YEAR, MONTH, DAY read no text date before
-  1900 or after 9999.
+  1900 or after 9999; DATEDIF reads its unit in any case.
 * YEARFRAC on its five day-count bases, with Excel's end-of-February rules (formulas has others).
 * In a workbook of the 1904 date system (``lib.sheets``), the date functions of ``IN_1904`` read
   and make its serial numbers (formulas counts from 1900).
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from excelcalc.args import is_number
-from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, error, text_date
+from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, cellwise, error, text_date
 from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, whole_number
 from excelcalc.lib.sheets import current
 from excelcalc.textnum import text_number
@@ -66,6 +66,22 @@ def date_part(original: Callable[..., Any]) -> Callable[..., Any]:
         return original(serial)
 
     run.__name__ = getattr(original, "__name__", "DATE_PART")
+    return run
+
+
+def datedif(original: Callable[..., Any]) -> Callable[..., Any]:
+    """DATEDIF(start, end, unit) reading its unit in any case, as Excel does (formulas compared
+    ``"D"`` before upper-casing it: ``DATEDIF(a,b,"d")`` was #NUM!)."""
+
+    def upper(v: Any) -> Any:
+        return v.upper() if type(v) is str else v
+
+    def run(start: Any, end: Any, unit: Any) -> Any:
+        u = scalar(unit)
+        u = cellwise(upper, as_grid(unit)) if isinstance(u, np.ndarray) else upper(u)
+        return original(start, end, u)
+
+    run.__name__ = "DATEDIF"
     return run
 
 
@@ -203,34 +219,91 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
 }
 
 
-def _shift(value: Any, days: int) -> Any:
-    """``value`` with each number moved by ``days`` (text, blanks... as they are; a blank date is 0)."""
+def _outside(low: float, high: float) -> ReasonedError:
+    return ReasonedError(
+        "#NUM!", f"the date is outside Excel's calendar (serial numbers {low:,.0f} to {high:,.0f} in this workbook)"
+    )
+
+
+def _shift(value: Any, days: int, high: float) -> Any:
+    """``value`` with each number moved by ``days`` (text, blanks... as they are; a blank date is 0);
+    a number outside Excel's calendar of the workbook (0 to ``high`` before the move) is #NUM!."""
     if isinstance(value, Ranges | np.ndarray):
         grid = as_grid(value).copy()
         if grid.size == 1:
-            return _shift(grid.flat[0], days)
+            return _shift(grid.flat[0], days, high)
         for idx, v in np.ndenumerate(grid):
-            grid[idx] = _shift(v, days)
+            grid[idx] = _shift(v, days, high)
         return grid
     if value is EMPTY or value is None:
         return float(days)
     if is_number(value):
-        moved = float(value) + days
-        return error("#NUM!") if moved < 0 else moved
+        if not 0 <= float(value) < high + 1:
+            return _outside(0, high)
+        return float(value) + days
     return value
 
 
-def in_1904(original: Callable[..., Any], dates: tuple[int, ...], makes_date: bool) -> Callable[..., Any]:
+def in_calendar(value: Any, high: float) -> Any:
+    """A date answer as it is, or #NUM! where it is outside Excel's calendar (serial 0 to ``high``)."""
+    if isinstance(value, np.ndarray):
+        bad = [i for i, v in enumerate(value.flat) if is_number(v) and not 0 <= float(v) < high + 1]
+        if not bad:
+            return value
+        out = value.astype(object)
+        for i in bad:
+            out.flat[i] = _outside(0, high)
+        return out
+    return _outside(0, high) if is_number(value) and not 0 <= float(value) < high + 1 else value
+
+
+# date functions whose second argument moves the date: the answer lies that way from the start
+MOVES = frozenset({"EDATE", "EOMONTH", "WORKDAY"})
+
+
+def _moved_back(out: Any, args: tuple[Any, ...], high: float) -> Any:
+    """EDATE, EOMONTH or WORKDAY gone before January 1900: formulas makes that date with DATE's rule
+    for a year before 1900 (1900 added: ``EDATE(0,-1)`` answered 693931, December 3799); an answer
+    on the other side of the start than the move is outside Excel's calendar."""
+    if len(args) < 2:
+        return out
+    start, step, got = scalar(args[0]), scalar(args[1]), scalar(out)
+    if not (is_number(start) and is_number(step) and is_number(got)):
+        return out
+    move = math.trunc(float(step))
+    if (move < 0 and float(got) > math.floor(float(start))) or (move > 0 and float(got) < float(start)):
+        return _outside(0, high)
+    return out
+
+
+def in_1904(
+    original: Callable[..., Any], dates: tuple[int, ...], makes_date: bool, name: str = ""
+) -> Callable[..., Any]:
     """A date function of formulas (which counts from 1900) in a workbook of the 1904 date system:
-    its date arguments moved to 1900 serials, its date answer back to 1904 ones."""
+    its date arguments moved to 1900 serials, its date answer back to 1904 ones; in either system a
+    date argument or answer outside Excel's calendar is #NUM!."""
+    moves = name in MOVES
 
     def run(*args: Any) -> Any:
         sheets = current()
         if sheets is None or not sheets.date1904:
-            return original(*args)
-        moved = [_shift(a, DAYS_1904) if i in dates else a for i, a in enumerate(args)]
+            out = original(*args)
+            if moves:
+                out = _moved_back(out, args, MAX_SERIAL)
+            return in_calendar(out, MAX_SERIAL) if makes_date else out
+        high = MAX_SERIAL - DAYS_1904
+        moved = [_shift(a, DAYS_1904, high) if i in dates else a for i, a in enumerate(args)]
+        for i in dates:
+            if i < len(moved) and isinstance(moved[i], ReasonedError):
+                return moved[i]
         out = original(*moved)
-        return _shift(out, -DAYS_1904) if makes_date and not isinstance(out, XlError) else out
+        if not makes_date or isinstance(out, XlError):
+            return out
+        if moves:
+            out = _moved_back(out, tuple(moved), high)
+            if isinstance(out, XlError):
+                return out
+        return in_calendar(_shift(out, -DAYS_1904, MAX_SERIAL), high)
 
     return run
 
@@ -238,8 +311,8 @@ def in_1904(original: Callable[..., Any], dates: tuple[int, ...], makes_date: bo
 def _dated(name: str, made: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None) -> Wraps:
     """formulas' own ``name`` (corrected by ``made``), reading and making dates of a 1904 workbook."""
     if made is None:
-        return Wraps(lambda table: in_1904(table.excel(name), *IN_1904[name]))
-    return Wraps(lambda table: in_1904(made(lazy(table, name)), *IN_1904[name]))
+        return Wraps(lambda table: in_1904(table.excel(name), *IN_1904[name], name))
+    return Wraps(lambda table: in_1904(made(lazy(table, name)), *IN_1904[name], name))
 
 
 FUNCTIONS: dict[str, Entry] = {
@@ -248,6 +321,7 @@ FUNCTIONS: dict[str, Entry] = {
     "YEAR": _dated("YEAR", date_part),
     "MONTH": _dated("MONTH", date_part),
     "DAY": _dated("DAY", date_part),
+    "DATEDIF": _dated("DATEDIF", datedif),
     "YEARFRAC": cells(yearfrac),
     **formulas_own("HOUR MINUTE NOW SECOND TIME TODAY"),
 }

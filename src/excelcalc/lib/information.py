@@ -2,14 +2,17 @@
 formulas as they are (``FORMULAS``), checked against Excel.
 
 * ISNUMBER: TRUE for a number only, never for a text that reads as one (formulas said TRUE for "5").
+* N: TRUE is 1 and FALSE 0 (formulas answered TRUE itself).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from excelcalc.args import is_number, one_value
-from excelcalc.backend import as_grid, cellwise
+from excelcalc.backend import Array, XlError, as_grid, cellwise
 from excelcalc.lib._common import Entry, formulas_own
 
 __all__ = ["FUNCTIONS"]
@@ -22,7 +25,21 @@ def isnumber(v: Any) -> Any:
     return out if one_value(v) is False else out.flat[0]
 
 
+def n(v: Any) -> Any:
+    """N(value) (Microsoft's N page): a number is itself, TRUE 1, FALSE 0, an error itself, anything
+    else 0; of a range or an array its first value (as formulas reads it)."""
+    x = as_grid(v).flat[0]
+    if isinstance(x, XlError):
+        out: Any = x
+    elif isinstance(x, bool | np.bool_):
+        out = int(x)
+    else:
+        out = x if is_number(x) else 0
+    return np.asarray([[out]], dtype=object).view(Array)
+
+
 FUNCTIONS: dict[str, Entry] = {
     "ISNUMBER": isnumber,
-    **formulas_own("ERROR.TYPE ISBLANK ISERROR ISLOGICAL ISNA ISNONTEXT ISREF ISTEXT N NA TYPE"),
+    "N": n,
+    **formulas_own("ERROR.TYPE ISBLANK ISERROR ISLOGICAL ISNA ISNONTEXT ISREF ISTEXT NA TYPE"),
 }

@@ -6,7 +6,8 @@ others of the group it takes from formulas as they are (``FORMULAS``), checked a
 * ROUND, ROUNDUP, ROUNDDOWN of the number as Excel holds it (15 digits, in decimal).
 * FLOOR.MATH, CEILING.MATH and their .PRECISE forms as Microsoft's pages state them.
 * SUM, PRODUCT, SUMSQ, SUMPRODUCT read their arguments by Excel's rule (``excelcalc.args``).
-* COMBIN (formulas has none).
+* COMBIN (formulas has none), refusing one beyond Excel's largest number by its logarithm first.
+* FACT as Excel multiplies (its last digits), #NUM! beyond 170.
 * SUBTOTAL and AGGREGATE read the workbook beyond their arguments (hidden rows, nested subtotals:
   ``lib.sheets``); their statistics are those of SUM, VAR... themselves (``lib.statistical``).
 """
@@ -14,6 +15,7 @@ others of the group it takes from formulas as they are (``FORMULAS``), checked a
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -135,10 +137,40 @@ def combin(n: Any, k: Any) -> Any:
     ni, ki = int(a), int(b)
     if ni < 0 or ki < 0 or ni < ki:
         return error("#NUM!")
+    # its logarithm first: COMBIN(1E9,5E8) is an integer of a billion bits, minutes to make
+    if math.lgamma(ni + 1) - math.lgamma(ki + 1) - math.lgamma(ni - ki + 1) > LOG_LARGEST + 1:
+        return _beyond(f"COMBIN({ni:,},{ki:,})")
     try:
-        return float(math.comb(ni, ki))
+        return float(math.comb(ni, ki))  # at most ~1024 bits now: quick
     except OverflowError:
+        return _beyond(f"COMBIN({ni:,},{ki:,})")
+
+
+LOG_LARGEST = math.log(sys.float_info.max)  # 709.78: the logarithm of Excel's largest number
+
+
+def _beyond(what: str) -> ReasonedError:
+    return ReasonedError("#NUM!", f"{what} is beyond Excel's largest number (about 1.8E+308)")
+
+
+# ------------------------------------------------------------------------------ FACT
+
+MAX_FACT = 170  # 171! is beyond 1.8E+308
+
+
+def fact(n: float) -> Any:
+    """FACT(number) (Microsoft's page: truncated to an integer; negative is #NUM!) as Excel computes
+    it, a product of floating-point numbers from 1 up: Excel's FACT(170) is 7.257415615307994E+306,
+    not the exact integer's 7.257415615307999E+306 (formulas made the 307-digit integer and
+    answered #VALUE!); FACT(171) is beyond Excel's largest number, #NUM!."""
+    if not math.isfinite(n) or n < 0:
         return error("#NUM!")
+    if n >= MAX_FACT + 1:
+        return _beyond(f"FACT({math.trunc(n):,})" if n < 1e15 else "FACT")
+    out = 1.0
+    for i in range(2, int(n) + 1):
+        out *= i
+    return out
 
 
 # ---------------------------------------------------------------- SUM, PRODUCT, SUMPRODUCT
@@ -373,11 +405,12 @@ FUNCTIONS: dict[str, Entry] = {
     "CEILING.PRECISE": _PRECISE[1],
     "_XLFN.CEILING.PRECISE": _PRECISE[1],
     "COMBIN": cells(combin),
+    "FACT": elementwise(fact, number),
     "SUBTOTAL": subtotal,
     "AGGREGATE": aggregate,
     "_XLFN.AGGREGATE": aggregate,
     **formulas_own(
-        "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING COS COSH DECIMAL DEGREES EVEN EXP FACT FLOOR INT LN LOG"
+        "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING COS COSH DECIMAL DEGREES EVEN EXP FLOOR INT LN LOG"
         " LOG10 MDETERM MINVERSE MMULT MOD MROUND ODD PI RADIANS RAND SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
         " SUMX2PY2 SUMXMY2 TAN TANH TRUNC"
     ),

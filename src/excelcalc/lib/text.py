@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -71,7 +72,7 @@ def textual(original: Callable[..., Any], positions: frozenset[int] | None) -> C
     numbers as text."""
 
     def run(*args: Any) -> Any:
-        if COMPILING in args:
+        if any(a is COMPILING for a in args):  # ``in`` compares arrays: LEN({"ab";"c"}) failed
             return original(*args)
         return original(*(_texts(a) if positions is None or i in positions else a for i, a in enumerate(args)))
 
@@ -109,7 +110,173 @@ def _joined(x: Any, y: Any) -> Any:
     x, y = as_text(x), as_text(y)
     if isinstance(x, XlError):
         return x
-    return y if isinstance(y, XlError) else x + y
+    if isinstance(y, XlError):
+        return y
+    if len(x) + len(y) > MAX_TEXT:
+        return too_long_text(len(x) + len(y))
+    return x + y
+
+
+# ------------------------------------------------------------------- texts of 32,767 at most
+
+
+@lru_cache(maxsize=1024)
+def too_long_text(n: int) -> ReasonedError:
+    """The #VALUE! of a text of ``n`` characters, more than Excel holds (one value for many cells)."""
+    return ReasonedError(*too_long(n))
+
+
+def _cells(v: Any) -> list[Any]:
+    """The values of an argument: a range's or an array's cells, or the one value."""
+    if isinstance(v, Ranges | np.ndarray):
+        return as_grid(v).ravel().tolist()
+    return [v]
+
+
+def _longest(v: Any) -> int:
+    """The longest text among an argument's values (a number written as text: at most 20)."""
+    return max((len(x) if type(x) is str else 20 for x in _cells(v) if not isinstance(x, XlError)), default=0)
+
+
+MAX_ARRAY_TEXT = 50_000_000  # characters of text in one array answer (50 MB and more): never more
+
+
+def _cells_of(args: tuple[Any, ...]) -> int:
+    """How many cells an answer computed cell by cell over ``args`` has (their shapes broadcast)."""
+    rows = cols = 1
+    for a in args:
+        if isinstance(a, Ranges | np.ndarray):
+            grid = as_grid(a)
+            rows, cols = max(rows, grid.shape[0]), max(cols, grid.shape[1])
+    return rows * cols
+
+
+def too_much_text(args: tuple[Any, ...], longest: int) -> ReasonedError | None:
+    """An array answer of texts of up to ``longest`` characters each that would hold more than
+    ``MAX_ARRAY_TEXT`` in all (``ROW(A2:A1000000)&REPT("a",32000)`` grew to 23.6 GB): refused
+    before it is made, with the reason. Reckoned from the longest text times the cells (an
+    array of texts of many lengths may be refused a little before it reaches the limit)."""
+    cells = _cells_of(args)
+    if cells < 2 or cells * longest <= MAX_ARRAY_TEXT:
+        return None
+    why = (
+        f"an array of {cells:,} texts of up to {longest:,} characters ({cells * longest:,} in all) "
+        f"is more than benchsheet makes in one array ({MAX_ARRAY_TEXT:,})"
+    )
+    return ReasonedError("#VALUE!", why)
+
+
+def _text_of(v: Any) -> str:
+    """One value as text ("" for an error or a blank)."""
+    if isinstance(v, XlError) or v is EMPTY or v is None:
+        return ""
+    shown = as_text(v)
+    return str(shown) if isinstance(shown, str) and not isinstance(shown, XlError) else ""
+
+
+def _text_length(v: Any) -> int:
+    return len(_text_of(v))
+
+
+def bounded(
+    original: Callable[..., Any], bound: Callable[..., int], length: Callable[..., int], name: str
+) -> Callable[..., Any]:
+    """``original``, a text function computed cell by cell over arrays, refusing as Excel does a
+    text of more than 32,767 characters before it is made (``SUBSTITUTE(REPT("a",32767),"a",
+    REPT("b",32767))`` would make a gigabyte). ``bound(*args)``, the most characters any of its
+    answers can have, is reckoned from whole arguments; only when it is over Excel's limit is each
+    cell's ``length(*values)`` (the exact length of its answer) reckoned before making it."""
+
+    def one(*values: Any) -> Any:
+        n = length(*values)
+        if n > MAX_TEXT:
+            return too_long_text(n)
+        return scalar(original(*values))
+
+    each = wrap_ufunc(one, input_parser=lambda *a: a, check_nan=False, **_BLANK_IS_EMPTY_TEXT)
+
+    def run(*args: Any) -> Any:
+        if any(a is COMPILING for a in args):
+            return original(*args)
+        most = bound(*args)
+        refused = too_much_text(args, min(most, MAX_TEXT))
+        if refused is not None:
+            return refused
+        return original(*args) if most <= MAX_TEXT else each(*args)
+
+    run.__name__ = name
+    return run
+
+
+def _substitute_bound(text: Any, old: Any, new: Any, instance: Any = None) -> int:
+    longest, longest_new = _longest(text), _longest(new)
+    if instance is not None:
+        return longest + longest_new
+    return longest * max(1, longest_new)  # each character replaced at most once
+
+
+def _substitute_length(text: Any, old: Any, new: Any, instance: Any = None) -> int:
+    t, o, n = _text_of(text), _text_of(old), _text_of(new)
+    found = t.count(o) if o else 0
+    if instance is not None:
+        try:
+            found = 1 if 1 <= number(instance) <= found else 0
+        except (TypeError, ValueError):
+            return 0  # SUBSTITUTE answers #VALUE!
+    return len(t) + found * (len(n) - len(o))
+
+
+def _replace_bound(old: Any, start: Any, count: Any, new: Any) -> int:
+    return _longest(old) + _longest(new)
+
+
+def _replace_length(old: Any, start: Any, count: Any, new: Any) -> int:
+    try:
+        i = int(number(start or 0)) - 1
+        j = i + int(number(count or 0))
+    except (TypeError, ValueError):
+        return 0
+    t = _text_length(old)
+    return max(0, min(i, t)) + _text_length(new) + max(0, t - j) if 0 <= i <= j else 0
+
+
+def _concatenate_bound(*args: Any) -> int:
+    return sum(_longest(a) for a in args)
+
+
+def _concatenate_length(*values: Any) -> int:
+    return sum(_text_length(v) for v in values)
+
+
+def joined(original: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """CONCAT or TEXTJOIN (of all their arguments' cells) refusing a text longer than Excel holds
+    before making it (``CONCAT(A:A)`` made 8,000,000 characters): the texts it joins, and
+    TEXTJOIN's delimiter between them, counted first."""
+    textjoin = name.endswith("TEXTJOIN")
+
+    def run(*args: Any) -> Any:
+        if any(a is COMPILING for a in args):
+            return original(*args)
+        parts = args[2:] if textjoin else args
+        lengths = [_text_length(v) for a in parts for v in _cells(a) if v is not EMPTY]
+        n = sum(lengths)
+        if textjoin and len(args) > 2:
+            skip = bool(plain_bool(args[1]))
+            kept = sum(1 for x in lengths if x) if skip else len(lengths)
+            delimiter = _cells(args[0])[0] if _cells(args[0]) else ""
+            n += max(0, kept - 1) * _text_length(delimiter)
+        if n > MAX_TEXT:
+            return too_long_text(n)
+        return original(*args)
+
+    run.__name__ = name
+    return run
+
+
+def plain_bool(v: Any) -> bool:
+    """TEXTJOIN's ignore_empty as a truth value (an error or a text: False, the count is a floor)."""
+    one = scalar(v)
+    return bool(one) if isinstance(one, bool | int | float) and not isinstance(one, XlError) else False
 
 
 # ------------------------------------------------------------------------------------ TEXT
@@ -293,7 +460,8 @@ def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
                 count = max(count, float(n))
         if width and count * width > MAX_TEXT:
             return ReasonedError(*too_long(int(min(count * width, 1e18))))
-        return excel_rept()(text, times)
+        refused = too_much_text((text, times), int(count * width))
+        return refused if refused is not None else excel_rept()(text, times)
 
     bounded.__name__ = "REPT"
     return bounded
@@ -304,8 +472,24 @@ def _rept(table: FunctionTable) -> Callable[..., Any]:
 
 
 def _with_text(name: str) -> Wraps:
-    """formulas' own ``name`` reading its text arguments as Excel writes numbers as text."""
-    return Wraps(lambda table: textual(table.excel(name), TEXT_ARGUMENTS[name]))
+    """formulas' own ``name`` reading its text arguments as Excel writes numbers as text; those that
+    make a longer text than their arguments refuse one longer than Excel holds before making it."""
+    limits = _LENGTHS.get(name)
+    if limits is None:
+        return Wraps(lambda table: textual(table.excel(name), TEXT_ARGUMENTS[name]))
+    bound, length = limits
+    return Wraps(lambda table: textual(bounded(table.excel(name), bound, length, name), TEXT_ARGUMENTS[name]))
+
+
+_LENGTHS: dict[str, tuple[Callable[..., int], Callable[..., int]]] = {
+    "CONCATENATE": (_concatenate_bound, _concatenate_length),
+    "SUBSTITUTE": (_substitute_bound, _substitute_length),
+    "REPLACE": (_replace_bound, _replace_length),
+}
+
+
+def _joining(name: str) -> Wraps:
+    return Wraps(lambda table: joined(table.excel(name), name))
 
 
 FUNCTIONS: dict[str, Entry] = {
@@ -314,8 +498,22 @@ FUNCTIONS: dict[str, Entry] = {
     "DOLLAR": cells(dollar),
     **{name: _with_text(name) for name in TEXT_ARGUMENTS},
     "REPT": Wraps(_rept),
-    **formulas_own("CHAR CLEAN CODE FIXED T TEXTJOIN _XLFN.TEXTJOIN _XLFN.CONCAT"),
+    **formulas_own("CHAR CLEAN CODE FIXED T"),
+    **{name: _joining(name) for name in ("TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT")},
 }
 
 _BLANK_IS_EMPTY_TEXT = {"args_parser": lambda *a: (replace_empty(v, "") for v in a)}
-OPERATORS: dict[str, Entry] = {"&": wrap_ufunc(_joined, input_parser=lambda *a: a, **_BLANK_IS_EMPTY_TEXT)}
+_JOIN = wrap_ufunc(_joined, input_parser=lambda *a: a, **_BLANK_IS_EMPTY_TEXT)
+
+
+def _join(x: Any, y: Any) -> Any:
+    """``&``: cell by cell over arrays (``_joined``), an array of more text than benchsheet makes
+    refused before it is made (``too_much_text``)."""
+    if isinstance(x, Ranges | np.ndarray) or isinstance(y, Ranges | np.ndarray):
+        refused = too_much_text((x, y), min(_longest(x) + _longest(y), MAX_TEXT))
+        if refused is not None:
+            return refused
+    return _JOIN(x, y)
+
+
+OPERATORS: dict[str, Entry] = {"&": _join}

@@ -126,8 +126,13 @@ class WorkbookCells:
             r = _area(ref)
             shape = (r[2] - r[0] + 1, r[3] - r[1] + 1) if r else (1, 1)
             self.array_cells += shape[0] * shape[1]
+            where = f"{quote_sheet(self.titles[pos[0]])}!{col_letters(pos[2])}{pos[1]}"
+            if r and (r[2] > MAX_ROW or r[3] > MAX_COL):  # Excel cannot hold it: the file is damaged
+                raise ComputeError(
+                    f"refused: the array formula at {where} covers {ref}, past the sheet's last row "
+                    f"({MAX_ROW:,}) or column (XFD); nothing was written"
+                )
             if self.array_cells > MAX_ARRAY_CELLS:  # each cell of the range is computed and written
-                where = f"{quote_sheet(self.titles[pos[0]])}!{col_letters(pos[2])}{pos[1]}"
                 raise ComputeError(
                     f"refused: its array formulas cover more than {MAX_ARRAY_CELLS:,} cells "
                     f"(the one at {where} covers {shape[0] * shape[1]:,}); nothing was written"

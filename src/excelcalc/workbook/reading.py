@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import load_workbook, read_string_table
-from excelcalc.workbook.cells import col_number
+from excelcalc.workbook.cells import ComputeError, col_number
 from excelcalc.workbook.sheetxml import READ_CELLS, TAG, cells_present, opens_sheet_data, sheet_data
 from excelcalc.workbook.tables import openpyxl_tables, read_tables
 
@@ -58,6 +58,12 @@ def read_xml(book: WorkbookCells, path: Path, parts: dict[str, bytes] | None = N
     parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
+    twice = sorted({name for name in every if every.count(name) > 1})
+    if twice:  # the sheets read by name: the first one's cells were lost without a word
+        raise ComputeError(
+            f"refused: two sheets are named {twice[0]!r}; Excel allows each name once, so a reference "
+            "to it is ambiguous (the file is damaged). Rename one"
+        )
     props = workbook.find(f"{{{NS_MAIN}}}workbookPr")
     book.date1904 = props is not None and props.get("date1904") in ("1", "true")
     worksheets = sheet_parts(parts)
@@ -220,7 +226,15 @@ def _cell_value(kind: bytes, body: bytes, strings: list[str]) -> tuple[str, Any]
 def _plain_value(kind: bytes, v: bytes | None, strings: list[str]) -> tuple[str, Any]:
     """(data type, value) of a cell of type ``kind`` whose ``<v>`` holds ``v`` (None: no ``<v>``)."""
     if kind == b"s":
-        return "s", strings[int(v)] if v is not None else None
+        if v is None:
+            return "s", None
+        index = int(v)
+        if not 0 <= index < len(strings):  # -1 read the last string: a damaged file, never a wrong text
+            raise ComputeError(
+                f"refused: a cell names shared string {index:,}, which the file does not have "
+                f"(it has {len(strings):,}): the file is damaged; nothing was written"
+            )
+        return "s", strings[index]
     if kind == b"n":
         raw = v.strip() if v is not None else b""
         if not raw:

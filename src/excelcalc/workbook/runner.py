@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from excelcalc.args import Running
 from excelcalc.backend import EMPTY, XlError, make_range, quiet_numpy, range_parts, reshape_as_excel
 from excelcalc.formula import run
 from excelcalc.lib import sheets as excel_refs
@@ -44,10 +45,17 @@ class Runner:
         # how many formulas still read each range: built once, kept until its last reader ran
         # (running totals, SUM($B$2:B9) filled down, read each range once: never kept)
         self.readers: dict[Ref, int] = {}
+        # ranges from the same first cell over the same columns, read by several formulas (a running
+        # total ``SUM($A$2:A9)`` filled down, ``SUM(Sales[Qty])`` from each row): one ``Running``
+        # grown by rows as they are read, kept until its last reader ran
+        self.starts: dict[tuple[int, int, int, int], int] = {}
+        self.running: dict[tuple[int, int, int, int], Running] = {}
         for f in book.formulas:
             for r in f.refs:
                 if r[1:3] != r[3:5]:
                     self.readers[r] = self.readers.get(r, 0) + 1
+                    start = (r[0], r[1], r[2], r[4])
+                    self.starts[start] = self.starts.get(start, 0) + 1
 
     def ranges(self, ref: Ref) -> Any:
         s, r1, c1, r2, c2 = ref
@@ -55,6 +63,9 @@ class Runner:
             return make_range(
                 range_parts(self.sheet_ids[s], r1, c1, r1, c1), _one(self.book.values.get((s, r1, c1), EMPTY))
             )
+        start = (s, r1, c1, c2)
+        if self.starts.get(start, 0) > 1 or start in self.running:
+            return self._running(ref, start)
         left = self.readers.get(ref, 1) - 1
         self.readers[ref] = left
         found = self.cache.pop(ref, None) if left <= 0 else self.cache.get(ref)
@@ -83,6 +94,30 @@ class Runner:
         if left > 0:
             self.cache[ref] = rng
         return rng
+
+    def _running(self, ref: Ref, start: tuple[int, int, int, int]) -> Any:
+        """A range read by several formulas from the same first cell: its rows from the ``Running``
+        of that start, which reads each row of the sheet once for all of them (its cells were all
+        computed before their first reader: ``dependency_order``)."""
+        s, r1, c1 = ref[:3]
+        left = self.starts.get(start, 1) - 1
+        self.starts[start] = left
+        found = self.running.pop(start, None) if left <= 0 else self.running.get(start)
+        r2, c2t = self.book.trimmed(ref)
+        rows, cols = r2 - r1 + 1, c2t - c1 + 1
+        if rows * cols > MAX_RANGE:
+            raise _TooLarge(rows * cols)
+        if found is None or found.cols != cols:
+            found = Running(cols)
+            if left > 0:
+                self.running[start] = found
+        values = self.book.values
+        for r in range(r1 + found.count, r2 + 1):
+            found.add([values.get((s, r, c), EMPTY) for c in range(c1, c2t + 1)])
+        parts = range_parts(f"S{s}", r1, c1, r2, c2t)
+        if (r2, c2t) != ref[3:]:
+            parts[FULL] = ref[3:]  # a whole column read as the cells present: OFFSET(A:A,...) moves all of it
+        return make_range(parts, found.rows(rows), found)
 
     def value(self, f: FormulaCell) -> Any:
         s, row, col = f.pos

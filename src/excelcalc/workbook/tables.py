@@ -36,7 +36,7 @@ _NS_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # an OOXML string's escaped character (_x000a_: line feed)
 _AREA = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+):\$?([A-Za-z]{1,3})\$?(\d+)$")
 # something a rewrite may concern: a bracket, a sheet range (Jan:Mar!, 'Jan 1:Mar 1'!)
-_MAY = re.compile(r"\[|[\w.]:[\w.]+!|:[^'\"]*'!")
+_MAY = re.compile(r"\[|[\w.]:[\w.]+!|:(?:[^'\"]|'')*'!")  # '' is a quote in a sheet name: 'Q''1:Q''2'!A1
 _STRUCTURED = re.compile(r"^(?P<table>[^\[\]!:'\"]*)\[(?P<spec>.*)\]$", re.S)
 _THREE_D = re.compile(r"^(?:'(?P<q>(?:[^']|'')*:(?:[^']|'')*)'|(?P<a>[^'!:\[\]]+):(?P<b>[^'!:\[\]]+))!(?P<ref>[^!]+)$")
 _ITEMS = ("#ALL", "#DATA", "#HEADERS", "#TOTALS", "#THIS ROW")

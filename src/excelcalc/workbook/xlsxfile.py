@@ -21,6 +21,7 @@ import math
 import posixpath
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -81,7 +82,7 @@ def read_package(path: Path) -> dict[str, bytes]:
                         f"{path}: refused: {i.filename} unpacks {i.file_size // max(i.compress_size, 1)}x "
                         "its packed size (a zip bomb?)"
                     )
-            parts = {i.filename: _utf8(zf.read(i)) for i in infos}
+            parts = {i.filename: _utf8(_unpacked(zf, i, path)) for i in infos}
     except zipfile.BadZipFile:
         raise XlsxError(f"{path} is not an .xlsx workbook (not a zip file)") from None
     if "xl/workbook.xml" not in parts:
@@ -92,6 +93,22 @@ def read_package(path: Path) -> dict[str, bytes]:
         if name.startswith("xl/worksheets/") and name.endswith(".xml") and cells_present(data) > MAX_CELLS:
             raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
     return parts
+
+
+def _unpacked(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+    """One part's bytes; a part that cannot be unpacked refuses the file saying why (it was a
+    traceback "please report this": a damaged deflate stream, a password, Deflate64)."""
+    try:
+        return zf.read(info)
+    except (zlib.error, EOFError, zipfile.BadZipFile) as exc:
+        why = f"is damaged and cannot be unpacked ({str(exc)[:80]})"
+    except NotImplementedError:  # before RuntimeError, its base
+        why = f"is packed by a method zip readers here do not have (method {info.compress_type}; Deflate64 is 9)"
+    except RuntimeError:  # zipfile's "File ... is encrypted, password required"
+        if not info.flag_bits & 0x1:
+            raise
+        why = "is encrypted (a workbook saved with a password: save a copy without one)"
+    raise XlsxError(f"{path}: refused: its part {info.filename} {why}; nothing was written")
 
 
 _UTF16 = (b"\xff\xfe", b"\xfe\xff")

@@ -29,7 +29,9 @@ _INSTALLED = (
     "_XLFN.DAYS _XLFN.FLOOR.MATH _XLFN.FLOOR.PRECISE _XLFN.MODE.SNGL _XLFN.SINGLE _XLFN.STDEV.P "
     "_XLFN.STDEV.S _XLFN.VAR.P _XLFN.VAR.S _XLFN.XLOOKUP _XLFN.XOR"
 )
-INSTALLED = frozenset(_INSTALLED.split())
+# installed since (issue 30): CONCAT and TEXTJOIN refuse a text longer than Excel holds before
+# making it; NPV at a rate of -1 is #DIV/0!; FACT multiplies as Excel does; N(TRUE) is 1
+INSTALLED = frozenset(_INSTALLED.split()) | {"TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT", "NPV", "FACT", "N"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

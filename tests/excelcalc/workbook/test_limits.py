@@ -338,3 +338,126 @@ def test_a_vba_function_in_the_branch_not_taken_is_no_error(tmp_path: Path) -> N
     got = _computed(path)
     assert (got["B1"], got["B3"]) == (10, 7)
     assert got["B2"] == "#NAME? unknown function MYMACRO"
+
+
+def test_an_array_formula_past_the_last_row_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An array formula over A1:A1999999 (fewer cells than the limit) wrote rows past 1,048,576,
+    which Excel cannot open (issue 30): such a file is damaged, refused in one line; nothing written."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = ArrayFormula("A1:A1999999", "=ROW()")
+    path = tmp_path / "past.xlsx"
+    wb.save(path)
+    before = path.read_bytes()
+    assert main(["template", "calc", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "A1:A1999999" in err and "1,048,576" in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == before
+
+
+def _with_shared_strings(src: Path, dst: Path, index: str) -> Path:
+    """``src`` (openpyxl writes texts inline) with a shared-string table of two texts, A1 naming
+    the string ``index``, as another writer would save it."""
+    strings = (
+        b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/'
+        b'spreadsheetml/2006/main" count="2" uniqueCount="2"><si><t>first</t></si><si><t>last</t></si></sst>'
+    )
+    kind = b"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+    rel = b"http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType="' + kind + b'"/></Types>'
+                )
+            elif info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdSS" Type="' + rel + b'" Target="sharedStrings.xml"/></Relationships>',
+                )
+            elif info.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(
+                    rb'<c r="A1" t="inlineStr"><is><t>[^<]*</t></is></c>',
+                    b'<c r="A1" t="s"><v>' + index.encode() + b"</v></c>",
+                    data,
+                )
+            zout.writestr(info, data)
+        zout.writestr("xl/sharedStrings.xml", strings)
+    return dst
+
+
+@pytest.mark.parametrize("index", ["-1", "2"])
+def test_a_shared_string_the_file_does_not_have_is_refused(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shared-string index of -1 read the last string (issue 30): the file is damaged, refused."""
+    plain = _book(tmp_path / "plain.xlsx", {"A1": "x", "B1": "=LEN(A1)"})
+    good = _with_shared_strings(plain, tmp_path / "good.xlsx", "0")
+    assert main(["template", "calc", str(good), "--out", str(tmp_path / "good-out.xlsx")]) == 0
+    assert openpyxl.load_workbook(tmp_path / "good-out.xlsx", data_only=True)["S"]["B1"].value == 5
+    capsys.readouterr()
+    path = _with_shared_strings(plain, tmp_path / "bad.xlsx", index)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert f"shared string {index}" in err and "damaged" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_two_sheets_of_the_same_name_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two sheets named alike: the first sheet's formulas were neither computed nor listed, and calc
+    exited 0 (issue 30). Excel cannot make such a file: it is refused with the name."""
+    wb = openpyxl.Workbook()
+    wb.active.title = "Dup"
+    wb.active["A1"] = "=1+1"
+    wb.create_sheet("Other")["A1"] = "=2+2"
+    wb.save(tmp_path / "two.xlsx")
+    path = tmp_path / "dup.xlsx"
+    with zipfile.ZipFile(tmp_path / "two.xlsx") as zin, zipfile.ZipFile(path, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            zout.writestr(
+                info, data.replace(b'name="Other"', b'name="Dup"') if info.filename == "xl/workbook.xml" else data
+            )
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "two sheets are named 'Dup'" in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out.xlsx").exists()
+
+
+def _damaged(src: Path, dst: Path, how: str) -> Path:
+    """``src`` with its sheet part damaged as ``how`` says: its deflate stream, the encrypted flag
+    of its central directory entry, or its method made Deflate64 (9)."""
+    data = bytearray(src.read_bytes())
+    with zipfile.ZipFile(src) as zf:
+        info = zf.getinfo("xl/worksheets/sheet1.xml")
+    central = data.index(b"PK\x01\x02")  # the central directory's entries, to the sheet's
+    while data[central + 46 : central + 46 + len(info.filename)] != info.filename.encode():
+        central = data.index(b"PK\x01\x02", central + 4)
+    if how == "deflate":
+        local = info.header_offset
+        start = local + 30 + int.from_bytes(data[local + 26 : local + 28], "little")
+        start += int.from_bytes(data[local + 28 : local + 30], "little")
+        data[start : start + 8] = b"\xff" * 8  # an invalid block type
+    elif how == "encrypted":
+        data[central + 8] |= 0x1
+    else:
+        data[central + 10 : central + 12] = (9).to_bytes(2, "little")
+    dst.write_bytes(bytes(data))
+    return dst
+
+
+@pytest.mark.parametrize(
+    ("how", "says"),
+    [("deflate", "is damaged"), ("encrypted", "is encrypted"), ("deflate64", "Deflate64")],
+)
+def test_a_part_that_cannot_be_unpacked_is_refused_saying_why(
+    how: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A corrupt deflate stream ("error: error:"), an encrypted zip entry and a Deflate64 entry were
+    "(please report this)" (issue 30): input a user can cause says what is wrong with the file."""
+    path = _damaged(_book(tmp_path / "in.xlsx", {"A1": 2, "B1": "=A1*3"}), tmp_path / f"{how}.xlsx", how)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "xl/worksheets/sheet1.xml" in err and says in err and "please report" not in err, err
+    assert len(err.strip().splitlines()) == 1, err

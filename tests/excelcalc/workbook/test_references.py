@@ -244,3 +244,20 @@ def test_a_running_total_down_a_column_of_formulas_is_a_few_dependencies_per_row
     wb.save(tmp_path / "in.xlsx")
     values = compute(tmp_path / "in.xlsx").values
     assert [values[("T", f"C{r}")] for r in (1, 2, 750, rows)] == [r * (r + 1) for r in (1, 2, 750, rows)]
+
+
+def test_a_3d_reference_between_sheet_names_holding_quotes(tmp_path: Path) -> None:
+    """``SUM('Q''1:Q''2'!A1)`` (sheets Q'1 and Q'2, the quote doubled as Excel writes it) was
+    ``#REF! references across sheets``: the 3-D reference was not recognised."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Main"
+    for i, title in enumerate(("Q'1", "Q'2", "Q 3"), start=1):
+        wb.create_sheet(title)["A1"] = i * 10
+    ws["A1"] = "=SUM('Q''1:Q''2'!A1)"
+    ws["A2"] = "=SUM('Q''2:Q 3'!A1)"
+    ws["A3"] = "=SUM('Q''1:Q 3'!A1)"
+    wb.save(tmp_path / "in.xlsx")
+    calc(tmp_path / "in.xlsx", tmp_path / "out.xlsx")
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["Main"]
+    assert [got[c].value for c in ("A1", "A2", "A3")] == [30, 50, 60]

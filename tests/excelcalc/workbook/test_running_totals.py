@@ -1,0 +1,77 @@
+"""Running totals filled down (issue 30): ``=A2+SUM($A$2:$A$N)`` and ``=A2+SUM($A$2:A2)`` read
+their range from every row. Each range was built anew for its reader and summed cell by cell:
+the work grew with the square of the rows (10,000 rows took 25-31 s). The growth is measured by
+the count of Python operations (function calls, profiled), not by the clock."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from excelcalc.workbook.calc import calc
+
+
+def _book(path: Path, rows: int, formula: str) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    for r in range(2, rows + 2):
+        ws[f"A{r}"] = r if r % 7 else "text"
+        ws[f"B{r}"] = formula.format(r=r, last=rows + 1)
+    wb.save(path)
+    return path
+
+
+def _operations(path: Path, out: Path) -> int:
+    """The Python and C function calls of a calc of ``path``."""
+    count = 0
+
+    def profile(_frame: Any, event: str, _arg: Any) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    calc(path, out)  # the engine loaded, its functions imported: the same for both sizes
+    sys.setprofile(profile)
+    try:
+        calc(path, out)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("formula", ["=A{r}+SUM($A$2:$A${last})", "=A{r}+SUM($A$2:A{r})", "=SUM($A$2:A{r})*2"])
+def test_a_running_total_grows_linearly(formula: str, tmp_path: Path) -> None:
+    small = _operations(_book(tmp_path / "small.xlsx", 300, formula), tmp_path / "o1.xlsx")
+    large = _operations(_book(tmp_path / "large.xlsx", 1200, formula), tmp_path / "o2.xlsx")
+    assert large / small < 5.5, f"{small:,} operations for 300 rows, {large:,} for 1,200 (4x the rows)"
+
+
+def test_a_running_total_answers_as_summed_cell_by_cell(tmp_path: Path) -> None:
+    """The running sums equal SUM of each range added left to right (texts ignored, an error the
+    answer from its row on)."""
+    path = _book(tmp_path / "in.xlsx", 40, "=SUM($A$2:A{r})")
+    wb = openpyxl.load_workbook(path)
+    ws = wb["S"]
+    ws["A20"] = 0.1
+    ws["A21"] = 0.2
+    ws["A30"] = "=1/0"
+    ws["C2"] = "=SUM($A$2:$A$41)"
+    ws["C3"] = "=SUM($A$2:$A$25)+SUM($A$2:$A$25)"
+    wb.save(path)
+    calc(path, tmp_path / "out.xlsx")
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    total = 0.0
+    for r in range(2, 42):
+        v = 0.1 if r == 20 else 0.2 if r == 21 else (r if r % 7 else None)
+        if r >= 30:
+            assert got[f"B{r}"].value == "#DIV/0!", r
+            continue
+        total += v if isinstance(v, float | int) and r != 30 else 0.0
+        assert got[f"B{r}"].value == total, r
+    assert got["C2"].value == "#DIV/0!"
+    assert got["C3"].value == 2 * got["B25"].value
