@@ -10,12 +10,19 @@ dies on a file has not computed it, and the next worker goes on with the next fi
 converts the files in batches (one start-up per batch; a batch that hangs is redone file by
 file). The judge is tests/excel_corpus.py (numbers to 1e-9 relative, text, booleans and error
 codes exactly; cells reading NOW, TODAY, RAND... not judged).
+
+A tool that hands back the values Excel cached in the file matches Excel without computing
+anything. So every tool also gets poisoned copies of the first files (every formula cell's cached
+value set to 999, ``poison``), judged against those cached values: a tool that recomputes
+answers almost none of them 999; one whose share is POISONED_LIMIT or more does not recompute,
+and its match rate is not reported (``recomputes``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import shutil
 import signal
@@ -23,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -36,6 +44,9 @@ PER_FILE_S = 120  # seconds a tool may take for one file
 MEMORY_BYTES = 6 * 1024**3  # address space a worker may take: a runaway file must not sink the machine
 BATCH = 20  # files LibreOffice converts per start-up
 TOOLS = ("calc", "formulas", "libreoffice", "pycel")
+POISON = "999"  # the cached value every formula cell of a poisoned copy holds
+POISON_FILES = 5  # the first files of a run, poisoned
+POISONED_LIMIT = 0.01  # share of judged cells answered with the poisoned value: a tool at or above it reads caches
 
 
 class _Late(Exception):
@@ -85,10 +96,13 @@ def _formulas_values(path: Path) -> dict[tuple[str, str], Any]:
 
 
 def _pycel_values(path: Path) -> dict[tuple[str, str], Any]:
+    """pycel given the formulas only: opened by filename it starts from the cached values and
+    ``evaluate`` hands them back (every cell of a poisoned copy answered 999)."""
+    import openpyxl
     from pycel import ExcelCompiler
 
     out: dict[tuple[str, str], Any] = {}
-    comp = ExcelCompiler(filename=str(path))
+    comp = ExcelCompiler(excel=openpyxl.load_workbook(path))
     for c in ec.excel_values(path):
         try:
             v = comp.evaluate(f"'{c.sheet}'!{c.ref}")
@@ -243,6 +257,53 @@ def libreoffice(files: list[Path], tmp: Path) -> list[ec.Judged]:
     return out
 
 
+_CELL = re.compile(rb"<c\b([^>]*?)(/>|>(.*?)</c>)", re.S)
+
+
+def poison(src: Path, dst: Path) -> Path:
+    """A copy of ``src`` whose every formula cell caches the number POISON (its type attribute
+    dropped: a number), everything else as it was."""
+
+    def cell(m: re.Match[bytes]) -> bytes:
+        inner = m.group(3)
+        if inner is None or b"<f" not in inner:
+            return m.group(0)
+        attrs = re.sub(rb'\st="[^"]*"', b"", m.group(1))
+        inner = re.sub(rb"<v>.*?</v>|<v/>", b"", inner, flags=re.S) + b"<v>" + POISON.encode() + b"</v>"
+        return b"<c" + attrs + b">" + inner + b"</c>"
+
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
+                data = _CELL.sub(cell, data)
+            zout.writestr(info, data)
+    return dst
+
+
+def recomputes(tool: str, files: list[Path], tmp: Path) -> float | None:
+    """The share of judged formula cells ``tool`` answers with the poisoned value on poisoned copies
+    of ``files``: about 0 for a tool that recomputes, about 1 for one that reads the cached values."""
+    folder = tmp / f"poisoned-{tool}"
+    folder.mkdir()
+    copies = [poison(path, folder / f"p{i:04d}{path.suffix}") for i, path in enumerate(files)]
+    judged = judge_all(tool, copies, folder)
+    cells = sum(j.cells for j in judged if not j.failure)
+    return sum(j.equal for j in judged if not j.failure) / cells if cells else None
+
+
+def compare(results: dict[str, list[ec.Judged]], poisoned: dict[str, float | None]) -> dict[str, Any]:
+    """``summary`` of the tools shown to recompute (their share of poisoned answers below
+    POISONED_LIMIT); the others under "not_recomputing", never compared: a match rate of cached
+    values measures nothing."""
+    unshown = {t: share for t, share in poisoned.items() if share is None or share >= POISONED_LIMIT}
+    out = summary({t: r for t, r in results.items() if t not in unshown})
+    for tool in out["tools"]:
+        out[tool]["poisoned"] = poisoned[tool]
+    out["not_recomputing"] = unshown
+    return out
+
+
 def summary(results: dict[str, list[ec.Judged]]) -> dict[str, Any]:
     """Per tool: the match rate over all judged cells (a file not computed counts as different),
     and over the files every tool computed."""
@@ -287,15 +348,18 @@ def measure(tools: list[str], limit: int | None = None) -> dict[str, Any]:
     results: dict[str, list[ec.Judged]] = {}
     seconds: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="benchsheet-match-") as tmp:
+        poisoned: dict[str, float | None] = {}
         for tool in tools:
             if not available(tool):
                 continue
             t0 = time.perf_counter()
             results[tool] = judge_all(tool, files, Path(tmp))
             seconds[tool] = time.perf_counter() - t0
-    out = summary(results)
+            poisoned[tool] = recomputes(tool, files[:POISON_FILES], Path(tmp))
+    out = compare(results, poisoned)
     for tool, s in seconds.items():
-        out[tool]["seconds"] = s
+        if tool in out["tools"]:
+            out[tool]["seconds"] = s
     out["seconds"] = time.perf_counter() - start
     return out
 
@@ -339,6 +403,12 @@ def table(s: dict[str, Any]) -> str:
         lines.append(
             f"| {tool} | {len(r['refused'])} | {r['equal']:,} / {r['cells']:,} | {r['match']:.2%} | "
             f"{r['equal_common']:,} / {r['cells_common']:,} = {r['match_common']:.2%} |"
+        )
+    for tool, share in s.get("not_recomputing", {}).items():
+        what = "no poisoned copy was computed" if share is None else f"{share:.0%} of its cells answered 999"
+        lines.append(
+            f"\n{tool}: not compared, not shown to recompute ({what} on poisoned copies of "
+            f"{POISON_FILES} files, whose every formula cell caches 999)"
         )
     return "\n".join(lines)
 

@@ -221,3 +221,26 @@ def test_match_rates_are_judged_on_the_files_every_tool_computed() -> None:
     assert keys["refused_formulas"] == 1 and keys["refused_calc"] == 0
     assert "| formulas | 1 | 81 / 100 | 81.00% | 81 / 90 = 90.00% |" in mr.table(s)
     assert set(mr.keys(None)) == set(mr.KEYS) <= set(_bench_module().KEYS)
+
+
+def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> None:
+    """Issue 30: pycel opened by filename answered Excel's cached values (999 in every cell of a copy
+    whose cached values were set to 999) and was reported at 99.6%. Every peer gets poisoned copies:
+    calc recomputes them (no cell answers 999); a reader of the cached values answers them all 999
+    and is left out of the comparison, saying why."""
+    import openpyxl
+
+    from tests import excel_corpus as ec
+
+    mr = _match_module()
+    files = ec.corpus_files()[:2]
+    copy = mr.poison(files[0], tmp_path / ("p" + files[0].suffix))
+    cached = openpyxl.load_workbook(copy, data_only=True)  # what a tool that computes nothing hands back
+    judged = ec.judge(copy, {(c.sheet, c.ref): ec.normal(cached[c.sheet][c.ref].value) for c in ec.excel_values(copy)})
+    assert judged.cells > 0 and judged.equal == judged.cells  # every formula cell of the copy caches 999
+    assert mr.recomputes("calc", files, tmp_path) == 0.0
+    results = {"calc": [ec.Judged("a", 10, 9)], "pycel": [ec.Judged("a", 10, 10)]}
+    s = mr.compare(results, {"calc": 0.0, "pycel": 1.0})
+    assert s["tools"] == ["calc"] and s["not_recomputing"] == {"pycel": 1.0}
+    assert mr.keys(s)["match_pycel"] is None and mr.keys(s)["match_lead"] is None
+    assert "pycel: not compared, not shown to recompute (100% of its cells answered 999" in mr.table(s)
