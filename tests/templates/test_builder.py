@@ -780,7 +780,8 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
     assert f"Quotes!{quote['verdict']}" in errors
 
     half = wb[S.SENSITIVITY][f"D{SENS_FIRST}"].value
-    assert half == fn("COSTPERMTOK", 2.0, 1.0, "half")
+    # the text typed is named where it was typed, as a blank is
+    assert half == f"{fn('COSTPERMTOK', 2.0, 1.0, 'half')}: {S.SENSITIVITY}!D{SENS_HEADER_ROW} holds it"
     assert "Sensitivity!D19" in errors
     assert "Sensitivity!C19" not in errors
     # every error cell says why: an Excel error code, then a reason (not a bare code, not a defect's catch-all)
