@@ -30,6 +30,7 @@ class SizingLine:
     per_gpu: Value
     gpus: Value
     nodes: Value
+    headroom: Value
     price: Value
     cost_per_mtok: Value
     monthly_cost: Value
@@ -50,6 +51,7 @@ class QuoteLine:
     breakeven: Value
     ceiling: Value
     verdict: Value
+    rounds: Value
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ _ANSWER = (  # the fields of each answer block: key, label, style, RATIOS' colum
         "out_text",
         ("candidate availability", "baseline availability"),
     ),
+    ("rounds", "Rounds paired (candidate over baseline)", "out_text", ("rounds",)),
 )
 _RATIO_COLUMNS = {key: columns for key, _, _, columns in _ANSWER}
 
@@ -99,6 +100,7 @@ def _at_claimed(key: str, f: RowCells, availability: str) -> Expr:
     cand, base, bench, scen = CLAIM["candidate"], CLAIM["baseline"], CLAIM["benchmark"], CLAIM["scenario"]
     ce, be = f["candidate_entry"], f["baseline_entry"]
     sides = call("ENTRY", ce, lit("availability")) & lit(" / ") & call("ENTRY", be, lit("availability"))
+    paired = call("PAIRED", base, cand, bench, scen, lit(availability))
     return {
         "benchmark": Expr.of(bench),
         "scenario": Expr.of(scen),
@@ -106,7 +108,13 @@ def _at_claimed(key: str, f: RowCells, availability: str) -> Expr:
         "candidate_entry": _entry_at(cand, availability),
         "baseline_entry": _entry_at(base, availability),
         "availability": unless_error(ce, unless_error(be, sides)),
+        "rounds": unless_error(ce, unless_error(be, _rounds_of(paired))),
     }[key]
+
+
+def _rounds_of(paired: Expr) -> Expr:
+    """PAIRED's rounds without its entries ("same round (v6.1)"), as RATIOS' ``rounds`` column says them."""
+    return call("IFERROR", call("LEFT", paired, call("FIND", lit(": candidate"), paired) - 1), paired)
 
 
 def _claimed(key: str) -> Callable[[RowCells], Expr]:
@@ -192,29 +200,64 @@ RANGE_CLAIM = Fields(
 )
 
 
-def _range_at(row: int, column: str) -> Callable[[RowCells], Expr]:
-    """GAINRANGE's ``column`` at the low (2) or high (3) end; its reason where it has none."""
+_RANGE_ROWS = {"low": 2, "high": 3, "below": 4, "inside": 5, "above": 6, "observed": 7}  # GAINRANGE's rows
+_RANGE_COLUMNS = {"verdict": 3, "platform": 4, "system": 5, "weak": 6, "pairs": 7}
+
+
+def _gainrange() -> Expr:
     r = RANGE_CLAIM
-    args = (r["low"], r["high"], r["family"], r["old_round"], r["new_round"], lit("available"))
-    table = call("GAINRANGE", *args)
-    index = {"verdict": 3, "platform": 4, "system": 5, "weak": 6, "pairs": 7}[column]
-    return lambda _: call("IFERROR", call("INDEX", table, row, index), table)
+    return call("GAINRANGE", r["low"], r["high"], r["family"], r["old_round"], r["new_round"], lit("available"))
 
 
+def _range_at(row: str, column: str) -> Callable[[RowCells], Expr]:
+    """GAINRANGE's ``column`` in its ``row`` (low, high, below, inside, above, observed); its reason where
+    it has none. ``strengths``: the pairs by match strength in one text."""
+    table = _gainrange()
+
+    def at(name: str) -> Expr:
+        return call("INDEX", table, _RANGE_ROWS[row], _RANGE_COLUMNS[name])
+
+    if column == "strengths":
+        labels = (("platform", " same platform, "), ("system", " same system, "), ("weak", " weak match only"))
+        joined = at(labels[0][0]) & lit(labels[0][1]) & at(labels[1][0]) & lit(labels[1][1])
+        joined = joined & at(labels[2][0]) & lit(labels[2][1])
+        return lambda _: call("IFERROR", joined, table)
+    return lambda _: call("IFERROR", at(column), table)
+
+
+_END_FIELDS = (
+    ("verdict", "verdict", "out_verdict"),
+    ("platform", "pairs, same platform", "out_int"),
+    ("system", "pairs, same system", "out_int"),
+    ("weak", "pairs, weak match only", "out_int"),
+    ("pairs", "nearest pairs", "out_text"),
+)
+_WHERE_FIELDS = (  # where the gains lie: key, label, GAINRANGE's row and column, style
+    ("observed_verdict", "Where the gains lie: verdict", "observed", "verdict", "out_verdict"),
+    ("observed_range", "Observed range and quartiles", "observed", "pairs", "out_text"),
+    ("below_pairs", "Below the range", "below", "verdict", "out_text"),
+    ("below_strengths", "Below: by match strength", "below", "strengths", "out_text"),
+    ("below_farthest", "Below: farthest pairs", "below", "pairs", "out_text"),
+    ("inside_pairs", "Inside the range", "inside", "verdict", "out_text"),
+    ("inside_strengths", "Inside: by match strength", "inside", "strengths", "out_text"),
+    ("above_pairs", "Above the range", "above", "verdict", "out_text"),
+    ("above_strengths", "Above: by match strength", "above", "strengths", "out_text"),
+    ("above_farthest", "Above: farthest pairs", "above", "pairs", "out_text"),
+)
 RANGE_ANSWER = Fields(
     CLAIMS,
     top=under(RANGE_CLAIM),
-    title="The range checked at both ends (like-for-like pairs, Available, any benchmark and scenario)",
-    fields=tuple(
-        Field(f"{end}_{column}", f"{end.capitalize()} end: {label}", Formula(_range_at(row, column), style))
-        for end, row in (("low", 2), ("high", 3))
-        for column, label, style in (
-            ("verdict", "verdict", "out_verdict"),
-            ("platform", "pairs, same platform", "out_int"),
-            ("system", "pairs, same system", "out_int"),
-            ("weak", "pairs, weak match only", "out_int"),
-            ("pairs", "nearest pairs", "out_text"),
-        )
+    title="The range checked (like-for-like pairs, Available, any benchmark and scenario; GAINRANGE)",
+    fields=(
+        *(
+            Field(key, label, Formula(_range_at(row, column), style))
+            for key, label, row, column, style in _WHERE_FIELDS
+        ),
+        *(
+            Field(f"{end}_{column}", f"{end.capitalize()} end: {label}", Formula(_range_at(end, column), style))
+            for end in ("low", "high")
+            for column, label, style in _END_FIELDS
+        ),
     ),
 )
 COUNT_CLAIM = Fields(
@@ -305,6 +348,7 @@ GAINS_TABLE = TableBlock(
     header_row=under(GAINS_WORKLOAD, gap=0),
     slots=16,
     title=_gains_title(GAINS_WORKLOAD),
+    header_height=30,
     cite=(Cite("old_entry", "(old)"), Cite("new_entry", "(new)")),
     columns=(
         Column(
@@ -320,6 +364,7 @@ GAINS_TABLE = TableBlock(
             "Pairing (same platform, system, or submitter, family and size)",
             _gains_column("match", style="out_wrap"),
         ),
+        Column("flag", "Flag (an outlier is left out of GAINRANGE)", _gains_column("flag", style="out_wrap")),
     ),
 )
 GAINS_CHART = Chart(
@@ -342,7 +387,7 @@ GAINS_CHART = Chart(
 )
 CLAIMS_SHEET = sheet(
     CLAIMS,
-    (("A", 34), ("B", 16), ("C:F", 12), ("G", 56)),
+    (("A", 34), ("B", 16), ("C:F", 12), ("G", 44), ("H", 30)),
     (
         CLAIM,
         VERDICT,
@@ -358,5 +403,5 @@ CLAIMS_SHEET = sheet(
         GAINS_CHART,
         notes(CLAIMS, under(GAINS_CHART, gap=0, titled=False)),
     ),
-    landscape=False,
+    one_page=False,  # one page wide, as many long as it takes: printed at the other sheets' scale
 )

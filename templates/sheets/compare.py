@@ -65,7 +65,7 @@ def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
 
 COMPARE_TABLE = TableBlock(
     COMPARE,
-    header_row=under(COMPARE_FILTERS, gap=0),
+    header_row=under(COMPARE_FILTERS),
     slots=16,
     title=_caption(*_FAMILY_FILTERS),
     header_height=30,
@@ -74,6 +74,15 @@ COMPARE_TABLE = TableBlock(
         Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
         Column("best", "Best per-GPU", _of_family("BEST")),
         Column("entry", "Entry behind best", _of_family("BESTENTRY")),
+        Column(
+            "round",
+            "Round of best",
+            Formula(
+                lambda r: unless_blank(
+                    r["family"], unless_error(r["entry"], lit("v") & call("ENTRY", r["entry"], lit("round")))
+                )
+            ),
+        ),
         Column(
             "system",
             "System",
@@ -105,6 +114,6 @@ COMPARE_CHART = Chart(
 )
 COMPARE_SHEET = sheet(
     COMPARE,
-    (("A", 24), ("B", 13), ("C", 11), ("D", 52), ("E:F", 13)),
+    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13)),
     (COMPARE_FILTERS, COMPARE_TABLE, COMPARE_CHART, notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False))),
 )

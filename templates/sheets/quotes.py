@@ -71,6 +71,7 @@ SAMPLE_QUOTES: tuple[tuple[str, str, float, str], ...] = (
     ("Example vendor B", "B300", 4.10, "36 months"),
     ("Example vendor C", "MI355X", 3.40, "12 months"),
     ("Example vendor D", "GB300", 5.00, "24 months"),
+    ("Example vendor E", "H200", 1.20, "12 months"),
 )
 
 
@@ -90,6 +91,14 @@ def _breakeven(r: RowCells, *price: Cell) -> Expr:
     name = "BREAKEVENPRICE" if price else "BREAKEVEN"
     args = (*price, BASELINE["accelerator"], r["accelerator"], *filters(QUOTES_WORKLOAD))
     return unless_blank(r["accelerator"], call(name, *args))
+
+
+def _rounds(r: RowCells) -> Expr:
+    """The rounds BREAKEVEN pairs for the row (PAIRED without its entries): "same round (v6.1)" or
+    "across rounds: v6.1 over v6.0"; empty where the break-even has no number (its reason says why)."""
+    paired = call("PAIRED", BASELINE["accelerator"], r["accelerator"], *filters(QUOTES_WORKLOAD))
+    head = call("LEFT", paired, call("FIND", lit(": candidate"), paired) - 1)
+    return if_(call("ISNUMBER", r["breakeven"]), call("IFERROR", head, paired), lit(""))
 
 
 QUOTES_COLUMNS = (
@@ -135,12 +144,13 @@ QUOTES_COLUMNS = (
         short="ceiling",
     ),
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
+    Column("rounds", "Rounds paired (break-even and ceiling)", Formula(_rounds), short="rounds"),
 )
 QUOTES_TABLE = TableBlock(
-    QUOTES, under(BASELINE), 8, QUOTES_COLUMNS, "Vendor quotes", header_height=45, cite=Cite("entry")
+    QUOTES, under(BASELINE), 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry")
 )
 QUOTES_SHEET = sheet(
     QUOTES,
-    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22)),
+    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28)),
     (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False))),
 )

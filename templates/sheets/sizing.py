@@ -39,6 +39,13 @@ def _nodes(r: RowCells) -> Expr:
     return if_number(r["gpus"], r["gpus"] / if_(eq(r["gpus_per_node"], lit("")), 8, r["gpus_per_node"]))
 
 
+def _headroom(r: RowCells) -> Expr:
+    """What the GPU and node counts include beside the plain target: "incl. 20% headroom"."""
+    h = WORKLOAD["headroom"]
+    with_it = if_(eq(h, 0), lit("no headroom"), lit("incl. ") & call("TEXT", h, lit("0%")) & lit(" headroom"))
+    return if_(call("ISNUMBER", r["gpus"]), with_it, lit(""))
+
+
 def _monthly(r: RowCells) -> Expr:
     return if_number(r["cost_per_mtok"], if_number(r["gpus"], r["gpus"] * r["price"] * WORKLOAD["hours"]))
 
@@ -100,6 +107,7 @@ SIZING_COLUMNS = (
         short="GPUs",
     ),
     Column("nodes", "Nodes needed", Formula(_nodes, "out_int"), short="nodes"),
+    Column("headroom", "Headroom in GPUs and nodes", Formula(_headroom), short="headroom"),
     Column(
         "price",
         "$/GPU-hour used",
@@ -125,11 +133,11 @@ SIZING_TABLE = TableBlock(
     8,
     SIZING_COLUMNS,
     "Candidates: a family takes its best per-GPU entry under the workload's filters",
-    header_height=45,
+    header_height=27,
     cite=Cite("entry"),
 )
 SIZING_SHEET = sheet(
     SIZING,
-    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:K", 13)),
+    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:L", 13)),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )

@@ -138,7 +138,7 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     assert "BREAKEVEN($B$12,B20," in wf[S.QUOTES]["I20"].value
     assert "GPUSNEEDED(" in wf[S.SIZING][sizing_row(0)["gpus"]].value
     assert "COSTPERMTOK(" in wf[S.SENSITIVITY][f"B{SENS_FIRST}"].value
-    assert wf[S.COMPARE][f"B{COMPARE_FIRST}"].value.startswith('=IF(A11="","",BEST(')
+    assert wf[S.COMPARE][f"B{COMPARE_FIRST}"].value.startswith(f'=IF(A{COMPARE_FIRST}="","",BEST(')
     assert wf[S.READ_ME][S.DATA["rounds"].a1].value == '=DATAINFO("rounds")'
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
@@ -237,7 +237,8 @@ def test_sensitivity_grid_and_compare_follow_the_functions(built: tuple[Path, B.
         r = COMPARE_FIRST + i
         assert c[f"B{r}"].value == pytest.approx(fn("BEST", family, bench, scen, avail, maxg))
         assert c[f"C{r}"].value == fn("BESTENTRY", family, bench, scen, avail, maxg)
-        assert c[f"E{r}"].value == pytest.approx(fn("MEDIANPERGPU", family, bench, scen, avail, maxg))
+        assert c[f"F{r}"].value == pytest.approx(fn("MEDIANPERGPU", family, bench, scen, avail, maxg))
+        assert c[f"D{r}"].value == f"v{fn('ENTRY', c[f'C{r}'].value, 'round')}"  # the round of the best beside it
 
 
 def test_a_pinned_compare_row_is_unpinned_by_copying_another_row(template: Path) -> None:
@@ -489,6 +490,7 @@ def ratios_answer(table: list[list[Any]], i: int = 1) -> dict[str, Any]:
         "candidate_entry": r["candidate entry"],
         "baseline_entry": r["baseline entry"],
         "availability": f"{r['candidate availability']} / {r['baseline availability']}",
+        "rounds": r["rounds"],
     }
 
 
@@ -538,6 +540,7 @@ def test_claims_software_gains_are_gains_answer(built: tuple[Path, B.BuildReport
             "new_per_gpu": pytest.approx(g["new per-GPU"], rel=1e-12),
             "gain": pytest.approx(g["gain"], rel=1e-12),
             "match": g["match"],
+            "flag": g["flag"] or None,  # an empty text is stored as an empty cell
         }, i
     pairs = {
         (ws[S.GAINS_TABLE.row(i)["old_entry"].a1].value, ws[S.GAINS_TABLE.row(i)["new_entry"].a1].value)
@@ -612,7 +615,9 @@ def test_claims_verdict_of_a_claim_on_one_benchmark(template: Path) -> None:
         "candidate_entry": entries["candidate"],
         "baseline_entry": entries["baseline"],
         "availability": " / ".join(fn("ENTRY", e, "availability") for e in entries.values()),
+        "rounds": fn("PAIRED", base, cand, bench, scen, "any").split(": candidate")[0],  # what BREAKEVEN divides
     }
+    assert a["claim"]["rounds"] == "same round (v6.1)"
     assert 2.5 <= at < a["best"]["ratio"]
     refused = fn("BREAKEVEN", base, cand, bench, scen, "available")
     assert refused.startswith("#N/A ") and "Vera Rubin" in refused
@@ -780,7 +785,8 @@ def test_bad_inputs_give_reasoned_errors_and_name_the_cells(template: Path) -> N
     assert f"Quotes!{quote['verdict']}" in errors
 
     half = wb[S.SENSITIVITY][f"D{SENS_FIRST}"].value
-    assert half == fn("COSTPERMTOK", 2.0, 1.0, "half")
+    # the text typed is named where it was typed, as a blank is
+    assert half == f"{fn('COSTPERMTOK', 2.0, 1.0, 'half')}: {S.SENSITIVITY}!D{SENS_HEADER_ROW} holds it"
     assert "Sensitivity!D19" in errors
     assert "Sensitivity!C19" not in errors
     # every error cell says why: an Excel error code, then a reason (not a bare code, not a defect's catch-all)
@@ -904,7 +910,7 @@ def test_charts_plot_the_rows_in_use(template: Path, table: Any) -> None:
             edit(template, {(S.SIZING, WORKLOAD["benchmark"]): bench})
             calc(template, template)
         last = first + min(families(bench), S.COMPARE_TABLE.slots) - 1
-        assert chart_ranges(template, S.COMPARE) == {f"{S.COMPARE}!${c}${first}:${c}${last}" for c in "ABE"}, bench
+        assert chart_ranges(template, S.COMPARE) == {f"{S.COMPARE}!${c}${first}:${c}${last}" for c in "ABF"}, bench
     assert families("deepseek-r1") < families("gpt-oss-120b") < families("llama2-70b-99.9")
 
 

@@ -3,7 +3,8 @@
 A plain Excel error (``=B5*(1+B7)`` answering #VALUE! with text in B7) gets a reason from the
 cell's precedents, computed before it (``explain``): the reason of an error it read, or the input
 cell holding text or an error. A required argument left out names the one empty cell the formula
-read (``name_blank``). ``bare`` is an error with nothing more known, as the report lists it.
+read (``name_blank``); text where a number is needed, the input cell holding it (``name_text``).
+``bare`` is an error with nothing more known, as the report lists it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from excelcalc.workbook.book import FormulaCell, WorkbookCells
     from excelcalc.workbook.graph import Producers
 
-__all__ = ["MAX_RANGE_CELLS", "REQUIRED", "bare", "explain", "name_blank"]
+__all__ = ["MAX_RANGE_CELLS", "NOT_A_NUMBER", "REQUIRED", "bare", "explain", "name_blank", "name_text"]
 
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 
@@ -61,6 +62,7 @@ def explain(book: WorkbookCells, producers: Producers, f: FormulaCell, value: An
 
 
 REQUIRED = " is required"  # the reason a function gives for an argument it did not get
+NOT_A_NUMBER = " must be a number, not "  # the reason a function gives for text where a number is needed
 
 
 def name_blank(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
@@ -80,6 +82,25 @@ def name_blank(book: WorkbookCells, producers: Producers, f: FormulaCell, value:
     if len(empty) != 1:
         return value
     return type(value)(str(value), f"{value.reason}: {empty[0]} is empty")  # an AddinError stays one
+
+
+def name_text(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
+    """``price_per_gpu_hour must be a number, not 'lots'`` made here names the input cell holding that
+    text (``: Quotes!C21 holds it``), as ``name_blank`` names an empty one, when exactly one such cell is read."""
+    holding: list[str] = []
+    for s, r1, c1, r2, c2 in f.refs:
+        if (r1, c1) != (r2, c2):
+            continue
+        held = book.values.get((s, r1, c1))
+        if isinstance(held, ReasonedError) and held.reason == value.reason:
+            return value  # passed on from the cell that has it
+        if isinstance(held, str) and not isinstance(held, XlError) and producers.at.get((s, r1, c1)) is None:
+            where = f"{quote_sheet(book.titles[s])}!{col_letters(c1)}{r1}"
+            if value.reason.endswith(f" not {held[:40]!r}") and where not in holding:
+                holding.append(where)
+    if len(holding) != 1:
+        return value
+    return type(value)(str(value), f"{value.reason}: {holding[0]} holds it")  # an AddinError stays one
 
 
 def _numeric(text: str) -> bool:

@@ -238,6 +238,23 @@ def test_a_blank_cell_where_a_number_is_required_is_named(tmp_path: Path) -> Non
     assert c.shown_value("Sheet", "B2") == "#VALUE! price_per_gpu_hour is required"
 
 
+def test_text_where_a_number_is_required_is_named(tmp_path: Path) -> None:
+    """Like a blank one (issue 32): the reason names the input cell holding the text."""
+    path = tmp_path / "text.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"], ws["A3"] = "lots", 1000.0, "lots"
+    ws["B1"] = "=COSTPERMTOK(A1,A2,0.5)"
+    ws["C1"] = "=B1"  # passed on as it is
+    ws["B2"] = "=COSTPERMTOK(A1,A2,A3)"  # two cells hold the text: which one the function read is not guessed
+    wb.save(path)
+    c = compute(path)
+    said = "#VALUE! price_per_gpu_hour must be a number, not 'lots'"
+    assert c.shown_value("Sheet", "B1") == f"{said}: Sheet!A1 holds it"
+    assert c.shown_value("Sheet", "C1") == c.shown_value("Sheet", "B1")
+    assert c.shown_value("Sheet", "B2") == said
+
+
 # ------------------------------------------------------------------ sheet names
 
 
