@@ -218,6 +218,8 @@ def make_run(
         raise DataError(system_name, None, "accelerator_model_name", "missing (give the accelerator's name)")
     # counted as the official rows count them: "(x87)" is 87, a "Dual" card two GPUs
     gpus = accelerator_count(accelerator, per_node * nodes)
+    if accelerator and gpus == 0:  # "(x0)" in the name states no GPU: a run on none is no run
+        raise DataError(system_name, None, "accelerator_model_name", f"0 accelerators for {accelerator[:40]!r}")
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
     label = name or str(system.get("system_name") or "").strip() or accelerator or "CPU-only system"
     if len(name) > MAX_NAME:

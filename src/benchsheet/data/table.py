@@ -456,7 +456,12 @@ def _checked_rows(raw_rows: list[Any], columns: list[Any], added: dict[str, Any]
         for col, typ in _TYPES.items():
             v = values[col]
             if typ is float and isinstance(v, int) and not isinstance(v, bool):
-                values[col] = float(v)
+                try:
+                    values[col] = float(v)
+                except OverflowError:  # a 400-digit integer has no float: damaged, like any other defect
+                    raise DataError(
+                        name, i, col, f"expected a number, got an integer of {v.bit_length()} bits"
+                    ) from None
             elif not isinstance(v, typ) or (typ is int and isinstance(v, bool)):
                 raise DataError(name, i, col, f"expected {typ.__name__}, got {v!r}")
         for col in _STR_COLUMNS:

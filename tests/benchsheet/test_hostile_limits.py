@@ -1,0 +1,77 @@
+"""Hostile and careless input of issue 30: damaged files that stopped every command, files and texts far
+larger than any real one, and outside text with control characters meant for the terminal.
+
+Every case failed before its fix; each counts what it tried and what held (tests/robustness.py).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.data.table import COLUMNS, Table
+from benchsheet.udfs import functions as udf
+from tests import robustness
+
+SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"
+DAMAGED = "damaged or oversized user files (400-digit result, far larger than any real one)"
+LOGS = "loadgen logs with impossible numbers, scenarios or names (import-run)"
+
+
+@pytest.fixture
+def run_copy(shared: Path, tmp_path: Path) -> Path:
+    """A private copy of a real B200 DeepSeek-R1 Server run: its log, and its system.json two folders up."""
+    folder = tmp_path / "run" / "deepseek-r1" / "Server"
+    folder.mkdir(parents=True)
+    src = shared / "loadgen" / SERVER_LOG
+    shutil.copy(src / "mlperf_log_summary.txt", folder)
+    shutil.copy(src.parent.parent / "system.json", tmp_path / "run" / "system.json")
+    return folder / "mlperf_log_summary.txt"
+
+
+def _falls_back(home: Path, name: str, what: str) -> None:
+    store.set_table(None)
+    loaded = store.get_table()
+    note = str(loaded.origin)
+    assert note.startswith("bundled (") and str(home / name) in note and what in note, note
+    assert loaded.rounds == ("5.1", "6.0", "6.1")
+
+
+# ------------------------------------------------------------ damaged input never stops the tool
+
+
+def test_a_cache_with_a_400_digit_result_falls_back(
+    user_home: Path, table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(DAMAGED)
+    official = udf.PERGPU("6.1-0052", "gpt-oss-120b", "Server")
+    doc = json.loads(table.to_json())
+    doc["rows"][3][COLUMNS.index("result")] = 10**400
+    text = json.dumps(doc)
+    (user_home / "results.json").write_text(text)
+    _falls_back(user_home, "results.json", "row 3, field 'result'")
+    assert udf.PERGPU("6.1-0052", "gpt-oss-120b", "Server") == official
+    assert main(["info"]) == 0 and "user cache unusable" in capsys.readouterr().out
+    assert (user_home / "results.json").read_text() == text  # kept for the user
+    robustness.held(DAMAGED)
+
+
+@pytest.mark.parametrize("name", ["NVIDIA B200 (x0)", "NVIDIA B200 (x00)"])
+def test_an_accelerator_name_of_zero_gpus_is_refused(
+    run_copy: Path, user_home: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(LOGS)
+    system = run_copy.parents[2] / "system.json"
+    doc = json.loads(system.read_text())
+    doc["accelerator_model_name"] = name
+    system.write_text(json.dumps(doc))
+    assert main(["import-run", str(run_copy)]) == 2
+    err = capsys.readouterr().err
+    assert f"{system}, field 'accelerator_model_name'" in err and "0 accelerators" in err, err
+    assert "please report" not in err and not (user_home / "runs.json").exists()
+    robustness.held(LOGS)
