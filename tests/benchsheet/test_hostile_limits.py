@@ -75,3 +75,56 @@ def test_an_accelerator_name_of_zero_gpus_is_refused(
     assert f"{system}, field 'accelerator_model_name'" in err and "0 accelerators" in err, err
     assert "please report" not in err and not (user_home / "runs.json").exists()
     robustness.held(LOGS)
+
+
+# ------------------------------------------------------------ bounded: sizes, numbers, texts, folders
+
+HUGE = 200 * 1024 * 1024  # sparse: no disk, but read whole it is 200 MB of memory and seconds of parsing
+
+
+def _sparse(path: Path, size: int = HUGE) -> None:
+    with path.open("wb") as fh:
+        fh.write(b'{"format": ')
+        fh.truncate(size)
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [("results.json", "user cache unusable"), ("runs.json", "private runs unusable"),
+     ("curves.json", "Endpoints curves unusable")],
+)  # fmt: skip
+def test_a_user_file_far_larger_than_any_real_one_is_refused_by_its_size(
+    user_home: Path, name: str, what: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(DAMAGED)
+    _sparse(user_home / name)
+    store.set_table(None)
+    note = str(store.get_table().origin)
+    assert f"{what}: {user_home / name}: {HUGE:,} bytes, more than any benchsheet file" in note, note
+    assert main(["info"]) == 0 and f"{HUGE:,} bytes" in capsys.readouterr().out
+    robustness.held(DAMAGED)
+
+
+def test_an_xlwings_conf_far_larger_than_any_real_one_is_refused_by_its_size(tmp_path: Path) -> None:
+    from benchsheet.addin.config import ConfigError, config_lines
+
+    robustness.tried(DAMAGED)
+    conf = tmp_path / "xlwings.conf"
+    _sparse(conf)
+    with pytest.raises(ConfigError, match=f"{HUGE:,} bytes, more than any xlwings configuration"):
+        config_lines(conf)
+    robustness.held(DAMAGED)
+
+
+NUMBERS = "numbers no answer can hold (GPUSNEEDED's nodes, 400-digit results)"
+
+
+@pytest.mark.parametrize("per_node", [1e300, 1e16, 2**70])
+def test_gpus_needed_of_an_absurd_node_size_is_num(per_node: float, capsys: pytest.CaptureFixture[str]) -> None:
+    robustness.tried(NUMBERS)
+    too_large = "#NUM! the answer is too large to be a number of GPUs; check the inputs' units"
+    assert udf.GPUSNEEDED(1, 1, 1, per_node) == too_large
+    assert main(["eval", f"=GPUSNEEDED(1,1,1,{per_node:g})"]) == 1
+    assert capsys.readouterr().err.strip() == too_large
+    assert udf.GPUSNEEDED(1, 1, 1, 1e15) == 10**15  # the guard's own bound still answers
+    robustness.held(NUMBERS)
