@@ -7,7 +7,12 @@ Every case failed before its fix; each counts what it tried and what held (tests
 from __future__ import annotations
 
 import json
+import math
+import random
+import re
 import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +20,7 @@ import pytest
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.table import COLUMNS, Table
+from benchsheet.errors import shortened
 from benchsheet.udfs import functions as udf
 from tests import robustness
 
@@ -128,3 +134,59 @@ def test_gpus_needed_of_an_absurd_node_size_is_num(per_node: float, capsys: pyte
     assert capsys.readouterr().err.strip() == too_large
     assert udf.GPUSNEEDED(1, 1, 1, 1e15) == 10**15  # the guard's own bound still answers
     robustness.held(NUMBERS)
+
+
+SLOW = "texts that made a call slow (backtracking on 32,000-character cells)"
+_OLD_LIST = re.compile(
+    r"(?P<head>.*?\b(?:one of|use|known for|have|has) )(?P<items>[^;:()]+?, [^;:()]+)(?P<tail>.*)", re.S
+)
+
+
+def _old_shortened(text: str, limit: int) -> str:
+    """``errors.shortened`` as it was (a backtracking pattern): the reference for its answers."""
+    if len(text) <= limit:
+        return text
+    m = _OLD_LIST.match(text)
+    if m:
+        items = m["items"].split(", ")
+        for keep in range(len(items) - 1, 0, -1):
+            short = f"{m['head']}{', '.join(items[:keep])} and {len(items) - keep} more{m['tail']}"
+            if len(short) <= limit:
+                return short
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+def test_shortened_answers_as_before() -> None:
+    rng = random.Random(30)
+    words = ["use ", "use", "one of ", "has ", "have ", "known for ", "houses ", ", ", ",", " ", "a", "bc", ";", ":",
+             "(", ")", "\n", "x, y", "6.1-0052"]  # fmt: skip
+    texts = ["#N/A Unknown entry 'x'; use one of " + ", ".join(f"6.1-{i:04}" for i in range(90)) + " (see ENTRIES)"]
+    texts += ["".join(rng.choices(words, k=rng.randint(1, 80))) for _ in range(3000)]
+    for text in texts:
+        for limit in (5, 20, 40, 80, 255):
+            assert shortened(text, limit) == _old_shortened(text, limit), (text, limit)
+
+
+def _seconds(call: Callable[[], object]) -> float:
+    best = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("cell", ["use ", "use one of a, ", "has x, y"])
+def test_a_long_text_is_shortened_in_linear_time(cell: str) -> None:
+    """The starting case: ENTRIESUSED over 10 cells of 32,000 characters took 16 s (quadratic). Timed as
+    a ratio in one test: ten times the text may take at most 30 times as long (quadratic is 100)."""
+    robustness.tried(SLOW)
+    small = [[cell * (3200 // len(cell))]] * 10
+    large = [[cell * (32000 // len(cell))]] * 10
+    t_small = _seconds(lambda: udf.ENTRIESUSED(small, "p", "gpt-oss-120b", "Server"))
+    t_large = _seconds(lambda: udf.ENTRIESUSED(large, "p", "gpt-oss-120b", "Server"))
+    assert t_large < 30 * t_small + 0.05, (t_small, t_large)
+    assert _seconds(lambda: shortened(cell * 10_000, 255)) < 30 * _seconds(lambda: shortened(cell * 1_000, 255)) + 0.05
+    robustness.held(SLOW)
