@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,9 @@ from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.table import COLUMNS, Table
 from benchsheet.errors import shortened
+from benchsheet.templates.builder import build
 from benchsheet.udfs import functions as udf
+from excelcalc.files import WriteRefused
 from tests import robustness
 
 SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"
@@ -190,3 +193,33 @@ def test_a_long_text_is_shortened_in_linear_time(cell: str) -> None:
     assert t_large < 30 * t_small + 0.05, (t_small, t_large)
     assert _seconds(lambda: shortened(cell * 10_000, 255)) < 30 * _seconds(lambda: shortened(cell * 1_000, 255)) + 0.05
     robustness.held(SLOW)
+
+
+FOLDERS = "files a write must not lose or replace (temporary files, edited workbooks, devices, links)"
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder this process cannot write in: a chmod 555 one, or for root (whom modes do not stop) /sys."""
+    if os.geteuid() == 0:
+        yield Path("/sys")
+        return
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    yield folder
+    folder.chmod(0o755)
+
+
+def test_template_build_into_a_read_only_folder_fails_before_the_work(
+    read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(FOLDERS)
+    out = read_only_folder / "cluster-sizing.xlsx"
+    with pytest.raises(WriteRefused, match="cannot write in its folder"):
+        build(out)
+    assert main(["template", "build", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {out}: cannot write in its folder") and not out.exists(), err
+    assert not [p for p in read_only_folder.iterdir() if p.name.startswith(".cluster-sizing")]
+    robustness.held(FOLDERS)
