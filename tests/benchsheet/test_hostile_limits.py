@@ -6,6 +6,7 @@ Every case failed before its fix; each counts what it tried and what held (tests
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -13,6 +14,7 @@ import random
 import re
 import shutil
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,7 +22,7 @@ import pytest
 
 from benchsheet.cli import main
 from benchsheet.data import store
-from benchsheet.data.table import COLUMNS, Table
+from benchsheet.data.table import COLUMNS, IdSource, Latencies, PrivateRuns, RunInfo, Table
 from benchsheet.errors import shortened
 from benchsheet.templates.builder import build
 from benchsheet.udfs import functions as udf
@@ -223,3 +225,121 @@ def test_template_build_into_a_read_only_folder_fails_before_the_work(
     assert err.startswith(f"error: {out}: cannot write in its folder") and not out.exists(), err
     assert not [p for p in read_only_folder.iterdir() if p.name.startswith(".cluster-sizing")]
     robustness.held(FOLDERS)
+
+
+# ------------------------------------------------------------ nothing from outside reaches the terminal raw
+
+RAW = "control characters meant for the terminal (ESC, BEL, C1, bidi overrides)"
+HOSTILE = ["\x1b]0;pwned\x07\x1b[2J", "B200\u202egnp.exe", "a\x9bb", "tab\tname", "new\nline", "nul\x00"]
+SHOWN = {"\x1b": "\\x1b", "\u202e": "\\u202e", "\x9b": "\\x9b", "\t": "\\t", "\n": "\\n", "\x00": "\\x00"}
+
+
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_refresh_refuses_control_characters_in_a_name(
+    shared: Path, tmp_path: Path, user_home: Path, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(RAW)
+    rows = json.loads((shared / "v6.1/summary.json").read_bytes())
+    rows["7"]["SystemName"] = f"smci355 {bad}"
+    (tmp_path / "summary.json").write_text(json.dumps(rows))
+    assert main(["refresh", str(tmp_path / "summary.json")]) == 2
+    err = capsys.readouterr().err
+    assert "summary.json, row 7, field 'SystemName': holds the control character U+" in err, err
+    assert bad not in err and not (user_home / "results.json").exists()
+    robustness.held(RAW)
+
+
+@pytest.mark.parametrize("key", ["system_name", "accelerator_model_name", "submitter", "framework"])
+@pytest.mark.parametrize("bad", HOSTILE[:3])
+def test_import_run_refuses_control_characters_in_system_json(
+    run_copy: Path, user_home: Path, key: str, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(RAW)
+    system = run_copy.parents[2] / "system.json"
+    doc = json.loads(system.read_text())
+    doc[key] = f"NVIDIA B200 {bad}"
+    system.write_text(json.dumps(doc))
+    assert main(["import-run", str(run_copy)]) == 2
+    err = capsys.readouterr().err
+    assert f"{system}, field '{key}': holds the control character U+" in err, err
+    assert bad not in err and not (user_home / "runs.json").exists()
+    robustness.held(RAW)
+
+
+def test_import_run_refuses_control_characters_in_its_name_option(
+    run_copy: Path, user_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(RAW)
+    assert main(["import-run", str(run_copy), "--name", "mine\x1b[2J"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --name: holds the control character U+001B") and "\x1b" not in err, err
+    robustness.held(RAW)
+
+
+def test_a_cache_with_control_characters_falls_back(user_home: Path, table: Table) -> None:
+    robustness.tried(RAW)
+    doc = json.loads(table.to_json())
+    doc["rows"][5][COLUMNS.index("system")] = "x\x1b]0;pwned\x07"
+    (user_home / "results.json").write_text(json.dumps(doc))
+    _falls_back(user_home, "results.json", "row 5, field 'system': holds the control character U+001B")
+    robustness.held(RAW)
+
+
+@pytest.fixture
+def hostile_table(table: Table) -> Iterator[Table]:
+    """The real table with one entry's system, and one private run's name, holding terminal controls (as a
+    cache or runs file written before this check would load)."""
+    rows = tuple(
+        dataclasses.replace(r, system=f"evil {HOSTILE[0]} {HOSTILE[1]}") if r.entry == "6.1-0052" else r
+        for r in table.rows
+    )
+    official = next(r for r in table.rows if r.entry == "5.1-0069" and r.benchmark == "deepseek-r1")
+    mine = dataclasses.replace(official, entry="local-0001", id_source=IdSource.LOCAL, round="local")
+    run = RunInfo("local-0001", f"run {HOSTILE[0]}", True, Latencies(), "l", "0", "t")
+    hostile = Table(rows, table.sources, table.origin).with_runs(PrivateRuns((mine,), (run,), 1))
+    store.set_table(hostile)
+    yield hostile
+    store.set_table(None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["eval", '=ENTRY("6.1-0052","system")'], ["eval", '=CITE("6.1-0052","gpt-oss-120b","Server")'],
+     ["eval", '=RESULTS("gpt-oss-120b","Server")'], ["eval", '=ENTRY("6.1-0052","system")&CHAR(7)'], ["runs"]],
+)  # fmt: skip
+def test_what_is_printed_holds_no_control_character(
+    hostile_table: Table, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(RAW)
+    main(command)
+    out, err = capsys.readouterr()
+    raw = [c for c in out + err if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Cf")]  # TSV: \t and \n
+    assert not raw, (raw, out, err)
+    assert "\\x1b]0;pwned\\x07\\x1b[2J" in out + err, out + err
+    robustness.held(RAW)
+
+
+@pytest.mark.parametrize("benchmark", ["nonsense", "\x1b[2J", "llama2-70b-99 ; rm"])
+def test_import_run_accepts_only_known_benchmarks(
+    run_copy: Path, user_home: Path, benchmark: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robustness.tried(RAW)
+    assert main(["import-run", str(run_copy), "--benchmark", benchmark]) == 2
+    err = capsys.readouterr().err
+    assert "--benchmark: not a known benchmark" in err and "deepseek-r1" in err and "\x1b" not in err, err
+    assert not (user_home / "runs.json").exists()
+    assert main(["import-run", str(run_copy), "--benchmark", "DeepSeek-R1"]) == 0
+    robustness.held(RAW)
+
+
+@pytest.mark.parametrize(
+    "url", ["https://example.com/my wheels/", "https://example.com/\u202elhw.exe/", "https://example.com/\x1b[2J/"]
+)
+def test_lite_refuses_a_wheel_url_with_spaces_or_controls(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    robustness.tried(RAW)
+    assert main(["lite", "requirements.txt", "--wheel-url", url]) == 2
+    err = capsys.readouterr().err
+    assert "--wheel-url must not hold spaces or control characters" in err, err
+    assert not [c for c in err if unicodedata.category(c) in ("Cc", "Cf") and c != "\n"], err
+    assert main(["lite", "requirements.txt", "--wheel-url", "https://example.com/my%20wheels/"]) == 0
+    robustness.held(RAW)
