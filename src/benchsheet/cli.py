@@ -109,12 +109,13 @@ def cmd_build_snapshot(args: argparse.Namespace) -> int:
 
 def _printed(value: Any, show: Callable[[Any], str]) -> str:
     """``eval``'s answer as printed: arrays as TSV rows, and every control character in a cell (an ESC or
-    U+202E from a results file, a CHAR(7)) escaped as ``\\x1b``, so no answer reaches the terminal raw."""
+    U+202E from a results file, a CHAR(7), a carriage return) escaped as ``\\x1b``, so no answer reaches
+    the terminal raw; a line break or tab in a text is printed as it is, as before."""
     from benchsheet.data.values import escaped
 
     if isinstance(value, list):
         return "\n".join("\t".join(_printed(v, show) for v in row) for row in value)
-    return escaped(show(value))
+    return escaped(show(value), keep="\n\t")
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:

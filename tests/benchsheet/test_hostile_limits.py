@@ -127,7 +127,7 @@ def test_an_xlwings_conf_far_larger_than_any_real_one_is_refused_by_its_size(tmp
     robustness.held(DAMAGED)
 
 
-NUMBERS = "numbers no answer can hold (GPUSNEEDED's nodes, 400-digit results)"
+NUMBERS = "numbers no answer can hold (GPUSNEEDED of an absurd node size)"
 
 
 @pytest.mark.parametrize("per_node", [1e300, 1e16, 2**70])
