@@ -18,11 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from benchsheet.data.userfiles import too_large
 from benchsheet.errors import SetupError
 
 UDF_MODULE = "benchsheet.udfs.functions"
 UDF_KEY = "UDF MODULES"
 MISSPELT_KEY = "udf_modules"
+MAX_CONFIG_BYTES = 1024 * 1024
+"""The most bytes read of an xlwings configuration: a real one is a few lines."""
 QUOTED = re.compile(r'"[^"]*"')  # xlwings.utils.read_user_config's pattern for one field
 
 
@@ -59,6 +62,8 @@ def config_lines(path: Path) -> list[tuple[str, str]]:
     if not path.is_file():
         return []
     try:
+        if (size := path.stat().st_size) > MAX_CONFIG_BYTES:  # by its size first: a real one is under 1 KB
+            raise ConfigError(f"{path}: {too_large(size, MAX_CONFIG_BYTES, 'xlwings configuration')}")
         text = path.read_text()  # the locale's encoding, as xlwings reads and writes it
     except (OSError, UnicodeError) as exc:
         raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None

@@ -12,6 +12,7 @@ have data.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -24,7 +25,7 @@ from benchsheet.data.table import Table
 from benchsheet.templates.report import BuildReport, make_report
 from benchsheet.templates.sheets import BOOK_PROPERTIES, LISTS, SHEETS, XLWINGS_CONF
 from benchsheet.templates.writer import Choices, write_workbook
-from excelcalc.files import writable_target
+from excelcalc.files import WriteRefused, writable_target
 from excelcalc.workbook.xlsxfile import cached_values, formula_texts, rewrite
 
 __all__ = ["BuildReport", "build", "template_lists"]
@@ -40,6 +41,17 @@ def template_lists(table: Table) -> Choices:
     }
 
 
+def _check_folder(out: Path) -> None:
+    """``WriteRefused`` unless a file can be made in ``out``'s folder: tried with a temporary file of its
+    own, removed at once (modes alone do not say it: root ignores them, a read-only mount does not)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    except OSError as exc:
+        raise WriteRefused(out, f"cannot write in its folder ({exc.strerror}); nothing built") from None
+    os.close(fd)
+    Path(probe).unlink(missing_ok=True)
+
+
 def build(out: Path, table: Table | None = None, *, replace: bool = False) -> BuildReport:
     """Write the template to ``out`` with every formula computed and cached. Prints nothing.
 
@@ -52,6 +64,7 @@ def build(out: Path, table: Table | None = None, *, replace: bool = False) -> Bu
     """
     start = time.perf_counter()
     out = writable_target(Path(out), replace=replace)  # an edited workbook is never replaced unasked
+    _check_folder(out)  # a folder it cannot write in fails now, not after the work (22 s)
     choices = template_lists(get_table() if table is None else table)
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     with tempfile.TemporaryDirectory(prefix="benchsheet-template-") as tmp:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from excelcalc.values import is_error
 
         value = evaluate(args.formula)
-    text = shown(value, is_error)
+    text = _printed(value, lambda v: shown(v, is_error))
     if is_error(value):
         print(text, file=sys.stderr)
         return 1
@@ -107,26 +107,39 @@ def cmd_build_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _printed(value: Any, show: Callable[[Any], str]) -> str:
+    """``eval``'s answer as printed: arrays as TSV rows, and every control character in a cell (an ESC or
+    U+202E from a results file, a CHAR(7), a carriage return) escaped as ``\\x1b``, so no answer reaches
+    the terminal raw; a line break or tab in a text is printed as it is, as before."""
+    from benchsheet.data.values import escaped
+
+    if isinstance(value, list):
+        return "\n".join("\t".join(_printed(v, show) for v in row) for row in value)
+    return escaped(show(value), keep="\n\t")
+
+
 def cmd_import_run(args: argparse.Namespace) -> int:
     from benchsheet.data.endpoints import is_submission
     from benchsheet.data.runs import import_curves, import_run
+    from benchsheet.data.values import escaped
 
     if is_submission(Path(args.path)):  # an MLPerf Endpoints submission folder: its curves
         for c in import_curves(Path(args.path)):
             flagged = sum(1 for p in c.points if p.flag)
-            print(f"{c.id}: {len(c.points)} points ({flagged} flagged) on {c.gpus} x {c.accelerator}")
+            print(escaped(f"{c.id}: {len(c.points)} points ({flagged} flagged) on {c.gpus} x {c.accelerator}"))
         return 0
     row, run = import_run(
         Path(args.path), args.system and Path(args.system), args.benchmark, args.name, args.allow_invalid
     )
     flag = "" if run.valid else "  [INVALID run: every answer for it is flagged]"
-    print(f"{row.entry}: {row.benchmark} {row.scenario}, {row.result:g} {row.units}", end="")
-    print(f" on {f'{row.gpus} x {row.accelerator}' if row.accelerator else 'CPU only'}{flag}")
+    print(escaped(f"{row.entry}: {row.benchmark} {row.scenario}, {row.result:g} {row.units}"), end="")
+    print(escaped(f" on {f'{row.gpus} x {row.accelerator}' if row.accelerator else 'CPU only'}{flag}"))
     return 0
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
     from benchsheet.data.store import get_table
+    from benchsheet.data.values import escaped
 
     table = get_table()
     if not table.runs:
@@ -136,7 +149,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
         for r in table.entry_rows(run.entry):
             valid = "valid" if run.valid else "INVALID"
             cells = (r.entry, r.benchmark, r.scenario, f"{r.result:g} {r.units}", f"{r.gpus} x {r.accelerator}")
-            print("\t".join((*cells, valid, run.name)))
+            print("\t".join(escaped(cell) for cell in (*cells, valid, run.name)))
     return 0
 
 
@@ -167,6 +180,7 @@ def cmd_functions(args: argparse.Namespace) -> int:
 
 
 def cmd_lite(args: argparse.Namespace) -> int:
+    from benchsheet.data.values import CONTROL, escaped
     from benchsheet.lite import WHEEL, main_py, requirements_txt
 
     if args.file == "main.py":
@@ -177,6 +191,11 @@ def cmd_lite(args: argparse.Namespace) -> int:
             "benchsheet is not on the package index, so requirements.txt names its wheel's address: build the wheel"
             f" (pip wheel --no-deps -w dist . in benchsheet's folder), put dist/{WHEEL} on an https server that"
             " allows cross-origin requests (CORS) from Excel, and pass its address with --wheel-url"
+        )
+    if CONTROL.search(args.wheel_url) or any(c.isspace() for c in args.wheel_url):
+        raise BenchsheetError(
+            "--wheel-url must not hold spaces or control characters (write a space as %20):"
+            f" {escaped(args.wheel_url)!r}"
         )
     requirements = requirements_txt(args.wheel_url)
     if args.file == "requirements.txt":

@@ -7,5 +7,8 @@ def print_error(message: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    line = Text.assemble(("error:", "bold red"), " ", message)  # a message is never read as markup
+    from benchsheet.data.values import escaped
+
+    # text from outside in a message (a name, a path) never reaches the terminal raw: ESC, BEL, U+202E escaped
+    line = Text.assemble(("error:", "bold red"), " ", escaped(message, keep="\n"))  # a message is never read as markup
     Console(stderr=True, highlight=False, soft_wrap=True).print(line)

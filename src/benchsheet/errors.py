@@ -67,24 +67,48 @@ CELL_TEXT_LIMIT = 32_767
 CLASSIC_TEXT_LIMIT = 255
 """The longest text a classic (Windows, VBA) xlwings UDF can answer in a cell: xlwings hands every answer
 to VBA as a Variant array, and Excel shows #VALUE! for an element longer than this (xlwings issue #456)."""
-_LIST = re.compile(r"(?P<head>.*?\b(?:one of|use|known for|have|has) )(?P<items>[^;:()]+?, [^;:()]+)(?P<tail>.*)", re.S)
+_LIST_WORD = re.compile(r"\b(?:one of|use|known for|have|has) ")
+"""Where a list may start (``use one of a, b, c``): a fixed word, found in one pass of the text."""
+_LIST_END = re.compile(r"[;:()]")
+
+
+def _list_at(text: str) -> tuple[int, int] | None:
+    """Where the first list of the text starts and ends: after the first of ``_LIST_WORD`` that is followed,
+    before the next ``;:()``, by an item, ", " and another item. The positions of the next ", " and the
+    next ``;:()`` only move forward as the words do, so the text is read once (a backtracking pattern
+    took 16 s on ten cells of 32,000 characters)."""
+    comma = stop = -1
+    for word in _LIST_WORD.finditer(text):
+        start = word.end()
+        if comma != -2 and comma < start + 1:
+            found = text.find(", ", start + 1)
+            comma = found if found >= 0 else -2  # -2: no ", " after here, nor after any later word
+        if stop < start:
+            end = _LIST_END.search(text, start)
+            stop = end.start() if end else len(text)
+        if comma == -2:
+            return None
+        if comma + 2 < stop:
+            return start, stop
+    return None
 
 
 def shortened(text: str, limit: int) -> str:
     """``text`` in at most ``limit`` characters, its start (an error's code and reason) kept.
 
     A list (``use one of a, b, c, ...``) keeps its first items and says how many are left out
-    (``a, b and 31 more``); otherwise the text is cut at a word and ends in "…".
+    (``a, b and 31 more``); otherwise the text is cut at a word and ends in "…". Linear in the text.
     """
     if len(text) <= limit:
         return text
-    m = _LIST.match(text)
-    if m:
-        items = m["items"].split(", ")
+    found = _list_at(text)
+    if found:
+        head, items, tail = text[: found[0]], text[found[0] : found[1]].split(", "), text[found[1] :]
+        size = len(head) + len(tail) + sum(map(len, items)) + 2 * (len(items) - 1)  # all items joined
         for keep in range(len(items) - 1, 0, -1):
-            short = f"{m['head']}{', '.join(items[:keep])} and {len(items) - keep} more{m['tail']}"
-            if len(short) <= limit:
-                return short
+            size -= len(items[keep]) + 2
+            if size + len(f" and {len(items) - keep} more") <= limit:
+                return f"{head}{', '.join(items[:keep])} and {len(items) - keep} more{tail}"
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"

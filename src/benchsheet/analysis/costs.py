@@ -120,8 +120,12 @@ def gpus_for(
     if gpus_per_node < 1:
         raise bad_value("gpus_per_node must be a whole number >= 1")
     raw = target_tokens_per_sec / _served(tokens_per_sec_per_gpu * utilization)
+    too_large = BenchError("#NUM!", "the answer is too large to be a number of GPUs; check the inputs' units")
     if not math.isfinite(raw) or raw > 1e15:
-        raise BenchError("#NUM!", "the answer is too large to be a number of GPUs; check the inputs' units")
+        raise too_large
     # a hair of tolerance so that 16.000000000000004 GPUs is 16, not 17; a positive target needs one GPU
     gpus_exact = max(math.ceil(raw - 1e-9), 1 if target_tokens_per_sec > 0 else 0)
-    return math.ceil(gpus_exact / gpus_per_node) * gpus_per_node
+    gpus = math.ceil(gpus_exact / gpus_per_node) * gpus_per_node
+    if gpus > 1e15:  # one node of 1E300 GPUs: the same guard, never a 301-digit integer in a cell
+        raise too_large
+    return gpus

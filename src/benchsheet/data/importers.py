@@ -33,7 +33,7 @@ from benchsheet.data.names import (
     is_throughput,
 )
 from benchsheet.data.table import IdSource, Row, Source
-from benchsheet.data.values import RESULT_RANGE, is_result, number_text
+from benchsheet.data.values import RESULT_RANGE, control_in, is_result, number_text
 from benchsheet.errors import MAX_ACCELERATORS, DataError
 
 OFFICIAL_URLS = {
@@ -155,6 +155,9 @@ class _Fields:
             return ""
         if not isinstance(v, str):
             raise self.fail(field, f"expected text, got {v!r}")
+        refused = control_in(v.strip())
+        if refused:  # a name holding ESC]0;...BEL would be stored, then printed raw by eval, CITE and runs
+            raise self.fail(field, refused)
         return v.strip()
 
     def choice(self, field: str, allowed: Sequence[str]) -> str:

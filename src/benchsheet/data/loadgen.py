@@ -17,7 +17,7 @@ from typing import Any
 from benchsheet.data.importers import KNOWN_BENCHMARKS, accelerator_count, accelerator_fields, sha256_hex
 from benchsheet.data.names import benchmark_key, benchmark_keys, canonical_scenario, is_throughput
 from benchsheet.data.table import IdSource, Latencies, Row, RunInfo, parse_json
-from benchsheet.data.values import RESULT_RANGE, is_result, number_text, whole_text
+from benchsheet.data.values import RESULT_RANGE, control_in, escaped, is_result, number_text, whole_text
 from benchsheet.errors import MAX_ACCELERATORS, DataError
 
 LOCAL_PREFIX = "local-"
@@ -151,6 +151,7 @@ def parse_system(data: bytes, name: str) -> dict[str, Any]:
     return doc
 
 
+_SYSTEM_TEXT = ("accelerator_model_name", "system_name", "system_type", "submitter", "framework")
 _NO_ACCELERATOR = ("", "n/a", "na", "none", "-", "cpu")
 """What a CPU-only system's description names as its accelerator."""
 _LATENCY_KEYS = {"SingleStream": "90.00 percentile latency (ns)", "MultiStream": "99.00 percentile latency (ns)"}
@@ -206,6 +207,12 @@ def make_run(
     units_there = official_units(bench, scenario) if official_units else None
     result, units = _result(summary, summary_name, bench, bounds, units_there)
     per_node, nodes = int(system["accelerators_per_node"]), int(system["number_of_nodes"])
+    for key in _SYSTEM_TEXT:  # the texts a run takes from system.json: never a control character
+        value = system.get(key)
+        if isinstance(value, str) and (refused := control_in(value)):
+            raise DataError(system_name, None, key, refused)
+    if refused := control_in(name):
+        raise DataError("--name", None, None, refused)
     raw_name = system["accelerator_model_name"]
     if raw_name is not None and not isinstance(raw_name, str):
         raise DataError(system_name, None, "accelerator_model_name", f"expected text, got {raw_name!r:.40}")
@@ -218,6 +225,8 @@ def make_run(
         raise DataError(system_name, None, "accelerator_model_name", "missing (give the accelerator's name)")
     # counted as the official rows count them: "(x87)" is 87, a "Dual" card two GPUs
     gpus = accelerator_count(accelerator, per_node * nodes)
+    if accelerator and gpus == 0:  # "(x0)" in the name states no GPU: a run on none is no run
+        raise DataError(system_name, None, "accelerator_model_name", f"0 accelerators for {accelerator[:40]!r}")
     sha = sha256_hex(summary_data)  # of the file as it is, so that sha256sum agrees
     label = name or str(system.get("system_name") or "").strip() or accelerator or "CPU-only system"
     if len(name) > MAX_NAME:
@@ -284,8 +293,15 @@ def find_run_files(path: Path, system: Path | None, benchmark: str | None) -> tu
         system = next((d / "system.json" for d in folders if (d / "system.json").is_file()), None)
         if system is None:
             raise DataError(str(log), None, None, "no system.json in its folder or above; give --system")
+    known = set(latency_bounds()) | KNOWN_BENCHMARKS
+    if benchmark and not any(k in known for k in benchmark_keys(benchmark_key(benchmark))):
+        raise DataError(
+            "--benchmark",
+            None,
+            None,
+            f"not a known benchmark ({escaped(benchmark)!r:.60}); use one of {', '.join(sorted(known))}",
+        )
     if not benchmark:
-        known = set(latency_bounds()) | KNOWN_BENCHMARKS
         for d in folders:
             key = benchmark_key(d.name)
             if any(k in known for k in benchmark_keys(key)):

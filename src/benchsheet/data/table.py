@@ -20,7 +20,7 @@ from operator import not_
 from typing import Any, Literal
 
 from benchsheet.data.names import benchmark_key, canonical_scenario, entry_key, scenario_key
-from benchsheet.data.values import RESULT_RANGE, is_result
+from benchsheet.data.values import RESULT_RANGE, control_in, is_result
 from benchsheet.errors import MAX_ACCELERATORS, MAX_RESULT, MIN_RESULT, DataError
 
 CACHE_FORMAT = "benchsheet-results"
@@ -424,8 +424,10 @@ def _all_valid(raw_rows: list[Any]) -> bool:
     if not all(set(map(type, cols[col])) <= {typ} for col, typ in _TYPES.items()):
         return False  # exact types: a bool is no int here, an int no float
     try:  # join takes text only (what isinstance(v, str) accepts), in one C loop: 2 ms, a test per field took 7
-        "".join(chain.from_iterable(cols[c] for c in _STR_COLUMNS))
+        text = "".join(chain.from_iterable(cols[c] for c in _STR_COLUMNS))
     except TypeError:
+        return False
+    if not text.isprintable():  # no CONTROL character (all are unprintable), in 2 ms: the rows one by one say which
         return False
     has, power, units = cols["has_power"], cols["power_result"], cols["power_units"]
     return (
@@ -456,12 +458,19 @@ def _checked_rows(raw_rows: list[Any], columns: list[Any], added: dict[str, Any]
         for col, typ in _TYPES.items():
             v = values[col]
             if typ is float and isinstance(v, int) and not isinstance(v, bool):
-                values[col] = float(v)
+                try:
+                    values[col] = float(v)
+                except OverflowError:  # a 400-digit integer has no float: damaged, like any other defect
+                    raise DataError(
+                        name, i, col, f"expected a number, got an integer of {v.bit_length()} bits"
+                    ) from None
             elif not isinstance(v, typ) or (typ is int and isinstance(v, bool)):
                 raise DataError(name, i, col, f"expected {typ.__name__}, got {v!r}")
         for col in _STR_COLUMNS:
             if not isinstance(values[col], str):
                 raise DataError(name, i, col, f"expected text, got {values[col]!r}")
+            if refused := control_in(values[col]):  # as on import: a cache edited by hand prints nothing raw
+                raise DataError(name, i, col, refused)
         # checked as on import: a cache edited by hand (or damaged) never shows a number that is no result
         if not is_result(values["result"]):
             raise DataError(name, i, "result", f"expected {RESULT_RANGE}, got {values['result']!r}")
@@ -506,6 +515,8 @@ def _check_run(name: str, i: int, run: RunInfo) -> None:
             raise DataError(name, f"run {i}", f.name, f"expected true or false, got {v!r}")
         if f.name not in ("valid", "latencies") and not isinstance(v, str):
             raise DataError(name, f"run {i}", f.name, f"expected text, got {v!r}")
+        if f.name == "name" and (refused := control_in(v)):
+            raise DataError(name, f"run {i}", f.name, refused)
     for key in LATENCY_FIELDS:
         v = getattr(run.latencies, key)
         if v is not None and not is_result(v):

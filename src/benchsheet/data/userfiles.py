@@ -15,21 +15,37 @@ from pathlib import Path
 
 from benchsheet.errors import DataError
 
-__all__ = ["locked", "read_regular"]
+__all__ = ["MAX_FILE_BYTES", "locked", "read_regular", "too_large"]
 
 
-def read_regular(path: Path) -> bytes:
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The most bytes benchsheet reads of one of its files: the refresh cap. The bundled table is 1.4 MB; a
+file far larger (a 1.5 GB sparse one took 15-18 s and 1.8-2.9 GB at every start) is damage, not data."""
+
+
+def read_regular(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file; a FIFO, device or socket in its place is a ``DataError`` (never read:
-    a FIFO would block every command). Opened without blocking, then checked on the open file, so the
-    check and the read are of one file. ``FileNotFoundError`` passes through."""
+    a FIFO would block every command), and so is a file of more than ``cap`` bytes (refused by its size
+    before a byte is read). Opened without blocking, then checked on the open file, so the check and
+    the read are of one file. ``FileNotFoundError`` passes through."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise DataError(str(path), None, None, "not a regular file (a pipe, device or socket); not read")
+        if info.st_size > cap:
+            raise DataError(str(path), None, None, too_large(info.st_size, cap))
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
+            data = fh.read(cap + 1)  # a file that grew since: still no more than the cap
+        if len(data) > cap:
+            raise DataError(str(path), None, None, too_large(len(data), cap))
+        return data
     finally:
         os.close(fd)
+
+
+def too_large(size: int, cap: int, what: str = "benchsheet file") -> str:
+    return f"{size:,} bytes, more than any {what} (at most {cap:,}); not read"
 
 
 @contextmanager

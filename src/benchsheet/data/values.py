@@ -13,6 +13,10 @@ import re
 
 from benchsheet.errors import MAX_RESULT, MIN_RESULT
 
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+"""Characters a terminal acts on or that reorder what it shows: C0 (ESC, BEL, tab, newline...), DEL, C1
+(CSI), and the invisible and bidirectional format characters (U+202E RIGHT-TO-LEFT OVERRIDE). No name in
+the official files holds one."""
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _WHOLE = re.compile(r"\d+", re.ASCII)
 
@@ -47,3 +51,17 @@ def one_line(text: str, limit: int = 200) -> str:
     characters removed, on one line, at most ``limit`` characters."""
     clean = " ".join(_CONTROLS.sub(" ", _ESCAPES.sub("", text)).split())
     return clean if len(clean) <= limit else clean[: limit - 3] + "..."
+
+
+def control_in(text: str) -> str | None:
+    """Why ``text`` is refused as a name (it holds a ``CONTROL`` character), or None."""
+    m = CONTROL.search(text)
+    if m is None:
+        return None
+    return f"holds the control character U+{ord(m.group()):04X}; refused (it would reach a terminal raw)"
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """``text`` with each ``CONTROL`` character (but those in ``keep``) written as Python writes it
+    (``\\x1b``, ``\\u202e``): what benchsheet prints of text from outside."""
+    return CONTROL.sub(lambda m: m.group() if m.group() in keep else m.group().encode("unicode_escape").decode(), text)
