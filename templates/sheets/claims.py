@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
 from benchsheet.templates.layout import (
+    ArrayBlock,
     Cell,
     Chart,
     Cite,
@@ -331,9 +332,11 @@ def _gains_column(*columns: str, style: str = "out_text", reason: bool = False) 
     """
 
     def value(r: RowCells) -> Expr:
-        parts = [call("INDEX", _gains(), r.index + 2, GAINS_HEADER.index(c) + 1) for c in columns]
-        joined = parts[0] if len(parts) == 1 else parts[0] & lit(" ") & parts[1] & lit("x ") & parts[2]
-        return call("IFERROR", joined, _gains() if reason and r.index == 0 else lit(""))
+        row = r.first + r.index
+        parts = [GAINS_ANSWER.cell(row, GAINS_HEADER.index(c)) for c in columns]
+        joined = Expr.of(parts[0]) if len(parts) == 1 else parts[0] & lit(" ") & parts[1] & lit("x ") & parts[2]
+        past = _gains() if reason and r.index == 0 else lit("")  # past GAINS' rows: why it has none, or empty
+        return if_(eq(GAINS_ANSWER.cell(row, 0), lit("")), past, joined)
 
     return Formula(value, style)
 
@@ -367,6 +370,8 @@ GAINS_TABLE = TableBlock(
         Column("flag", "Flag (an outlier is left out of GAINRANGE)", _gains_column("flag", style="out_wrap")),
     ),
 )
+GAINS_ANSWER = ArrayBlock(CLAIMS, GAINS_TABLE.header_row, 9, GAINS_TABLE.slots + 1, len(GAINS_HEADER), _gains())
+"""GAINS' header and a row a slot from one call, in the hidden columns J:Y beside the table that shows them."""
 GAINS_CHART = Chart(
     top=under(GAINS_TABLE, gap=2, titled=False),
     kind="bar",
@@ -387,7 +392,7 @@ GAINS_CHART = Chart(
 )
 CLAIMS_SHEET = sheet(
     CLAIMS,
-    (("A", 34), ("B", 16), ("C:F", 12), ("G", 44), ("H", 30)),
+    (("A", 34), ("B", 16), ("C:F", 12), ("G", 44), ("H", 30), ("J:Y", 0)),
     (
         CLAIM,
         VERDICT,
@@ -401,6 +406,7 @@ CLAIMS_SHEET = sheet(
         GAINS_WORKLOAD,
         GAINS_TABLE,
         GAINS_CHART,
+        GAINS_ANSWER,
         notes(CLAIMS, under(GAINS_CHART, gap=0, titled=False)),
     ),
     one_page=False,  # one page wide, as many long as it takes: printed at the other sheets' scale
