@@ -631,10 +631,17 @@ class ArrayBlock(Block):
     rows: int
     cols: int
     expr: Expr
+    reason: bool = False  # also the answer as a plain formula under the block: an error with its reason
 
     @property
     def end(self) -> int:  # type: ignore[override]
-        return self.top + self.rows - 1
+        return self.top + self.rows - (0 if self.reason else 1)
+
+    @property
+    def reason_cell(self) -> Cell:
+        """The answer as a plain formula shows it (its first cell, or its error with the reason)."""
+        assert self.reason, "an ArrayBlock without reason=True has no reason cell"
+        return Cell(self.sheet, self.top + self.rows, self.left)
 
     def cell(self, row: int, j: int) -> Cell:
         """The answer's column ``j`` (0-based) in Excel row ``row``, as a relative reference."""
@@ -645,6 +652,8 @@ class ArrayBlock(Block):
         cols = Expr(("{" + ",".join(str(j + 1) for j in range(self.cols)) + "}",))
         whole = call("IFERROR", call("INDEX", self.expr, rows, cols), lit(""))
         yield Put(Cell(self.sheet, self.top, self.left), ArrayFormula(whole, self.rows, self.cols))
+        if self.reason:
+            yield Put(self.reason_cell, Formula(self.expr))
 
 
 def under(block: Block, gap: int = 1, titled: bool = True) -> int:

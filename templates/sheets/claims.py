@@ -213,19 +213,24 @@ def _gainrange() -> Expr:
 def _range_at(row: str, column: str) -> Callable[[RowCells], Expr]:
     """GAINRANGE's ``column`` in its ``row`` (low, high, below, inside, above, observed); its reason where
     it has none. ``strengths``: the pairs by match strength in one text."""
-    table = _gainrange()
+    answer = RANGE_ANSWER_CELLS
+    table = answer.cell(answer.top + 1, 0)  # empty: GAINRANGE answered no table (its reason shows instead)
 
     def at(name: str) -> Expr:
-        return call("INDEX", table, _RANGE_ROWS[row], _RANGE_COLUMNS[name])
+        return Expr.of(answer.cell(answer.top + _RANGE_ROWS[row] - 1, _RANGE_COLUMNS[name] - 1))
 
     if column == "strengths":
         labels = (("platform", " same platform, "), ("system", " same system, "), ("weak", " weak match only"))
         joined = at(labels[0][0]) & lit(labels[0][1]) & at(labels[1][0]) & lit(labels[1][1])
         joined = joined & at(labels[2][0]) & lit(labels[2][1])
-        return lambda _: call("IFERROR", joined, table)
-    return lambda _: call("IFERROR", at(column), table)
+        return lambda _: if_(eq(table, lit("")), answer.reason_cell, joined)
+    return lambda _: if_(eq(table, lit("")), answer.reason_cell, at(column))
 
 
+RANGE_ANSWER_CELLS = ArrayBlock(
+    CLAIMS, under(RANGE_CLAIM), 9, max(_RANGE_ROWS.values()), max(_RANGE_COLUMNS.values()), _gainrange(), reason=True
+)
+"""GAINRANGE's answer from one call (and one more for its reason), hidden beside the fields that show it."""
 _END_FIELDS = (
     ("verdict", "verdict", "out_verdict"),
     ("platform", "pairs, same platform", "out_int"),
@@ -401,6 +406,7 @@ CLAIMS_SHEET = sheet(
         AVAILABLE,
         RANGE_CLAIM,
         RANGE_ANSWER,
+        RANGE_ANSWER_CELLS,
         COUNT_CLAIM,
         COUNT_ANSWER,
         GAINS_WORKLOAD,
