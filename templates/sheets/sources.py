@@ -81,7 +81,7 @@ SOURCE_FILES = TableBlock(
         Column("imported_at", "Retrieved (UTC)", _source_file("imported_at")),
     ),
 )
-HIDDEN = 11  # column L: the first of the hidden columns that hold a table function's whole answer
+HIDDEN = 16  # column Q: the first of the hidden columns that hold a table function's whole answer
 FILES_ANSWER = ArrayBlock(
     SOURCES, SOURCE_FILES.header_row, HIDDEN, SOURCE_FILES.slots + 1, len(_DATAINFO_COLUMNS), call("DATAINFO")
 )
@@ -124,11 +124,23 @@ def _column(key: str) -> Expr:
     return span(c.first, c.last)
 
 
+_LINES = ("entry", "result", "system", "notes")
+"""The CITE lines the entries' table shows joined or tested: each asked for once a row, in a hidden cell the
+shown ones read (the derived line, shown alone, is asked for where it shows)."""
+
+
+def _line(part: str) -> Formula:
+    return Formula(lambda r: unless_blank(r["entry"], call("CITE", r["entry"], r["bench"], r["scen"], lit(part))))
+
+
 def _cite(*parts: str) -> Callable[[RowCells], Expr]:
     """The row's CITE lines ``parts``, joined by spaces (an error once, as it is)."""
 
     def value(r: RowCells) -> Expr:
-        lines = [call("CITE", r["entry"], r["bench"], r["scen"], lit(p)) for p in parts]
+        lines = [
+            Expr.of(r[f"line_{p}"]) if p in _LINES else call("CITE", r["entry"], r["bench"], r["scen"], lit(p))
+            for p in parts
+        ]
         joined = lines[0] if len(lines) == 1 else call("TRIM", lines[0] & lit(" ") & lines[1])
         return unless_blank(r["entry"], unless_error(lines[0], joined) if len(lines) > 1 else joined)
 
@@ -161,6 +173,7 @@ CITED = TableBlock(
         Column("use_entry", "entry of the use", _of_use(_entry_of_use)),
         Column("use_bench", "benchmark of the use", _of_use(lambda u: u.benchmark or SOURCES_WORKLOAD["benchmark"])),
         Column("use_scen", "scenario of the use", _of_use(lambda u: u.scenario or SOURCES_WORKLOAD["scenario"])),
+        *(Column(f"line_{part}", f"CITE {part}", _line(part)) for part in _LINES),
     ),
 )
 USED = ArrayBlock(
@@ -174,7 +187,7 @@ USED = ArrayBlock(
 """ENTRIESUSED's whole answer (its header, then an entry a row) from one call, beside the entries' table."""
 SOURCES_SHEET = sheet(
     SOURCES,
-    (("A", 9), ("B", 20), ("C", 53), ("D", 52), ("E", 45), ("F:Q", 0)),  # a citation in three lines
+    (("A", 9), ("B", 20), ("C", 53), ("D", 52), ("E", 45), ("F:V", 0)),  # a citation in three lines
     (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED, FILES_ANSWER, USED),
     one_page=False,
     empty_row=EMPTY_ROW_HEIGHT,
