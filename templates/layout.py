@@ -653,7 +653,7 @@ class ArrayBlock(Block):
         whole = call("IFERROR", call("INDEX", self.expr, rows, cols), lit(""))
         yield Put(Cell(self.sheet, self.top, self.left), ArrayFormula(whole, self.rows, self.cols))
         if self.reason:
-            yield Put(self.reason_cell, Formula(self.expr))
+            yield Put(self.reason_cell, Formula(call("INDEX", self.expr, 1, 1)))  # one value, as Excel shows it
 
 
 def under(block: Block, gap: int = 1, titled: bool = True) -> int:
