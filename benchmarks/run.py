@@ -61,6 +61,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "reimport_s": ("<=", 2.0),
     "template_build_s": ("<=", 3.0),
     "template_calc_s": ("<=", 5.0),
+    "recalc_calls": ("<=", 300.0),
     "peak_rss_mb": ("<=", 150.0),
     "eval_vs_info": ("<=", 2.5),
     "calc_15k_vs_filed": ("<=", round(1.5 / 2.9, 3)),
@@ -97,6 +98,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("reimport_s", "s", "three official files into a fresh cache (fresh process)"),
     ("template_build_s", "s", "benchsheet.templates.builder.build (fresh process)"),
     ("template_calc_s", "s", "excelcalc.workbook.calc.calc (fresh process)"),
+    ("recalc_calls", "calls", "benchsheet function calls a full recalculation of the built template makes"),
     ("calc_15k_s", "s", "template calc of 5,000 rows x 3 formulas (PERGPU, COSTPERMTOK, GPUSNEEDED; fresh process)"),
     ("calc_15k_rss_mb", "MiB", "peak RSS of that process"),
     ("calc_15k_filed_s", "s", f"the same sheet, computed by main as issue 19 found it ({FILED}), in turns"),
@@ -116,7 +118,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("refused_libreoffice", "files", "workbooks LibreOffice wrote nothing for, or not in time"),
     ("refused_pycel", "files", "workbooks pycel refused or failed on"),
 )
-TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
+TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls")
 CALC_KEYS = (
     "calc_15k_s",
     "calc_15k_rss_mb",
@@ -496,18 +498,20 @@ def template_api() -> str | None:
 def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
     why = template_api()
     if why is not None:
-        notes.append(f"template: {why}; template_build_s and template_calc_s are null")
-        return {"template_available": False, "template_build_s": None, "template_calc_s": None}
+        notes.append(f"template: {why}; template_build_s, template_calc_s and recalc_calls are null")
+        return {"template_available": False, "template_build_s": None, "template_calc_s": None, "recalc_calls": None}
     build, calc = [], []
     for i in range(reps.template):
         src, dst = tmp / f"template-{i}.xlsx", tmp / f"template-{i}-calc.xlsx"
         build.append(last_json(run_child(BUILD, env, [str(src)], tmp).stdout)["s"])
         calc.append(last_json(run_child(CALC, env, [str(src), str(dst)], tmp).stdout)["s"])
     notes.append("template: each step in a fresh process, timed from its import to its return")
+    counted = importlib.import_module("benchsheet.templates.calls").recalc_calls(tmp / "template-0.xlsx")
     return {
         "template_available": True,
         "template_build_s": statistics.median(build),
         "template_calc_s": statistics.median(calc),
+        "recalc_calls": sum(counted.values()),
     }
 
 

@@ -225,7 +225,17 @@ class Stamp:
     style: Style = "plain"
 
 
-Content = Text | Input | Formula | Stamp
+@dataclass(frozen=True)
+class ArrayFormula:
+    """One formula entered over ``rows`` x ``cols`` cells from its own (Ctrl+Shift+Enter): one call fills them."""
+
+    expr: Expr
+    rows: int
+    cols: int
+    style: Style = "out_text"
+
+
+Content = Text | Input | Formula | Stamp | ArrayFormula
 
 
 @dataclass(frozen=True)
@@ -605,6 +615,45 @@ class Chart(Block):
     def end(self) -> int:  # type: ignore[override]
         """Rows of default height the chart covers, plus one."""
         return self.top + -(-self.height // ROW_PX)
+
+
+@dataclass(frozen=True)
+class ArrayBlock(Block):
+    """A table function's whole answer in hidden cells: ONE array formula over ``rows`` x ``cols`` cells from
+    (``top``, ``left``), so that Excel calls the function once where ``INDEX(TABLE(...),r,c)`` in every cell
+    called it once a cell. The formula is the block's exact size, each cell what ``IFERROR(INDEX(answer,r,c),"")``
+    gives: empty text past the answer or where it is an error (never #N/A, nor a single row repeated).
+    """
+
+    sheet: str
+    top: int
+    left: int
+    rows: int
+    cols: int
+    expr: Expr
+    reason: bool = False  # also the answer as a plain formula under the block: an error with its reason
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return self.top + self.rows - (0 if self.reason else 1)
+
+    @property
+    def reason_cell(self) -> Cell:
+        """The answer as a plain formula shows it (its first cell, or its error with the reason)."""
+        assert self.reason, "an ArrayBlock without reason=True has no reason cell"
+        return Cell(self.sheet, self.top + self.rows, self.left)
+
+    def cell(self, row: int, j: int) -> Cell:
+        """The answer's column ``j`` (0-based) in Excel row ``row``, as a relative reference."""
+        return Cell(self.sheet, row, self.left + j, False, False)
+
+    def puts(self) -> Iterator[Put]:
+        rows = Expr(("{" + ";".join(str(i + 1) for i in range(self.rows)) + "}",))
+        cols = Expr(("{" + ",".join(str(j + 1) for j in range(self.cols)) + "}",))
+        whole = call("IFERROR", call("INDEX", self.expr, rows, cols), lit(""))
+        yield Put(Cell(self.sheet, self.top, self.left), ArrayFormula(whole, self.rows, self.cols))
+        if self.reason:
+            yield Put(self.reason_cell, Formula(call("INDEX", self.expr, 1, 1)))  # one value, as Excel shows it
 
 
 def under(block: Block, gap: int = 1, titled: bool = True) -> int:

@@ -16,6 +16,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_range
 from benchsheet import __version__
 from benchsheet.templates.layout import (
     ROW_PX,
+    ArrayFormula,
     Cell,
     Chart,
     Check,
@@ -141,7 +142,9 @@ class SheetWriter:
         self.written.add(cell.abs)
         self.last_row, self.last_col = max(self.last_row, cell.row), max(self.last_col, cell.col)
         row, col, ws = cell.row - 1, cell.col, self.ws
-        if isinstance(content, Formula):
+        if isinstance(content, ArrayFormula):
+            self._array(cell, content)
+        elif isinstance(content, Formula):
             assert not callable(content.expr), "a block resolves its formulas"
             value = self.book.value(cell)
             ws.write_formula(row, col, "=" + content.expr.render(cell.sheet), self.fmt(content.style), value)
@@ -157,6 +160,23 @@ class SheetWriter:
             self._shows(cell, text, content.style)
             if not isinstance(content, Text) or content.fit:
                 self._fit(cell, text, content.style)
+
+    def _array(self, cell: Cell, content: ArrayFormula) -> None:
+        """One array formula over its range: the range's other cells are its, not described elsewhere."""
+        last_row, last_col = cell.row + content.rows - 1, cell.col + content.cols - 1
+        for r in range(cell.row, last_row + 1):
+            for c in range(cell.col, last_col + 1):
+                if (r, c) != (cell.row, cell.col):
+                    other = Cell(cell.sheet, r, c)
+                    if other in self.written:
+                        raise ValueError(f"{cell.sheet}!{other.a1} is described twice")
+                    self.written.add(other)
+        self.last_row, self.last_col = max(self.last_row, last_row), max(self.last_col, last_col)
+        formula = "{=" + content.expr.render(cell.sheet) + "}"
+        first, last = (cell.row - 1, cell.col), (last_row - 1, last_col)
+        value = self.book.value(cell)  # the range's other cells get theirs when the values are cached (rewrite)
+        self.ws.write_array_formula(*first, *last, formula, self.fmt(content.style), 0 if value is None else value)
+        self.formulas += 1
 
     def _shows(self, cell: Cell, value: Any, style: str) -> None:
         if value is not None and value != "" and self.widths.get(xl_col_to_name(cell.col)) != 0:  # not hidden

@@ -44,7 +44,7 @@ NUMBER_KEYS = (
     "load_ms",
     "table_mb",
 )
-TEMPLATE_KEYS = ("template_build_s", "template_calc_s")
+TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
 
 

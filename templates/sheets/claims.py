@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from benchsheet.analysis.claims import GAINS_HEADER, RATIOS_HEADER
 from benchsheet.templates.layout import (
+    ArrayBlock,
     Cell,
     Chart,
     Cite,
@@ -212,19 +213,24 @@ def _gainrange() -> Expr:
 def _range_at(row: str, column: str) -> Callable[[RowCells], Expr]:
     """GAINRANGE's ``column`` in its ``row`` (low, high, below, inside, above, observed); its reason where
     it has none. ``strengths``: the pairs by match strength in one text."""
-    table = _gainrange()
+    answer = RANGE_ANSWER_CELLS
+    table = answer.cell(answer.top + 1, 0)  # empty: GAINRANGE answered no table (its reason shows instead)
 
     def at(name: str) -> Expr:
-        return call("INDEX", table, _RANGE_ROWS[row], _RANGE_COLUMNS[name])
+        return Expr.of(answer.cell(answer.top + _RANGE_ROWS[row] - 1, _RANGE_COLUMNS[name] - 1))
 
     if column == "strengths":
         labels = (("platform", " same platform, "), ("system", " same system, "), ("weak", " weak match only"))
         joined = at(labels[0][0]) & lit(labels[0][1]) & at(labels[1][0]) & lit(labels[1][1])
         joined = joined & at(labels[2][0]) & lit(labels[2][1])
-        return lambda _: call("IFERROR", joined, table)
-    return lambda _: call("IFERROR", at(column), table)
+        return lambda _: if_(eq(table, lit("")), answer.reason_cell, joined)
+    return lambda _: if_(eq(table, lit("")), answer.reason_cell, at(column))
 
 
+RANGE_ANSWER_CELLS = ArrayBlock(
+    CLAIMS, under(RANGE_CLAIM), 9, max(_RANGE_ROWS.values()), max(_RANGE_COLUMNS.values()), _gainrange(), reason=True
+)
+"""GAINRANGE's answer from one call (and one more for its reason), hidden beside the fields that show it."""
 _END_FIELDS = (
     ("verdict", "verdict", "out_verdict"),
     ("platform", "pairs, same platform", "out_int"),
@@ -331,9 +337,11 @@ def _gains_column(*columns: str, style: str = "out_text", reason: bool = False) 
     """
 
     def value(r: RowCells) -> Expr:
-        parts = [call("INDEX", _gains(), r.index + 2, GAINS_HEADER.index(c) + 1) for c in columns]
-        joined = parts[0] if len(parts) == 1 else parts[0] & lit(" ") & parts[1] & lit("x ") & parts[2]
-        return call("IFERROR", joined, _gains() if reason and r.index == 0 else lit(""))
+        row = r.first + r.index
+        parts = [GAINS_ANSWER.cell(row, GAINS_HEADER.index(c)) for c in columns]
+        joined = Expr.of(parts[0]) if len(parts) == 1 else parts[0] & lit(" ") & parts[1] & lit("x ") & parts[2]
+        past = _gains() if reason and r.index == 0 else lit("")  # past GAINS' rows: why it has none, or empty
+        return if_(eq(GAINS_ANSWER.cell(row, 0), lit("")), past, joined)
 
     return Formula(value, style)
 
@@ -367,6 +375,8 @@ GAINS_TABLE = TableBlock(
         Column("flag", "Flag (an outlier is left out of GAINRANGE)", _gains_column("flag", style="out_wrap")),
     ),
 )
+GAINS_ANSWER = ArrayBlock(CLAIMS, GAINS_TABLE.header_row, 9, GAINS_TABLE.slots + 1, len(GAINS_HEADER), _gains())
+"""GAINS' header and a row a slot from one call, in the hidden columns J:Y beside the table that shows them."""
 GAINS_CHART = Chart(
     top=under(GAINS_TABLE, gap=2, titled=False),
     kind="bar",
@@ -387,7 +397,7 @@ GAINS_CHART = Chart(
 )
 CLAIMS_SHEET = sheet(
     CLAIMS,
-    (("A", 34), ("B", 16), ("C:F", 12), ("G", 44), ("H", 30)),
+    (("A", 34), ("B", 16), ("C:F", 12), ("G", 44), ("H", 30), ("J:Y", 0)),
     (
         CLAIM,
         VERDICT,
@@ -396,11 +406,13 @@ CLAIMS_SHEET = sheet(
         AVAILABLE,
         RANGE_CLAIM,
         RANGE_ANSWER,
+        RANGE_ANSWER_CELLS,
         COUNT_CLAIM,
         COUNT_ANSWER,
         GAINS_WORKLOAD,
         GAINS_TABLE,
         GAINS_CHART,
+        GAINS_ANSWER,
         notes(CLAIMS, under(GAINS_CHART, gap=0, titled=False)),
     ),
     one_page=False,  # one page wide, as many long as it takes: printed at the other sheets' scale

@@ -5,6 +5,7 @@ their median, and a chart.
 from __future__ import annotations
 
 from benchsheet.templates.layout import (
+    ArrayBlock,
     Cell,
     Chart,
     Cite,
@@ -44,10 +45,10 @@ _FAMILY_FILTERS = filters(COMPARE_FILTERS)
 
 
 def _ranked(r: RowCells) -> Expr:
-    """The families ranked for the workload; a family typed over a cell pins it, and the formula copied
-    back from any other row ranks it again (the rank is the cell's own row)."""
-    rank = call("ROW") - (r.first - 1)
-    return call("IFERROR", call("INDEX", call("FAMILIES", *_FAMILY_FILTERS), rank), lit(""))
+    """The families ranked for the workload, from FAMILIES' hidden answer; a family typed over a cell pins
+    it, and the formula copied back from any other row ranks it again (the rank is the cell's own row)."""
+    answer = Expr((RANKED.cell(RANKED.top, 0).abs, ":", RANKED.cell(RANKED.end, 0).abs))
+    return call("INDEX", answer, call("ROW") - (r.first - 1))
 
 
 def _of_family(name: str) -> Formula:
@@ -112,8 +113,16 @@ COMPARE_CHART = Chart(
     width=860,
     height=460,
 )
+RANKED = ArrayBlock(COMPARE, COMPARE_TABLE.first, 9, COMPARE_TABLE.slots, 1, call("FAMILIES", *_FAMILY_FILTERS))
+"""FAMILIES' answer from one call, in the hidden column J beside the table that ranks it."""
 COMPARE_SHEET = sheet(
     COMPARE,
-    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13)),
-    (COMPARE_FILTERS, COMPARE_TABLE, COMPARE_CHART, notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False))),
+    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13), ("J", 0)),
+    (
+        COMPARE_FILTERS,
+        COMPARE_TABLE,
+        COMPARE_CHART,
+        RANKED,
+        notes(COMPARE, under(COMPARE_CHART, gap=0, titled=False)),
+    ),
 )

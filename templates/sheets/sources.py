@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from benchsheet.analysis.uses import USES_HEADER
 from benchsheet.templates.layout import (
+    ArrayBlock,
     Cell,
     Column,
     Expr,
@@ -57,9 +58,11 @@ def _source_file(column: str, style: str = "cite") -> Formula:
     """One column of DATAINFO()'s row for the slot's source file; empty past the last file."""
 
     def value(r: RowCells) -> Expr:
-        at = call("INDEX", call("DATAINFO"), r.index + 2, _DATAINFO_COLUMNS.index(column) + 1)
+        at = Expr.of(FILES_ANSWER.cell(r.first + r.index, _DATAINFO_COLUMNS.index(column)))
         if column == "round":  # DATAINFO's last row says where the table was loaded from: not a file
-            return call("IFERROR", if_(eq(at, lit("origin")), lit(""), lit("v") & at), lit(""))
+            return if_(
+                eq(at, lit("")), lit(""), call("IFERROR", if_(eq(at, lit("origin")), lit(""), lit("v") & at), lit(""))
+            )
         return unless_blank(r["round"], at)
 
     return Formula(value, style)
@@ -78,6 +81,11 @@ SOURCE_FILES = TableBlock(
         Column("imported_at", "Retrieved (UTC)", _source_file("imported_at")),
     ),
 )
+HIDDEN = 16  # column Q: the first of the hidden columns that hold a table function's whole answer
+FILES_ANSWER = ArrayBlock(
+    SOURCES, SOURCE_FILES.header_row, HIDDEN, SOURCE_FILES.slots + 1, len(_DATAINFO_COLUMNS), call("DATAINFO")
+)
+"""DATAINFO's header and a row a slot, from one call (its last row, where the table was loaded from, past them)."""
 LEGEND = Lines(  # short lines: a note runs over the empty cells to its right, and must stay on the page
     SOURCES,
     under(SOURCE_FILES, gap=0, titled=False),
@@ -101,13 +109,12 @@ def _entry_of_use(use: Use) -> Expr:
 
 
 def _used(column: str, style: str = "cite") -> Formula:
-    """ENTRIESUSED's ``column`` in the slot's row: the slot's own row number picks the row, so the formula
-    is one down the column and a slot past the last entry is empty."""
-    j = USES_HEADER.index(column) + 1
+    """ENTRIESUSED's ``column`` in the slot's row, from its answer's hidden copy (USED): empty past the last entry."""
+    j = USES_HEADER.index(column)
 
     def value(r: RowCells) -> Expr:
-        used = call("ENTRIESUSED", *(_column(key) for key in ("use_entry", "where", "use_bench", "use_scen")))
-        return call("IFERROR", call("INDEX", used, call("ROW") - (r.first - 2), j), lit(""))
+        row = r.first + r.index
+        return Expr.of(USED.cell(row, j))
 
     return Formula(value, style)
 
@@ -117,11 +124,23 @@ def _column(key: str) -> Expr:
     return span(c.first, c.last)
 
 
+_LINES = ("entry", "result", "system", "notes")
+"""The CITE lines the entries' table shows joined or tested: each asked for once a row, in a hidden cell the
+shown ones read (the derived line, shown alone, is asked for where it shows)."""
+
+
+def _line(part: str) -> Formula:
+    return Formula(lambda r: unless_blank(r["entry"], call("CITE", r["entry"], r["bench"], r["scen"], lit(part))))
+
+
 def _cite(*parts: str) -> Callable[[RowCells], Expr]:
     """The row's CITE lines ``parts``, joined by spaces (an error once, as it is)."""
 
     def value(r: RowCells) -> Expr:
-        lines = [call("CITE", r["entry"], r["bench"], r["scen"], lit(p)) for p in parts]
+        lines = [
+            Expr.of(r[f"line_{p}"]) if p in _LINES else call("CITE", r["entry"], r["bench"], r["scen"], lit(p))
+            for p in parts
+        ]
         joined = lines[0] if len(lines) == 1 else call("TRIM", lines[0] & lit(" ") & lines[1])
         return unless_blank(r["entry"], unless_error(lines[0], joined) if len(lines) > 1 else joined)
 
@@ -154,12 +173,22 @@ CITED = TableBlock(
         Column("use_entry", "entry of the use", _of_use(_entry_of_use)),
         Column("use_bench", "benchmark of the use", _of_use(lambda u: u.benchmark or SOURCES_WORKLOAD["benchmark"])),
         Column("use_scen", "scenario of the use", _of_use(lambda u: u.scenario or SOURCES_WORKLOAD["scenario"])),
+        *(Column(f"line_{part}", f"CITE {part}", _line(part)) for part in _LINES),
     ),
 )
+USED = ArrayBlock(
+    SOURCES,
+    CITED.header_row,
+    HIDDEN,
+    CITED.slots + 1,
+    len(USES_HEADER),
+    call("ENTRIESUSED", *(_column(key) for key in ("use_entry", "where", "use_bench", "use_scen"))),
+)
+"""ENTRIESUSED's whole answer (its header, then an entry a row) from one call, beside the entries' table."""
 SOURCES_SHEET = sheet(
     SOURCES,
-    (("A", 9), ("B", 20), ("C", 53), ("D", 52), ("E", 45), ("F:K", 0)),  # a citation in three lines
-    (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED),
+    (("A", 9), ("B", 20), ("C", 53), ("D", 52), ("E", 45), ("F:V", 0)),  # a citation in three lines
+    (SOURCES_WORKLOAD, SOURCE_FILES, LEGEND, CITED, FILES_ANSWER, USED),
     one_page=False,
     empty_row=EMPTY_ROW_HEIGHT,
     repeat_row=CITED.header_row,

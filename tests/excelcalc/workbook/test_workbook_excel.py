@@ -264,9 +264,14 @@ def every_call(book: Book) -> list[Call]:
     for ws in book.source.worksheets:
         for row in ws.iter_rows():
             for c in row:
-                if c.data_type == "f" and isinstance(c.value, str):
-                    out.extend(calls_in(c.value, ws.title, c.coordinate))
+                if c.data_type == "f":
+                    out.extend(calls_in(formula_text(c.value), ws.title, c.coordinate))
     return out
+
+
+def formula_text(value: Any) -> str:
+    """A formula cell's text; an array formula's (the template reads a table's answer with one) too."""
+    return value if isinstance(value, str) else str(value.text)
 
 
 # ------------------------------------------------------------ the two answers
@@ -449,7 +454,13 @@ def test_every_call_answers_in_excel_as_calc_computes_it(
 
     # every call was found: as many as the formula texts name catalogue functions
     pattern = re.compile(r"(?<![\w.])(?:" + "|".join(BY_NAME) + r")\(", re.IGNORECASE)
-    texts = [c.value for ws in book.source.worksheets for row in ws.iter_rows() for c in row if c.data_type == "f"]
+    texts = [
+        formula_text(c.value)
+        for ws in book.source.worksheets
+        for row in ws.iter_rows()
+        for c in row
+        if c.data_type == "f"
+    ]
     assert len(calls) == sum(len(pattern.findall(t)) for t in texts) > 280
     assert {"COSTPERMTOK", "BREAKEVENPRICE", "CITE", "FAMILIES", "DATAINFO"} <= {c.name for c in calls}
     if which == "template":
