@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +32,29 @@ def user_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     store.set_table(None)
     yield home
     store.set_table(None)
+
+
+SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"  # a real loadgen run in ../shared/mlperf/loadgen
+
+
+@pytest.fixture
+def run_copy(shared: Path, tmp_path: Path) -> Path:
+    """A private copy of a real B200 DeepSeek-R1 Server run: its log, and its system.json two folders up."""
+    folder = tmp_path / "run" / "deepseek-r1" / "Server"
+    folder.mkdir(parents=True)
+    src = shared / "loadgen" / SERVER_LOG
+    shutil.copy(src / "mlperf_log_summary.txt", folder)
+    shutil.copy(src.parent.parent / "system.json", tmp_path / "run" / "system.json")
+    return folder / "mlperf_log_summary.txt"
+
+
+def falls_back(home: Path, name: str, what: str) -> None:
+    """The table loads from the bundled snapshot, its origin naming the user file ``name`` and why."""
+    store.set_table(None)
+    loaded = store.get_table()
+    note = str(loaded.origin)
+    assert note.startswith("bundled (") and str(home / name) in note and what in note, note
+    assert loaded.rounds == ("5.1", "6.0", "6.1")
 
 
 @pytest.fixture

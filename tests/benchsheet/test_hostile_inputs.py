@@ -31,20 +31,6 @@ from benchsheet.udfs import functions as udf
 from excelcalc.files import write_atomic
 from tests import robustness
 
-SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"
-
-
-@pytest.fixture
-def run_copy(shared: Path, tmp_path: Path) -> Path:
-    """A private copy of a real B200 DeepSeek-R1 Server run: its log, and its system.json two folders up."""
-    folder = tmp_path / "run" / "deepseek-r1" / "Server"
-    folder.mkdir(parents=True)
-    src = shared / "loadgen" / SERVER_LOG
-    shutil.copy(src / "mlperf_log_summary.txt", folder)
-    shutil.copy(src.parent.parent / "system.json", tmp_path / "run" / "system.json")
-    return folder / "mlperf_log_summary.txt"
-
-
 # ------------------------------------------------------- wrong numbers shown as valid
 
 LOGS = "loadgen logs with impossible numbers, scenarios or names (import-run)"

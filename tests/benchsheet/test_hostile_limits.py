@@ -12,7 +12,6 @@ import math
 import os
 import random
 import re
-import shutil
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -28,35 +27,16 @@ from benchsheet.templates.builder import build
 from benchsheet.udfs import functions as udf
 from excelcalc.files import WriteRefused
 from tests import robustness
+from tests.conftest import falls_back
 
-SERVER_LOG = "NVIDIA_B200-SXM-180GBx8_TRT/deepseek-r1/Server"
 DAMAGED = "damaged or oversized user files (400-digit result, far larger than any real one)"
 LOGS = "loadgen logs with impossible numbers, scenarios or names (import-run)"
-
-
-@pytest.fixture
-def run_copy(shared: Path, tmp_path: Path) -> Path:
-    """A private copy of a real B200 DeepSeek-R1 Server run: its log, and its system.json two folders up."""
-    folder = tmp_path / "run" / "deepseek-r1" / "Server"
-    folder.mkdir(parents=True)
-    src = shared / "loadgen" / SERVER_LOG
-    shutil.copy(src / "mlperf_log_summary.txt", folder)
-    shutil.copy(src.parent.parent / "system.json", tmp_path / "run" / "system.json")
-    return folder / "mlperf_log_summary.txt"
-
-
-def _falls_back(home: Path, name: str, what: str) -> None:
-    store.set_table(None)
-    loaded = store.get_table()
-    note = str(loaded.origin)
-    assert note.startswith("bundled (") and str(home / name) in note and what in note, note
-    assert loaded.rounds == ("5.1", "6.0", "6.1")
 
 
 # ------------------------------------------------------------ damaged input never stops the tool
 
 
-def test_a_cache_with_a_400_digit_result_falls_back(
+def test_a_cache_with_a_400_digit_resultfalls_back(
     user_home: Path, table: Table, capsys: pytest.CaptureFixture[str]
 ) -> None:
     robustness.tried(DAMAGED)
@@ -65,7 +45,7 @@ def test_a_cache_with_a_400_digit_result_falls_back(
     doc["rows"][3][COLUMNS.index("result")] = 10**400
     text = json.dumps(doc)
     (user_home / "results.json").write_text(text)
-    _falls_back(user_home, "results.json", "row 3, field 'result'")
+    falls_back(user_home, "results.json", "row 3, field 'result'")
     assert udf.PERGPU("6.1-0052", "gpt-oss-120b", "Server") == official
     assert main(["info"]) == 0 and "user cache unusable" in capsys.readouterr().out
     assert (user_home / "results.json").read_text() == text  # kept for the user
@@ -276,12 +256,12 @@ def test_import_run_refuses_control_characters_in_its_name_option(
     robustness.held(RAW)
 
 
-def test_a_cache_with_control_characters_falls_back(user_home: Path, table: Table) -> None:
+def test_a_cache_with_control_charactersfalls_back(user_home: Path, table: Table) -> None:
     robustness.tried(RAW)
     doc = json.loads(table.to_json())
     doc["rows"][5][COLUMNS.index("system")] = "x\x1b]0;pwned\x07"
     (user_home / "results.json").write_text(json.dumps(doc))
-    _falls_back(user_home, "results.json", "row 5, field 'system': holds the control character U+001B")
+    falls_back(user_home, "results.json", "row 5, field 'system': holds the control character U+001B")
     robustness.held(RAW)
 
 

@@ -9,6 +9,7 @@ read (``name_blank``); text where a number is needed, the input cell holding it 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import EMPTY, XlError
@@ -68,39 +69,43 @@ NOT_A_NUMBER = " must be a number, not "  # the reason a function gives for text
 def name_blank(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
     """``price_per_gpu_hour is required`` made here (not passed on) names the empty cell it read,
     when the formula reads exactly one empty input cell."""
-    empty: list[str] = []
-    for s, r1, c1, r2, c2 in f.refs:
-        if (r1, c1) != (r2, c2):
-            continue
-        held = book.values.get((s, r1, c1))
-        if isinstance(held, ReasonedError) and held.reason == value.reason:
-            return value  # passed on from the cell that has it
-        if (held is None or held is EMPTY or held == "") and producers.at.get((s, r1, c1)) is None:
-            where = f"{quote_sheet(book.titles[s])}!{col_letters(c1)}{r1}"
-            if where not in empty:
-                empty.append(where)
-    if len(empty) != 1:
-        return value
-    return type(value)(str(value), f"{value.reason}: {empty[0]} is empty")  # an AddinError stays one
+    return _name_input(book, producers, f, value, lambda held: held is None or held is EMPTY or held == "", "is empty")
 
 
 def name_text(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
     """``price_per_gpu_hour must be a number, not 'lots'`` made here names the input cell holding that
     text (``: Quotes!C21 holds it``), as ``name_blank`` names an empty one, when exactly one such cell is read."""
-    holding: list[str] = []
+
+    def holds_it(held: Any) -> bool:
+        return isinstance(held, str) and not isinstance(held, XlError) and value.reason.endswith(f" not {held[:40]!r}")
+
+    return _name_input(book, producers, f, value, holds_it, "holds it")
+
+
+def _name_input(
+    book: WorkbookCells,
+    producers: Producers,
+    f: FormulaCell,
+    value: ReasonedError,
+    matches: Callable[[Any], bool],
+    says: str,
+) -> ReasonedError:
+    """``value`` with the one input cell (no formula's) whose value ``matches`` named: "<reason>: S!A1 <says>";
+    as it was when it is passed on from a cell that has it, or when no or several input cells match."""
+    found: list[str] = []
     for s, r1, c1, r2, c2 in f.refs:
         if (r1, c1) != (r2, c2):
             continue
         held = book.values.get((s, r1, c1))
         if isinstance(held, ReasonedError) and held.reason == value.reason:
             return value  # passed on from the cell that has it
-        if isinstance(held, str) and not isinstance(held, XlError) and producers.at.get((s, r1, c1)) is None:
+        if matches(held) and producers.at.get((s, r1, c1)) is None:
             where = f"{quote_sheet(book.titles[s])}!{col_letters(c1)}{r1}"
-            if value.reason.endswith(f" not {held[:40]!r}") and where not in holding:
-                holding.append(where)
-    if len(holding) != 1:
+            if where not in found:
+                found.append(where)
+    if len(found) != 1:
         return value
-    return type(value)(str(value), f"{value.reason}: {holding[0]} holds it")  # an AddinError stays one
+    return type(value)(str(value), f"{value.reason}: {found[0]} {says}")  # an AddinError stays one
 
 
 def _numeric(text: str) -> bool:

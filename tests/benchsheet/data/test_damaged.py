@@ -18,6 +18,7 @@ from benchsheet.data.table import COLUMNS, Table
 from benchsheet.data.values import one_line
 from benchsheet.errors import BenchError
 from benchsheet.udfs import functions as udf
+from tests.conftest import falls_back
 
 RESULT = COLUMNS.index("result")
 
@@ -30,20 +31,12 @@ def _cache_with(table: Table, entry: str, value: object) -> str:
     return json.dumps(doc)
 
 
-def _falls_back(home: Path, name: str, what: str) -> None:
-    store.set_table(None)
-    loaded = store.get_table()
-    note = str(loaded.origin)
-    assert note.startswith("bundled (") and str(home / name) in note and what in note, note
-    assert loaded.rounds == ("5.1", "6.0", "6.1")
-
-
 @pytest.mark.parametrize(("value", "what"), [(-113685.0, "-113685"), (5e-324, "5e-324"), (0, "0")])
-def test_a_cache_with_an_impossible_result_falls_back(user_home: Path, table: Table, value: float, what: str) -> None:
+def test_a_cache_with_an_impossible_resultfalls_back(user_home: Path, table: Table, value: float, what: str) -> None:
     official = udf.PERGPU("6.1-0052", "gpt-oss-120b", "Server")
     text = _cache_with(table, "6.1-0052", value)
     (user_home / "results.json").write_text(text)
-    _falls_back(user_home, "results.json", what)
+    falls_back(user_home, "results.json", what)
     assert udf.PERGPU("6.1-0052", "gpt-oss-120b", "Server") == official
     assert (user_home / "results.json").read_text() == text  # kept for the user
 
@@ -84,7 +77,7 @@ def test_deeply_nested_json_falls_back_with_a_note(
 ) -> None:
     text = "[" * 100_000 + "]" * 100_000
     (user_home / name).write_text(text)
-    _falls_back(user_home, name, "nested too deeply")
+    falls_back(user_home, name, "nested too deeply")
     assert main(["info"]) == 0
     out = capsys.readouterr()
     assert "please report" not in (out.out + out.err).lower() and "nested too deeply" in out.out
@@ -95,7 +88,7 @@ def test_deeply_nested_json_falls_back_with_a_note(
 @pytest.mark.parametrize("name", ["results.json", "runs.json"])
 def test_a_fifo_in_place_of_a_file_falls_back_without_hanging(user_home: Path, name: str) -> None:
     os.mkfifo(user_home / name)
-    _falls_back(user_home, name, "not a regular file")
+    falls_back(user_home, name, "not a regular file")
     assert (user_home / name).is_fifo()
 
 
