@@ -4,23 +4,34 @@ Plain arithmetic: each input is checked (a price >= 0, a rate > 0, a utilization
 answer too large to be a number is ``#NUM!`` with its reason. The rate is a bare number (Excel passes
 no unit from BEST to COSTPERMTOK), so its unit is an optional argument: a unit, or the workload the
 rate was looked up for, read from the table; a latency is refused, any rate is per million of its items.
+Left out, the number itself is looked up: a rate that is exactly a per-GPU value the table answers in
+queries or samples (PERGPU or BEST of a row, MEDIANPERGPU of a workload's rows) is refused with the
+reason, since Excel handed over the table's number without its unit; any other bare number is tokens/s.
 """
 
 from __future__ import annotations
 
 import math
 
+from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.data.names import THROUGHPUT_UNITS, canonical_scenario
-from benchsheet.data.table import Table, round_sort_key
+from benchsheet.data.table import Row, Table, round_sort_key
 from benchsheet.errors import BenchError, bad_value
 
 LATENCY_UNITS = ("Latency (ms)", "Latency (s)")
 
 
-def rate_unit(table: Table, units: str | None) -> str:
-    """The unit of a per-GPU rate: "Tokens/s" when left out (a bare number), a rate unit as typed, or the
-    units of a workload ("stable-diffusion-xl Server": its latest round's rows); a latency is refused."""
+def rate_unit(table: Table, units: str | None, rate: float | None = None) -> str:
+    """The unit of a per-GPU rate: a rate unit as typed, or the units of a workload ("stable-diffusion-xl
+    Server": its latest round's rows); a latency is refused. Left out, "Tokens/s", unless ``rate`` is a
+    per-GPU value the table gives in another unit: then refused, naming the unit and where it is from."""
     if units is None:
+        traced = _table_rates(table).get(rate) if rate is not None else None
+        if traced is not None:
+            raise bad_value(
+                f"{rate:.6g} is {traced[1]}, in {traced[0]}, not tokens/s: give units {traced[0]!r} (or the "
+                f"workload) to get $ per million {traced[0].split('/')[0].lower()}, or type the rate in tokens/s"
+            )
         return "Tokens/s"
     text = units.strip()
     known = {u.lower(): u for u in (*sorted(THROUGHPUT_UNITS), *LATENCY_UNITS)}
@@ -43,6 +54,39 @@ def rate_unit(table: Table, units: str | None) -> str:
     if unit not in THROUGHPUT_UNITS:
         raise bad_value(f"units {unit} is a latency, not a rate: it has no cost per million and sizes no GPUs")
     return unit
+
+
+_RATES: list[tuple[Table, dict[float, tuple[str, str]]]] = []
+"""The last table's per-GPU values in other units than tokens/s (``_table_rates``), built once per table."""
+
+
+def _table_rates(table: Table) -> dict[float, tuple[str, str]]:
+    """Every per-GPU value the table answers in queries or samples (a row's, or a median of a workload's
+    rows: one value or the mean of two) -> (unit, where it is from); values that some tokens/s row also
+    has are left out, as a bare number then could be either."""
+    if _RATES and _RATES[0][0] is table:
+        return _RATES[0][1]
+    groups: dict[tuple[str, str, str], list[tuple[float, Row]]] = {}
+    tokens: set[float] = set()
+    for row in table.rows:
+        value = per_gpu_value(row)
+        if value is None:
+            continue
+        if row.units == "Tokens/s":
+            tokens.add(value)
+        else:
+            groups.setdefault((row.benchmark, row.scenario, row.units), []).append((value, row))
+    found: dict[float, tuple[str, str]] = {}
+    for (bench, scen, unit), pairs in groups.items():
+        values = sorted({v for v, _ in pairs})
+        for a_i, a in enumerate(values):  # a median of an even count is the mean of two values
+            for b in values[a_i + 1 :]:
+                found.setdefault((a + b) / 2, (unit, f"a median per-GPU value of {table.spelled(bench, scen)}"))
+        for value, row in pairs:
+            found[value] = (unit, f"the per-GPU value of {row.entry} {table.spelled(bench, scen)}")
+    rates = {v: origin for v, origin in found.items() if v not in tokens}
+    _RATES[:] = [(table, rates)]
+    return rates
 
 
 def check_price(price: float, name: str) -> None:
@@ -70,7 +114,7 @@ def cost_per_mtok(
 ) -> float:
     """Dollars per million tokens: price x 1e6 / (tokens/s x 3600 x utilization); per million queries or
     samples where ``units`` says the rate is one of those (the arithmetic is the same, the unit is not)."""
-    rate_unit(table, units)
+    rate_unit(table, units, tokens_per_sec_per_gpu)
     return per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, utilization)
 
 
@@ -103,7 +147,7 @@ def gpus_needed(
     units: str | None = None,
 ) -> int:
     """GPUs to buy for a target rate, rounded up to whole nodes (target and per-GPU rate in ``units``)."""
-    rate_unit(table, units)
+    rate_unit(table, units, tokens_per_sec_per_gpu)
     return gpus_for(target_tokens_per_sec, tokens_per_sec_per_gpu, utilization, gpus_per_node)
 
 

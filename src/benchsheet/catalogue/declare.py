@@ -138,7 +138,10 @@ ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with
 SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', None)
 FILTERS = (AVAIL, MAXG, ROUND, SOFT)
 PER_GPU = Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)")
-_UNITS = 'Excel passes no unit on from BEST: "Tokens/s" (default), "Queries/s", "Samples/s", or the workload'
+_UNITS = (
+    'Excel passes no unit on from BEST: "Tokens/s" (default; a per-GPU value the table has in queries or samples '
+    'is refused without units), "Queries/s", "Samples/s", or the workload'
+)
 UNITS = Arg(
     "units", "text", f'The rate\'s unit. {_UNITS}, e.g. "stable-diffusion-xl Server"; a latency is refused', None
 )

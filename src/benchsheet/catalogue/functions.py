@@ -151,7 +151,7 @@ CATALOGUE: tuple[Function, ...] = (
             UNITS,
         ),
         "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization); per million queries "
-        '(samples) where units is "Queries/s" ("Samples/s") or a workload in them. A bare number is tokens/s.',
+        "(samples) where units says so. A bare number is tokens/s, unless the table has it in queries/samples.",
         '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
         A.cost_per_mtok,
     ),
