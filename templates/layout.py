@@ -235,6 +235,17 @@ class ArrayFormula:
     style: Style = "out_text"
 
 
+@dataclass(frozen=True)
+class Lifted:
+    """A table column as ONE array formula over its slots: ``expr`` of the table's columns, each the range
+    from its first slot to its last, so that a function Excel lifts over ranges (as it lifts its own scalar
+    functions) is called once for the column where a formula a row called it once a row. Each cell holds
+    what the row's own formula would: the same expression, element by element."""
+
+    expr: Callable[[Mapping[str, Expr]], Expr]
+    style: Style = "out_text"
+
+
 Content = Text | Input | Formula | Stamp | ArrayFormula
 
 
@@ -459,7 +470,7 @@ class Column:
 
     key: str
     header: str
-    content: Content
+    content: Content | Lifted
     check: Rule | None = None
     values: Sequence[Scalar] = ()
     short: str = ""
@@ -500,14 +511,22 @@ class TableBlock(Headed):
         j = self.col(key)
         return Span(Cell(self.sheet, self.first, j), Cell(self.sheet, self.end, j))
 
+    def ranges(self) -> dict[str, Expr]:
+        """Each column's slots as a range (``$B$19:$B$91``), by key: what a ``Lifted`` column reads."""
+        return {c.key: Expr((span.first, ":", span.last)) for c in self.columns for span in (self.column(c.key),)}
+
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
         for j, c in enumerate(self.columns):
             yield Put(Cell(self.sheet, self.header_row, j), Text(c.header, "header", fit=False))
+            if isinstance(c.content, Lifted):
+                whole = ArrayFormula(c.content.expr(self.ranges()), self.slots, 1, c.content.style)
+                yield Put(Cell(self.sheet, self.first, j), whole)
         for i in range(self.slots):
             row = self.row(i)
             for c in self.columns:
-                yield Put(row[c.key], _slot(c, i, row))
+                if not isinstance(c.content, Lifted):
+                    yield Put(row[c.key], _slot(c, i, row))
 
     def checks(self) -> Iterator[Check]:
         for c in self.columns:
@@ -530,6 +549,7 @@ class TableBlock(Headed):
 
 def _slot(c: Column, i: int, row: RowCells) -> Content:
     content = c.content
+    assert not isinstance(content, Lifted), "a Lifted column is one array formula (TableBlock.puts)"
     if isinstance(content, Formula):
         return content.at(row)
     if isinstance(content, Input) and c.values:
@@ -554,9 +574,10 @@ class Grid(Headed):
     down_first: Expr
     down_next: Callable[[Cell], Expr]  # of the cell above
     down_style: Style
-    body: Callable[[Cell, Cell], Expr]  # of the row's value ($A19) and the column's value (B$18)
+    body: Callable[[Term, Term], Expr]  # of the row's value ($A19) and the column's value (B$18)
     body_style: Style
     title: str | Expr | None = None
+    lifted: bool = False  # the body as ONE array formula of the column ($A19:$A26) and the row (B18:I18)
 
     @property
     def end(self) -> int:  # type: ignore[override]
@@ -580,10 +601,16 @@ class Grid(Headed):
             here = Cell(self.sheet, self.header_row + 1 + i, 0, False, False)
             first = self.down_first if i == 0 else self.down_next(replace(here, row=here.row - 1))
             yield Put(here, Formula(first, self.down_style))
-            for j in range(len(self.across)):
+            for j in range(len(self.across)) if not self.lifted else ():
                 cell = Cell(self.sheet, here.row, 1 + j, False, False)
                 body = self.body(here.fixed(False, True), self.across_cell(j).fixed(True, False))
                 yield Put(cell, Formula(body, self.body_style))
+
+        if self.lifted:
+            down, across = self.down_span(), Span(self.across_cell(0), self.across_cell(len(self.across) - 1))
+            body = self.body(Expr((down.first, ":", down.last)), Expr((across.first, ":", across.last)))
+            whole = ArrayFormula(body, self.down, len(self.across), self.body_style)
+            yield Put(Cell(self.sheet, self.header_row + 1, 1), whole)
 
     def checks(self) -> Iterator[Check]:
         yield Check(Span(self.across_cell(0), self.across_cell(len(self.across) - 1)), self.across_check)

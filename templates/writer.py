@@ -171,6 +171,9 @@ class SheetWriter:
                     if other in self.written:
                         raise ValueError(f"{cell.sheet}!{other.a1} is described twice")
                     self.written.add(other)
+                shown = self.book.value(Cell(cell.sheet, r, c))
+                self._fit(Cell(cell.sheet, r, c), shown, content.style)  # each cell shows one value of the block
+                self._shows(Cell(cell.sheet, r, c), shown, content.style)
         self.last_row, self.last_col = max(self.last_row, last_row), max(self.last_col, last_col)
         formula = "{=" + content.expr.render(cell.sheet) + "}"
         first, last = (cell.row - 1, cell.col), (last_row - 1, last_col)

@@ -4,6 +4,8 @@ their median, and a chart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from benchsheet.templates.layout import (
     ArrayBlock,
     Cell,
@@ -13,6 +15,7 @@ from benchsheet.templates.layout import (
     Expr,
     Fields,
     Formula,
+    Lifted,
     RowCells,
     Series,
     TableBlock,
@@ -52,9 +55,24 @@ def _ranked(r: RowCells) -> Expr:
 
 
 def _of_family(name: str) -> Formula:
-    """BEST, BESTENTRY or MEDIANPERGPU of the row's family under the sheet's filters."""
-    style = "out_text" if name == "BESTENTRY" else "out_num"
-    return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), style)
+    """BEST or MEDIANPERGPU of the row's family under the sheet's filters: a formula a row, as the chart plots
+    (``calc`` trims a chart to the rows in use by its formulas)."""
+    return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), "out_num")
+
+
+def _entries() -> Lifted:
+    """BESTENTRY of every row's family under the sheet's filters: one call for the column."""
+    return Lifted(lambda c: unless_blank(c["family"], call("BESTENTRY", c["family"], *_FAMILY_FILTERS)), "out_text")
+
+
+def _of_entry(field: str, prefix: str = "") -> Lifted:
+    """ENTRY's ``field`` of every row's entry behind the best (its error as it is): one call for the column."""
+
+    def value(c: Mapping[str, Expr]) -> Expr:
+        got = call("ENTRY", c["entry"], lit(field))
+        return unless_blank(c["family"], unless_error(c["entry"], lit(prefix) & got if prefix else got))
+
+    return Lifted(value)
 
 
 def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
@@ -74,23 +92,9 @@ COMPARE_TABLE = TableBlock(
     columns=(
         Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
         Column("best", "Best per-GPU", _of_family("BEST")),
-        Column("entry", "Entry behind best", _of_family("BESTENTRY")),
-        Column(
-            "round",
-            "Round of best",
-            Formula(
-                lambda r: unless_blank(
-                    r["family"], unless_error(r["entry"], lit("v") & call("ENTRY", r["entry"], lit("round")))
-                )
-            ),
-        ),
-        Column(
-            "system",
-            "System",
-            Formula(
-                lambda r: unless_blank(r["family"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("system"))))
-            ),
-        ),
+        Column("entry", "Entry behind best", _entries()),
+        Column("round", "Round of best", _of_entry("round", "v")),
+        Column("system", "System", _of_entry("system")),
         Column("median", "Median per-GPU", _of_family("MEDIANPERGPU")),
         Column(
             "best_over_median",

@@ -69,6 +69,7 @@ SENS_GRID = Grid(
     down_style="out_money",
     body=lambda price, utilization: cost_per_mtok(price, SENS["per_gpu"], utilization),
     body_style="out_money3",
+    lifted=True,  # one COSTPERMTOK over the prices' column and the utilizations' row, not one a cell
 )
 SENS_CHART = Chart(
     top=under(SENS_GRID, gap=2, titled=False),
