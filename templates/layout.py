@@ -213,9 +213,10 @@ class Formula:
 
     expr: Expr | Callable[[RowCells], Expr]
     style: Style = "out_text"
+    span: int = 1  # columns the cell spans to its right, merged: a long text wraps inside them (a wrapping style)
 
     def at(self, row: RowCells) -> Formula:
-        return self if isinstance(self.expr, Expr) else Formula(self.expr(row), self.style)
+        return self if isinstance(self.expr, Expr) else replace(self, expr=self.expr(row))
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,9 @@ class Lifted:
     """A table column as ONE array formula over its slots: ``expr`` of the table's columns, each the range
     from its first slot to its last, so that a function Excel lifts over ranges (as it lifts its own scalar
     functions) is called once for the column where a formula a row called it once a row. Each cell holds
-    what the row's own formula would: the same expression, element by element."""
+    what the row's own formula would: the same expression, element by element. Keep such a column hidden
+    and show it through plain references: LibreOffice recalculates a visible array formula on load (without
+    the add-in: #NAME?), where a plain formula shows the value the file cached."""
 
     expr: Callable[[Mapping[str, Expr]], Expr]
     style: Style = "out_text"
@@ -577,7 +580,9 @@ class Grid(Headed):
     body: Callable[[Term, Term], Expr]  # of the row's value ($A19) and the column's value (B$18)
     body_style: Style
     title: str | Expr | None = None
-    lifted: bool = False  # the body as ONE array formula of the column ($A19:$A26) and the row (B18:I18)
+    lifted_at: int | None = None  # the body as ONE array formula of the column ($A19:$A26) and the row
+    # (B18:I18), in hidden columns from this one; each body cell shows its element (LibreOffice recalculates
+    # a visible array formula on load, a plain reference shows what the file cached)
 
     @property
     def end(self) -> int:  # type: ignore[override]
@@ -601,16 +606,18 @@ class Grid(Headed):
             here = Cell(self.sheet, self.header_row + 1 + i, 0, False, False)
             first = self.down_first if i == 0 else self.down_next(replace(here, row=here.row - 1))
             yield Put(here, Formula(first, self.down_style))
-            for j in range(len(self.across)) if not self.lifted else ():
+            for j in range(len(self.across)):
                 cell = Cell(self.sheet, here.row, 1 + j, False, False)
-                body = self.body(here.fixed(False, True), self.across_cell(j).fixed(True, False))
+                if self.lifted_at is None:
+                    body = self.body(here.fixed(False, True), self.across_cell(j).fixed(True, False))
+                else:
+                    body = Expr.of(Cell(self.sheet, here.row, self.lifted_at + j, False, False))
                 yield Put(cell, Formula(body, self.body_style))
-
-        if self.lifted:
+        if self.lifted_at is not None:
             down, across = self.down_span(), Span(self.across_cell(0), self.across_cell(len(self.across) - 1))
             body = self.body(Expr((down.first, ":", down.last)), Expr((across.first, ":", across.last)))
             whole = ArrayFormula(body, self.down, len(self.across), self.body_style)
-            yield Put(Cell(self.sheet, self.header_row + 1, 1), whole)
+            yield Put(Cell(self.sheet, self.header_row + 1, self.lifted_at), whole)
 
     def checks(self) -> Iterator[Check]:
         yield Check(Span(self.across_cell(0), self.across_cell(len(self.across) - 1)), self.across_check)

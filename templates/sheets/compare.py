@@ -65,14 +65,19 @@ def _entries() -> Lifted:
     return Lifted(lambda c: unless_blank(c["family"], call("BESTENTRY", c["family"], *_FAMILY_FILTERS)), "out_text")
 
 
-def _of_entry(field: str, prefix: str = "") -> Lifted:
+def _of_entry(field: str) -> Lifted:
     """ENTRY's ``field`` of every row's entry behind the best (its error as it is): one call for the column."""
 
     def value(c: Mapping[str, Expr]) -> Expr:
-        got = call("ENTRY", c["entry"], lit(field))
-        return unless_blank(c["family"], unless_error(c["entry"], lit(prefix) & got if prefix else got))
+        got = call("ENTRY", c["entry_all"], lit(field))
+        return unless_blank(c["family"], unless_error(c["entry_all"], got))
 
     return Lifted(value)
+
+
+def _shown(key: str) -> Formula:
+    """What the row's hidden cell ``key`` holds (an array formula's element): a plain formula shows it."""
+    return Formula(lambda r: Expr.of(r[key]))
 
 
 def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
@@ -92,15 +97,23 @@ COMPARE_TABLE = TableBlock(
     columns=(
         Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
         Column("best", "Best per-GPU", _of_family("BEST")),
-        Column("entry", "Entry behind best", _entries()),
-        Column("round", "Round of best", _of_entry("round", "v")),
-        Column("system", "System", _of_entry("system")),
+        Column("entry", "Entry behind best", _shown("entry_all")),
+        Column(
+            "round",
+            "Round of best",  # "v" added here: in the array formula it makes LibreOffice recompute it on load
+            Formula(lambda r: unless_blank(r["round_all"], unless_error(r["round_all"], lit("v") & r["round_all"]))),
+        ),
+        Column("system", "System", _shown("system_all")),
         Column("median", "Median per-GPU", _of_family("MEDIANPERGPU")),
         Column(
             "best_over_median",
             "Best / median",
             Formula(lambda r: if_number(r["best"], if_number(r["median"], r["best"] / r["median"])), "out_ratio"),
         ),
+        # hidden (H:J): the entries behind the best and their round and system, one array formula a column
+        Column("entry_all", "entry behind best", _entries()),
+        Column("round_all", "round of best", _of_entry("round")),
+        Column("system_all", "system", _of_entry("system")),
     ),
 )
 COMPARE_CHART = Chart(
@@ -117,11 +130,11 @@ COMPARE_CHART = Chart(
     width=860,
     height=460,
 )
-RANKED = ArrayBlock(COMPARE, COMPARE_TABLE.first, 9, COMPARE_TABLE.slots, 1, call("FAMILIES", *_FAMILY_FILTERS))
-"""FAMILIES' answer from one call, in the hidden column J beside the table that ranks it."""
+RANKED = ArrayBlock(COMPARE, COMPARE_TABLE.first, 10, COMPARE_TABLE.slots, 1, call("FAMILIES", *_FAMILY_FILTERS))
+"""FAMILIES' answer from one call, in the hidden column K beside the table that ranks it."""
 COMPARE_SHEET = sheet(
     COMPARE,
-    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13), ("J", 0)),
+    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13), ("H:K", 0)),
     (
         COMPARE_FILTERS,
         COMPARE_TABLE,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from benchsheet.analysis.uses import USES_HEADER
 from benchsheet.templates.layout import (
@@ -126,10 +125,9 @@ def _column(key: str) -> Expr:
     return span(c.first, c.last)
 
 
-_LINES = ("entry", "result", "system", "notes")
-"""The CITE lines the entries' table shows joined or tested: each column of them ONE array formula over the
-slots (CITE lifted over the entries, as Excel lifts a scalar function), in hidden cells the shown ones read
-(the derived line, shown alone, is one array formula where it shows)."""
+_LINES = ("entry", "result", "system", "notes", "derived")
+"""The CITE lines the entries' table shows: each column of them ONE array formula over the slots (CITE lifted
+over the entries, as Excel lifts a scalar function), in hidden cells the shown ones read."""
 
 
 def _line(part: str) -> Lifted:
@@ -170,7 +168,7 @@ CITED = TableBlock(
             Formula(_cite("entry", "result"), "cite"),
         ),
         Column("system", "System and submitter; notes", Formula(_cite("system", "notes"), "cite")),
-        Column("derived", "Per-GPU value: derived, not verified", replace(_line("derived"), style="cite")),
+        Column("derived", "Per-GPU value: derived, not verified", Formula(_cite("derived"), "cite")),
         # hidden: the workload each entry is cited for, and one use a row (where, its entry and workload)
         Column("bench", "benchmark cited", _used("benchmark", "out_text")),
         Column("scen", "scenario cited", _used("scenario", "out_text")),

@@ -137,11 +137,14 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     # the numbers are formulas calling the catalogue, not pasted values
     assert "BREAKEVEN($B$12,B20," in wf[S.QUOTES]["I20"].value
     assert "GPUSNEEDED(" in wf[S.SIZING][sizing_row(0)["gpus"]].value
-    grid = wf[S.SENSITIVITY][f"B{SENS_FIRST}"].value  # the grid: one array formula, one call (issue 32)
-    assert "COSTPERMTOK(" in grid.text and grid.ref == f"B{SENS_FIRST}:I{SENS_FIRST + 7}"
+    # the grid: one array formula, one call (issue 32), in hidden cells the grid shows
+    grid = wf[S.SENSITIVITY][f"K{SENS_FIRST}"].value
+    assert "COSTPERMTOK(" in grid.text and grid.ref == f"K{SENS_FIRST}:R{SENS_FIRST + 7}"
+    assert wf[S.SENSITIVITY][f"B{SENS_FIRST}"].value == f"=K{SENS_FIRST}"
     assert wf[S.COMPARE][f"B{COMPARE_FIRST}"].value.startswith(f'=IF(A{COMPARE_FIRST}="","",BEST(')
-    entries, last = wf[S.COMPARE][f"C{COMPARE_FIRST}"].value, COMPARE_FIRST + 15
+    entries, last = wf[S.COMPARE][f"H{COMPARE_FIRST}"].value, COMPARE_FIRST + 15
     assert entries.text.startswith(f'=IF($A${COMPARE_FIRST}:$A${last}="","",BESTENTRY($A${COMPARE_FIRST}:$A${last},')
+    assert wf[S.COMPARE][f"C{COMPARE_FIRST}"].value == f"=H{COMPARE_FIRST}"
     assert wf[S.READ_ME][S.DATA["rounds"].a1].value == '=DATAINFO("rounds")'
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:

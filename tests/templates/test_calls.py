@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import openpyxl
 import pytest
 import xlsxwriter
+from openpyxl.utils.cell import get_column_letter, range_boundaries
 
 from benchsheet.data import store
 from benchsheet.templates.builder import build
@@ -33,11 +35,16 @@ system columns (its BEST and MEDIANPERGPU stay a formula a row: the chart is tri
 
 
 @pytest.fixture(scope="module")
-def per_sheet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Counter[str]]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store.set_table(None)
     path = tmp_path_factory.mktemp("calls") / "cluster-sizing.xlsx"
     build(path)
-    return sheet_recalc_calls(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def per_sheet(built: Path) -> dict[str, Counter[str]]:
+    return sheet_recalc_calls(built)
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +68,19 @@ def test_the_issue_target(calls: Counter[str]) -> None:
 
 def test_each_block_is_one_array_formula(sheet_calls: dict[str, int]) -> None:
     assert {name: sheet_calls[name] for name in PER_SHEET} == PER_SHEET
+
+
+def test_array_formulas_fill_hidden_cells_only(built: Path) -> None:
+    """What an array formula fills is shown through plain formulas: LibreOffice recomputes a visible array
+    formula on load, where the add-in is missing (#NAME?), and shows a plain formula's cached value."""
+    wb = openpyxl.load_workbook(built)
+    for ws in wb.worksheets:
+        for ref in ws.array_formulae.values():
+            left, _, right, _ = range_boundaries(ref)
+            for col in range(left or 1, (right or 1) + 1):  # a <col> element covers columns min..max
+                dims = [d for d in ws.column_dimensions.values() if (d.min or 0) <= col <= (d.max or 0)]
+                shown = not dims or not (dims[0].hidden or dims[0].width == 0)
+                assert not shown, f"{ws.title}!{ref}: column {get_column_letter(col)} is shown"
 
 
 def test_the_count_reads_array_formulas_once(tmp_path: Path) -> None:
