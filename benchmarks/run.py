@@ -99,6 +99,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("template_build_s", "s", "benchsheet.templates.builder.build (fresh process)"),
     ("template_calc_s", "s", "excelcalc.workbook.calc.calc (fresh process)"),
     ("recalc_calls", "calls", "benchsheet function calls a full recalculation of the built template makes"),
+    ("recalc_udf_ms", "ms", "those calls, each through xlwings' call_udf as Excel makes it, COM stand-ins (median)"),
     ("calc_15k_s", "s", "template calc of 5,000 rows x 3 formulas (PERGPU, COSTPERMTOK, GPUSNEEDED; fresh process)"),
     ("calc_15k_rss_mb", "MiB", "peak RSS of that process"),
     ("calc_15k_filed_s", "s", f"the same sheet, computed by main as issue 19 found it ({FILED}), in turns"),
@@ -118,7 +119,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("refused_libreoffice", "files", "workbooks LibreOffice wrote nothing for, or not in time"),
     ("refused_pycel", "files", "workbooks pycel refused or failed on"),
 )
-TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls")
+TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls", "recalc_udf_ms")
 CALC_KEYS = (
     "calc_15k_s",
     "calc_15k_rss_mb",
@@ -498,8 +499,8 @@ def template_api() -> str | None:
 def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
     why = template_api()
     if why is not None:
-        notes.append(f"template: {why}; template_build_s, template_calc_s and recalc_calls are null")
-        return {"template_available": False, "template_build_s": None, "template_calc_s": None, "recalc_calls": None}
+        notes.append(f"template: {why}; {', '.join(TEMPLATE_KEYS)} are null")
+        return {"template_available": False, **dict.fromkeys(TEMPLATE_KEYS)}
     build, calc = [], []
     for i in range(reps.template):
         src, dst = tmp / f"template-{i}.xlsx", tmp / f"template-{i}-calc.xlsx"
@@ -512,7 +513,47 @@ def bench_templates(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]
         "template_build_s": statistics.median(build),
         "template_calc_s": statistics.median(calc),
         "recalc_calls": sum(counted.values()),
+        **bench_recalc_udf(reps, tmp / "template-0-calc.xlsx", sum(counted.values()), notes),
     }
+
+
+def bench_recalc_udf(reps: Reps, calculated: Path, calls: int, notes: list[str]) -> dict[str, Any]:
+    """A full recalculation of the built template as the add-in answers it, minus Excel: every benchsheet call of
+    its formulas (nested ones too) through xlwings' own ``call_udf`` under the pywin32 stand-ins, each argument
+    as Excel hands it to the VBA wrapper, prepared as tests/excelcalc/workbook/test_workbook_excel.py does (a
+    reference: a worksheet range of the calc'd values under the cell's number format; a literal as VBA passes
+    it; a nested expression its value). The arguments are prepared first: the time is the calls alone.
+    ``calculated``: the template after ``template calc``; ``calls``: what ``recalc_calls`` counted."""
+    try:
+        import pytest
+
+        sys.path.insert(0, str(ROOT))
+        from tests.excelcalc.workbook import test_workbook_excel as excel_path
+        from tests.xlwings_windows import MISSING, windows_xlwings
+    except ImportError as exc:  # the harness needs the test extras
+        notes.append(f"recalc_udf: xlwings' Windows call path not available ({exc}); recalc_udf_ms is null")
+        return {"recalc_udf_ms": None}
+    from benchsheet.catalogue.functions import BY_NAME
+
+    book = excel_path.load(calculated)
+    prepared = []
+    for c in excel_path.every_call(book):
+        args = [excel_path.excel_arg(book, c, a) for a in c.args]
+        prepared.append((c.name, (*args, *[MISSING] * (len(BY_NAME[c.name].args) - len(args)))))
+    if len(prepared) != calls:
+        raise RuntimeError(f"{len(prepared)} calls found in the formulas, recalc_calls counted {calls}")
+    with pytest.MonkeyPatch.context() as mp, windows_xlwings(mp) as win:
+
+        def recalc() -> None:
+            for name, args in prepared:
+                win.call(name, *args)
+
+        ms = median_ms(recalc, reps.template)  # warmed once: the table is loaded before the first timed run
+    notes.append(
+        f"recalc_udf: {len(prepared)} calls through call_udf, {reps.template} timed recalculations; "
+        "VBA, COM marshalling and Excel's own work come on top"
+    )
+    return {"recalc_udf_ms": ms}
 
 
 def filed_tree(tmp: Path) -> Path | None:

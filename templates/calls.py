@@ -25,17 +25,23 @@ def formula_calls(text: str) -> Counter[str]:
     return Counter(n.upper() for n in names if n.upper() in BY_NAME)
 
 
-def recalc_calls(path: Path) -> Counter[str]:
-    """The benchsheet function calls a full recalculation of the workbook at ``path`` makes, by function."""
+def sheet_recalc_calls(path: Path) -> dict[str, Counter[str]]:
+    """The benchsheet function calls a full recalculation of the workbook at ``path`` makes, by sheet and function."""
     wb = openpyxl.load_workbook(path)
     try:
-        out: Counter[str] = Counter()
+        out: dict[str, Counter[str]] = {}
         for ws in wb.worksheets:
+            counted = out[ws.title] = Counter()
             for row in ws.iter_rows():
                 for cell in row:
                     if cell.data_type == "f":
                         value = cell.value
-                        out.update(formula_calls(value if isinstance(value, str) else str(value.text)))
+                        counted.update(formula_calls(value if isinstance(value, str) else str(value.text)))
         return out
     finally:
         wb.close()
+
+
+def recalc_calls(path: Path) -> Counter[str]:
+    """The benchsheet function calls a full recalculation of the workbook at ``path`` makes, by function."""
+    return sum(sheet_recalc_calls(path).values(), Counter())

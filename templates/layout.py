@@ -213,9 +213,10 @@ class Formula:
 
     expr: Expr | Callable[[RowCells], Expr]
     style: Style = "out_text"
+    span: int = 1  # columns the cell spans to its right, merged: a long text wraps inside them (a wrapping style)
 
     def at(self, row: RowCells) -> Formula:
-        return self if isinstance(self.expr, Expr) else Formula(self.expr(row), self.style)
+        return self if isinstance(self.expr, Expr) else replace(self, expr=self.expr(row))
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,19 @@ class ArrayFormula:
     expr: Expr
     rows: int
     cols: int
+    style: Style = "out_text"
+
+
+@dataclass(frozen=True)
+class Lifted:
+    """A table column as ONE array formula over its slots: ``expr`` of the table's columns, each the range
+    from its first slot to its last, so that a function Excel lifts over ranges (as it lifts its own scalar
+    functions) is called once for the column where a formula a row called it once a row. Each cell holds
+    what the row's own formula would: the same expression, element by element. Keep such a column hidden
+    and show it through plain references: LibreOffice recalculates a visible array formula on load (without
+    the add-in: #NAME?), where a plain formula shows the value the file cached."""
+
+    expr: Callable[[Mapping[str, Expr]], Expr]
     style: Style = "out_text"
 
 
@@ -459,7 +473,7 @@ class Column:
 
     key: str
     header: str
-    content: Content
+    content: Content | Lifted
     check: Rule | None = None
     values: Sequence[Scalar] = ()
     short: str = ""
@@ -500,14 +514,22 @@ class TableBlock(Headed):
         j = self.col(key)
         return Span(Cell(self.sheet, self.first, j), Cell(self.sheet, self.end, j))
 
+    def ranges(self) -> dict[str, Expr]:
+        """Each column's slots as a range (``$B$19:$B$91``), by key: what a ``Lifted`` column reads."""
+        return {c.key: Expr((span.first, ":", span.last)) for c in self.columns for span in (self.column(c.key),)}
+
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
         for j, c in enumerate(self.columns):
             yield Put(Cell(self.sheet, self.header_row, j), Text(c.header, "header", fit=False))
+            if isinstance(c.content, Lifted):
+                whole = ArrayFormula(c.content.expr(self.ranges()), self.slots, 1, c.content.style)
+                yield Put(Cell(self.sheet, self.first, j), whole)
         for i in range(self.slots):
             row = self.row(i)
             for c in self.columns:
-                yield Put(row[c.key], _slot(c, i, row))
+                if not isinstance(c.content, Lifted):
+                    yield Put(row[c.key], _slot(c, i, row))
 
     def checks(self) -> Iterator[Check]:
         for c in self.columns:
@@ -530,6 +552,7 @@ class TableBlock(Headed):
 
 def _slot(c: Column, i: int, row: RowCells) -> Content:
     content = c.content
+    assert not isinstance(content, Lifted), "a Lifted column is one array formula (TableBlock.puts)"
     if isinstance(content, Formula):
         return content.at(row)
     if isinstance(content, Input) and c.values:
@@ -554,9 +577,12 @@ class Grid(Headed):
     down_first: Expr
     down_next: Callable[[Cell], Expr]  # of the cell above
     down_style: Style
-    body: Callable[[Cell, Cell], Expr]  # of the row's value ($A19) and the column's value (B$18)
+    body: Callable[[Term, Term], Expr]  # of the row's value ($A19) and the column's value (B$18)
     body_style: Style
     title: str | Expr | None = None
+    lifted_at: int | None = None  # the body as ONE array formula of the column ($A19:$A26) and the row
+    # (B18:I18), in hidden columns from this one; each body cell shows its element (LibreOffice recalculates
+    # a visible array formula on load, a plain reference shows what the file cached)
 
     @property
     def end(self) -> int:  # type: ignore[override]
@@ -582,8 +608,16 @@ class Grid(Headed):
             yield Put(here, Formula(first, self.down_style))
             for j in range(len(self.across)):
                 cell = Cell(self.sheet, here.row, 1 + j, False, False)
-                body = self.body(here.fixed(False, True), self.across_cell(j).fixed(True, False))
+                if self.lifted_at is None:
+                    body = self.body(here.fixed(False, True), self.across_cell(j).fixed(True, False))
+                else:
+                    body = Expr.of(Cell(self.sheet, here.row, self.lifted_at + j, False, False))
                 yield Put(cell, Formula(body, self.body_style))
+        if self.lifted_at is not None:
+            down, across = self.down_span(), Span(self.across_cell(0), self.across_cell(len(self.across) - 1))
+            body = self.body(Expr((down.first, ":", down.last)), Expr((across.first, ":", across.last)))
+            whole = ArrayFormula(body, self.down, len(self.across), self.body_style)
+            yield Put(Cell(self.sheet, self.header_row + 1, self.lifted_at), whole)
 
     def checks(self) -> Iterator[Check]:
         yield Check(Span(self.across_cell(0), self.across_cell(len(self.across) - 1)), self.across_check)

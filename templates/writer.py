@@ -147,9 +147,11 @@ class SheetWriter:
         elif isinstance(content, Formula):
             assert not callable(content.expr), "a block resolves its formulas"
             value = self.book.value(cell)
+            if content.span > 1:  # one cell over several columns: merged, its text wraps across them
+                self._merge(cell, content.span, self.fmt(content.style))
             ws.write_formula(row, col, "=" + content.expr.render(cell.sheet), self.fmt(content.style), value)
             self.formulas += 1
-            self._fit(cell, value, content.style)
+            self._fit(cell, value, content.style, content.span)
             self._shows(cell, value, content.style)
         elif isinstance(content, Input):
             _write_input(ws, row, col, content.value, self.fmt(content.style))
@@ -171,6 +173,9 @@ class SheetWriter:
                     if other in self.written:
                         raise ValueError(f"{cell.sheet}!{other.a1} is described twice")
                     self.written.add(other)
+                shown = self.book.value(Cell(cell.sheet, r, c))
+                self._fit(Cell(cell.sheet, r, c), shown, content.style)  # each cell shows one value of the block
+                self._shows(Cell(cell.sheet, r, c), shown, content.style)
         self.last_row, self.last_col = max(self.last_row, last_row), max(self.last_col, last_col)
         formula = "{=" + content.expr.render(cell.sheet) + "}"
         first, last = (cell.row - 1, cell.col), (last_row - 1, last_col)
@@ -186,12 +191,23 @@ class SheetWriter:
     def height(self, row: int, points: float) -> None:
         self.heights[row] = max(points, self.heights.get(row, 0.0))
 
-    def _fit(self, cell: Cell, value: Any, style: str) -> None:
-        """Make a wrapped cell's row tall enough for its text (neither Excel nor LibreOffice does on open)."""
+    def _merge(self, cell: Cell, span: int, fmt: Any) -> None:
+        """Merge ``cell`` with the ``span - 1`` cells to its right (the formula is written into the first)."""
+        for c in range(cell.col + 1, cell.col + span):
+            other = Cell(cell.sheet, cell.row, c)
+            if other in self.written:
+                raise ValueError(f"{cell.sheet}!{other.a1} is described twice")
+            self.written.add(other)
+        self.last_col = max(self.last_col, cell.col + span - 1)
+        self.ws.merge_range(cell.row - 1, cell.col, cell.row - 1, cell.col + span - 1, "", fmt)
+
+    def _fit(self, cell: Cell, value: Any, style: str, span: int = 1) -> None:
+        """Make a wrapped cell's row tall enough for its text (neither Excel nor LibreOffice does on open); a
+        merged cell's text wraps across the ``span`` columns it covers."""
         spec = FORMATS[style]
         if not spec.get("text_wrap") or not isinstance(value, str) or not value:
             return
-        width = self.widths.get(xl_col_to_name(cell.col), DEFAULT_WIDTH)
+        width = sum(self.widths.get(xl_col_to_name(c), DEFAULT_WIDTH) for c in range(cell.col, cell.col + span))
         if width == 0:  # a hidden column shows nothing
             return
         needed = text_height(value, width, float(spec.get("font_size", FONT_SIZE)), FONT_SIZE)

@@ -44,7 +44,7 @@ NUMBER_KEYS = (
     "load_ms",
     "table_mb",
 )
-TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls")
+TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls", "recalc_udf_ms")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
 
 
@@ -160,6 +160,29 @@ def _script_rows(values: dict[str, float | None]) -> list[str]:
     """The table the script prints for these values: its keys in its order, units, targets and verdicts."""
     run = _bench_module()
     return _table_rows(run.table_text({key: values.get(key) for key in run.KEYS}))
+
+
+def test_the_recalculation_through_call_udf_is_timed(tmp_path: Path, shared: Path) -> None:
+    """recalc_udf_ms: every call of the calc'd template through xlwings' call_udf, as many as recalc_calls counts."""
+    from benchsheet.catalogue.engine import calc
+    from benchsheet.templates.builder import build
+    from benchsheet.templates.calls import recalc_calls
+
+    run = _bench_module()
+    built, calculated = tmp_path / "template-0.xlsx", tmp_path / "template-0-calc.xlsx"
+    build(built)
+    calc(built, calculated)
+    calls = sum(recalc_calls(built).values())
+    notes: list[str] = []
+    got = run.bench_recalc_udf(run.QUICK, calculated, calls, notes)
+    assert set(got) == {"recalc_udf_ms"} and _is_number(got["recalc_udf_ms"]), got
+    assert notes == [
+        f"recalc_udf: {calls} calls through call_udf, {run.QUICK.template} timed recalculations; "
+        "VBA, COM marshalling and Excel's own work come on top"
+    ]
+    with pytest.raises(RuntimeError, match="calls found in the formulas"):
+        run.bench_recalc_udf(run.QUICK, calculated, calls + 1, [])
+    assert "recalc_udf_ms" in run.KEYS and "recalc_udf_ms" in run.TEMPLATE_KEYS
 
 
 def test_the_readme_speed_block_is_the_scripts() -> None:

@@ -7,8 +7,9 @@ arguments, help text and category reach Excel's function wizard through
 xlwings' decorators. A failure answers with text such as
 ``#N/A Unknown entry 6.1-9999`` because xlwings cannot return Excel error
 values (xlwings issue #776), and no answer is longer than the 255 characters
-Excel shows from a UDF (``classic`` below cuts a longer one). A range in
-the first argument answers cell by cell in one call; tables spill as dynamic arrays.
+Excel shows from a UDF (``classic`` below cuts a longer one). Ranges in a
+scalar function's arguments answer a block in one call, as Excel lifts its own scalar functions in an
+array formula (``catalogue.calls.lifted``); tables spill as dynamic arrays.
 """
 
 from __future__ import annotations
@@ -64,10 +65,10 @@ def _udf(fn: Function) -> Callable[..., Any]:
 
     # xw.arg first: each xlarg call re-runs xlfunc, which would reset a category set earlier
     decorated: Callable[..., Any] = named_like(fn, udf, __name__)
-    for i, a in enumerate(fn.args):
+    for a in fn.args:
         options: dict[str, Any] = {"doc": a.help, "err_to_str": True}
-        if (i == 0 and fn.vectorized) or a.kind == "cells":
-            options["ndim"] = 2  # a range arrives as rows of cells, a cell as [[value]]
+        if fn.liftable or a.kind == "cells":
+            options["ndim"] = 2  # a range arrives as rows of cells (a row and a column told apart), a cell as [[value]]
         decorated = xw.arg(a.name, **options)(decorated)
     decorated = xw.func(category=fn.category)(decorated)
     return decorated

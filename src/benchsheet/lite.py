@@ -116,10 +116,10 @@ def _custom_function(
         return answer(fn, args, report)
 
     decorated: Callable[..., Any] = named_like(fn, custom_function, __name__)  # Lite calls it by its name
-    for i, a in enumerate(fn.args):
+    for a in fn.args:
         options: dict[str, Any] = {"doc": a.help, "err_to_str": True}  # an error cell arrives as "#N/A", not None
-        if (i == 0 and fn.returns != "table") or a.kind == "cells":  # call maps a range there cell by cell
-            options["ndim"] = 2  # so a range in the first argument keeps its rows and columns
+        if fn.liftable or a.kind == "cells":  # call lifts a scalar function over ranges (calls.lifted)
+            options["ndim"] = 2  # so a range keeps its rows and columns
         decorated = arg(a.name, **options)(decorated)
     result: Callable[..., Any] = func(decorated)
     return result

@@ -236,31 +236,44 @@ _END_FIELDS = (
     ("platform", "pairs, same platform", "out_int"),
     ("system", "pairs, same system", "out_int"),
     ("weak", "pairs, weak match only", "out_int"),
-    ("pairs", "nearest pairs", "out_text"),
+    ("pairs", "nearest pairs", "out_wrap"),
 )
 _WHERE_FIELDS = (  # where the gains lie: key, label, GAINRANGE's row and column, style
     ("observed_verdict", "Where the gains lie: verdict", "observed", "verdict", "out_verdict"),
     ("observed_range", "Observed range and quartiles", "observed", "pairs", "out_text"),
     ("below_pairs", "Below the range", "below", "verdict", "out_text"),
     ("below_strengths", "Below: by match strength", "below", "strengths", "out_text"),
-    ("below_farthest", "Below: farthest pairs", "below", "pairs", "out_text"),
+    ("below_farthest", "Below: farthest pairs", "below", "pairs", "out_wrap"),
     ("inside_pairs", "Inside the range", "inside", "verdict", "out_text"),
     ("inside_strengths", "Inside: by match strength", "inside", "strengths", "out_text"),
     ("above_pairs", "Above the range", "above", "verdict", "out_text"),
     ("above_strengths", "Above: by match strength", "above", "strengths", "out_text"),
-    ("above_farthest", "Above: farthest pairs", "above", "pairs", "out_text"),
+    ("above_farthest", "Above: farthest pairs", "above", "pairs", "out_wrap"),
 )
+PAIRS_SPAN = 7
+"""Columns B:H: a list of pairs is merged across the block's width and wraps there, inside the printed page."""
+
+
+def _span(style: str) -> int:
+    """How many columns a field of ``style`` spans: a wrapped list of pairs the block's width, others their own."""
+    return PAIRS_SPAN if style == "out_wrap" else 1
+
+
 RANGE_ANSWER = Fields(
     CLAIMS,
     top=under(RANGE_CLAIM),
     title="The range checked (like-for-like pairs, Available, any benchmark and scenario; GAINRANGE)",
     fields=(
         *(
-            Field(key, label, Formula(_range_at(row, column), style))
+            Field(key, label, Formula(_range_at(row, column), style, _span(style)))
             for key, label, row, column, style in _WHERE_FIELDS
         ),
         *(
-            Field(f"{end}_{column}", f"{end.capitalize()} end: {label}", Formula(_range_at(end, column), style))
+            Field(
+                f"{end}_{column}",
+                f"{end.capitalize()} end: {label}",
+                Formula(_range_at(end, column), style, _span(style)),
+            )
             for end in ("low", "high")
             for column, label, style in _END_FIELDS
         ),

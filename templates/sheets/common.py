@@ -82,7 +82,7 @@ def if_number(x: Term, then: Term) -> Expr:
     return if_(call("ISNUMBER", x), then, x)
 
 
-def unless_blank(cell: Cell, then: Term) -> Expr:
+def unless_blank(cell: Term, then: Term) -> Expr:
     """Empty text while ``cell`` is empty (an unused slot), else ``then``."""
     return if_(eq(cell, lit("")), lit(""), then)
 
@@ -107,7 +107,7 @@ def per_gpu(entry: Cell, workload: Fields) -> Expr:
     return unless_error(entry, call("PERGPU", entry, workload["benchmark"], workload["scenario"]))
 
 
-def cost_per_mtok(price: Cell, per_gpu: Cell, utilization: Cell) -> Expr:
+def cost_per_mtok(price: Term, per_gpu: Cell, utilization: Term) -> Expr:
     """COSTPERMTOK at ``price`` and ``utilization`` once ``per_gpu`` is a number (else its reason)."""
     return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization))
 

@@ -4,6 +4,8 @@ their median, and a chart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from benchsheet.templates.layout import (
     ArrayBlock,
     Cell,
@@ -13,6 +15,7 @@ from benchsheet.templates.layout import (
     Expr,
     Fields,
     Formula,
+    Lifted,
     RowCells,
     Series,
     TableBlock,
@@ -52,9 +55,29 @@ def _ranked(r: RowCells) -> Expr:
 
 
 def _of_family(name: str) -> Formula:
-    """BEST, BESTENTRY or MEDIANPERGPU of the row's family under the sheet's filters."""
-    style = "out_text" if name == "BESTENTRY" else "out_num"
-    return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), style)
+    """BEST or MEDIANPERGPU of the row's family under the sheet's filters: a formula a row, as the chart plots
+    (``calc`` trims a chart to the rows in use by its formulas)."""
+    return Formula(lambda r: unless_blank(r["family"], call(name, r["family"], *_FAMILY_FILTERS)), "out_num")
+
+
+def _entries() -> Lifted:
+    """BESTENTRY of every row's family under the sheet's filters: one call for the column."""
+    return Lifted(lambda c: unless_blank(c["family"], call("BESTENTRY", c["family"], *_FAMILY_FILTERS)), "out_text")
+
+
+def _of_entry(field: str) -> Lifted:
+    """ENTRY's ``field`` of every row's entry behind the best (its error as it is): one call for the column."""
+
+    def value(c: Mapping[str, Expr]) -> Expr:
+        got = call("ENTRY", c["entry_all"], lit(field))
+        return unless_blank(c["family"], unless_error(c["entry_all"], got))
+
+    return Lifted(value)
+
+
+def _shown(key: str) -> Formula:
+    """What the row's hidden cell ``key`` holds (an array formula's element): a plain formula shows it."""
+    return Formula(lambda r: Expr.of(r[key]))
 
 
 def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
@@ -74,29 +97,23 @@ COMPARE_TABLE = TableBlock(
     columns=(
         Column("family", "Family", Formula(_ranked, "in_text"), FAMILY_RULE),
         Column("best", "Best per-GPU", _of_family("BEST")),
-        Column("entry", "Entry behind best", _of_family("BESTENTRY")),
+        Column("entry", "Entry behind best", _shown("entry_all")),
         Column(
             "round",
-            "Round of best",
-            Formula(
-                lambda r: unless_blank(
-                    r["family"], unless_error(r["entry"], lit("v") & call("ENTRY", r["entry"], lit("round")))
-                )
-            ),
+            "Round of best",  # "v" added here: in the array formula it makes LibreOffice recompute it on load
+            Formula(lambda r: unless_blank(r["round_all"], unless_error(r["round_all"], lit("v") & r["round_all"]))),
         ),
-        Column(
-            "system",
-            "System",
-            Formula(
-                lambda r: unless_blank(r["family"], unless_error(r["entry"], call("ENTRY", r["entry"], lit("system"))))
-            ),
-        ),
+        Column("system", "System", _shown("system_all")),
         Column("median", "Median per-GPU", _of_family("MEDIANPERGPU")),
         Column(
             "best_over_median",
             "Best / median",
             Formula(lambda r: if_number(r["best"], if_number(r["median"], r["best"] / r["median"])), "out_ratio"),
         ),
+        # hidden (H:J): the entries behind the best and their round and system, one array formula a column
+        Column("entry_all", "entry behind best", _entries()),
+        Column("round_all", "round of best", _of_entry("round")),
+        Column("system_all", "system", _of_entry("system")),
     ),
 )
 COMPARE_CHART = Chart(
@@ -113,11 +130,11 @@ COMPARE_CHART = Chart(
     width=860,
     height=460,
 )
-RANKED = ArrayBlock(COMPARE, COMPARE_TABLE.first, 9, COMPARE_TABLE.slots, 1, call("FAMILIES", *_FAMILY_FILTERS))
-"""FAMILIES' answer from one call, in the hidden column J beside the table that ranks it."""
+RANKED = ArrayBlock(COMPARE, COMPARE_TABLE.first, 10, COMPARE_TABLE.slots, 1, call("FAMILIES", *_FAMILY_FILTERS))
+"""FAMILIES' answer from one call, in the hidden column K beside the table that ranks it."""
 COMPARE_SHEET = sheet(
     COMPARE,
-    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13), ("J", 0)),
+    (("A", 24), ("B", 13), ("C:D", 11), ("E", 52), ("F:G", 13), ("H:K", 0)),
     (
         COMPARE_FILTERS,
         COMPARE_TABLE,

@@ -49,6 +49,8 @@ SENS = Fields(
         Field("price_step", "$/GPU-hour, step between rows", Input(0.50, "in_money"), check=NumberRule(0)),
     ),
 )
+GRID_ARRAY = 10
+"""Column K: the first of the hidden columns the grid's one array formula fills (the grid shows its cells)."""
 SENS_GRID = Grid(
     SENSITIVITY,
     header_row=under(SENS),
@@ -69,6 +71,7 @@ SENS_GRID = Grid(
     down_style="out_money",
     body=lambda price, utilization: cost_per_mtok(price, SENS["per_gpu"], utilization),
     body_style="out_money3",
+    lifted_at=GRID_ARRAY,  # one COSTPERMTOK over the prices' column and the utilizations' row, not one a cell
 )
 SENS_CHART = Chart(
     top=under(SENS_GRID, gap=2, titled=False),
@@ -91,6 +94,6 @@ SENS_CHART = Chart(
 )
 SENSITIVITY_SHEET = sheet(
     SENSITIVITY,
-    (("A", 30), ("B:I", 11)),
+    (("A", 30), ("B:I", 11), ("K:R", 0)),
     (SENS_WORKLOAD, SENS, SENS_GRID, SENS_CHART, notes(SENSITIVITY, under(SENS_CHART, gap=0, titled=False))),
 )

@@ -8,7 +8,7 @@ described in a module of its own and added to it.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from benchsheet.analysis.uses import USES_HEADER
 from benchsheet.templates.layout import (
@@ -18,6 +18,7 @@ from benchsheet.templates.layout import (
     Expr,
     Fields,
     Formula,
+    Lifted,
     Lines,
     RowCells,
     TableBlock,
@@ -124,23 +125,25 @@ def _column(key: str) -> Expr:
     return span(c.first, c.last)
 
 
-_LINES = ("entry", "result", "system", "notes")
-"""The CITE lines the entries' table shows joined or tested: each asked for once a row, in a hidden cell the
-shown ones read (the derived line, shown alone, is asked for where it shows)."""
+_LINES = ("entry", "result", "system", "notes", "derived")
+"""The CITE lines the entries' table shows: each column of them ONE array formula over the slots (CITE lifted
+over the entries, as Excel lifts a scalar function), in hidden cells the shown ones read."""
 
 
-def _line(part: str) -> Formula:
-    return Formula(lambda r: unless_blank(r["entry"], call("CITE", r["entry"], r["bench"], r["scen"], lit(part))))
+def _line(part: str) -> Lifted:
+    """CITE's line ``part`` of every slot's entry, from one call; empty where the slot has no entry."""
+
+    def value(c: Mapping[str, Expr]) -> Expr:
+        return if_(eq(c["entry"], lit("")), lit(""), call("CITE", c["entry"], c["bench"], c["scen"], lit(part)))
+
+    return Lifted(value)
 
 
 def _cite(*parts: str) -> Callable[[RowCells], Expr]:
     """The row's CITE lines ``parts``, joined by spaces (an error once, as it is)."""
 
     def value(r: RowCells) -> Expr:
-        lines = [
-            Expr.of(r[f"line_{p}"]) if p in _LINES else call("CITE", r["entry"], r["bench"], r["scen"], lit(p))
-            for p in parts
-        ]
+        lines = [Expr.of(r[f"line_{p}"]) for p in parts]
         joined = lines[0] if len(lines) == 1 else call("TRIM", lines[0] & lit(" ") & lines[1])
         return unless_blank(r["entry"], unless_error(lines[0], joined) if len(lines) > 1 else joined)
 

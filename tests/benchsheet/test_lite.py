@@ -32,6 +32,8 @@ EXTRA = [
     f'=PERGPU({json.dumps(LONG)},"gpt-oss-120b","Server")',
     '=COSTPERMTOK(5,BEST("TPU9","gpt-oss-120b","Server"))',
     *(f'=COSTPERMTOK(5,ERROR("{code}"),1)' for code in ALL_ERROR_CODES),
+    "=COSTPERMTOK([[2],[3],[4]],1000,[[0.5,1]])",
+    '=CITE([["6.1-0052"],["6.1-9999"]],"gpt-oss-120b","Server",[["entry","result"]])',
 ]
 
 
@@ -67,9 +69,9 @@ def test_every_catalogue_function_is_registered_with_its_help(report: dict[str, 
         assert [p["name"] for p in m["parameters"]] == [a.name for a in fn.args]
         assert [p["description"] for p in m["parameters"]] == [a.help for a in fn.args]
         assert [p.get("optional", False) for p in m["parameters"]] == [a.optional for a in fn.args]
-        for i, (a, r) in enumerate(zip(fn.args, rec["args"], strict=True)):
+        for a, r in zip(fn.args, rec["args"], strict=True):
             assert r["default"] is None if a.optional else "default" not in r  # left out: None, as classic
-            ranged = (i == 0 and fn.returns != "table") or a.kind == "cells"
+            ranged = fn.returns != "table" or bool(fn.scalar_with) or a.kind == "cells"  # lifted over ranges
             expected = {"err_to_str": True} | ({"ndim": 2} if ranged else {})
             assert r["options"] == expected, (fn.name, a.name)  # no type converters: catalogue.call converts
         assert rec["ret"] == {"doc": fn.help, "options": {}}  # the default converter: a list of rows spills
@@ -103,7 +105,9 @@ def _literal_call(formula: str) -> tuple[str, list[Any]] | None:
 
 def _one_cell_cases() -> list[str]:
     """The error cases without a range or an error input (those: test_ranges_and_error_inputs)."""
-    return [f for f in ERROR_CASES if (c := _literal_call(f)) is not None and not isinstance(c[1][0], list)]
+    return [
+        f for f in ERROR_CASES if (c := _literal_call(f)) is not None and not any(isinstance(a, list) for a in c[1])
+    ]
 
 
 @pytest.mark.parametrize("formula", _one_cell_cases())
@@ -141,6 +145,24 @@ def test_ranges_and_error_inputs(answers: dict[str, dict[str, Any]]) -> None:
         assert passed["value"] == [[{"type": "Error", "errorType": "NotAvailable"}]] and passed["output"] == []
     nested = answers['=COSTPERMTOK(5,BEST("TPU9","gpt-oss-120b","Server"))']
     assert _cells(nested["value"]) == "#N/A" and nested["output"][0].startswith("BEST: #N/A Unknown family")
+
+
+def test_ranges_in_every_argument_answer_a_block_as_an_array_formula_does(answers: dict[str, dict[str, Any]]) -> None:
+    grid = answers[EXTRA[-2]]
+    assert (
+        _cells(grid["value"]) == [[evaluate(f"=COSTPERMTOK({p},1000,{u})") for u in (0.5, 1)] for p in (2, 3, 4)]
+        and grid["output"] == []
+    )
+    cites = answers[EXTRA[-1]]
+    one = [
+        [evaluate(f'=CITE("{e}","gpt-oss-120b","Server","{p}")') for p in ("entry", "result")]
+        for e in ("6.1-0052", "6.1-9999")
+    ]
+    assert _cells(cites["value"]) == [one[0], ["#N/A", "#N/A"]]
+    assert cites["output"] == [f"CITE: #N/A {one[1][0].reason}"]
+    later = answers['=PERGPU("6.1-0052",[["gpt-oss-120b","deepseek-r1"]],"Server")']
+    both = [evaluate(f'=PERGPU("6.1-0052","{b}","Server")') for b in ("gpt-oss-120b", "deepseek-r1")]
+    assert _cells(later["value"]) == [[both[0], "#N/A"]] and later["output"] == [f"PERGPU: #N/A {both[1].reason}"]
 
 
 def test_a_long_column_of_failures_prints_a_bounded_report(answers: dict[str, dict[str, Any]]) -> None:

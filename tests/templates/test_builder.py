@@ -31,7 +31,7 @@ from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import ArrayBlock, Cell, Chart, TableBlock, columns_of
+from benchsheet.templates.layout import ArrayFormula, Cell, Chart, TableBlock, columns_of
 from excelcalc.formula import format_value
 from excelcalc.workbook.calc import CalcError, calc, freeze
 from excelcalc.workbook.compute import compute
@@ -137,8 +137,14 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     # the numbers are formulas calling the catalogue, not pasted values
     assert "BREAKEVEN($B$12,B20," in wf[S.QUOTES]["I20"].value
     assert "GPUSNEEDED(" in wf[S.SIZING][sizing_row(0)["gpus"]].value
-    assert "COSTPERMTOK(" in wf[S.SENSITIVITY][f"B{SENS_FIRST}"].value
+    # the grid: one array formula, one call (issue 32), in hidden cells the grid shows
+    grid = wf[S.SENSITIVITY][f"K{SENS_FIRST}"].value
+    assert "COSTPERMTOK(" in grid.text and grid.ref == f"K{SENS_FIRST}:R{SENS_FIRST + 7}"
+    assert wf[S.SENSITIVITY][f"B{SENS_FIRST}"].value == f"=K{SENS_FIRST}"
     assert wf[S.COMPARE][f"B{COMPARE_FIRST}"].value.startswith(f'=IF(A{COMPARE_FIRST}="","",BEST(')
+    entries, last = wf[S.COMPARE][f"H{COMPARE_FIRST}"].value, COMPARE_FIRST + 15
+    assert entries.text.startswith(f'=IF($A${COMPARE_FIRST}:$A${last}="","",BESTENTRY($A${COMPARE_FIRST}:$A${last},')
+    assert wf[S.COMPARE][f"C{COMPARE_FIRST}"].value == f"=H{COMPARE_FIRST}"
     assert wf[S.READ_ME][S.DATA["rounds"].a1].value == '=DATAINFO("rounds")'
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
@@ -637,7 +643,8 @@ def test_claims_verdict_of_a_claim_on_one_benchmark(template: Path) -> None:
 def test_calc_of_the_template_reproduces_the_build(built: tuple[Path, B.BuildReport], tmp_path: Path) -> None:
     out = tmp_path / "calc.xlsx"
     report = calc(built[0], out)
-    filled = sum(b.rows * b.cols - 1 for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, ArrayBlock))
+    arrays = [p.content for sheet in S.SHEETS for b in sheet.blocks for p in b.puts()]
+    filled = sum(a.rows * a.cols - 1 for a in arrays if isinstance(a, ArrayFormula))
     assert report.ok and report.formulas == built[1].formulas
     assert report.written == report.formulas + filled  # an array formula writes every cell of its range
     before, after = values(built[0]), values(out)

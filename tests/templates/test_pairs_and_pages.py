@@ -139,3 +139,30 @@ def test_text_typed_in_a_price_cell_is_named(book: Path, tmp_path: Path) -> None
     assert q[row["cost_per_mtok"].a1].value == said
     assert q[row["verdict"].a1].value == said
     assert {e.text for e in report.errors} == {said}
+
+
+PAIR_LISTS = ("below_farthest", "above_farthest", "low_pairs", "high_pairs")
+"""Claims' lists of pairs: long texts, merged across the block (B:H) and wrapped there."""
+
+
+def test_claims_pair_lists_wrap_inside_the_block(book: Path, tmp_path: Path) -> None:
+    """The farthest and nearest pairs print inside the page: each merged over B:H (the width of the GAINS
+    table under them) and wrapped, its row as tall as the text needs at that width, when built and after
+    ``template calc`` recomputes it (which refits a changed wrapped text across the merged width)."""
+    ws = openpyxl.load_workbook(book)[S.CLAIMS]
+    merged = {str(r) for r in ws.merged_cells.ranges}
+    for key in PAIR_LISTS:
+        cell = S.RANGE_ANSWER[key]
+        assert f"B{cell.row}:H{cell.row}" in merged, key
+        assert ws[cell.a1].alignment.wrap_text, key
+    below = S.RANGE_ANSWER["below_farthest"]
+    assert len(shown(book, S.CLAIMS)[below.a1].value) > 140  # wider than B:H: two lines
+    assert 2 * 12 < ws.row_dimensions[below.row].height <= 3 * 13.5
+    recomputed = tmp_path / "recomputed.xlsx"
+    openpyxl.load_workbook(book).save(recomputed)  # formulas kept, cached values dropped: calc fills and refits
+    assert calc(recomputed, recomputed, force=True).ok
+    again = openpyxl.load_workbook(recomputed)[S.CLAIMS]
+    for key in PAIR_LISTS:
+        row = S.RANGE_ANSWER[key].row
+        assert (again.row_dimensions[row].height or 0) <= 3 * 13.5, (key, again.row_dimensions[row].height)
+    assert again.row_dimensions[below.row].height == pytest.approx(ws.row_dimensions[below.row].height, abs=0.75)

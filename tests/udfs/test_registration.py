@@ -295,9 +295,9 @@ def test_registration_matches_the_catalogue(windows: Windows) -> None:
 
 
 @pytest.mark.parametrize("fn", by_name())
-def test_only_the_first_argument_of_a_scalar_function_takes_a_range(windows: Windows, fn: Function) -> None:
+def test_every_argument_of_a_scalar_function_takes_a_range(windows: Windows, fn: Function) -> None:
     ndims = [a["options"].get("ndim") for a in _xlfunc(windows, fn)["args"]]
-    expected = [2 if (i == 0 and fn.vectorized) or a.kind == "cells" else None for i, a in enumerate(fn.args)]
+    expected = [2 if fn.vectorized or fn.scalar_with or a.kind == "cells" else None for a in fn.args]
     assert ndims == expected
 
 
@@ -345,9 +345,31 @@ def test_omitted_optional_arguments_arrive_as_none(windows: Windows) -> None:
     assert cost == [[pytest.approx(2.0 * 1_000_000 / (1000.0 * 3600))]]
 
 
-def test_a_range_in_a_later_argument_answers_an_error_text(windows: Windows) -> None:
+def test_ranges_in_every_argument_answer_a_block_as_an_array_formula_does(windows: Windows) -> None:
     got = _udf(windows, "PERGPU", "5.1-0072", ComRange((("deepseek-r1",), ("llama2-70b-99",))), "Server")
-    assert got == [["#VALUE! benchmark must be one cell, not a range"]]
+    assert got == [[_direct("PERGPU", "5.1-0072", b, "Server")] for b in ("deepseek-r1", "llama2-70b-99")]
+    grid = _udf(windows, "COSTPERMTOK", ComRange(((2.0,), (3.0,))), 1000.0, ComRange(((0.5, 1.0, 0.8),)))
+    assert grid == [[_direct("COSTPERMTOK", p, 1000.0, u) for u in (0.5, 1.0, 0.8)] for p in (2.0, 3.0)]
+    short = _udf(windows, "COSTPERMTOK", ComRange(((2.0,), (3.0,))), 1000.0, ComRange(((0.5,), (1.0,), (0.8,))))
+    assert short[2] == [
+        "#N/A price_per_gpu_hour has 2 rows, the answer 3: make the ranges the same size, or "
+        "price_per_gpu_hour one cell"
+    ]
+
+
+def test_cite_with_a_part_answers_a_line_a_cell_and_without_one_its_column(windows: Windows) -> None:
+    entries = ComRange((("6.1-0052",), ("6.1-9999",), (None,)))
+    got = _udf(windows, "CITE", entries, "gpt-oss-120b", "Server", ComRange((("entry", "result"),)))
+    expected = [
+        [_direct("CITE", e, "gpt-oss-120b", "Server", p) for p in ("entry", "result")]
+        for e in ("6.1-0052", "6.1-9999", None)
+    ]
+    assert got == expected and got[1][0].startswith("#N/A ") and got[2][0].startswith("#VALUE! ")
+    assert _udf(windows, "CITE", "6.1-0052", "gpt-oss-120b", "Server", "result") == [[expected[0][1]]]
+    whole = _udf(windows, "CITE", "6.1-0052", "gpt-oss-120b", "Server", MISSING)
+    assert whole == _direct("CITE", "6.1-0052", "gpt-oss-120b", "Server") and len(whole) > 3
+    blank = _udf(windows, "CITE", "6.1-0052", "gpt-oss-120b", "Server", ComRange((("entry", None),)))
+    assert blank == [[expected[0][0], "#VALUE! part is blank: CITE answers one value only with it"]]
 
 
 def test_a_table_function_answers_its_table(windows: Windows) -> None:

@@ -188,39 +188,99 @@ def call(
     on_error: Callable[[BenchError], Any],
     is_error: Callable[[Any], bool] | None = None,
 ) -> Any:
-    """Answer one call of ``fn`` on ``table``; a 2-D list in the first argument maps cell by cell.
+    """Answer one call of ``fn`` on ``table``; ranges in a scalar function's arguments answer a block.
 
-    ``is_error`` recognises the runtime's own error values among the inputs;
-    they are passed on unchanged, as Excel does. Every failure, even a defect,
+    A scalar function (one that answers a single value) is lifted over ranges as Excel lifts its own
+    scalar functions in an array formula (``lifted``). ``is_error`` recognises the runtime's own error
+    values among the inputs; they are passed on unchanged, as Excel does. Every failure, even a defect,
     answers with ``on_error(...)``: nothing escapes into the cell.
     """
     if len(args) > len(fn.args):
         return on_error(bad_value(f"{fn.name} takes at most {len(fn.args)} arguments"))
-    if not (fn.vectorized and args and isinstance(args[0], _RANGES)):
-        return _answer(fn, table, args, None, on_error, is_error)
-    try:  # the other arguments are the same for every cell: convert them once
-        rest: list[Any] | Any = _convert_all(fn.args[1:], args[1:], is_error)
-    except BenchError as err:
-        rest = _Passed(on_error(err))
-    except _Passed as passed:
-        rest = passed
-    memo: dict[tuple[type, Any], Any] = {}  # a column repeats its IDs: answer each once
+    if fn.liftable and any(_lifts(s, a) for s, a in zip(fn.args, args, strict=False)):
+        if fn.vectorized or _given(fn, args):
+            return lifted(fn, table, args, on_error, is_error)
+        args = [_single(a) for a in args]  # a shell that hands every argument as rows (ndim=2): one cell each
+    return _answer(fn, table, args, on_error, is_error)
 
-    def one(cell: Any) -> Any:
+
+def _single(value: Any) -> Any:
+    """One cell handed as rows of one cell: the cell; anything else as it is."""
+    if isinstance(value, _RANGES) and len(value) == 1:
+        line = value[0]
+        if isinstance(line, _RANGES) and len(line) == 1:
+            return line[0]
+        if not isinstance(line, _RANGES):
+            return line
+    return value
+
+
+def _given(fn: Function, args: Sequence[Any]) -> bool:
+    """The argument that makes ``fn`` answer one value (``scalar_with``) is given: not left out, not blank."""
+    k = [a.name for a in fn.args].index(fn.scalar_with)
+    return k < len(args) and _single(args[k]) not in (None, "")
+
+
+def _lifts(spec: Arg, value: Any) -> bool:
+    """A range where a scalar function takes one value (a ``cells`` argument takes the range itself)."""
+    return isinstance(value, _RANGES) and spec.kind != "cells"
+
+
+def _grid(value: Any) -> list[Sequence[Any]]:
+    """A range as rows of cells; a flat list is a column (as the first argument always read it)."""
+    return [line if isinstance(line, _RANGES) else (line,) for line in value]
+
+
+def lifted(
+    fn: Function,
+    table: Table,
+    args: Sequence[Any],
+    on_error: Callable[[BenchError], Any],
+    is_error: Callable[[Any], bool] | None,
+) -> list[list[Any]]:
+    """Ranges in a scalar function's arguments answered as Excel answers its own scalar functions in an
+    array formula: ranges of the same size element by element, a single row or column (or one cell)
+    repeated along the other, and #N/A where a range is too small for the answer's row or column. Each
+    element is exactly what the scalar call with that element's values answers (its error and reason
+    included); equal elements are answered once."""
+    grids = {i: _grid(a) for i, (s, a) in enumerate(zip(fn.args, args, strict=False)) if _lifts(s, a)}
+    sizes = {i: (len(g), max((len(line) for line in g), default=0)) for i, g in grids.items()}
+    rows = max(r for r, _ in sizes.values())
+    cols = max(c for _, c in sizes.values())
+    memo: dict[tuple[tuple[type, Any], ...], Any] = {}  # a column repeats its IDs: answer each once
+
+    def too_small(k: int, count: int, what: str, total: int) -> Any:
+        name = fn.args[k].name
+        reason = f"{name} has {count} {what}, the answer {total}: make the ranges the same size, or {name} one cell"
+        return on_error(BenchError("#N/A", reason))
+
+    def element(i: int, j: int) -> Any:
+        values = list(args)
+        for k, g in grids.items():
+            r, c = sizes[k]
+            if r != 1 and i >= r:
+                return too_small(k, r, "rows", rows)
+            line = g[0 if r == 1 else i]
+            at = 0 if c == 1 else j
+            if at >= len(line):
+                return too_small(k, c, "columns", cols)
+            values[k] = line[at]
         try:
-            key = (type(cell), cell)  # 1, 1.0 and TRUE are equal in Python but not as arguments
+            key = tuple((type(v), v) for v in values)  # 1, 1.0 and TRUE are equal in Python but not as arguments
             return memo[key]
         except KeyError:
-            value = memo[key] = _answer(fn, table, (cell,), rest, on_error, is_error)
+            value = memo[key] = one(values)
             return value
-        except TypeError:  # an unhashable cell
-            return _answer(fn, table, (cell,), rest, on_error, is_error)
+        except TypeError:  # an unhashable value
+            return one(values)
 
-    return [[one(cell) for cell in _row(line)] for line in args[0]]
+    def one(values: list[Any]) -> Any:
+        value = _answer(fn, table, values, on_error, is_error)
+        if isinstance(value, list):  # a blank scalar_with in a range: that element would be a whole table
+            return on_error(bad_value(f"{fn.scalar_with} is blank: {fn.name} answers one value only with it"))
+        return value
 
-
-def _row(line: Any) -> Sequence[Any]:
-    return line if isinstance(line, _RANGES) else (line,)
+    return [[element(i, j) for j in range(cols)] for i in range(rows)]
 
 
 def invalid_runs_named(fn: Function, table: Table, values: Sequence[Any]) -> list[str]:
@@ -240,19 +300,12 @@ def _answer(
     fn: Function,
     table: Table,
     args: Sequence[Any],
-    rest: list[Any] | _Passed | None,
     on_error: Callable[[BenchError], Any],
     is_error: Callable[[Any], bool] | None,
 ) -> Any:
-    """One answer; ``rest`` holds the already converted arguments after the first."""
+    """One answer of one cell's values."""
     try:
-        if rest is None:
-            converted = _convert_all(fn.args, args, is_error)
-        elif isinstance(rest, _Passed):  # the cell's own argument is judged first, as in a one-cell call
-            _convert_all(fn.args[:1], args, is_error)
-            return rest.value
-        else:  # one cell of a range in the first argument
-            converted = [*_convert_all(fn.args[:1], args, is_error), *rest]
+        converted = _convert_all(fn.args, args, is_error)
         value = fn.answer(table, converted)
         if type(value) is float and not math.isfinite(value):
             raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")

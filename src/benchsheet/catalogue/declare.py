@@ -66,6 +66,7 @@ class Function:
     returns: Returns = "number"
     category: str = CATEGORY
     flags_invalid: bool = True  # an answer from an INVALID private run says so
+    scalar_with: str = ""  # a table function that answers one value once this argument is given (CITE's part)
     params: frozenset[str] = field(init=False, default=frozenset(), repr=False)
     _names: tuple[str, ...] = field(init=False, default=(), repr=False)
     _filters: tuple[str, ...] = field(init=False, default=(), repr=False)
@@ -93,8 +94,13 @@ class Function:
 
     @property
     def vectorized(self) -> bool:
-        """A range in the first argument answers cell by cell."""
+        """A scalar function: ranges in its arguments answer a block (``calls.lifted``)."""
         return self.returns != "table"
+
+    @property
+    def liftable(self) -> bool:
+        """Ranges in its arguments may answer a block: a scalar function, or one once ``scalar_with`` is given."""
+        return self.vectorized or bool(self.scalar_with)
 
     @property
     def signature(self) -> str:

@@ -245,6 +245,7 @@ CATALOGUE: tuple[Function, ...] = (
         '=CITE("6.1-0052","gpt-oss-120b","Server")',
         A.cite,
         returns="table",
+        scalar_with="part",
     ),
     Function(
         "LATENCYBOUNDS",

@@ -22,7 +22,16 @@ if TYPE_CHECKING:
     from excelcalc.workbook.book import FormulaCell, WorkbookCells
     from excelcalc.workbook.graph import Producers
 
-__all__ = ["MAX_RANGE_CELLS", "NOT_A_NUMBER", "REQUIRED", "bare", "explain", "name_blank", "name_text"]
+__all__ = [
+    "MAX_RANGE_CELLS",
+    "NOT_A_NUMBER",
+    "REQUIRED",
+    "bare",
+    "explain",
+    "name_array_inputs",
+    "name_blank",
+    "name_text",
+]
 
 MAX_RANGE_CELLS = 20_000  # a precedent range larger than this is not searched for a reason
 
@@ -66,20 +75,50 @@ REQUIRED = " is required"  # the reason a function gives for an argument it did 
 NOT_A_NUMBER = " must be a number, not "  # the reason a function gives for text where a number is needed
 
 
-def name_blank(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
+def name_blank(
+    book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError, ranges: bool = False
+) -> ReasonedError:
     """``price_per_gpu_hour is required`` made here (not passed on) names the empty cell it read,
     when the formula reads exactly one empty input cell."""
-    return _name_input(book, producers, f, value, lambda held: held is None or held is EMPTY or held == "", "is empty")
+
+    def empty(held: Any) -> bool:
+        return held is None or held is EMPTY or held == ""
+
+    return _name_input(book, producers, f, value, empty, "is empty", ranges)
 
 
-def name_text(book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError) -> ReasonedError:
+def name_text(
+    book: WorkbookCells, producers: Producers, f: FormulaCell, value: ReasonedError, ranges: bool = False
+) -> ReasonedError:
     """``price_per_gpu_hour must be a number, not 'lots'`` made here names the input cell holding that
     text (``: Quotes!C21 holds it``), as ``name_blank`` names an empty one, when exactly one such cell is read."""
 
     def holds_it(held: Any) -> bool:
         return isinstance(held, str) and not isinstance(held, XlError) and value.reason.endswith(f" not {held[:40]!r}")
 
-    return _name_input(book, producers, f, value, holds_it, "holds it")
+    return _name_input(book, producers, f, value, holds_it, "holds it", ranges)
+
+
+def name_array_inputs(
+    book: WorkbookCells, producers: Producers, f: FormulaCell, grid: list[list[Any]]
+) -> list[list[Any]]:
+    """An array formula's answer with each element's blank or text reason made here naming its input cell, as
+    ``name_blank`` and ``name_text`` name it for a one-cell formula; the cells of the ranges it reads are
+    searched too (an array formula reads its inputs as ranges). The value map gets the named elements."""
+    s, row, col = f.pos
+    named: dict[tuple[str, str], Any] = {}
+    out: list[list[Any]] = []
+    for dr, line in enumerate(grid):
+        out.append([])
+        for dc, v in enumerate(line):
+            if isinstance(v, ReasonedError) and (v.reason.endswith(REQUIRED) or NOT_A_NUMBER in v.reason):
+                key = (str(v), v.reason)
+                if key not in named:
+                    blank = v.reason.endswith(REQUIRED)
+                    named[key] = (name_blank if blank else name_text)(book, producers, f, v, ranges=True)
+                v = book.values[(s, row + dr, col + dc)] = named[key]
+            out[-1].append(v)
+    return out
 
 
 def _name_input(
@@ -89,20 +128,24 @@ def _name_input(
     value: ReasonedError,
     matches: Callable[[Any], bool],
     says: str,
+    ranges: bool = False,
 ) -> ReasonedError:
     """``value`` with the one input cell (no formula's) whose value ``matches`` named: "<reason>: S!A1 <says>";
-    as it was when it is passed on from a cell that has it, or when no or several input cells match."""
+    as it was when it is passed on from a cell that has it, or when no or several input cells match. Only
+    one-cell references are searched, unless ``ranges`` (their cells too, up to ``MAX_RANGE_CELLS`` a range)."""
     found: list[str] = []
     for s, r1, c1, r2, c2 in f.refs:
-        if (r1, c1) != (r2, c2):
+        if (r1, c1) != (r2, c2) and (not ranges or (r2 - r1 + 1) * (c2 - c1 + 1) > MAX_RANGE_CELLS):
             continue
-        held = book.values.get((s, r1, c1))
-        if isinstance(held, ReasonedError) and held.reason == value.reason:
-            return value  # passed on from the cell that has it
-        if matches(held) and producers.at.get((s, r1, c1)) is None:
-            where = f"{quote_sheet(book.titles[s])}!{col_letters(c1)}{r1}"
-            if where not in found:
-                found.append(where)
+        for r in range(r1, r2 + 1):
+            for c in range(c1, c2 + 1):
+                held = book.values.get((s, r, c))
+                if isinstance(held, ReasonedError) and held.reason == value.reason:
+                    return value  # passed on from the cell that has it
+                if matches(held) and producers.at.get((s, r, c)) is None:
+                    where = f"{quote_sheet(book.titles[s])}!{col_letters(c)}{r}"
+                    if where not in found:
+                        found.append(where)
     if len(found) != 1:
         return value
     return type(value)(str(value), f"{value.reason}: {found[0]} {says}")  # an AddinError stays one

@@ -84,6 +84,7 @@ _ROW = re.compile(r"<(?P<p>(?:[A-Za-z_][\w.-]*:)?)row\b(?P<attrs>[^>]*?)(?P<end>
 _CELL = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?c\b([^>]*?)(?:/>|>)")
 _ATTR = re.compile(r'([\w:]+)="([^"]*)"')
 _REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
+_MERGED = re.compile(r'<(?:[A-Za-z_][\w.-]*:)?mergeCell\b[^>]*?\sref="\$?([A-Z]{1,3})\$?(\d+):\$?([A-Z]{1,3})\$?(\d+)"')
 
 
 def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
@@ -105,6 +106,11 @@ def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
                 widths[c] = 0.0 if hidden else float(a.get("width", default_width))
         except (KeyError, ValueError):
             continue
+    spans: dict[tuple[int, int], float] = {}  # a merged cell's first (row, column): the width its text wraps in
+    for m in _MERGED.finditer(xml):
+        c1, r1, c2, r2 = col_number(m.group(1)), int(m.group(2)), col_number(m.group(3)), int(m.group(4))
+        width = sum(widths.get(c, default_width) for c in range(c1, c2 + 1)) if r1 == r2 else 0.0  # rows: not fitted
+        spans[(r1, c1)] = width + COLUMN_PADDING * (c2 - c1)  # the columns' padding is room for text once merged
     needed: dict[int, float | None] = {}
     for m in _CELL.finditer(xml):
         a = dict(_ATTR.findall(m.group(1)))
@@ -113,11 +119,12 @@ def refit_rows(xml: str, values: Mapping[str, object], styles: Styles) -> str:
             continue
         style = int(a["s"])
         row, col = int(ref.group(2)), col_number(ref.group(1))
-        if style not in styles.wrap or widths.get(col) == 0:
+        span = spans.get((row, col))
+        if style not in styles.wrap or (widths.get(col) if span is None else span) == 0:
             continue
         value = values[ref.group(0)]
         size = styles.size[style] if style < len(styles.size) else styles.base
-        width = max(1.0, widths.get(col, default_width) - COLUMN_PADDING)
+        width = max(1.0, (widths.get(col, default_width) if span is None else span) - COLUMN_PADDING)
         height = text_height(value, width, size, styles.base) if isinstance(value, str) and value else None
         if height is None and thin and isinstance(value, str) and value:
             height = ONE_LINE

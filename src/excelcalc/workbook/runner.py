@@ -26,7 +26,7 @@ from excelcalc.values import ReasonedError, plain
 from excelcalc.workbook import dynamic
 from excelcalc.workbook.book import FormulaCell, Pos, Ref, WorkbookCells
 from excelcalc.workbook.cells import ComputeError
-from excelcalc.workbook.explain import NOT_A_NUMBER, REQUIRED, explain, name_blank, name_text
+from excelcalc.workbook.explain import NOT_A_NUMBER, REQUIRED, explain, name_array_inputs, name_blank, name_text
 from excelcalc.workbook.graph import Producers
 
 __all__ = ["MAX_RANGE", "TOO_LONG", "Deadline", "Runner", "failed", "run_all", "store"]
@@ -236,6 +236,8 @@ def _run_one(
             results[i] = value = book.values[f.pos] = name_blank(book, producers, f, value)
         elif isinstance(value, ReasonedError) and NOT_A_NUMBER in value.reason and f.problem is None:
             results[i] = value = book.values[f.pos] = name_text(book, producers, f, value)
+        elif isinstance(value, list) and f.shape != (1, 1) and f.problem is None:
+            results[i] = value = name_array_inputs(book, producers, f, value)
     except Exception as exc:  # one formula never sinks the file: its cell says what failed
         results[i] = value = store(book, f, failed(exc))
     if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):

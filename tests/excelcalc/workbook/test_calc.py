@@ -255,6 +255,27 @@ def test_text_where_a_number_is_required_is_named(tmp_path: Path) -> None:
     assert c.shown_value("Sheet", "B2") == said
 
 
+def test_an_array_formulas_elements_name_their_text_or_blank_input(tmp_path: Path) -> None:
+    """An array formula reads its inputs as ranges (issue 32): each element's reason names the one cell of
+    them holding the text, or the one empty cell, as a one-cell formula's does."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    path = tmp_path / "array.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"], ws["D1"] = 2.0, "lots", 0.5
+    ws["B1"] = ArrayFormula("B1:B3", "=COSTPERMTOK(A1:A3,1000,D1:D3)")  # A3 empty; D2 and D3 empty too
+    ws["C1"] = ArrayFormula("C1:C2", "=COSTPERMTOK(A1:A2,1000,0.5)")
+    wb.save(path)
+    c = compute(path)
+    assert (
+        c.shown_value("Sheet", "C1") == c.shown_value("Sheet", "B1") == pytest.approx(2.0 * 1e6 / (1000 * 3600) / 0.5)
+    )
+    assert c.shown_value("Sheet", "C2") == "#VALUE! price_per_gpu_hour must be a number, not 'lots': Sheet!A2 holds it"
+    assert c.shown_value("Sheet", "B2") == c.shown_value("Sheet", "C2")  # the only cell holding 'lots'
+    assert c.shown_value("Sheet", "B3") == "#VALUE! price_per_gpu_hour is required"  # A3, D2, D3 empty: not guessed
+
+
 # ------------------------------------------------------------------ sheet names
 
 

@@ -461,7 +461,7 @@ def test_every_call_answers_in_excel_as_calc_computes_it(
         for c in row
         if c.data_type == "f"
     ]
-    assert len(calls) == sum(len(pattern.findall(t)) for t in texts) > 280
+    assert len(calls) == sum(len(pattern.findall(t)) for t in texts) > 200  # issue 32: array formulas
     assert {"COSTPERMTOK", "BREAKEVENPRICE", "CITE", "FAMILIES", "DATAINFO"} <= {c.name for c in calls}
     if which == "template":
         assert differences == {}
