@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -46,6 +47,7 @@ NUMBER_KEYS = (
 )
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
+HOSTILE_KEYS = ("running_total_s", "running_total_growth", "hostile_peak_mb")
 
 
 def _bench_module() -> ModuleType:
@@ -98,7 +100,7 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
     assert math.isfinite(data["cold_start_added_ms"])
     if _template_importable():
         assert data["template_available"] is True
-        for key in TEMPLATE_KEYS + CALC_KEYS:
+        for key in TEMPLATE_KEYS + CALC_KEYS + HOSTILE_KEYS:
             assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
         assert data["calc_growth"] == pytest.approx(data["calc_15k_s"] / data["calc_3k_s"])
         # issue 19's target: against the code it measured, timed in turns in this run, from git history
@@ -110,7 +112,7 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
             assert data["calc_15k_filed_s"] is None and data["calc_15k_vs_filed"] is None
     else:
         assert data["template_available"] is False
-        assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS)
+        assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS + HOSTILE_KEYS)
 
     # the xlwings Lite module in Pyodide, beside CPython's figures (null only where Node/pyodide are absent)
     pyodide_keys = ("pyodide_install_ms", "pyodide_load_ms", "pyodide_scalar_us")
@@ -160,6 +162,35 @@ def _script_rows(values: dict[str, float | None]) -> list[str]:
     """The table the script prints for these values: its keys in its order, units, targets and verdicts."""
     run = _bench_module()
     return _table_rows(run.table_text({key: values.get(key) for key in run.KEYS}))
+
+
+def _hostile_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchsheet_bench_hostile", ROOT / "benchmarks" / "hostile.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hostile_cases_report_their_peak_memory_and_the_running_total_growth(
+    tmp_path: Path, user_home: Path
+) -> None:
+    """Issue 30: the benchmark reports the largest peak RSS of the hostile workbooks it keeps and the
+    running total's growth; here with tiny sizes (each case still a calc in a fresh process)."""
+    hostile, run = _hostile_module(), _bench_module()
+    notes: list[str] = []
+    tiny = hostile.Scale(cells=300, running=(40, 160), turns=1)
+    got = hostile.measure(tiny, run.run_child, dict(os.environ), tmp_path, notes)
+    assert set(hostile.KEYS) <= set(got) and set(hostile.KEYS) <= set(run.KEYS)
+    assert all(_is_number(got[key]) for key in hostile.KEYS), got
+    cases = got["hostile"]
+    assert set(hostile.CASES) < set(cases) and got["hostile_peak_mb"] == max(c["peak_mb"] for c in cases.values())
+    assert cases['="" cells']["outcome"] == "computed 300 formulas"
+    assert cases["empty <f/> cells"]["outcome"] == "computed 0 formulas"
+    assert cases["array formula past the last row"]["outcome"].startswith("refused: the array formula at S!B1")
+    assert got["running_total_s"] == cases["running total, 160 rows"]["s"]
+    assert any(n.startswith("hostile: 7 workbooks") for n in notes), notes
 
 
 def test_the_readme_speed_block_is_the_scripts() -> None:
