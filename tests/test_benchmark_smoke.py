@@ -254,6 +254,22 @@ def test_match_rates_are_judged_on_the_files_every_tool_computed() -> None:
     assert set(mr.keys(None)) == set(mr.KEYS) <= set(_bench_module().KEYS)
 
 
+def test_the_match_rate_takes_another_corpus(tmp_path: Path) -> None:
+    """``--corpus FOLDER`` judges FOLDER/files (the held-out set, benchmarks/unseen, is never read by
+    the tests: an empty stand-in here), tests/corpus without it."""
+    from tests import excel_corpus as ec
+
+    mr = _match_module()
+    (tmp_path / "files" / "a").mkdir(parents=True)
+    for name in ("a/one.xlsx", "two.XLSM", "notes.txt"):
+        (tmp_path / "files" / name).write_bytes(b"")
+    assert [p.relative_to(tmp_path).as_posix() for p in mr.corpus_files(tmp_path)] == [
+        "files/a/one.xlsx",
+        "files/two.XLSM",
+    ]
+    assert mr.corpus_files() == ec.corpus_files() and mr.UNSEEN.name == "unseen"
+
+
 def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> None:
     """Issue 30: pycel opened by filename answered Excel's cached values (999 in every cell of a copy
     whose cached values were set to 999) and was reported at 99.6%. Every peer gets poisoned copies:
