@@ -3,6 +3,11 @@ Excel did: benchsheet's calc, the ``formulas`` package alone, LibreOffice's own 
 and pycel where it is installed, on the same files in the same run.
 
     python benchmarks/match_rate.py [--json OUT.json] [--only calc,formulas,libreoffice,pycel] [--files N]
+                                    [--corpus benchmarks/unseen]
+
+``--corpus FOLDER`` judges the workbooks of FOLDER/files instead (FOLDER/SOURCES.toml says where each
+comes from): ``benchmarks/unseen`` is the held-out set of issue 30, Excel-saved workbooks the tests
+never read, so the engine is never tuned to them.
 
 Each Python tool runs in a worker process of its own (so one tool's imports or a crash never
 touch another's results), with a time and memory limit per file: a tool that hangs, fails or
@@ -341,9 +346,20 @@ def judge_all(tool: str, files: list[Path], tmp: Path) -> list[ec.Judged]:
     return libreoffice(files, tmp) if tool == "libreoffice" else in_workers(tool, files, tmp)
 
 
-def measure(tools: list[str], limit: int | None = None) -> dict[str, Any]:
-    """Every available tool on the corpus (its first ``limit`` files), in this run."""
-    files = ec.corpus_files()[:limit]
+UNSEEN = ROOT / "benchmarks" / "unseen"  # the held-out set (benchmarks/unseen/SOURCES.toml)
+
+
+def corpus_files(corpus: Path | None = None) -> list[Path]:
+    """The workbooks judged: tests/corpus's, or those of ``corpus``/files (``--corpus``)."""
+    if corpus is None:
+        return ec.corpus_files()
+    return sorted(p for p in (corpus / "files").rglob("*") if p.suffix.lower() in (".xlsx", ".xlsm"))
+
+
+def measure(tools: list[str], limit: int | None = None, corpus: Path | None = None) -> dict[str, Any]:
+    """Every available tool on the corpus (its first ``limit`` files; ``corpus``: another folder's), in
+    this run."""
+    files = corpus_files(corpus)[:limit]
     start = time.perf_counter()
     results: dict[str, list[ec.Judged]] = {}
     seconds: dict[str, float] = {}
@@ -418,13 +434,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only", default=",".join(TOOLS))
     parser.add_argument("--files", type=int, help="only the first N files of the corpus (a quick look)")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        help=f"judge FOLDER/files instead of tests/corpus (the held-out set: {UNSEEN.relative_to(ROOT)})",
+    )
     parser.add_argument("--worker", nargs=3, metavar=("TOOL", "LIST", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         tool, listing, out = args.worker
         worker(tool, [Path(p) for p in Path(listing).read_text(encoding="utf-8").splitlines()], Path(out))
         return 0
-    s = measure(args.only.split(","), args.files)
+    s = measure(args.only.split(","), args.files, args.corpus)
     print(table(s))
     for tool in s["tools"]:
         for file, why in s[tool]["why"].items():

@@ -40,6 +40,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hostile  # noqa: E402  (benchmarks/hostile.py: the hostile workbooks issue 30 keeps)
 import match_rate  # noqa: E402  (benchmarks/match_rate.py: the corpus judged by each calculator)
 
 ENTRY, BENCH, SCEN = "6.1-0052", "gpt-oss-120b", "Server"
@@ -67,6 +68,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "calc_15k_vs_filed": ("<=", round(1.5 / 2.9, 3)),
     "calc_15k_rss_mb": ("<=", 300.0),
     "calc_growth": ("<=", 6.0),
+    "running_total_growth": ("<=", 5.0),
+    "hostile_peak_mb": ("<=", 1024.0),
     "match_lead": (">=", 0.0),
 }
 
@@ -108,6 +111,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("calc_growth", "x", "calc_15k_s / calc_3k_s (5x the formulas: linear is 5)"),
     ("calc_15k_baseline_s", "s", "the 15,000 formulas computed as before issue 13 (formulas' ExcelModel)"),
     ("calc_15k_baseline_rss_mb", "MiB", "peak RSS of that process"),
+    ("running_total_s", "s", "template calc of =A2+SUM($A$2:A2) filled down 100,000 rows (the calc, fresh process)"),
+    ("running_total_growth", "x", "running_total_s / the same for 25,000 rows (4x the rows: linear is 4)"),
+    ("hostile_peak_mb", "MiB", 'largest peak RSS of the hostile workbooks\' calcs (1M empty formulas, 1M ="", ...)'),
     ("match_calc", "%", "calc: cells equal to Excel's on the corpus files every tool computed (--match-rate)"),
     ("match_formulas", "%", "the formulas package alone, same cells"),
     ("match_libreoffice", "%", "LibreOffice's recalculation (headless, recalc on load), same cells"),
@@ -626,6 +632,15 @@ def bench_calc(reps: Reps, env: dict[str, str], tmp: Path, notes: list[str]) -> 
     return out
 
 
+def bench_hostile(quick: bool, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
+    """The hostile workbooks of issue 30, each calc'd in a fresh process (benchmarks/hostile.py)."""
+    why = template_api()
+    if why is not None:
+        notes.append(f"hostile: {why}; {', '.join(hostile.KEYS)} are null")
+        return dict.fromkeys(hostile.KEYS)
+    return hostile.measure(hostile.QUICK if quick else hostile.FULL, run_child, env, tmp, notes)
+
+
 def bench_pyodide(reps: Reps, tmp: Path, notes: list[str]) -> dict[str, Any]:
     """The xlwings Lite module in the real Pyodide runtime under Node (tests/pyodide), offline."""
     sys.path.insert(0, str(ROOT))
@@ -896,6 +911,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cached = env if args.quick else start_env(env, tmp / "pycache")  # byte code as an installed package has it
         result.update(bench_templates(reps, cached, tmp, notes))
         result.update(bench_calc(reps, cached, tmp, notes))
+        result.update(bench_hostile(args.quick, cached, tmp, notes))
         result.update(bench_pyodide(reps, tmp, notes))
         if args.match_rate:
             result["match_rate"] = match_rate.measure(list(match_rate.TOOLS))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -46,6 +47,7 @@ NUMBER_KEYS = (
 )
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls", "recalc_udf_ms")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
+HOSTILE_KEYS = ("running_total_s", "running_total_growth", "hostile_peak_mb")
 
 
 def _bench_module() -> ModuleType:
@@ -98,7 +100,7 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
     assert math.isfinite(data["cold_start_added_ms"])
     if _template_importable():
         assert data["template_available"] is True
-        for key in TEMPLATE_KEYS + CALC_KEYS:
+        for key in TEMPLATE_KEYS + CALC_KEYS + HOSTILE_KEYS:
             assert _is_number(data.get(key)), f"{key} = {data.get(key)!r}"
         assert data["calc_growth"] == pytest.approx(data["calc_15k_s"] / data["calc_3k_s"])
         # issue 19's target: against the code it measured, timed in turns in this run, from git history
@@ -110,7 +112,7 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
             assert data["calc_15k_filed_s"] is None and data["calc_15k_vs_filed"] is None
     else:
         assert data["template_available"] is False
-        assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS)
+        assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS + HOSTILE_KEYS)
 
     # the xlwings Lite module in Pyodide, beside CPython's figures (null only where Node/pyodide are absent)
     pyodide_keys = ("pyodide_install_ms", "pyodide_load_ms", "pyodide_scalar_us")
@@ -185,6 +187,35 @@ def test_the_recalculation_through_call_udf_is_timed(tmp_path: Path, shared: Pat
     assert "recalc_udf_ms" in run.KEYS and "recalc_udf_ms" in run.TEMPLATE_KEYS
 
 
+def _hostile_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchsheet_bench_hostile", ROOT / "benchmarks" / "hostile.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hostile_cases_report_their_peak_memory_and_the_running_total_growth(
+    tmp_path: Path, user_home: Path
+) -> None:
+    """Issue 30: the benchmark reports the largest peak RSS of the hostile workbooks it keeps and the
+    running total's growth; here with tiny sizes (each case still a calc in a fresh process)."""
+    hostile, run = _hostile_module(), _bench_module()
+    notes: list[str] = []
+    tiny = hostile.Scale(cells=300, running=(40, 160), turns=1)
+    got = hostile.measure(tiny, run.run_child, dict(os.environ), tmp_path, notes)
+    assert set(hostile.KEYS) <= set(got) and set(hostile.KEYS) <= set(run.KEYS)
+    assert all(_is_number(got[key]) for key in hostile.KEYS), got
+    cases = got["hostile"]
+    assert set(hostile.CASES) < set(cases) and got["hostile_peak_mb"] == max(c["peak_mb"] for c in cases.values())
+    assert cases['="" cells']["outcome"] == "computed 300 formulas"
+    assert cases["empty <f/> cells"]["outcome"] == "computed 0 formulas"
+    assert cases["array formula past the last row"]["outcome"].startswith("refused: the array formula at S!B1")
+    assert got["running_total_s"] == cases["running total, 160 rows"]["s"]
+    assert any(n.startswith("hostile: 7 workbooks") for n in notes), notes
+
+
 def test_the_readme_speed_block_is_the_scripts() -> None:
     run = _bench_module()
     page = run.PAGE.read_text(encoding="utf-8")
@@ -244,6 +275,22 @@ def test_match_rates_are_judged_on_the_files_every_tool_computed() -> None:
     assert keys["refused_formulas"] == 1 and keys["refused_calc"] == 0
     assert "| formulas | 1 | 81 / 100 | 81.00% | 81 / 90 = 90.00% |" in mr.table(s)
     assert set(mr.keys(None)) == set(mr.KEYS) <= set(_bench_module().KEYS)
+
+
+def test_the_match_rate_takes_another_corpus(tmp_path: Path) -> None:
+    """``--corpus FOLDER`` judges FOLDER/files (the held-out set, benchmarks/unseen, is never read by
+    the tests: an empty stand-in here), tests/corpus without it."""
+    from tests import excel_corpus as ec
+
+    mr = _match_module()
+    (tmp_path / "files" / "a").mkdir(parents=True)
+    for name in ("a/one.xlsx", "two.XLSM", "notes.txt"):
+        (tmp_path / "files" / name).write_bytes(b"")
+    assert [p.relative_to(tmp_path).as_posix() for p in mr.corpus_files(tmp_path)] == [
+        "files/a/one.xlsx",
+        "files/two.XLSM",
+    ]
+    assert mr.corpus_files() == ec.corpus_files() and mr.UNSEEN.name == "unseen"
 
 
 def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> None:

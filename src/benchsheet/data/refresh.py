@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.client
+import json
 import re
 import stat
 import threading
@@ -35,6 +36,10 @@ DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubuserc
 MAX_BYTES = 64 * 1024 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_TIMEOUT = 3600
+# rows the user cache may hold: every command loads the whole table, and docs/speed.md promises
+# that in 150 ms (load_ms: the bundled 2,460 rows load in about 45 ms, linear in the rows: about
+# 8,000 fit). A valid 60 MB file of 40,000 rows took 31 s to refresh and 2.6-3.1 s every eval after
+MAX_ROWS = 8_000
 _UNSAFE_URL = re.compile(r"[\\\x00-\x20\x7f]|%[01][0-9a-f]|%7f", re.IGNORECASE)
 
 
@@ -191,6 +196,26 @@ def merge(current: Table, imported: Sequence[Imported]) -> Table:
     return build_table(rows, sources, USER_ORIGIN)
 
 
+def _rows_in(data: bytes) -> int:
+    """The result rows of a summary file (a list or an object of rows: one row each), counted
+    before they are imported; 0 where it is no such file (the import says why)."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return 0
+    return len(doc) if isinstance(doc, list | dict) else 0
+
+
+def _refuse_rows(name: str, rows: int, merged: bool = False) -> None:
+    """Refuse a table of more rows than load in the time promised (``MAX_ROWS``)."""
+    if rows > MAX_ROWS:
+        what = f"the cache would hold {rows:,} rows with it" if merged else f"it holds {rows:,} result rows"
+        raise RefreshError(
+            f"{name}: {what}, more than the {MAX_ROWS:,} benchsheet loads in the 150 ms every command and "
+            "formula may take to start (docs/speed.md, load_ms); refresh fewer rounds, or a file of one round"
+        )
+
+
 def refresh(
     sources: Sequence[str],
     policy: Policy,
@@ -208,6 +233,7 @@ def refresh(
             report = functools.partial(progress, src)
         data = fetch(src, policy, report)
         name = src if "://" in src else Path(src).name
+        _refuse_rows(name, _rows_in(data))  # before the import's checks of each row: seconds on such a file
         try:
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
@@ -216,7 +242,9 @@ def refresh(
     with locked(cache):
         current = load_official()
         check_against(current, imported)
-        text = merge(current, imported).to_json()
+        merged = merge(current, imported)
+        _refuse_rows(", ".join(i.source.file for i in imported), len(merged.rows), merged=True)
+        text = merged.to_json()
         table_from_json(text, "new cache")  # the file we write must load
         write_atomic(cache, text)
     return load_table()

@@ -9,7 +9,7 @@ whose sheet names differ only by case or whose array formulas cover too many cel
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +29,12 @@ from excelcalc.workbook.cells import (
 from excelcalc.workbook.reading import Unusual, read_openpyxl, read_xml
 from excelcalc.workbook.tables import ExcelTable
 
-__all__ = ["MAX_ARRAY_CELLS", "FormulaCell", "Pos", "Ref", "WorkbookCells"]
+__all__ = ["MAX_ARRAY_CELLS", "MAX_FORMULAS", "FormulaCell", "Pos", "Ref", "WorkbookCells"]
 
 MAX_ARRAY_CELLS = 2_000_000  # cells of array formulas' ranges (as many as a sheet may hold)
+# formula cells of a workbook: a calc holds about 700 bytes for each (its cell, program's place,
+# answer and the key written), 1M of ="" took 750 MB; more is refused as soon as it is read
+MAX_FORMULAS = 1_000_000
 
 Ref = tuple[int, int, int, int, int]  # (sheet index, r1, c1, r2, c2)
 Pos = tuple[int, int, int]  # (sheet index, row, column)
@@ -45,7 +48,7 @@ class FormulaCell:
     text: str  # as written
     shape: tuple[int, int] = (1, 1)  # rows, columns of an array formula's range
     prog: Any = None
-    refs: list[Ref] = field(default_factory=list)
+    refs: tuple[Ref, ...] = ()  # a tuple: a formula of none shares the empty one (a list was 56 bytes a cell)
     problem: ReasonedError | None = None  # a reason known before running (unknown sheet, external)
     array: bool = False  # an array formula (Ctrl+Shift+Enter, or a spilled one): no implicit intersection
 
@@ -59,7 +62,9 @@ class WorkbookCells:
         self.formulas: list[FormulaCell] = []
         self.extent: list[tuple[int, int]] = []  # (last row, last column) holding a cell, per sheet
         self.col_last: dict[tuple[int, int], int] = {}  # (sheet, column) -> last row holding a cell
-        self.row_last: dict[tuple[int, int], int] = {}  # (sheet, row) -> last column holding a cell
+        # sheet -> row -> last column holding a cell: a dict a sheet, keys of one int (a sheet of 1M
+        # rows: 64 MB less than a (sheet, row) key each)
+        self.row_last: dict[int, dict[int, int]] = {}
         self.names: dict[tuple[int | None, str], str] = {}
         self.tables: dict[str, ExcelTable] = {}  # Excel tables by name (upper case), for structured references
         self.array_cells = 0  # cells of array formulas' ranges
@@ -92,14 +97,15 @@ class WorkbookCells:
         """One cell present in the file (a value of None: a cell with a style only)."""
         if row > self.col_last.get((s, col), 0):
             self.col_last[(s, col)] = row
-        if col > self.row_last.get((s, row), 0):
-            self.row_last[(s, row)] = col
+        rows = self.row_last.get(s) or self.row_last.setdefault(s, {})
+        if col > rows.get(row, 0):
+            rows[row] = col
         self.put((s, row, col), data_type, value)
 
     def put(self, pos: Pos, data_type: str, value: Any) -> None:
         """The content of a cell whose place ``col_last`` and ``row_last`` already count (``add``,
         ``reading``)."""
-        if value is None:
+        if value is None or (data_type == "f" and value == "="):  # "=": openpyxl's empty <f/>, no formula
             return
         if data_type == "f":
             self._formula(pos, value)
@@ -117,6 +123,11 @@ class WorkbookCells:
         self.extent = extent
 
     def _formula(self, pos: Pos, value: Any) -> None:
+        if len(self.formulas) >= MAX_FORMULAS:
+            raise ComputeError(
+                f"refused: it holds more than {MAX_FORMULAS:,} formula cells (computing them would take more "
+                "than 1 GB of memory); nothing was written. Split the workbook"
+            )
         if isinstance(value, str):
             self.formulas.append(FormulaCell(pos, value[1:] if value.startswith("==") else value))
             return
@@ -154,7 +165,8 @@ class WorkbookCells:
             r2 = max(r1, min(r2, last_r))
         if c2 - c1 + 1 >= MAX_COL:
             if r2 - r1 < 1024:
-                last_c = max((self.row_last.get((s, r), 0) for r in range(r1, r2 + 1)), default=0)
+                rows = self.row_last.get(s, {})
+                last_c = max((rows.get(r, 0) for r in range(r1, r2 + 1)), default=0)
             c2 = max(c1, min(c2, last_c))
         return r2, c2
 

@@ -126,7 +126,7 @@ def _compute_and_write(src: Path, out: Path, strip_formulas: bool, force: bool) 
         raise CalcError(str(exc)) from None
     warning = _refuse_losing(src, target, package, force)
     try:
-        computed = compute(src, parts=package)
+        computed = compute(src, parts=package, inputs=False)  # the formula cells are what it writes
     except XlsxError as exc:
         raise CalcError(str(exc)) from None
     except ComputeError as exc:
@@ -137,14 +137,17 @@ def _compute_and_write(src: Path, out: Path, strip_formulas: bool, force: bool) 
     order = {name: i for i, name in enumerate(computed.sheet_names)}
     # a .xlsx cannot hold macros (Excel refuses one that does): a copy so named leaves them out
     drop = target.suffix.lower() == ".xlsx" and has_macros(package)
+    values, formulas, count = cached_values(computed), formula_texts(computed), len(computed.formulas)
+    errors = _errors(computed, order)
+    del computed  # what the report needs is taken: its cells' memory free for the writer's
     try:
         written = rewrite(
             src,
             target,
-            cached_values(computed),
+            values,
             strip_formulas=strip_formulas,
             drop_macros=drop,
-            formulas=formula_texts(computed),
+            formulas=formulas,
             parts=package,
         )
     except (XlsxError, WriteRefused) as exc:
@@ -152,9 +155,9 @@ def _compute_and_write(src: Path, out: Path, strip_formulas: bool, force: bool) 
     return CalcReport(
         source=src,
         path=target,
-        formulas=len(computed.formulas),
+        formulas=count,
         written=written,
-        errors=_errors(computed, order),
+        errors=errors,
         seconds=time.perf_counter() - start,
         note="\n".join(
             n

@@ -152,7 +152,7 @@ def prepare_cell(book: WorkbookCells, f: FormulaCell, shapes: dict[tuple[int, st
                 return
             placed.append(r)
     if shape.own is not None:  # no reference from a literal text (INDIRECT("A1")): all placed
-        f.prog, f.refs = shape.prog, [p for i in shape.own if (p := placed[i]) is not None]
+        f.prog, f.refs = shape.prog, tuple([p for i in shape.own if (p := placed[i]) is not None])
         return
     refs: list[Ref] = []
     for i in shape.order:
@@ -162,7 +162,7 @@ def prepare_cell(book: WorkbookCells, f: FormulaCell, shapes: dict[tuple[int, st
             return
         refs.append(got)
     f.prog = shape.prog
-    f.refs = refs
+    f.refs = tuple(refs)
 
 
 def _new_shape(

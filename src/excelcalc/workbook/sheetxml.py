@@ -37,7 +37,8 @@ def _cell_pattern(read: bool) -> str:
     prefix, ``attrs`` and ``body``).
 
     For reading (``read``), the quick alternative's groups are, in order: the column letters and row
-    of ``r``, ``t``, the ``<f>`` text, an empty ``<f></f>`` (its end tag), the ``<v>`` text, an empty
+    of ``r``, ``t``, the ``<f>`` text, an empty ``<f></f>`` (its end tag; an empty ``<f/>`` is taken,
+    not captured: both are no formula), the ``<v>`` text, an empty
     ``<v></v>`` (its end tag) and the inline text; each is empty where the cell has no such part, so
     an empty element is told apart from a missing one (a general reader reads them differently).
     For patching, ``qa`` is the attributes but ``t``, ``qr`` the reference and ``qf`` the ``<f>``."""
@@ -51,7 +52,7 @@ def _cell_pattern(read: bool) -> str:
         + part(r' r="([A-Z]{1,3})([0-9]+)"(?: s="[0-9]+")?', r'(?P<qa> r="(?P<qr>[A-Z]{1,3}[0-9]+)"(?: s="[0-9]+")?)')
         + part(r'(?: t="([A-Za-z]+)")?', r'(?: t="[A-Za-z]+")?')
         + "(?:/>|>"
-        + part(r"(?:<f>([^<]+)</f>|<f>(</f>))?", r"(?P<qf><f>[^<]*</f>)?")
+        + part(r"(?:<f>([^<]+)</f>|<f>(</f>)|<f ?/>)?", r"(?P<qf><f>[^<]*</f>|<f ?/>)?")
         + part(r"(?:<v>([^<]+)</v>|<v>(</v>)|<v ?/>)?", r"(?:<v>[^<]*</v>|<v ?/>)?")
         + part(
             r'(?:<is><t(?: xml:space="preserve")?>([^<]*)</t></is>)?',

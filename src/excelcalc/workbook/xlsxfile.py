@@ -42,9 +42,14 @@ Shown = float | int | bool | str
 Lookup = Callable[[str, str], Shown | None]  # (sheet name as written, "B5") -> value
 T = TypeVar("T")
 
-MAX_UNCOMPRESSED = 512 * 1024 * 1024
+# every part is held at once, and the sheets again as text while written: 512 MiB let a 3 MB file of
+# five 100 MiB parts (each under MAX_RATIO) take 1.45 GB. A sheet of MAX_CELLS cells is about 80 MiB
+MAX_UNCOMPRESSED = 256 * 1024 * 1024
 MAX_RATIO = 200  # a part that unpacks to more than 200x its packed size is a zip bomb, not a sheet
 MAX_CELLS = 2_000_000  # cells a sheet may hold (the cells present: a declared <dimension> is not trusted)
+# cells all sheets may hold together: a calc holds 300-700 bytes for each (a value, a formula), so
+# this keeps it under 1 GB; each sheet under MAX_CELLS let ten sheets of 2M cells through
+MAX_WORKBOOK_CELLS = 2_000_000
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -87,11 +92,20 @@ def read_package(path: Path) -> dict[str, bytes]:
         raise XlsxError(f"{path} is not an .xlsx workbook (not a zip file)") from None
     if "xl/workbook.xml" not in parts:
         raise XlsxError(f"{path} is not an .xlsx workbook (no xl/workbook.xml)")
+    cells = 0
     for name, data in parts.items():
         if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
             raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
-        if name.startswith("xl/worksheets/") and name.endswith(".xml") and cells_present(data) > MAX_CELLS:
-            raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
+        if name.startswith("xl/worksheets/") and name.endswith(".xml"):
+            present = cells_present(data)
+            if present > MAX_CELLS:
+                raise XlsxError(f"{path}: refused: {name} has more than {MAX_CELLS:,} cells")
+            cells += present
+            if cells > MAX_WORKBOOK_CELLS:
+                raise XlsxError(
+                    f"{path}: refused: its sheets hold more than {MAX_WORKBOOK_CELLS:,} cells in all (computing "
+                    "them would take more than 1 GB of memory); nothing was written. Split the workbook"
+                )
     return parts
 
 

@@ -567,6 +567,9 @@ CELL_SHAPES = [
     (' t="str"', '<f>"=x"</f><v>=x</v>'),
     ("", "<f>=B1</f>"),
     ("", "<f></f><v>1</v>"),
+    ("", "<f/><v>1</v>"),
+    ("", "<f />"),
+    (' t="str"', "<f/><v>x</v>"),
     (' t="e"', "<f>NA()</f><v>#N/A</v>"),
 ]
 
@@ -618,7 +621,7 @@ def test_a_sheets_extents_count_the_cells_of_either_path_and_prefixed_tags_are_r
     )
     book = read(f"<worksheet><sheetData>{rows}</sheetData></worksheet>")
     assert book.col_last == {(0, 1): 9, (0, 2): 12, (0, 3): 3, (0, 4): 3}
-    assert book.row_last == {(0, 1): 2, (0, 9): 1, (0, 3): 4, (0, 12): 2}
+    assert book.row_last == {0: {1: 2, 9: 1, 3: 4, 12: 2}}
     prefixed = (
         '<x:worksheet xmlns:x="urn:x"><x:sheetData><x:row r="1"><x:c r="A1"><x:v>4</x:v></x:c></x:row>'
         "</x:sheetData></x:worksheet>"
