@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -216,7 +218,9 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
     "EDATE": ((0,), True),
     "EOMONTH": ((0,), True),
     "WORKDAY": ((0, 2), True),
+    "TEXT": ((), False),  # lib.text: TEXT of a date reads the workbook's date system itself
 }
+_OWN_1904 = frozenset({"TEXT"})  # of IN_1904, those computed elsewhere (not formulas' own, moved)
 
 
 def _outside(low: float, high: float) -> ReasonedError:
@@ -316,7 +320,7 @@ def _dated(name: str, made: Callable[[Callable[..., Any]], Callable[..., Any]] |
 
 
 FUNCTIONS: dict[str, Entry] = {
-    **{name: _dated(name) for name in IN_1904},
+    **{name: _dated(name) for name in IN_1904 if name not in _OWN_1904},
     "DATE": _dated("DATE", date),
     "YEAR": _dated("YEAR", date_part),
     "MONTH": _dated("MONTH", date_part),
@@ -325,3 +329,141 @@ FUNCTIONS: dict[str, Entry] = {
     "YEARFRAC": cells(yearfrac),
     **formulas_own("HOUR MINUTE NOW SECOND TIME TODAY"),
 }
+
+
+# ------------------------------------------------------------------- TEXT of a date or a time
+
+# a date or time code of a number format section (Microsoft's "Number format codes"), the text
+# inside quotes or after a backslash, or a character shown as it is
+_DATE_TOKEN = re.compile(
+    r'"(?P<quoted>[^"]*)"|\\(?P<escaped>.)|_(?P<space>.)|\*(?P<fill>.)|(?P<ampm>AM/PM|A/P|a/p)'
+    r"|\[(?P<elapsed>h+|m+|s+)\]|\[(?P<bracket>[^\]]*)\]|(?P<code>y+|m+|d+|h+|s+)(?P<fraction>\.0+)?"
+    r"|(?P<plain>[-+/():,. $!^&'~{}<>=])",
+    re.IGNORECASE,
+)
+_DATE_CODE = re.compile(r"[ymdhs]", re.IGNORECASE)
+_MONTHS = "January February March April May June July August September October November December".split()  # noqa: SIM905
+_WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+_ENGLISH = re.compile(r"\$-(?:[0-9a-fA-F]*409|en-US)", re.IGNORECASE)  # [$-409]: English (United States)
+_COLOURS = frozenset(["black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"])
+
+
+def is_date_section(section: str) -> bool:
+    """The section of a number format shows a date or a time (a y, m, d, h or s code outside quotes)."""
+    bare = re.sub(r'"[^"]*"|\\.|_.|\*.|\[\$[^\]]*\]|\[[a-zA-Z]+[0-9]*\]', "", section)
+    return bool(_DATE_CODE.search(bare))
+
+
+def _tokens(section: str) -> list[tuple[str, str, str]] | str:
+    """(kind, code, fraction) of each part of a date section, or what about it is not computed."""
+    out: list[tuple[str, str, str]] = []
+    at = 0
+    while at < len(section):
+        m = _DATE_TOKEN.match(section, at)
+        if m is None:
+            return f"the character {section[at]!r}"
+        at = m.end()
+        if m["quoted"] is not None or m["escaped"] is not None or m["plain"] is not None:
+            out.append(("text", m["quoted"] if m["quoted"] is not None else m["escaped"] or m["plain"], ""))
+        elif m["space"] is not None:
+            out.append(("text", " ", ""))
+        elif m["ampm"] is not None:
+            out.append(("ampm", m["ampm"], ""))
+        elif m["elapsed"] is not None:
+            out.append(("elapsed", m["elapsed"].lower(), ""))
+        elif m["bracket"] is not None:
+            inside = m["bracket"]
+            if inside.lower() in _COLOURS or re.fullmatch(r"color[0-9]{1,2}", inside, re.IGNORECASE):
+                continue
+            if _ENGLISH.fullmatch(inside):
+                continue
+            return f"[{inside}]"
+        elif m["code"] is not None:
+            out.append(("code", m["code"].lower(), m["fraction"] or ""))
+        # a fill (*x) repeats a character to the column's width: no width in TEXT, nothing shown
+    return out
+
+
+def _minutes(tokens: list[tuple[str, str, str]], i: int) -> bool:
+    """m or mm at ``i`` is minutes: right after an hour code or right before a seconds code
+    (other parts between them aside)."""
+    codes = [(j, c) for j, (kind, c, _) in enumerate(tokens) if kind in ("code", "elapsed")]
+    place = next(k for k, (j, _) in enumerate(codes) if j == i)
+    before = codes[place - 1][1] if place > 0 else ""
+    after = codes[place + 1][1] if place + 1 < len(codes) else ""
+    return before.startswith("h") or after.startswith("s")
+
+
+def _calendar_1900(day: int) -> tuple[int, int, int, int]:
+    """(year, month, day, weekday from Sunday = 0) of a 1900 serial day, with Excel's January 0 and
+    February 29, 1900 (serials 0 and 60) and its weekdays of them (serial 1 a Sunday)."""
+    weekday = (day + 6) % 7
+    if day == 0:
+        return 1900, 1, 0, weekday
+    if day == 60:
+        return 1900, 2, 29, weekday
+    d = (_EPOCH if day > 60 else datetime.date(1899, 12, 31)) + datetime.timedelta(days=day)
+    return d.year, d.month, d.day, weekday
+
+
+def _not_computed(section: str, what: str) -> ReasonedError:
+    return ReasonedError("#VALUE!", f"TEXT's date format {section[:40]!r} ({what}) is not computed by benchsheet")
+
+
+def date_text(serial: float, section: str, date1904: bool) -> str | ReasonedError:
+    """TEXT of the serial number ``serial`` by a date or time section of a number format: rounded to
+    the shown fraction of a second (to the second without one) before the parts are read, so a time
+    just before midnight is the next day's 00:00:00, as Excel shows it; in a 1904 workbook serial 0
+    is January 1, 1904. Codes: y yy (two digits) yyy yyyy; m mm mmm mmmm mmmmm (month, or minutes
+    after an hour or before seconds); d dd ddd dddd; h hh, s ss (.0 .00 .000); [h] [m] [s] elapsed;
+    AM/PM A/P a/p; quoted text, \\x, _x, colours and [$-409]."""
+    tokens = _tokens(section)
+    if isinstance(tokens, str):
+        return _not_computed(section, tokens)
+    if any(f and c[0] != "s" for kind, c, f in tokens if kind == "code"):
+        return _not_computed(section, "a fraction of another part than seconds")
+    high = MAX_SERIAL - DAYS_1904 if date1904 else MAX_SERIAL
+    if not 0 <= serial < high + 1:
+        why = "no date of Excel's calendar"
+        return ReasonedError("#VALUE!", f"TEXT of {serial:g} as a date or time is not computed by benchsheet ({why})")
+    digits = max((len(f) - 1 for _, _, f in tokens if f), default=0)
+    seconds = (Decimal(repr(float(serial))) * 86400).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    whole = int(seconds)
+    fraction = seconds - whole
+    day, in_day = divmod(whole, 86400)
+    if day > high:
+        return ReasonedError("#VALUE!", f"TEXT of {serial:g} as a date is not computed by benchsheet (past 9999)")
+    year, month, mday, weekday = _calendar_1900(day + DAYS_1904 if date1904 else day)
+    hour, rest = divmod(in_day, 3600)
+    minute, second = divmod(rest, 60)
+    twelve = any(kind == "ampm" for kind, _, _ in tokens)
+    out: list[str] = []
+    for i, (kind, code, frac) in enumerate(tokens):
+        n = len(code)
+        if kind == "text":
+            out.append(code)
+        elif kind == "ampm":
+            if code not in ("AM/PM", "A/P", "a/p"):
+                return _not_computed(section, code)
+            out.append(code.split("/")[0 if hour < 12 else 1])
+        elif kind == "elapsed":
+            total = {"h": whole // 3600, "m": whole // 60, "s": whole}[code[0]]
+            out.append(str(total).zfill(n))
+        elif code[0] == "y":
+            out.append(str(year % 100).zfill(2) if n <= 2 else str(year))
+        elif code[0] == "m" and n <= 2 and _minutes(tokens, i):
+            out.append(str(minute).zfill(n))
+        elif code[0] == "m":
+            name = _MONTHS[month - 1]
+            out.append(str(month).zfill(n) if n <= 2 else name[:3] if n == 3 else name[0] if n == 5 else name)
+        elif code[0] == "d":
+            name = _WEEKDAYS[weekday]
+            out.append(str(mday).zfill(n) if n <= 2 else name[:3] if n == 3 else name)
+        elif code[0] == "h":
+            shown = (hour % 12 or 12) if twelve else hour
+            out.append(str(shown).zfill(min(n, 2)))
+        else:
+            out.append(str(second).zfill(min(n, 2)))
+        if frac:
+            out.append("." + str(int(fraction.scaleb(len(frac) - 1))).zfill(len(frac) - 1))
+    return "".join(out)

@@ -94,8 +94,9 @@ def test_yearfrac_in_a_1904_workbook_counts_from_1904(tmp_path: Path) -> None:
 def test_date_functions_of_a_1904_workbook_read_and_make_its_dates(tmp_path: Path) -> None:
     """Microsoft's "Date systems in Excel": serial 0 of the 1904 system is 1904-01-01, so
     2012-01-01 is 40909 - 1462. YEAR, MONTH, DAY, DATE, EDATE, EOMONTH, DAYS, DAYS360, DATEDIF and
-    WORKDAY read and make dates of that system (they answered #VALUE! naming it); a function that
-    would need more (TEXT of a date) still answers that error, never a date 4 years off."""
+    WORKDAY read and make dates of that system (they answered #VALUE! naming it), and TEXT shows
+    them; a function that would need more (VALUE of a date text) still answers that error, never
+    a date 4 years off."""
 
     def mac(wb: Any) -> None:
         wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
@@ -103,8 +104,10 @@ def test_date_functions_of_a_1904_workbook_read_and_make_its_dates(tmp_path: Pat
     cells: dict[str, Any] = {"A1": 40909 - 1462, "B1": "=YEAR(A1)*10000+MONTH(A1)*100+DAY(A1)"}
     cells |= {"B2": "=DATE(2012,1,1)", "B3": "=EOMONTH(A1,1)", "B4": "=EDATE(A1,-1)", "B5": "=DATE(1903,12,31)"}
     cells |= {"B6": "=DAYS360(A1,B3)", "B7": '=DATEDIF(A1,B3,"D")', "B8": "=WORKDAY(A2,1,A3)", "B9": "=YEAR(C1)"}
-    cells |= {"B10": '=TEXT(A1,"yyyy")', "A2": 40910 - 1462, "A3": 40911 - 1462}  # Monday 2012-01-02, a holiday
+    cells |= {"B10": '=VALUE("1/1/2012")', "B11": '=TEXT(A1,"yyyy")'}
+    cells |= {"A2": 40910 - 1462, "A3": 40911 - 1462}  # Monday 2012-01-02, a holiday
     got = book(tmp_path, cells, mac)
     assert (got["B1"], got["B2"], got["B3"], got["B4"]) == (20120101, 40909 - 1462, 40968 - 1462, 40878 - 1462)
     assert (got["B5"], got["B6"], got["B7"], got["B8"], got["B9"]) == ("#NUM!", 58, 59, 40912 - 1462, 1904)
     assert got["B10"] == "#VALUE!" and "1904" in got["reasons"]["B10"]
+    assert got["B11"] == "2012"
