@@ -404,6 +404,8 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.FLOOR.PRECISE": _PRECISE[0],
     "CEILING.PRECISE": _PRECISE[1],
     "_XLFN.CEILING.PRECISE": _PRECISE[1],
+    "ISO.CEILING": _PRECISE[1],  # Microsoft's ISO.CEILING page: CEILING.PRECISE's answers (formulas' own
+    "_XLFN.ISO.CEILING": _PRECISE[1],  # answered ISO.CEILING(-4.3) = 5 where the page has -4)
     "COMBIN": cells(combin),
     "FACT": elementwise(fact, number),
     "SUBTOTAL": subtotal,

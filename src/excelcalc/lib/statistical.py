@@ -18,7 +18,7 @@ import numpy as np
 
 from excelcalc.args import SKIP, Rule, counted, direct, direct_strict, in_range, in_range_a, many, values
 from excelcalc.backend import EMPTY, Array, XlError, error
-from excelcalc.lib._common import FORMULAS, Entry, Wraps, total
+from excelcalc.lib._common import FORMULAS, Entry, Wraps, formulas_own, total
 
 __all__ = ["FUNCTIONS", "STATISTICS", "mode"]
 
@@ -133,4 +133,14 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.MODE.MULT": FORMULAS,
     "POISSON": FORMULAS,
     "RANK": FORMULAS,
+    # Excel 2010's names of the distributions and ranks (Microsoft's pages: each "replaces" an older
+    # function of the same answers) and those older ones: formulas' own, checked against the
+    # examples of Microsoft's pages (tests/excelcalc/lib/test_statistical.py)
+    **formulas_own(
+        "NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T RANK.EQ RANK.AVG "
+        "PERCENTILE.INC PERCENTILE.EXC QUARTILE.INC QUARTILE.EXC CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT "
+        "F.DIST F.DIST.RT F.INV F.INV.RT BINOM.DIST POISSON.DIST EXPON.DIST GAMMA.DIST LOGNORM.DIST "
+        "CONFIDENCE.NORM CONFIDENCE.T COVARIANCE.P COVARIANCE.S NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV "
+        "CHIDIST CHIINV FDIST FINV BINOMDIST EXPONDIST GAMMADIST LOGNORMDIST CONFIDENCE COVAR PERCENTILE QUARTILE"
+    ),
 }

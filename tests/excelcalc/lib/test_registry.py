@@ -30,8 +30,10 @@ _INSTALLED = (
     "_XLFN.STDEV.S _XLFN.VAR.P _XLFN.VAR.S _XLFN.XLOOKUP _XLFN.XOR"
 )
 # installed since (issue 30): CONCAT and TEXTJOIN refuse a text longer than Excel holds before
-# making it; NPV at a rate of -1 is #DIV/0!; FACT multiplies as Excel does; N(TRUE) is 1
+# making it; NPV at a rate of -1 is #DIV/0!; FACT multiplies as Excel does; N(TRUE) is 1; ISO.CEILING is
+# CEILING.PRECISE
 INSTALLED = frozenset(_INSTALLED.split()) | {"TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT", "NPV", "FACT", "N"}
+INSTALLED |= {"ISO.CEILING", "_XLFN.ISO.CEILING"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

@@ -1,0 +1,123 @@
+"""Excel's Statistical functions (``excelcalc.lib.statistical``): Excel 2010's names of the
+distributions, ranks, percentiles and deviations (NORM.DIST, T.DIST, STDEV.S...) and the older
+names they replace, which answered "#NAME? ... is not computed by benchsheet" before (issue 30).
+No workbook Excel saved in tests/corpus calls them: each expected value is the example of
+Microsoft's page of the function ("Formula / Description / Result"), to the digits it shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from excelcalc.formula import evaluate
+from excelcalc.values import ReasonedError
+
+_TEN = "{1345,1301,1368,1322,1310,1370,1318,1350,1303,1299}"  # the STDEV.S/STDEV.P/VAR.S/VAR.P pages' data
+_RANKED = "{7,3.5,3.5,1,2}"  # the RANK.EQ page's data
+
+# formula (as Microsoft's page writes it) -> its Result column
+EXAMPLES = {
+    "NORM.DIST(42,40,1.5,TRUE)": 0.9087888,
+    "NORM.DIST(42,40,1.5,FALSE)": 0.10934,
+    "NORM.INV(0.908789,40,1.5)": 42.000002,
+    "NORM.S.DIST(1.333333,TRUE)": 0.908788726,
+    "NORM.S.DIST(1.333333,FALSE)": 0.164010148,
+    "NORM.S.INV(0.908789)": 1.3333347,
+    "T.DIST(60,1,TRUE)": 0.99469533,
+    "T.DIST(8,3,FALSE)": 0.00073691,
+    "T.DIST.2T(1.959999998,60)": 0.054644930,
+    "T.DIST.RT(1.959999998,60)": 0.027322465,
+    "T.INV(0.75,2)": 0.8164966,
+    "T.INV.2T(0.546449,60)": 0.606533,
+    "CHISQ.DIST(0.5,1,TRUE)": 0.52049988,
+    "CHISQ.DIST(2,3,FALSE)": 0.20755375,
+    "CHISQ.DIST.RT(18.307,10)": 0.0500006,
+    "CHISQ.INV(0.93,1)": 3.283020287,
+    "CHISQ.INV(0.6,2)": 1.832581464,
+    "CHISQ.INV.RT(0.050001,10)": 18.306973,
+    "F.DIST(15.2069,6,4,TRUE)": 0.99,
+    "F.DIST(15.2069,6,4,FALSE)": 0.0012238,
+    "F.DIST.RT(15.2069,6,4)": 0.01,
+    "F.INV(0.01,6,4)": 0.10930991,
+    "F.INV.RT(0.01,6,4)": 15.20686,
+    "BINOM.DIST(6,10,0.5,FALSE)": 0.2050781,
+    "POISSON.DIST(2,5,TRUE)": 0.124652,
+    "POISSON.DIST(2,5,FALSE)": 0.084224,
+    "EXPON.DIST(0.2,10,TRUE)": 0.86466472,
+    "EXPON.DIST(0.2,10,FALSE)": 1.35335283,
+    "GAMMA.DIST(10.00001131,9,2,FALSE)": 0.032639,
+    "GAMMA.DIST(10.00001131,9,2,TRUE)": 0.068094,
+    "LOGNORM.DIST(4,3.5,1.2,TRUE)": 0.0390836,
+    "LOGNORM.DIST(4,3.5,1.2,FALSE)": 0.0176176,
+    "CONFIDENCE.NORM(0.05,2.5,50)": 0.692952,
+    "CONFIDENCE.T(0.05,1,50)": 0.284196855,
+    "COVARIANCE.P({3,2,4,5,6},{9,7,12,15,17})": 5.2,
+    "COVARIANCE.S({2,4,8},{5,11,12})": 9.666666667,
+    "PERCENTILE.INC({1,3,2,4},0.3)": 1.9,
+    "PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},0.25)": 2.5,
+    "QUARTILE.INC({1,2,4,7,8,9,10,12},1)": 3.5,
+    "QUARTILE.EXC({6,7,15,36,39,40,41,42,43,47,49},1)": 15,
+    "QUARTILE.EXC({6,7,15,36,39,40,41,42,43,47,49},3)": 43,
+    f"RANK.EQ(7,{_RANKED},1)": 5,
+    f"RANK.EQ(2,{_RANKED})": 4,
+    f"RANK.EQ(3.5,{_RANKED},1)": 3,
+    "RANK.AVG(94,{89,88,92,101,94,97,95})": 4,
+    "MODE.SNGL({5.6,4,4,3,2,4})": 4,
+    f"STDEV.S({_TEN})": 27.46391572,
+    f"STDEV.P({_TEN})": 26.05455814,
+    f"VAR.S({_TEN})": 754.2666667,
+    f"VAR.P({_TEN})": 678.84,
+    # the older names (Compatibility), their pages' examples
+    "NORMDIST(42,40,1.5,TRUE)": 0.9087888,
+    "NORMINV(0.908789,40,1.5)": 42.000002,
+    "NORMSDIST(1.333333)": 0.908789,
+    "NORMSINV(0.908789)": 1.3333347,
+    "TDIST(1.959999998,60,2)": 0.054644930,
+    "TDIST(1.959999998,60,1)": 0.027322465,
+    "TINV(0.546449,60)": 0.606533,
+    "CHIDIST(18.307,10)": 0.0500006,
+    "CHIINV(0.050001,10)": 18.306973,
+    "FDIST(15.2069,6,4)": 0.01,
+    "FINV(0.01,6,4)": 15.20686,
+    "BINOMDIST(6,10,0.5,FALSE)": 0.2050781,
+    "EXPONDIST(0.2,10,TRUE)": 0.86466472,
+    "GAMMADIST(10.00001131,9,2,FALSE)": 0.032639,
+    "LOGNORMDIST(4,3.5,1.2)": 0.0390836,
+    "CONFIDENCE(0.05,2.5,50)": 0.692952,
+    "COVAR({3,2,4,5,6},{9,7,12,15,17})": 5.2,
+    "PERCENTILE({1,3,2,4},0.3)": 1.9,
+    "QUARTILE({1,2,4,7,8,9,10,12},1)": 3.5,
+}
+
+
+def _shown(expected: float) -> int:
+    """The decimals Microsoft's page shows of a result."""
+    text = repr(float(expected))
+    return len(text.partition(".")[2].rstrip("0")) if "e" not in text else 10
+
+
+@pytest.mark.parametrize("call", list(EXAMPLES))
+def test_as_microsoft_documents_it(call: str) -> None:
+    expected = EXAMPLES[call]
+    name = call.partition("(")[0]
+    for written in (call, "_xlfn." + call) if "." in name else (call,):  # as Excel writes newer names in a file
+        got = evaluate("=" + written)
+        assert not isinstance(got, ReasonedError), got.text
+        assert round(float(got), _shown(expected)) == pytest.approx(expected, abs=1e-12)
+
+
+def test_errors_as_microsoft_documents_them() -> None:
+    """PERCENTILE.EXC's page: k of 0, 0.01 (outside 1/(n+1)..n/(n+1)) and 2 are #NUM!; NORM.DIST's
+    page: a standard deviation of 0 or less is #NUM!."""
+    for call in ("PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},0)", "PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},0.01)"):
+        assert str(evaluate("=" + call)) == "#NUM!"
+    assert str(evaluate("=PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},2)")) == "#NUM!"
+    assert str(evaluate("=NORM.DIST(1,0,0,TRUE)")) == "#NUM!"
+
+
+def test_iserr_and_iso_ceiling_as_microsoft_documents_them() -> None:
+    """ISERR's page: TRUE for any error but #N/A. ISO.CEILING's page: ISO.CEILING(4.3) 5,
+    ISO.CEILING(-4.3) -4, ISO.CEILING(4.3,2) 6, ISO.CEILING(4.3,-2) 6, ISO.CEILING(-4.3,2) -4,
+    ISO.CEILING(-4.3,-2) -4 (formulas' own answered 5 for -4.3)."""
+    assert (evaluate("=ISERR(NA())"), evaluate("=ISERR(1/0)"), evaluate("=ISERR(1)")) == (False, True, False)
+    got = [evaluate(f"=ISO.CEILING({a})") for a in ("4.3", "-4.3", "4.3,2", "4.3,-2", "-4.3,2", "-4.3,-2")]
+    assert got == [5, -4, 6, 6, -4, -4]
