@@ -218,9 +218,19 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
     "EDATE": ((0,), True),
     "EOMONTH": ((0,), True),
     "WORKDAY": ((0, 2), True),
-    "TEXT": ((), False),  # lib.text: TEXT of a date reads the workbook's date system itself
+    # the engine's own, which read the workbook's date system themselves (lib.text's TEXT, and below)
+    "TEXT": ((), False),
+    "WORKDAY.INTL": ((0, 3), True),
+    "_XLFN.WORKDAY.INTL": ((0, 3), True),
+    "NETWORKDAYS": ((0, 1, 2), False),
+    "NETWORKDAYS.INTL": ((0, 1, 3), False),
+    "_XLFN.NETWORKDAYS.INTL": ((0, 1, 3), False),
 }
-_OWN_1904 = frozenset({"TEXT"})  # of IN_1904, those computed elsewhere (not formulas' own, moved)
+_OWN_1904 = frozenset({"TEXT", "WORKDAY", "WORKDAY.INTL", "_XLFN.WORKDAY.INTL"}) | {
+    "NETWORKDAYS",
+    "NETWORKDAYS.INTL",
+    "_XLFN.NETWORKDAYS.INTL",
+}  # of IN_1904, those not formulas' own moved to 1900 serials
 
 
 def _outside(low: float, high: float) -> ReasonedError:
@@ -319,6 +329,179 @@ def _dated(name: str, made: Callable[[Callable[..., Any]], Callable[..., Any]] |
     return Wraps(lambda table: in_1904(made(lazy(table, name)), *IN_1904[name], name))
 
 
+# ------------------------------------------------------------------------- working days
+
+# WORKDAY.INTL's weekend numbers (Microsoft's page): the weekdays off, Monday = 0 ... Sunday = 6
+_WEEKENDS: dict[int, tuple[int, ...]] = {1: (5, 6), 2: (6, 0), 3: (0, 1), 4: (1, 2), 5: (2, 3), 6: (3, 4), 7: (4, 5)}
+_WEEKENDS |= {code: (code - 12 if code > 11 else 6,) for code in range(11, 18)}
+
+
+def _weekend(v: Any) -> tuple[bool, ...] | XlError:
+    """The seven days off, Monday first, of a weekend argument: a number 1-7 or 11-17, or a text of
+    seven 0s and 1s (1 a day off; all seven off is #VALUE!); another number #NUM!."""
+    if v is EMPTY or v is None:
+        v = 1.0
+    if isinstance(v, XlError):
+        return v
+    if isinstance(v, str):
+        if len(v) != 7 or set(v) - {"0", "1"}:
+            return ReasonedError(
+                "#VALUE!", f"the weekend {v[:20]!r} is no weekend text (seven 0s and 1s, Monday first)"
+            )
+        return error("#VALUE!") if v == "1111111" else tuple(c == "1" for c in v)
+    if isinstance(v, bool):
+        return error("#VALUE!")
+    n = whole_number(v)
+    if isinstance(n, XlError):
+        return n
+    off = _WEEKENDS.get(math.trunc(n)) if math.isfinite(n) else None
+    if off is None:
+        return error("#NUM!")
+    return tuple(d in off for d in range(7))
+
+
+def _day_of(v: Any, offset: int) -> int | XlError:
+    """A date argument as a 1900 serial day (truncated; ``offset`` 1462 in a 1904 workbook): a number
+    of Excel's calendar or a text date; an error as it is, anything else #VALUE!."""
+    if isinstance(v, XlError):
+        return v
+    if v is EMPTY or v is None:
+        v = 0.0
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is None:
+            found = text_date(v)
+            if found is None or not 1900 <= found[0] <= 9999:
+                return error("#VALUE!")
+            d = datetime.date(found[0], found[1], found[2])
+            return (d - _EPOCH).days if d >= datetime.date(1900, 3, 1) else (d - datetime.date(1899, 12, 31)).days
+        v = n
+    if isinstance(v, bool) or not is_number(v):
+        return error("#VALUE!")
+    if not 0 <= float(v) < MAX_SERIAL - offset + 1:
+        return _outside(0, MAX_SERIAL - offset)
+    return math.floor(float(v)) + offset
+
+
+def _holidays(v: Any, offset: int) -> frozenset[int] | XlError:
+    """The holidays argument's dates (blank cells left out); the first that is no date its error."""
+    if v is None:
+        return frozenset()
+    out: set[int] = set()
+    for x in as_grid(v).flat:
+        if x is EMPTY or x is None:
+            continue
+        day = _day_of(x, offset)
+        if isinstance(day, XlError):
+            return day
+        out.add(day)
+    return frozenset(out)
+
+
+def _working(day: int, weekend: tuple[bool, ...], holidays: frozenset[int]) -> bool:
+    return not weekend[(day + 5) % 7] and day not in holidays  # serial 1 (Excel's 1900-01-01) a Sunday
+
+
+def _workday(start: int, days: int, weekend: tuple[bool, ...], holidays: frozenset[int]) -> int | None:
+    """The ``days``-th working day after (before, when negative) ``start``; None past Excel's calendar."""
+    per_week = weekend.count(False)
+    step = 1 if days > 0 else -1
+    left, day = abs(days), start
+    while left > per_week:  # whole weeks at once, the working holidays among them counted back
+        weeks = (left - 1) // per_week
+        end = day + step * 7 * weeks
+        if not -7 <= end <= MAX_SERIAL + 7:
+            return None
+        low, high = min(day, end), max(day, end)
+        left -= weeks * per_week
+        jumped = [h for h in holidays if (low < h <= high if step > 0 else low <= h < high)]
+        left += sum(1 for h in jumped if _working(h, weekend, frozenset()))
+        day = end
+    while left:
+        day += step
+        if not 0 <= day <= MAX_SERIAL:
+            return None
+        if _working(day, weekend, holidays):
+            left -= 1
+    return day
+
+
+def _offset() -> int:
+    return DAYS_1904 if getattr(current(), "date1904", False) else 0
+
+
+def _each(fn: Callable[..., Any], *args: Any) -> Any:
+    return cells(fn)(*args)
+
+
+def workday_intl(start_date: Any, days: Any, weekend: Any = None, holidays: Any = None) -> Any:
+    """WORKDAY.INTL(start_date, days, [weekend], [holidays]) and WORKDAY (weekend 1) as Microsoft's
+    pages state them: the date ``days`` working days (truncated) after the start, or before it;
+    ``days`` 0 is the start itself, a weekend day too; a start on a day off counts from there.
+    A start or holiday that is no date is #VALUE!, an answer outside Excel's calendar #NUM!. In a
+    1904 workbook the dates count from 1904. formulas answered #VALUE! for a start on a day off
+    (Microsoft's example WORKDAY.INTL(DATE(2012,1,1),90,11)) and for a weekend text."""
+    offset = _offset()
+    off = _holidays(holidays, offset)
+    if isinstance(off, XlError):
+        return off
+
+    def one(start: Any, count: Any, code: Any) -> Any:
+        first = _day_of(start, offset)
+        if isinstance(first, XlError):
+            return first
+        n = whole_number(count)
+        if isinstance(n, XlError) or isinstance(count, bool):
+            return error("#VALUE!") if isinstance(count, bool) else n
+        week = _weekend(code)
+        if isinstance(week, XlError):
+            return week
+        if not math.isfinite(n) or abs(n) > MAX_SERIAL:
+            return _outside(0, MAX_SERIAL - offset)
+        got = _workday(first, math.trunc(n), week, off)
+        if got is None or not offset <= got <= MAX_SERIAL:
+            return _outside(0, MAX_SERIAL - offset)
+        return float(got - offset)
+
+    return _each(one, start_date, days, EMPTY if weekend is None else weekend)
+
+
+def workday(start_date: Any, days: Any, holidays: Any = None) -> Any:
+    return workday_intl(start_date, days, None, holidays)
+
+
+def networkdays_intl(start_date: Any, end_date: Any, weekend: Any = None, holidays: Any = None) -> Any:
+    """NETWORKDAYS.INTL(start_date, end_date, [weekend], [holidays]) and NETWORKDAYS (weekend 1) as
+    Microsoft's pages state them: the working days from start to end, both counted, negative when
+    the end is before the start; in a 1904 workbook the dates count from 1904."""
+    offset = _offset()
+    off = _holidays(holidays, offset)
+    if isinstance(off, XlError):
+        return off
+
+    def one(start: Any, end: Any, code: Any) -> Any:
+        first, last = _day_of(start, offset), _day_of(end, offset)
+        for v in (first, last):
+            if isinstance(v, XlError):
+                return v
+        week = _weekend(code)
+        if isinstance(week, XlError):
+            return week
+        assert isinstance(first, int) and isinstance(last, int)
+        low, high = min(first, last), max(first, last)
+        weeks, rest = divmod(high - low + 1, 7)
+        count = weeks * week.count(False)
+        count += sum(1 for d in range(high - rest + 1, high + 1) if _working(d, week, frozenset()))
+        count -= sum(1 for h in off if low <= h <= high and _working(h, week, frozenset()))
+        return float(count if first <= last else -count)
+
+    return _each(one, start_date, end_date, EMPTY if weekend is None else weekend)
+
+
+def networkdays(start_date: Any, end_date: Any, holidays: Any = None) -> Any:
+    return networkdays_intl(start_date, end_date, None, holidays)
+
+
 FUNCTIONS: dict[str, Entry] = {
     **{name: _dated(name) for name in IN_1904 if name not in _OWN_1904},
     "DATE": _dated("DATE", date),
@@ -327,6 +510,12 @@ FUNCTIONS: dict[str, Entry] = {
     "DAY": _dated("DAY", date_part),
     "DATEDIF": _dated("DATEDIF", datedif),
     "YEARFRAC": cells(yearfrac),
+    "WORKDAY": workday,
+    "WORKDAY.INTL": workday_intl,
+    "_XLFN.WORKDAY.INTL": workday_intl,
+    "NETWORKDAYS": networkdays,
+    "NETWORKDAYS.INTL": networkdays_intl,
+    "_XLFN.NETWORKDAYS.INTL": networkdays_intl,
     **formulas_own("HOUR MINUTE NOW SECOND TIME TODAY"),
 }
 

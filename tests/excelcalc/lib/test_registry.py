@@ -33,7 +33,8 @@ _INSTALLED = (
 # making it; NPV at a rate of -1 is #DIV/0!; FACT multiplies as Excel does; N(TRUE) is 1; ISO.CEILING is
 # CEILING.PRECISE
 INSTALLED = frozenset(_INSTALLED.split()) | {"TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT", "NPV", "FACT", "N"}
-INSTALLED |= {"ISO.CEILING", "_XLFN.ISO.CEILING"}
+INSTALLED |= {"ISO.CEILING", "_XLFN.ISO.CEILING", "WORKDAY.INTL", "_XLFN.WORKDAY.INTL", "NETWORKDAYS"}
+INSTALLED |= {"NETWORKDAYS.INTL", "_XLFN.NETWORKDAYS.INTL"}  # the engine's own: formulas' failed from a weekend
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
