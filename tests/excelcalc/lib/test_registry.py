@@ -35,6 +35,8 @@ _INSTALLED = (
 INSTALLED = frozenset(_INSTALLED.split()) | {"TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT", "NPV", "FACT", "N"}
 INSTALLED |= {"ISO.CEILING", "_XLFN.ISO.CEILING", "WORKDAY.INTL", "_XLFN.WORKDAY.INTL", "NETWORKDAYS"}
 INSTALLED |= {"NETWORKDAYS.INTL", "_XLFN.NETWORKDAYS.INTL"}  # the engine's own: formulas' failed from a weekend
+_COMPLEX = "COMPLEX IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMABS IMREAL IMAGINARY IMARGUMENT IMCONJUGATE IMSQRT IMEXP"
+INSTALLED |= set(f"{_COMPLEX} IMLN IMLOG10 IMLOG2 IMSIN IMCOS".split())  # written with 15 digits (formulas: 17)
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
