@@ -37,6 +37,7 @@ INSTALLED |= {"ISO.CEILING", "_XLFN.ISO.CEILING", "WORKDAY.INTL", "_XLFN.WORKDAY
 INSTALLED |= {"NETWORKDAYS.INTL", "_XLFN.NETWORKDAYS.INTL"}  # the engine's own: formulas' failed from a weekend
 _COMPLEX = "COMPLEX IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMABS IMREAL IMAGINARY IMARGUMENT IMCONJUGATE IMSQRT IMEXP"
 INSTALLED |= set(f"{_COMPLEX} IMLN IMLOG10 IMLOG2 IMSIN IMCOS".split())  # written with 15 digits (formulas: 17)
+INSTALLED |= {"LINEST", "LOGEST", "TREND", "GROWTH"}  # formulas' statistics were in the wrong order
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

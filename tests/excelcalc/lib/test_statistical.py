@@ -6,10 +6,16 @@ Microsoft's page of the function ("Formula / Description / Result"), to the digi
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 import pytest
+from openpyxl.worksheet.formula import ArrayFormula
 
 from excelcalc.formula import evaluate
 from excelcalc.values import ReasonedError
+from tests.excelcalc.lib.workbooks import book
 
 _TEN = "{1345,1301,1368,1322,1310,1370,1318,1350,1303,1299}"  # the STDEV.S/STDEV.P/VAR.S/VAR.P pages' data
 _RANKED = "{7,3.5,3.5,1,2}"  # the RANK.EQ page's data
@@ -121,3 +127,84 @@ def test_iserr_and_iso_ceiling_as_microsoft_documents_them() -> None:
     assert (evaluate("=ISERR(NA())"), evaluate("=ISERR(1/0)"), evaluate("=ISERR(1)")) == (False, True, False)
     got = [evaluate(f"=ISO.CEILING({a})") for a in ("4.3", "-4.3", "4.3,2", "4.3,-2", "-4.3,2", "-4.3,-2")]
     assert got == [5, -4, 6, 6, -4, -4]
+
+
+# ------------------------------------------------------------------------ LINEST, LOGEST, TREND, GROWTH
+
+# LINEST's example 3 (office buildings): floor space, offices, entrances, age, value
+_BUILDINGS = """
+2310 2 2 20 142000
+2333 2 2 12 144000
+2356 3 1.5 33 151000
+2379 3 2 43 150000
+2402 2 3 53 139000
+2425 4 2 23 169000
+2448 2 1.5 99 126000
+2471 2 2 34 142900
+2494 3 3 23 163000
+2517 4 4 55 169000
+2540 2 3 22 149000
+"""
+_UNITS = "{33100;47300;69000;102000;150000;220000}"  # LOGEST's and GROWTH's example: months 11-16
+NA = "#N/A"
+
+
+def _as_shown(got: Any, expected: list[list[Any]]) -> list[list[Any]]:
+    """``got`` rounded to the decimals each expected number of Microsoft's page shows."""
+    rows: list[list[Any]] = np.asarray(got, dtype=object).tolist()
+    return [
+        [v if isinstance(e, str) else round(float(v), _shown(e)) for v, e in zip(r, row, strict=True)]
+        for r, row in zip(rows, expected, strict=True)
+    ]
+
+
+def test_linest_as_microsoft_documents_it(tmp_path: Path) -> None:
+    """LINEST's page, example 3 (multiple regression, stats TRUE, an array formula of 5 rows) and
+    example 2 (SUM(LINEST(...)*{9,1}) 11000). formulas' own answered the standard errors in reverse
+    order and F 367.8 for 459.75 (it counted b as a variable)."""
+    cells: dict[str, Any] = {}
+    for i, line in enumerate(_BUILDINGS.split("\n")[1:-1], start=1):
+        cells |= {f"{col}{i}": float(v) for col, v in zip("ABCDE", line.split(), strict=True)}
+    cells["G1"] = ArrayFormula("G1:K5", "=LINEST(E1:E11,A1:D11,TRUE,TRUE)")
+    cells["G7"] = "=SUM(LINEST({3100;4500;4400;5400;7500;8100},{1;2;3;4;5;6})*{9,1})"
+    got = book(tmp_path, cells)
+    table = [[got[f"{c}{r}"] for c in "GHIJK"] for r in range(1, 6)]
+    expected: list[list[Any]] = [
+        [-234.2371645, 2553.21066, 12529.76817, 27.64138737, 52317.83051],
+        [13.26801148, 530.6691519, 400.0668382, 5.429374042, 12237.3616],
+        [0.996747993, 970.5784629, NA, NA, NA],
+        [459.7536742, 6, NA, NA, NA],
+        [1732393319, 5652135.316, NA, NA, NA],
+    ]
+    assert _as_shown(table, expected) == expected
+    assert got["G7"] == 11000
+
+
+def test_logest_trend_growth_as_microsoft_documents_them() -> None:
+    """LOGEST's page (stats TRUE), TREND's (months 1-12 of costs, predicted for 13-17) and GROWTH's
+    (months 11-16 of units, fitted and predicted for 17-18)."""
+    expected: list[list[Any]] = [
+        [1.463275628, 495.3047702],
+        [0.002633403, 0.035834282],
+        [0.99980862, 0.011016315],
+        [20896.8011, 4],
+        [2.53601883, 0.000485437],
+    ]
+    assert _as_shown(evaluate(f"=LOGEST({_UNITS},{{11;12;13;14;15;16}},TRUE,TRUE)"), expected) == expected
+    costs = "{133890;135000;135790;137300;138130;139100;139900;141120;141890;143230;144000;145290}"
+    trend = evaluate(f"=TREND({costs},{{1;2;3;4;5;6;7;8;9;10;11;12}},{{13;14;15;16;17}})")
+    assert [round(float(v)) for v in np.asarray(trend).flat] == [146172, 147190, 148208, 149226, 150244]
+    growth = evaluate(f"=GROWTH({_UNITS},{{11;12;13;14;15;16}},{{17;18}})")
+    assert [round(float(v), 4) for v in np.asarray(growth).flat] == [320196.7184, 468536.0542]
+    fitted = evaluate(f"=GROWTH({_UNITS},{{11;12;13;14;15;16}})")
+    assert round(float(np.asarray(fitted).flat[0]), 5) == 32618.20377
+    assert np.asarray(evaluate("=LINEST({1,2,3})")).tolist() == [[1.0, 0.0]]  # an exact line, exact
+
+
+def test_linest_refuses_what_it_cannot_tell() -> None:
+    """A const typed 0 and one left empty (,,) reach the engine alike, and Excel reads the empty one
+    as TRUE (LINEST's example 1: slope 2, intercept 1): refused, naming it; so are x's that do not vary."""
+    got = evaluate("=LINEST({1;9;5;7},{0;4;2;3},,FALSE)")
+    assert isinstance(got, ReasonedError) and "LINEST" in got.reason
+    assert np.asarray(evaluate("=LINEST({1;9;5;7},{0;4;2;3},TRUE,FALSE)")).tolist() == [[2.0, 1.0]]
+    assert isinstance(evaluate("=LINEST({1;2;3},{1;1;1})"), ReasonedError)
