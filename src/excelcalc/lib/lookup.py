@@ -579,7 +579,18 @@ def _single(table: FunctionTable) -> dict[str, Any]:
     return {"extra_inputs": table.excel("_XLFN.SINGLE")["extra_inputs"], "function": single}
 
 
+def hyperlink(link_location: Any, friendly_name: Any = None) -> Any:
+    """HYPERLINK(link_location, [friendly_name]) (Microsoft's page): the cell shows friendly_name, or
+    link_location without one (tests/corpus poi/FormulaEvalTestData_Copy.xlsx, EverythingTests!D724:
+    HYPERLINK("http://poi.apache.org") is "http://poi.apache.org"); the jump is Excel's, not a value."""
+    shown = scalar(link_location if friendly_name is None else friendly_name)
+    if isinstance(shown, np.ndarray):
+        return ReasonedError("#VALUE!", "HYPERLINK of an array is not computed by benchsheet")
+    return 0.0 if shown is EMPTY else shown
+
+
 FUNCTIONS: dict[str, Entry] = {
+    "HYPERLINK": hyperlink,
     "INDEX": Wraps(_index),
     "ROWS": Wraps(lambda table: rows_columns(table.excel("ROWS"), 0)),
     "COLUMNS": Wraps(lambda table: rows_columns(table.excel("COLUMNS"), 1)),

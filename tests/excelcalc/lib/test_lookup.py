@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from excelcalc.formula import evaluate
 from tests.excelcalc.lib.workbooks import book
 
 
@@ -92,3 +93,11 @@ def test_indirect_of_a_name_relative_to_its_cell_names_the_case(tmp_path: Path) 
     it, never the value of the cell the name means from A1."""
     got = book(tmp_path, {"A1": 1, "A2": 2, "B2": '=INDIRECT("Here")'}, Here="S!A1")
     assert got["B2"] == "#VALUE!" and "relative" in got["reasons"]["B2"]
+
+
+def test_hyperlink_shows_its_friendly_name_or_its_link() -> None:
+    """tests/corpus poi/FormulaEvalTestData_Copy.xlsx, EverythingTests!D724 (Excel-cached):
+    HYPERLINK("http://poi.apache.org") is "http://poi.apache.org"; Microsoft's HYPERLINK page: the
+    cell shows friendly_name where one is given. It answered "#NAME? unknown function HYPERLINK"."""
+    assert evaluate('=HYPERLINK("http://poi.apache.org")') == "http://poi.apache.org"
+    assert evaluate('=HYPERLINK("http://poi.apache.org","POI")') == "POI"
