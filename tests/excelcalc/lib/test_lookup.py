@@ -101,3 +101,29 @@ def test_hyperlink_shows_its_friendly_name_or_its_link() -> None:
     cell shows friendly_name where one is given. It answered "#NAME? unknown function HYPERLINK"."""
     assert evaluate('=HYPERLINK("http://poi.apache.org")') == "http://poi.apache.org"
     assert evaluate('=HYPERLINK("http://poi.apache.org","POI")') == "POI"
+
+
+# PhpSpreadsheet's tests/data/Calculation/LookupRef/MATCH.php (values Excel gives), match_type 1:
+# expected position, lookup value, lookup array
+MATCH_CASES = [
+    (1, "2", "{2,3,4,3}"),
+    (2, "2", "{2,0,4,3}"),
+    (3, "2", "{2,0,0,3}"),
+    (4, "4", "{2,0,0,3}"),
+    (3, "TRUE", "{TRUE,TRUE,TRUE}"),
+    ("#N/A", "TRUE", "{0,1,2}"),
+    (4, "4.6", "{1,2,3,4,5}"),
+    (4, "4", "{1,2,3,3.8,5}"),
+]
+
+
+def test_match_lands_where_excels_binary_search_lands() -> None:
+    """MATCH of match_type 1 over values not in ascending order answers where Excel's binary search
+    lands, as LOOKUP does (POI's model of it, which passes POI's Excel-cached FormulaEvalTestData):
+    MATCH("b",{"c","a","d","b","e"}) looks at "d" then "c" and finds nothing (formulas scanned
+    every value and answered 2, the position of "a")."""
+    got = [evaluate(f"=MATCH({v},{a},1)") for _, v, a in MATCH_CASES]
+    assert [g if isinstance(g, int) else str(g) for g in got] == [e for e, _, _ in MATCH_CASES]
+    assert str(evaluate('=MATCH("b",{"c","a","d","b","e"})')) == "#N/A"
+    assert evaluate('=MATCH("c",{"d","a","b","e","c","z"})') == 5
+    assert evaluate('=MATCH("B",{"a","b","c"},1)') == 2  # text compared in any case
