@@ -127,3 +127,20 @@ def test_match_lands_where_excels_binary_search_lands() -> None:
     assert str(evaluate('=MATCH("b",{"c","a","d","b","e"})')) == "#N/A"
     assert evaluate('=MATCH("c",{"d","a","b","e","c","z"})') == 5
     assert evaluate('=MATCH("B",{"a","b","c"},1)') == 2  # text compared in any case
+
+
+# the same file's match_type -1 cases: formulas' own search answers each as Excel does (left to it)
+MATCH_DESCENDING = [
+    (1, "2", "{2,0,0,3}"),
+    (4, "2", "{3,3,4,5}"),
+    (3, "4", "{5,8,4,2}"),
+    (2, "4", "{8,8,3,2}"),
+    ("#N/A", "6", "{3,5,6,8}"),
+    (5, "6", '{TRUE,FALSE,"a","z",222222,2,99999999}'),
+    ("#N/A", "6", '{TRUE,FALSE,"a","z",2,888}'),
+]
+
+
+def test_match_of_match_type_minus_1_as_excel_answers() -> None:
+    got = [evaluate(f"=MATCH({v},{a},-1)") for _, v, a in MATCH_DESCENDING]
+    assert [g if isinstance(g, int) else str(g) for g in got] == [e for e, _, _ in MATCH_DESCENDING]
