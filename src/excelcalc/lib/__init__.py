@@ -35,8 +35,9 @@ from excelcalc.lib import (
     text,
 )
 from excelcalc.lib._common import FORMULAS, Entry, Wraps
+from excelcalc.values import ReasonedError
 
-__all__ = ["CATEGORIES", "CHECKED", "register"]
+__all__ = ["CATEGORIES", "CHECKED", "NOT_COMPUTED", "register"]
 
 CATEGORIES: tuple[ModuleType, ...] = (
     math,
@@ -48,6 +49,24 @@ CATEGORIES: tuple[ModuleType, ...] = (
     engineering,
     financial,
     logical,
+)
+
+# issue 30, checked by tests/excelcalc/lib against the examples of Microsoft's pages (no corpus workbook
+# calls them): Excel 2010's names of the statistics and the older ones they replace, ISERR, ISO.CEILING,
+# the working days, complex numbers, regressions, QUOTIENT, SERIESSUM, HYPERLINK
+_SINCE_ISSUE_30 = (
+    "NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T STDEV.S STDEV.P "
+    "VAR.S VAR.P MODE.SNGL RANK.EQ RANK.AVG PERCENTILE.INC PERCENTILE.EXC QUARTILE.INC QUARTILE.EXC "
+    "CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT F.DIST F.DIST.RT F.INV F.INV.RT BINOM.DIST "
+    "POISSON.DIST EXPON.DIST GAMMA.DIST LOGNORM.DIST CONFIDENCE.NORM CONFIDENCE.T COVARIANCE.P "
+    "COVARIANCE.S NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV CHIDIST CHIINV FDIST FINV BINOMDIST "
+    "EXPONDIST GAMMADIST LOGNORMDIST CONFIDENCE COVAR PERCENTILE QUARTILE ISERR ISO.CEILING "
+    "WORKDAY.INTL NETWORKDAYS NETWORKDAYS.INTL COMPLEX IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMABS IMREAL IMAGINARY "
+    "IMARGUMENT IMCONJUGATE IMSQRT IMEXP IMLN IMLOG10 IMLOG2 IMSIN IMCOS LINEST LOGEST TREND GROWTH QUOTIENT "
+    "SERIESSUM HYPERLINK CORREL PEARSON SLOPE INTERCEPT RSQ STEYX FORECAST FORECAST.LINEAR STANDARDIZE GAMMALN "
+    "GAMMALN.PRECISE SKEW SKEW.P KURT BETA.DIST BETADIST BETA.INV BETAINV WEIBULL.DIST WEIBULL HYPGEOM.DIST "
+    "HYPGEOMDIST NEGBINOM.DIST NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV "
+    "PERCENTRANK.INC PERCENTRANK T.TEST TTEST CHISQ.TEST CHITEST Z.TEST ZTEST F.TEST FTEST FISHER FISHERINV PHI"
 )
 
 # Excel's functions the engine computes and has checked against Excel: those the corpus of
@@ -244,8 +263,32 @@ CHECKED = frozenset(
         "_XLFN.DAYS",
         "_XLFN.XLOOKUP",
         "_XLFN.XMATCH",
+        *_SINCE_ISSUE_30.split(),
     }
 )
+
+
+# Excel's built-in functions formulas does not know at all (a formula calling one answered "unknown
+# function", as for a name no one defined): the table knows them as functions not computed, so such a
+# formula answers "#NAME? F is not computed by benchsheet" like any Excel function not in CHECKED.
+_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML FORMULATEXT IMAGE RANDARRAY SEQUENCE SHEET SHEETS"
+NOT_COMPUTED = frozenset(
+    (
+        "CALL CELL CUBEKPIMEMBER CUBEMEMBER CUBEMEMBERPROPERTY CUBERANKEDMEMBER CUBESET CUBESETCOUNT CUBEVALUE "
+        "DAVERAGE DCOUNT DCOUNTA DGET DMAX DMIN DPRODUCT DSTDEV DSTDEVP DSUM DVAR DVARP ECMA.CEILING EUROCONVERT "
+        "GETPIVOTDATA INFO JIS PHONETIC REGISTER.ID RTD "
+        f"{_NEWER} {' '.join('_XLFN.' + n for n in _NEWER.split())} "
+        "STOCKHISTORY _XLFN.STOCKHISTORY WEBSERVICE _XLFN.WEBSERVICE"
+    ).split()
+)
+
+
+def _not_computed(name: str) -> Any:
+    def run(*args: Any) -> Any:
+        return ReasonedError("#NAME?", f"{name.removeprefix('_XLFN.')} is not computed by benchsheet")
+
+    run.__name__ = name
+    return run
 
 
 def _made(entry: Entry, table: FunctionTable) -> Any:
@@ -261,3 +304,5 @@ def register(table: FunctionTable) -> None:
                 table[name] = _made(entry, table)
         operators: dict[str, Entry] = getattr(category, "OPERATORS", {})
         replace_operators({name: _made(entry, table) for name, entry in operators.items()})
+    for name in NOT_COMPUTED:  # none of them in formulas 1.3 (checked by tests/excelcalc/lib/test_registry.py)
+        table[name] = _not_computed(name)

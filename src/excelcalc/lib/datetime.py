@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -216,7 +218,19 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
     "EDATE": ((0,), True),
     "EOMONTH": ((0,), True),
     "WORKDAY": ((0, 2), True),
+    # the engine's own, which read the workbook's date system themselves (lib.text's TEXT, and below)
+    "TEXT": ((), False),
+    "WORKDAY.INTL": ((0, 3), True),
+    "_XLFN.WORKDAY.INTL": ((0, 3), True),
+    "NETWORKDAYS": ((0, 1, 2), False),
+    "NETWORKDAYS.INTL": ((0, 1, 3), False),
+    "_XLFN.NETWORKDAYS.INTL": ((0, 1, 3), False),
 }
+_OWN_1904 = frozenset({"TEXT", "WORKDAY", "WORKDAY.INTL", "_XLFN.WORKDAY.INTL"}) | {
+    "NETWORKDAYS",
+    "NETWORKDAYS.INTL",
+    "_XLFN.NETWORKDAYS.INTL",
+}  # of IN_1904, those not formulas' own moved to 1900 serials
 
 
 def _outside(low: float, high: float) -> ReasonedError:
@@ -315,13 +329,330 @@ def _dated(name: str, made: Callable[[Callable[..., Any]], Callable[..., Any]] |
     return Wraps(lambda table: in_1904(made(lazy(table, name)), *IN_1904[name], name))
 
 
+# ------------------------------------------------------------------------- working days
+
+# WORKDAY.INTL's weekend numbers (Microsoft's page): the weekdays off, Monday = 0 ... Sunday = 6
+_WEEKENDS: dict[int, tuple[int, ...]] = {1: (5, 6), 2: (6, 0), 3: (0, 1), 4: (1, 2), 5: (2, 3), 6: (3, 4), 7: (4, 5)}
+_WEEKENDS |= {code: (code - 12 if code > 11 else 6,) for code in range(11, 18)}
+
+
+def _weekend(v: Any) -> tuple[bool, ...] | XlError:
+    """The seven days off, Monday first, of a weekend argument: a number 1-7 or 11-17, or a text of
+    seven 0s and 1s (1 a day off; all seven off is #VALUE!); another number #NUM!."""
+    if v is EMPTY or v is None:
+        v = 1.0
+    if isinstance(v, XlError):
+        return v
+    if isinstance(v, str):
+        if len(v) != 7 or set(v) - {"0", "1"}:
+            return ReasonedError(
+                "#VALUE!", f"the weekend {v[:20]!r} is no weekend text (seven 0s and 1s, Monday first)"
+            )
+        return error("#VALUE!") if v == "1111111" else tuple(c == "1" for c in v)
+    if isinstance(v, bool):
+        return error("#VALUE!")
+    n = whole_number(v)
+    if isinstance(n, XlError):
+        return n
+    off = _WEEKENDS.get(math.trunc(n)) if math.isfinite(n) else None
+    if off is None:
+        return error("#NUM!")
+    return tuple(d in off for d in range(7))
+
+
+def _day_of(v: Any, offset: int) -> int | XlError:
+    """A date argument as a 1900 serial day (truncated; ``offset`` 1462 in a 1904 workbook): a number
+    of Excel's calendar or a text date; an error as it is, anything else #VALUE!."""
+    if isinstance(v, XlError):
+        return v
+    if v is EMPTY or v is None:
+        v = 0.0
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is None:
+            found = text_date(v)
+            if found is None or not 1900 <= found[0] <= 9999:
+                return error("#VALUE!")
+            d = datetime.date(found[0], found[1], found[2])
+            return (d - _EPOCH).days if d >= datetime.date(1900, 3, 1) else (d - datetime.date(1899, 12, 31)).days
+        v = n
+    if isinstance(v, bool) or not is_number(v):
+        return error("#VALUE!")
+    if not 0 <= float(v) < MAX_SERIAL - offset + 1:
+        return _outside(0, MAX_SERIAL - offset)
+    return math.floor(float(v)) + offset
+
+
+def _holidays(v: Any, offset: int) -> frozenset[int] | XlError:
+    """The holidays argument's dates (blank cells left out); the first that is no date its error."""
+    if v is None:
+        return frozenset()
+    out: set[int] = set()
+    for x in as_grid(v).flat:
+        if x is EMPTY or x is None:
+            continue
+        day = _day_of(x, offset)
+        if isinstance(day, XlError):
+            return day
+        out.add(day)
+    return frozenset(out)
+
+
+def _working(day: int, weekend: tuple[bool, ...], holidays: frozenset[int]) -> bool:
+    return not weekend[(day + 5) % 7] and day not in holidays  # serial 1 (Excel's 1900-01-01) a Sunday
+
+
+def _workday(start: int, days: int, weekend: tuple[bool, ...], holidays: frozenset[int]) -> int | None:
+    """The ``days``-th working day after (before, when negative) ``start``; None past Excel's calendar."""
+    per_week = weekend.count(False)
+    step = 1 if days > 0 else -1
+    left, day = abs(days), start
+    while left > per_week:  # whole weeks at once, the working holidays among them counted back
+        weeks = (left - 1) // per_week
+        end = day + step * 7 * weeks
+        if not -7 <= end <= MAX_SERIAL + 7:
+            return None
+        low, high = min(day, end), max(day, end)
+        left -= weeks * per_week
+        jumped = [h for h in holidays if (low < h <= high if step > 0 else low <= h < high)]
+        left += sum(1 for h in jumped if _working(h, weekend, frozenset()))
+        day = end
+    while left:
+        day += step
+        if not 0 <= day <= MAX_SERIAL:
+            return None
+        if _working(day, weekend, holidays):
+            left -= 1
+    return day
+
+
+def _offset() -> int:
+    return DAYS_1904 if getattr(current(), "date1904", False) else 0
+
+
+def _each(fn: Callable[..., Any], *args: Any) -> Any:
+    return cells(fn)(*args)
+
+
+def workday_intl(start_date: Any, days: Any, weekend: Any = None, holidays: Any = None) -> Any:
+    """WORKDAY.INTL(start_date, days, [weekend], [holidays]) and WORKDAY (weekend 1) as Microsoft's
+    pages state them: the date ``days`` working days (truncated) after the start, or before it;
+    ``days`` 0 is the start itself, a weekend day too; a start on a day off counts from there.
+    A start or holiday that is no date is #VALUE!, an answer outside Excel's calendar #NUM!. In a
+    1904 workbook the dates count from 1904. formulas answered #VALUE! for a start on a day off
+    (Microsoft's example WORKDAY.INTL(DATE(2012,1,1),90,11)) and for a weekend text."""
+    offset = _offset()
+    off = _holidays(holidays, offset)
+    if isinstance(off, XlError):
+        return off
+
+    def one(start: Any, count: Any, code: Any) -> Any:
+        first = _day_of(start, offset)
+        if isinstance(first, XlError):
+            return first
+        n = whole_number(count)
+        if isinstance(n, XlError) or isinstance(count, bool):
+            return error("#VALUE!") if isinstance(count, bool) else n
+        week = _weekend(code)
+        if isinstance(week, XlError):
+            return week
+        if not math.isfinite(n) or abs(n) > MAX_SERIAL:
+            return _outside(0, MAX_SERIAL - offset)
+        got = _workday(first, math.trunc(n), week, off)
+        if got is None or not offset <= got <= MAX_SERIAL:
+            return _outside(0, MAX_SERIAL - offset)
+        return float(got - offset)
+
+    return _each(one, start_date, days, EMPTY if weekend is None else weekend)
+
+
+def workday(start_date: Any, days: Any, holidays: Any = None) -> Any:
+    return workday_intl(start_date, days, None, holidays)
+
+
+def networkdays_intl(start_date: Any, end_date: Any, weekend: Any = None, holidays: Any = None) -> Any:
+    """NETWORKDAYS.INTL(start_date, end_date, [weekend], [holidays]) and NETWORKDAYS (weekend 1) as
+    Microsoft's pages state them: the working days from start to end, both counted, negative when
+    the end is before the start; in a 1904 workbook the dates count from 1904."""
+    offset = _offset()
+    off = _holidays(holidays, offset)
+    if isinstance(off, XlError):
+        return off
+
+    def one(start: Any, end: Any, code: Any) -> Any:
+        first, last = _day_of(start, offset), _day_of(end, offset)
+        for v in (first, last):
+            if isinstance(v, XlError):
+                return v
+        week = _weekend(code)
+        if isinstance(week, XlError):
+            return week
+        assert isinstance(first, int) and isinstance(last, int)
+        low, high = min(first, last), max(first, last)
+        weeks, rest = divmod(high - low + 1, 7)
+        count = weeks * week.count(False)
+        count += sum(1 for d in range(high - rest + 1, high + 1) if _working(d, week, frozenset()))
+        count -= sum(1 for h in off if low <= h <= high and _working(h, week, frozenset()))
+        return float(count if first <= last else -count)
+
+    return _each(one, start_date, end_date, EMPTY if weekend is None else weekend)
+
+
+def networkdays(start_date: Any, end_date: Any, holidays: Any = None) -> Any:
+    return networkdays_intl(start_date, end_date, None, holidays)
+
+
 FUNCTIONS: dict[str, Entry] = {
-    **{name: _dated(name) for name in IN_1904},
+    **{name: _dated(name) for name in IN_1904 if name not in _OWN_1904},
     "DATE": _dated("DATE", date),
     "YEAR": _dated("YEAR", date_part),
     "MONTH": _dated("MONTH", date_part),
     "DAY": _dated("DAY", date_part),
     "DATEDIF": _dated("DATEDIF", datedif),
     "YEARFRAC": cells(yearfrac),
+    "WORKDAY": workday,
+    "WORKDAY.INTL": workday_intl,
+    "_XLFN.WORKDAY.INTL": workday_intl,
+    "NETWORKDAYS": networkdays,
+    "NETWORKDAYS.INTL": networkdays_intl,
+    "_XLFN.NETWORKDAYS.INTL": networkdays_intl,
     **formulas_own("HOUR MINUTE NOW SECOND TIME TODAY"),
 }
+
+
+# ------------------------------------------------------------------- TEXT of a date or a time
+
+# a date or time code of a number format section (Microsoft's "Number format codes"), the text
+# inside quotes or after a backslash, or a character shown as it is
+_DATE_TOKEN = re.compile(
+    r'"(?P<quoted>[^"]*)"|\\(?P<escaped>.)|_(?P<space>.)|\*(?P<fill>.)|(?P<ampm>AM/PM|A/P|a/p)'
+    r"|\[(?P<elapsed>h+|m+|s+)\]|\[(?P<bracket>[^\]]*)\]|(?P<code>y+|m+|d+|h+|s+)(?P<fraction>\.0+)?"
+    r"|(?P<plain>[-+/():,. $!^&'~{}<>=])",
+    re.IGNORECASE,
+)
+_DATE_CODE = re.compile(r"[ymdhs]", re.IGNORECASE)
+_MONTHS = "January February March April May June July August September October November December".split()  # noqa: SIM905
+_WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+_ENGLISH = re.compile(r"\$-(?:[0-9a-fA-F]*409|en-US)", re.IGNORECASE)  # [$-409]: English (United States)
+_COLOURS = frozenset(["black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"])
+
+
+def is_date_section(section: str) -> bool:
+    """The section of a number format shows a date or a time (a y, m, d, h or s code outside quotes)."""
+    bare = re.sub(r'"[^"]*"|\\.|_.|\*.|\[\$[^\]]*\]|\[[a-zA-Z]+[0-9]*\]', "", section)
+    return bool(_DATE_CODE.search(bare))
+
+
+def _tokens(section: str) -> list[tuple[str, str, str]] | str:
+    """(kind, code, fraction) of each part of a date section, or what about it is not computed."""
+    out: list[tuple[str, str, str]] = []
+    at = 0
+    while at < len(section):
+        m = _DATE_TOKEN.match(section, at)
+        if m is None:
+            return f"the character {section[at]!r}"
+        at = m.end()
+        if m["quoted"] is not None or m["escaped"] is not None or m["plain"] is not None:
+            out.append(("text", m["quoted"] if m["quoted"] is not None else m["escaped"] or m["plain"], ""))
+        elif m["space"] is not None:
+            out.append(("text", " ", ""))
+        elif m["ampm"] is not None:
+            out.append(("ampm", m["ampm"], ""))
+        elif m["elapsed"] is not None:
+            out.append(("elapsed", m["elapsed"].lower(), ""))
+        elif m["bracket"] is not None:
+            inside = m["bracket"]
+            if inside.lower() in _COLOURS or re.fullmatch(r"color[0-9]{1,2}", inside, re.IGNORECASE):
+                continue
+            if _ENGLISH.fullmatch(inside):
+                continue
+            return f"[{inside}]"
+        elif m["code"] is not None:
+            out.append(("code", m["code"].lower(), m["fraction"] or ""))
+        # a fill (*x) repeats a character to the column's width: no width in TEXT, nothing shown
+    return out
+
+
+def _minutes(tokens: list[tuple[str, str, str]], i: int) -> bool:
+    """m or mm at ``i`` is minutes: right after an hour code or right before a seconds code
+    (other parts between them aside)."""
+    codes = [(j, c) for j, (kind, c, _) in enumerate(tokens) if kind in ("code", "elapsed")]
+    place = next(k for k, (j, _) in enumerate(codes) if j == i)
+    before = codes[place - 1][1] if place > 0 else ""
+    after = codes[place + 1][1] if place + 1 < len(codes) else ""
+    return before.startswith("h") or after.startswith("s")
+
+
+def _calendar_1900(day: int) -> tuple[int, int, int, int]:
+    """(year, month, day, weekday from Sunday = 0) of a 1900 serial day, with Excel's January 0 and
+    February 29, 1900 (serials 0 and 60) and its weekdays of them (serial 1 a Sunday)."""
+    weekday = (day + 6) % 7
+    if day == 0:
+        return 1900, 1, 0, weekday
+    if day == 60:
+        return 1900, 2, 29, weekday
+    d = (_EPOCH if day > 60 else datetime.date(1899, 12, 31)) + datetime.timedelta(days=day)
+    return d.year, d.month, d.day, weekday
+
+
+def _not_computed(section: str, what: str) -> ReasonedError:
+    return ReasonedError("#VALUE!", f"TEXT's date format {section[:40]!r} ({what}) is not computed by benchsheet")
+
+
+def date_text(serial: float, section: str, date1904: bool) -> str | ReasonedError:
+    """TEXT of the serial number ``serial`` by a date or time section of a number format: rounded to
+    the shown fraction of a second (to the second without one) before the parts are read, so a time
+    just before midnight is the next day's 00:00:00, as Excel shows it; in a 1904 workbook serial 0
+    is January 1, 1904. Codes: y yy (two digits) yyy yyyy; m mm mmm mmmm mmmmm (month, or minutes
+    after an hour or before seconds); d dd ddd dddd; h hh, s ss (.0 .00 .000); [h] [m] [s] elapsed;
+    AM/PM A/P a/p; quoted text, \\x, _x, colours and [$-409]."""
+    tokens = _tokens(section)
+    if isinstance(tokens, str):
+        return _not_computed(section, tokens)
+    if any(f and c[0] != "s" for kind, c, f in tokens if kind == "code"):
+        return _not_computed(section, "a fraction of another part than seconds")
+    high = MAX_SERIAL - DAYS_1904 if date1904 else MAX_SERIAL
+    if not 0 <= serial < high + 1:
+        why = "no date of Excel's calendar"
+        return ReasonedError("#VALUE!", f"TEXT of {serial:g} as a date or time is not computed by benchsheet ({why})")
+    digits = max((len(f) - 1 for _, _, f in tokens if f), default=0)
+    seconds = (Decimal(repr(float(serial))) * 86400).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    whole = int(seconds)
+    fraction = seconds - whole
+    day, in_day = divmod(whole, 86400)
+    if day > high:
+        return ReasonedError("#VALUE!", f"TEXT of {serial:g} as a date is not computed by benchsheet (past 9999)")
+    year, month, mday, weekday = _calendar_1900(day + DAYS_1904 if date1904 else day)
+    hour, rest = divmod(in_day, 3600)
+    minute, second = divmod(rest, 60)
+    twelve = any(kind == "ampm" for kind, _, _ in tokens)
+    out: list[str] = []
+    for i, (kind, code, frac) in enumerate(tokens):
+        n = len(code)
+        if kind == "text":
+            out.append(code)
+        elif kind == "ampm":
+            if code not in ("AM/PM", "A/P", "a/p"):
+                return _not_computed(section, code)
+            out.append(code.split("/")[0 if hour < 12 else 1])
+        elif kind == "elapsed":
+            total = {"h": whole // 3600, "m": whole // 60, "s": whole}[code[0]]
+            out.append(str(total).zfill(n))
+        elif code[0] == "y":
+            out.append(str(year % 100).zfill(2) if n <= 2 else str(year))
+        elif code[0] == "m" and n <= 2 and _minutes(tokens, i):
+            out.append(str(minute).zfill(n))
+        elif code[0] == "m":
+            name = _MONTHS[month - 1]
+            out.append(str(month).zfill(n) if n <= 2 else name[:3] if n == 3 else name[0] if n == 5 else name)
+        elif code[0] == "d":
+            name = _WEEKDAYS[weekday]
+            out.append(str(mday).zfill(n) if n <= 2 else name[:3] if n == 3 else name)
+        elif code[0] == "h":
+            shown = (hour % 12 or 12) if twelve else hour
+            out.append(str(shown).zfill(min(n, 2)))
+        else:
+            out.append(str(second).zfill(min(n, 2)))
+        if frac:
+            out.append("." + str(int(fraction.scaleb(len(frac) - 1))).zfill(len(frac) - 1))
+    return "".join(out)

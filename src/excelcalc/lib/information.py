@@ -41,5 +41,5 @@ def n(v: Any) -> Any:
 FUNCTIONS: dict[str, Entry] = {
     "ISNUMBER": isnumber,
     "N": n,
-    **formulas_own("ERROR.TYPE ISBLANK ISERROR ISLOGICAL ISNA ISNONTEXT ISREF ISTEXT NA TYPE"),
+    **formulas_own("ERROR.TYPE ISBLANK ISERR ISERROR ISLOGICAL ISNA ISNONTEXT ISREF ISTEXT NA TYPE"),
 }

@@ -3,7 +3,7 @@ and its range operator; the others of the group it takes from formulas as they a
 checked against Excel.
 
 * INDEX (a row or column number of 0, a reference kept a reference), ROWS and COLUMNS of an array,
-  XLOOKUP of several columns, LOOKUP by Excel's binary search, ADDRESS's sheet names.
+  XLOOKUP of several columns, LOOKUP and MATCH by Excel's binary search, ADDRESS's sheet names.
 * OFFSET, INDIRECT and the range operator (``A1:OFFSET(...)``) make a reference while the formula
   runs and read it from the workbook (``lib.sheets``).
 * Implicit intersection (``@``, written ``_xlfn.SINGLE`` in a file): which ranges of an ordinary
@@ -387,6 +387,27 @@ def lookup(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def match(original: Callable[..., Any]) -> Callable[..., Any]:
+    """MATCH(lookup_value, lookup_array, [match_type]) of match_type 1 (the default) over one row or
+    column found by Excel's binary search (``_binary_search``, as LOOKUP's), so over values not in
+    ascending order the answer is where Excel's search lands (MATCH("b",{"c","a","d","b","e"}) is
+    #N/A: the search looks at "d" and "c" only; formulas scanned every value and answered 2). The
+    other match types, and arrays of lookup values, go to formulas."""
+
+    def run(value: Any, array: Any, match_type: Any = None) -> Any:
+        v, kind, grid = scalar(value), scalar(match_type), as_grid(array)
+        approximate = match_type is None or (is_number(kind) and float(kind) == 1)
+        if not approximate or isinstance(v, np.ndarray) or v is EMPTY or min(grid.shape) != 1:
+            return original(value, array) if match_type is None else original(value, array, match_type)
+        if isinstance(v, XlError):
+            return v
+        i = _binary_search(v, list(grid.flat))
+        return error("#N/A") if i < 0 else i + 1
+
+    run.__name__ = "MATCH"
+    return run
+
+
 def _compare(v: Any, x: Any) -> int | None:
     """-1, 0, 1 as ``v`` is less than, equal to or greater than ``x``; None for another kind."""
     kind = _kind(v)
@@ -579,19 +600,31 @@ def _single(table: FunctionTable) -> dict[str, Any]:
     return {"extra_inputs": table.excel("_XLFN.SINGLE")["extra_inputs"], "function": single}
 
 
+def hyperlink(link_location: Any, friendly_name: Any = None) -> Any:
+    """HYPERLINK(link_location, [friendly_name]) (Microsoft's page): the cell shows friendly_name, or
+    link_location without one (tests/corpus poi/FormulaEvalTestData_Copy.xlsx, EverythingTests!D724:
+    HYPERLINK("http://poi.apache.org") is "http://poi.apache.org"); the jump is Excel's, not a value."""
+    shown = scalar(link_location if friendly_name is None else friendly_name)
+    if isinstance(shown, np.ndarray):
+        return ReasonedError("#VALUE!", "HYPERLINK of an array is not computed by benchsheet")
+    return 0.0 if shown is EMPTY else shown
+
+
 FUNCTIONS: dict[str, Entry] = {
+    "HYPERLINK": hyperlink,
     "INDEX": Wraps(_index),
     "ROWS": Wraps(lambda table: rows_columns(table.excel("ROWS"), 0)),
     "COLUMNS": Wraps(lambda table: rows_columns(table.excel("COLUMNS"), 1)),
     "XLOOKUP": Wraps(_xlookup),
     "_XLFN.XLOOKUP": Wraps(_xlookup),
     "LOOKUP": Wraps(lambda table: lookup(lazy(table, "LOOKUP"))),
+    "MATCH": Wraps(lambda table: match(table.excel("MATCH"))),
     "ADDRESS": Wraps(lambda table: address(lazy(table, "ADDRESS"))),
     "OFFSET": offset,
     "INDIRECT": indirect,
     "SINGLE": Wraps(_single),
     "_XLFN.SINGLE": Wraps(_single),
-    **formulas_own("CHOOSE COLUMN EXPAND HLOOKUP MATCH ROW TRANSPOSE VLOOKUP _XLFN.CHOOSECOLS _XLFN.XMATCH"),
+    **formulas_own("CHOOSE COLUMN EXPAND HLOOKUP ROW TRANSPOSE VLOOKUP _XLFN.CHOOSECOLS _XLFN.XMATCH"),
 }
 
 OPERATORS: dict[str, Entry] = {":": Wraps(lambda table: range_operator(operator(":")))}

@@ -8,6 +8,7 @@ others of the group it takes from formulas as they are (``FORMULAS``), checked a
 * SUM, PRODUCT, SUMSQ, SUMPRODUCT read their arguments by Excel's rule (``excelcalc.args``).
 * COMBIN (formulas has none), refusing one beyond Excel's largest number by its logarithm first.
 * FACT as Excel multiplies (its last digits), #NUM! beyond 170.
+* QUOTIENT and SERIESSUM (formulas has none).
 * SUBTOTAL and AGGREGATE read the workbook beyond their arguments (hidden rows, nested subtotals:
   ``lib.sheets``); their statistics are those of SUM, VAR... themselves (``lib.statistical``).
 """
@@ -386,6 +387,40 @@ def _percentile(xs: list[float], p: float, exclusive: bool) -> Any:
     return xs[low] + (rank - low) * (xs[high] - xs[low])
 
 
+def quotient(numerator: float, denominator: float) -> Any:
+    """QUOTIENT(numerator, denominator) (Microsoft's page: QUOTIENT(5,2) 2, QUOTIENT(4.5,3.1) 1,
+    QUOTIENT(-10,3) -3): the integer part of the division; by 0 #DIV/0!."""
+    if denominator == 0:
+        return error("#DIV/0!")
+    return float(math.trunc(numerator / denominator))
+
+
+def seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
+    """SERIESSUM(x, n, m, coefficients) (Microsoft's page): a1*x^n + a2*x^(n+m) + ..., one term for
+    each coefficient (an error among them the answer, text #VALUE!); a term Excel cannot raise #NUM!."""
+    args = []
+    for v in (x, n, m):
+        got = plain_number(v, "SERIESSUM's x, n or m")
+        if isinstance(got, XlError):
+            return got
+        args.append(got)
+    base, first, step = args
+    terms: list[float] = []
+    for i, cell in enumerate(as_grid(coefficients).flat):
+        a = as_grid(cell).flat[0]  # an array literal's computed entry is an array of its own
+        if isinstance(a, XlError):
+            return a
+        if not is_number(a):
+            return error("#VALUE!")
+        if base == 0 and first + i * step == 0:
+            return ReasonedError("#NUM!", "SERIESSUM of x = 0 to the power 0 is not computed by benchsheet")
+        term = power(base, first + i * step)
+        if isinstance(term, XlError):
+            return term
+        terms.append(float(a) * term)
+    return total(terms)
+
+
 _ROUNDING = elementwise(floor_math, number), elementwise(ceiling_math, number)
 _PRECISE = elementwise(_precise(floor_math), number), elementwise(_precise(ceiling_math), number)
 
@@ -404,7 +439,11 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.FLOOR.PRECISE": _PRECISE[0],
     "CEILING.PRECISE": _PRECISE[1],
     "_XLFN.CEILING.PRECISE": _PRECISE[1],
+    "ISO.CEILING": _PRECISE[1],  # Microsoft's ISO.CEILING page: CEILING.PRECISE's answers (formulas' own
+    "_XLFN.ISO.CEILING": _PRECISE[1],  # answered ISO.CEILING(-4.3) = 5 where the page has -4)
     "COMBIN": cells(combin),
+    "QUOTIENT": elementwise(quotient, number),
+    "SERIESSUM": seriessum,
     "FACT": elementwise(fact, number),
     "SUBTOTAL": subtotal,
     "AGGREGATE": aggregate,

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from excelcalc.args import SKIP, Rule, counted, direct, direct_strict, in_range, in_range_a, many, values
-from excelcalc.backend import EMPTY, Array, XlError, error
-from excelcalc.lib._common import FORMULAS, Entry, Wraps, total
+from excelcalc.args import SKIP, Rule, counted, direct, direct_strict, in_range, in_range_a, is_number, many, values
+from excelcalc.backend import EMPTY, Array, XlError, as_grid, error
+from excelcalc.lib._common import FORMULAS, Entry, Wraps, formulas_own, scalar, total
+from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS", "STATISTICS", "mode"]
 
@@ -133,4 +134,205 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.MODE.MULT": FORMULAS,
     "POISSON": FORMULAS,
     "RANK": FORMULAS,
+    # Excel 2010's names of the distributions and ranks (Microsoft's pages: each "replaces" an older
+    # function of the same answers) and those older ones: formulas' own, checked against the
+    # examples of Microsoft's pages (tests/excelcalc/lib/test_statistical.py)
+    **formulas_own(
+        "NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T RANK.EQ RANK.AVG "
+        "PERCENTILE.INC PERCENTILE.EXC QUARTILE.INC QUARTILE.EXC CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT "
+        "F.DIST F.DIST.RT F.INV F.INV.RT BINOM.DIST POISSON.DIST EXPON.DIST GAMMA.DIST LOGNORM.DIST "
+        "CONFIDENCE.NORM CONFIDENCE.T COVARIANCE.P COVARIANCE.S NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV "
+        "CHIDIST CHIINV FDIST FINV BINOMDIST EXPONDIST GAMMADIST LOGNORMDIST CONFIDENCE COVAR PERCENTILE QUARTILE"
+    ),
+    # the other statistics of pairs, shapes, tests and distributions (PERCENTRANK.EXC is not: formulas
+    # answered 0.381 for the page's PERCENTRANK.EXC(...,5.43), 0.559)
+    **formulas_own(
+        "CORREL PEARSON SLOPE INTERCEPT RSQ STEYX FORECAST FORECAST.LINEAR STANDARDIZE GAMMALN GAMMALN.PRECISE "
+        "SKEW SKEW.P KURT BETA.DIST BETADIST BETA.INV BETAINV WEIBULL.DIST WEIBULL HYPGEOM.DIST HYPGEOMDIST "
+        "NEGBINOM.DIST NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV PERCENTRANK.INC "
+        "PERCENTRANK T.TEST TTEST CHISQ.TEST CHITEST Z.TEST ZTEST F.TEST FTEST FISHER FISHERINV PHI"
+    ),
 }
+
+
+# ---------------------------------------------------------------- LINEST, LOGEST, TREND, GROWTH
+
+
+def _not_computed(name: str, what: str) -> ReasonedError:
+    return ReasonedError("#VALUE!", f"{name} {what} is not computed by benchsheet")
+
+
+def _grid_numbers(name: str, v: Any) -> np.ndarray | XlError:
+    """A LINEST argument's cells as a float grid; an error among them is the answer, text or a
+    blank #VALUE! (Microsoft's pages: the arguments are numbers)."""
+    grid = as_grid(v)
+    out = np.empty(grid.shape, dtype=float)
+    for idx, x in np.ndenumerate(grid):
+        if isinstance(x, XlError):
+            return x
+        if not is_number(x):
+            return error("#VALUE!")
+        out[idx] = float(x)
+    return out
+
+
+def _flag(name: str, v: Any, default: bool) -> bool | XlError:
+    """const or stats: omitted is ``default``; a 0 typed or left empty (``,,``) cannot be told apart
+    here, and Excel reads an empty const as TRUE (Microsoft's LINEST example 1), so that is refused."""
+    v = scalar(v)
+    if v is None or v is EMPTY:
+        return default
+    if isinstance(v, XlError):
+        return v
+    if isinstance(v, str):
+        return error("#VALUE!")
+    if type(v) is int and v == 0 and default:
+        return _not_computed(name, "of a const of 0 or left empty")
+    return bool(v)
+
+
+def _design(name: str, y: np.ndarray, x: Any, n: int) -> np.ndarray | XlError:
+    """known_x's as n rows of observations, one column a variable: one row or column of y reads
+    x's columns (rows, when y is a row) as its variables; no x is 1, 2, 3..."""
+    if x is None or x is EMPTY:
+        return np.arange(1.0, n + 1).reshape(n, 1)
+    grid = _grid_numbers(name, x)
+    if isinstance(grid, XlError):
+        return grid
+    if grid.shape == y.shape:
+        return grid.reshape(n, 1)
+    if y.shape[1] == 1 and grid.shape[0] == n:
+        return grid
+    if y.shape[0] == 1 and grid.shape[1] == n:
+        return grid.T
+    return error("#REF!")
+
+
+class _Fit:
+    """A least squares fit of y on the columns of x (and an intercept b unless ``with_b`` is False),
+    on data centred on its means with an intercept, so an exact line comes out exact."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, with_b: bool) -> None:
+        self.x, self.y, self.with_b = x, y, with_b
+        self.n, self.k = x.shape
+        self.x_mean = x.mean(axis=0) if with_b else np.zeros(self.k)
+        self.y_mean = float(y.mean()) if with_b else 0.0
+        xc, yc = x - self.x_mean, y - self.y_mean
+        self.gram = np.linalg.inv(xc.T @ xc)
+        if self.k == 1:
+            self.m = np.array([float(xc[:, 0] @ yc) / float(xc[:, 0] @ xc[:, 0])])
+        else:
+            q, r = np.linalg.qr(xc)
+            self.m = np.linalg.solve(r, q.T @ yc)
+        self.b = self.y_mean - float(self.x_mean @ self.m) if with_b else 0.0
+
+    def at(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(x @ self.m + self.b, dtype=float)
+
+
+def _fit(name: str, known_y: Any, known_x: Any, const: Any, log: bool) -> _Fit | XlError:
+    """The least squares fit of y (ln y with ``log``, LOGEST and GROWTH) on known_x's."""
+    y = _grid_numbers(name, known_y)
+    if isinstance(y, XlError):
+        return y
+    if y.shape[0] != 1 and y.shape[1] != 1:
+        return _not_computed(name, "of known_y's of several rows and columns")
+    if log:
+        if (y <= 0).any():
+            return error("#NUM!")
+        y = np.log(y)
+    n = y.size
+    x = _design(name, y, known_x, n)
+    if isinstance(x, XlError):
+        return x
+    with_b = _flag(name, const, True)
+    if isinstance(with_b, XlError):
+        return with_b
+    centred = x - x.mean(axis=0) if with_b else x
+    if n < 1 or np.linalg.matrix_rank(centred) < x.shape[1]:
+        return _not_computed(name, "of x's that depend on each other (collinear) or do not vary")
+    return _Fit(x, y.reshape(n), with_b)
+
+
+def _regression(name: str, log: bool) -> Callable[..., Any]:
+    """LINEST and LOGEST (Microsoft's pages): {m_k, ..., m_1, b}, and with stats their standard
+    errors (b's #N/A without b), r2 and the standard error of y, F and the degrees of freedom, the
+    regression and residual sums of squares, the rest of the 5 rows #N/A; LOGEST's m and b are
+    e to the fitted ones, its statistics those of ln y."""
+
+    def run(known_y: Any, known_x: Any = None, const: Any = None, stats: Any = None) -> Any:
+        fit = _fit(name, known_y, known_x, const, log)
+        if isinstance(fit, XlError):
+            return fit
+        shown = [float(m) for m in fit.m[::-1]] + [fit.b]
+        if log:
+            shown = [math.exp(c) for c in shown]
+        want = _flag(name, stats, False)
+        if isinstance(want, XlError):
+            return want
+        if not want:
+            return np.asarray([shown], dtype=object).view(Array)
+        na = error("#N/A")
+        df = fit.n - fit.k - (1 if fit.with_b else 0)
+        resid = fit.y - fit.at(fit.x)
+        ss_resid = float(resid @ resid)
+        if df <= 0 or ss_resid == 0:
+            return _not_computed(name, "statistics of a fit through every point")
+        ss_total = float(((fit.y - fit.y_mean) ** 2).sum())
+        ss_reg = ss_total - ss_resid
+        sey2 = ss_resid / df
+        se = [math.sqrt(sey2 * g) for g in np.diag(fit.gram)[::-1]]
+        se_b: Any = na
+        if fit.with_b:
+            se_b = math.sqrt(sey2 * (1 / fit.n + float(fit.x_mean @ fit.gram @ fit.x_mean)))
+        rows = [shown, [*se, se_b], [ss_reg / ss_total, math.sqrt(sey2)], [ss_reg / fit.k / sey2, float(df)]]
+        rows.append([ss_reg, ss_resid])
+        out = [[*row, *([na] * (fit.k + 1 - len(row)))] for row in rows]
+        return np.asarray(out, dtype=object).view(Array)
+
+    run.__name__ = name
+    return run
+
+
+def _prediction(name: str, log: bool) -> Callable[..., Any]:
+    """TREND and GROWTH (Microsoft's pages): the fitted y (e to it, GROWTH) at new_x's, by default
+    at known_x's; of one variable in new_x's shape, of several one per row (column, y a row)."""
+
+    def run(known_y: Any, known_x: Any = None, new_x: Any = None, const: Any = None) -> Any:
+        fit = _fit(name, known_y, known_x, const, log)
+        if isinstance(fit, XlError):
+            return fit
+        row_y = as_grid(known_y).shape[0] == 1
+        if new_x is None or new_x is EMPTY:
+            x = fit.x
+            shape = as_grid(known_y if known_x is None or known_x is EMPTY else known_x).shape
+            if fit.k > 1:
+                shape = (1, fit.n) if row_y else (fit.n, 1)
+        else:
+            grid = _grid_numbers(name, new_x)
+            if isinstance(grid, XlError):
+                return grid
+            if fit.k == 1:
+                x, shape = grid.reshape(-1, 1), grid.shape
+            elif not row_y and grid.shape[1] == fit.k:
+                x, shape = grid, (grid.shape[0], 1)
+            elif row_y and grid.shape[0] == fit.k:
+                x, shape = grid.T, (1, grid.shape[1])
+            else:
+                return error("#REF!")
+        got = fit.at(x)
+        if log:
+            got = np.exp(got)
+        return np.asarray(got, dtype=object).reshape(shape).view(Array)
+
+    run.__name__ = name
+    return run
+
+
+_REGRESSIONS: dict[str, Callable[..., Any]] = {
+    "LINEST": _regression("LINEST", False),
+    "LOGEST": _regression("LOGEST", True),
+    "TREND": _prediction("TREND", False),
+    "GROWTH": _prediction("GROWTH", True),
+}
+FUNCTIONS |= _REGRESSIONS

@@ -35,6 +35,8 @@ from excelcalc.backend import (
 )
 from excelcalc.formula_text import MAX_TEXT, too_long
 from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, scalar, whole_number
+from excelcalc.lib.datetime import date_text, is_date_section
+from excelcalc.lib.sheets import current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError, plain
 
@@ -352,6 +354,9 @@ def text(original: Callable[..., Any]) -> Callable[..., Any]:
         if isinstance(format_code, XlError):
             return format_code
         code = "" if format_code is EMPTY else str(format_code)
+        dated = _as_date(value, code)
+        if dated is not None:
+            return dated
         if isinstance(value, bool) or "[" in code:
             return _call(original, value, format_code)
         try:
@@ -379,6 +384,32 @@ def text(original: Callable[..., Any]) -> Callable[..., Any]:
 
     run.__name__ = "TEXT"
     return run
+
+
+def _as_date(value: Any, code: str) -> Any:
+    """TEXT of a number by a date or time section (``datetime.date_text``, in the workbook's date
+    system), or None where the section the number takes shows no date. formulas answered #VALUE!
+    for a time just before midnight (even ``TEXT(x,"yyyy")``), for serials 0 and 60 and for [h],
+    and counted from 1900 in a 1904 workbook."""
+    sections = _sections(code)
+    if isinstance(value, bool) or not any(is_date_section(s) for s in sections):
+        return None
+    date1904 = bool(getattr(current(), "date1904", False))
+    try:
+        x = number(value) if value is not EMPTY else 0.0
+    except (TypeError, ValueError):
+        if date1904:
+            why = "TEXT of a date written as text in a 1904 workbook is not computed by benchsheet"
+            return ReasonedError("#VALUE!", why)
+        return None
+    section = sections[0]
+    if x < 0 and len(sections) > 1:
+        section = sections[1]
+    elif x == 0 and len(sections) > 2:
+        section = sections[2]
+    if not is_date_section(section):
+        return None
+    return date_text(x, section, date1904)
 
 
 def _call(original: Callable[..., Any], *args: Any) -> Any:

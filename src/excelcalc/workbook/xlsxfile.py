@@ -59,7 +59,11 @@ _ATTR_R = re.compile(r'\sr="([A-Za-z]{1,3}\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
 _ATTR_CM = re.compile(r'\scm="[^"]*"')
 _FORMULA = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:/>|>.*?</(?:[A-Za-z_][\w.-]*:)?f>)", re.DOTALL)
-_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# characters XML cannot hold, and a carriage return (an XML reader reads it as a line feed): written as
+# Excel writes them, _x0007_, _x000D_ (ECMA-376 Part 1, 22.9.2.19 ST_Xstring); a text that reads as
+# such an escape keeps its underscore as _x005F_
+_ESCAPED_CHARS = re.compile("[\x00-\x08\x0b\x0c\r\x0e-\x1f\ufffe\uffff]")
+_LIKE_ESCAPE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
 _FULL_CALC = re.compile(r'\sfullCalcOnLoad="(?:1|true)"')
 
 
@@ -187,7 +191,10 @@ def _resolve(base: str, target: str) -> str:
 
 
 def _text(value: str) -> str:
-    return html.escape(_BAD_XML_CHARS.sub("", value), quote=False)  # not xml.sax: it imports urllib, http, ssl
+    if "_" in value:
+        value = _LIKE_ESCAPE.sub("_x005F_", value)
+    value = _ESCAPED_CHARS.sub(lambda m: f"_x{ord(m.group()):04X}_", value)
+    return html.escape(value, quote=False)  # not xml.sax: it imports urllib, http, ssl
 
 
 _ERROR_TEXT = re.compile(r"^#(?:NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA) ")

@@ -94,8 +94,9 @@ def test_yearfrac_in_a_1904_workbook_counts_from_1904(tmp_path: Path) -> None:
 def test_date_functions_of_a_1904_workbook_read_and_make_its_dates(tmp_path: Path) -> None:
     """Microsoft's "Date systems in Excel": serial 0 of the 1904 system is 1904-01-01, so
     2012-01-01 is 40909 - 1462. YEAR, MONTH, DAY, DATE, EDATE, EOMONTH, DAYS, DAYS360, DATEDIF and
-    WORKDAY read and make dates of that system (they answered #VALUE! naming it); a function that
-    would need more (TEXT of a date) still answers that error, never a date 4 years off."""
+    WORKDAY read and make dates of that system (they answered #VALUE! naming it), and TEXT shows
+    them; a function that would need more (VALUE of a date text) still answers that error, never
+    a date 4 years off."""
 
     def mac(wb: Any) -> None:
         wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
@@ -103,8 +104,69 @@ def test_date_functions_of_a_1904_workbook_read_and_make_its_dates(tmp_path: Pat
     cells: dict[str, Any] = {"A1": 40909 - 1462, "B1": "=YEAR(A1)*10000+MONTH(A1)*100+DAY(A1)"}
     cells |= {"B2": "=DATE(2012,1,1)", "B3": "=EOMONTH(A1,1)", "B4": "=EDATE(A1,-1)", "B5": "=DATE(1903,12,31)"}
     cells |= {"B6": "=DAYS360(A1,B3)", "B7": '=DATEDIF(A1,B3,"D")', "B8": "=WORKDAY(A2,1,A3)", "B9": "=YEAR(C1)"}
-    cells |= {"B10": '=TEXT(A1,"yyyy")', "A2": 40910 - 1462, "A3": 40911 - 1462}  # Monday 2012-01-02, a holiday
+    cells |= {"B10": '=VALUE("1/1/2012")', "B11": '=TEXT(A1,"yyyy")'}
+    cells |= {"A2": 40910 - 1462, "A3": 40911 - 1462}  # Monday 2012-01-02, a holiday
     got = book(tmp_path, cells, mac)
     assert (got["B1"], got["B2"], got["B3"], got["B4"]) == (20120101, 40909 - 1462, 40968 - 1462, 40878 - 1462)
     assert (got["B5"], got["B6"], got["B7"], got["B8"], got["B9"]) == ("#NUM!", 58, 59, 40912 - 1462, 1904)
     assert got["B10"] == "#VALUE!" and "1904" in got["reasons"]["B10"]
+    assert got["B11"] == "2012"
+
+
+# ------------------------------------------------------------------------ working days
+
+# Microsoft's pages of WORKDAY, WORKDAY.INTL, NETWORKDAYS and NETWORKDAYS.INTL: their examples
+WORKING_DAYS = {
+    "WORKDAY(DATE(2008,10,1),151)": 39933,  # 4/30/2009
+    "WORKDAY(DATE(2008,10,1),151,{39778,39786,39834})": 39938,  # 5/5/2009, holidays 11/26/2008 12/4/2008 1/21/2009
+    "WORKDAY.INTL(DATE(2012,1,1),30,0)": "#NUM!",
+    "WORKDAY.INTL(DATE(2012,1,1),90,11)": 41013,
+    'TEXT(WORKDAY.INTL(DATE(2012,1,1),30,17),"m/dd/yyyy")': "2/05/2012",
+    "NETWORKDAYS(DATE(2012,10,1),DATE(2013,3,1))": 110,
+    "NETWORKDAYS(DATE(2012,10,1),DATE(2013,3,1),DATE(2012,11,22))": 109,
+    "NETWORKDAYS(DATE(2012,10,1),DATE(2013,3,1),{41235,41247,41295})": 107,
+    "NETWORKDAYS.INTL(DATE(2006,1,1),DATE(2006,1,31))": 22,
+    "NETWORKDAYS.INTL(DATE(2006,2,28),DATE(2006,1,31))": -21,
+    'NETWORKDAYS.INTL(DATE(2006,1,1),DATE(2006,2,1),7,{"2006/1/2","2006/1/16"})': 22,
+    'NETWORKDAYS.INTL(DATE(2006,1,1),DATE(2006,2,1),"0010001",{"2006/1/2","2006/1/16"})': 20,
+}
+
+
+def test_working_days_as_microsoft_documents_them() -> None:
+    """formulas answered #VALUE! for a start on a day off (WORKDAY.INTL's example starts on Sunday
+    January 1, 2012, a day off with weekend 11) and NETWORKDAYS/.INTL were not computed."""
+    got = {f: evaluate("=" + f) for f in WORKING_DAYS}
+    assert {f: v if isinstance(v, str) else int(v) for f, v in got.items()} == WORKING_DAYS | {
+        "WORKDAY.INTL(DATE(2012,1,1),30,0)": got["WORKDAY.INTL(DATE(2012,1,1),30,0)"]
+    }
+    assert str(got["WORKDAY.INTL(DATE(2012,1,1),30,0)"]) == "#NUM!"
+    assert evaluate("=_xlfn.WORKDAY.INTL(DATE(2012,1,1),90,11)") == 41013
+
+
+def test_workday_from_a_weekend_and_past_the_calendar() -> None:
+    """From Saturday January 6, 2024: 0 working days is that Saturday, 1 Monday the 8th, -1 Friday
+    the 5th (formulas answered #VALUE!). WORKDAY's page: "If start_date plus days yields an invalid
+    date, WORKDAY returns the #NUM! error value" (past December 31, 9999, or before 1900); a weekend
+    of all seven days, or a text that is not seven 0s and 1s, is #VALUE!."""
+    saturday = "DATE(2024,1,6)"
+    got = [evaluate(f"=WORKDAY({saturday},{n})") for n in (0, 1, -1)]
+    assert got == [45297, 45299, 45296]
+    assert evaluate(f'=WORKDAY.INTL({saturday},1,"0000011")') == 45299
+    assert evaluate(f"=WORKDAY.INTL({saturday},1,12)") == 45298  # Monday off only: Sunday the 7th
+    assert str(evaluate("=WORKDAY(DATE(9999,12,30),5)")) == "#NUM!"
+    assert str(evaluate("=WORKDAY(1,-5)")) == "#NUM!"
+    assert str(evaluate("=WORKDAY(1,1E+300)")) == "#NUM!"
+    assert str(evaluate(f'=WORKDAY.INTL({saturday},1,"1111111")')) == "#VALUE!"
+    assert str(evaluate(f'=WORKDAY.INTL({saturday},1,"weekend")')) == "#VALUE!"
+
+
+def test_working_days_in_a_1904_workbook(tmp_path: Path) -> None:
+    """Microsoft's "Date systems in Excel": serial 0 of the 1904 system is January 1, 1904."""
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    cells: dict[str, Any] = {"A1": 45297 - 1462, "A2": 45299 - 1462, "A3": None}  # Saturday, Monday (a holiday)
+    cells |= {"B1": "=WORKDAY.INTL(A1,1,1,A2:A3)", "B2": "=NETWORKDAYS(A1,A1+9,A2:A3)"}
+    got = book(tmp_path, cells, mac)
+    assert (got["B1"], got["B2"]) == (45300 - 1462, 5)

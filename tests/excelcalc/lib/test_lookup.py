@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from excelcalc.formula import evaluate
 from tests.excelcalc.lib.workbooks import book
 
 
@@ -92,3 +93,54 @@ def test_indirect_of_a_name_relative_to_its_cell_names_the_case(tmp_path: Path) 
     it, never the value of the cell the name means from A1."""
     got = book(tmp_path, {"A1": 1, "A2": 2, "B2": '=INDIRECT("Here")'}, Here="S!A1")
     assert got["B2"] == "#VALUE!" and "relative" in got["reasons"]["B2"]
+
+
+def test_hyperlink_shows_its_friendly_name_or_its_link() -> None:
+    """tests/corpus poi/FormulaEvalTestData_Copy.xlsx, EverythingTests!D724 (Excel-cached):
+    HYPERLINK("http://poi.apache.org") is "http://poi.apache.org"; Microsoft's HYPERLINK page: the
+    cell shows friendly_name where one is given. It answered "#NAME? unknown function HYPERLINK"."""
+    assert evaluate('=HYPERLINK("http://poi.apache.org")') == "http://poi.apache.org"
+    assert evaluate('=HYPERLINK("http://poi.apache.org","POI")') == "POI"
+
+
+# PhpSpreadsheet's tests/data/Calculation/LookupRef/MATCH.php (values Excel gives), match_type 1:
+# expected position, lookup value, lookup array
+MATCH_CASES = [
+    (1, "2", "{2,3,4,3}"),
+    (2, "2", "{2,0,4,3}"),
+    (3, "2", "{2,0,0,3}"),
+    (4, "4", "{2,0,0,3}"),
+    (3, "TRUE", "{TRUE,TRUE,TRUE}"),
+    ("#N/A", "TRUE", "{0,1,2}"),
+    (4, "4.6", "{1,2,3,4,5}"),
+    (4, "4", "{1,2,3,3.8,5}"),
+]
+
+
+def test_match_lands_where_excels_binary_search_lands() -> None:
+    """MATCH of match_type 1 over values not in ascending order answers where Excel's binary search
+    lands, as LOOKUP does (POI's model of it, which passes POI's Excel-cached FormulaEvalTestData):
+    MATCH("b",{"c","a","d","b","e"}) looks at "d" then "c" and finds nothing (formulas scanned
+    every value and answered 2, the position of "a")."""
+    got = [evaluate(f"=MATCH({v},{a},1)") for _, v, a in MATCH_CASES]
+    assert [g if isinstance(g, int) else str(g) for g in got] == [e for e, _, _ in MATCH_CASES]
+    assert str(evaluate('=MATCH("b",{"c","a","d","b","e"})')) == "#N/A"
+    assert evaluate('=MATCH("c",{"d","a","b","e","c","z"})') == 5
+    assert evaluate('=MATCH("B",{"a","b","c"},1)') == 2  # text compared in any case
+
+
+# the same file's match_type -1 cases: formulas' own search answers each as Excel does (left to it)
+MATCH_DESCENDING = [
+    (1, "2", "{2,0,0,3}"),
+    (4, "2", "{3,3,4,5}"),
+    (3, "4", "{5,8,4,2}"),
+    (2, "4", "{8,8,3,2}"),
+    ("#N/A", "6", "{3,5,6,8}"),
+    (5, "6", '{TRUE,FALSE,"a","z",222222,2,99999999}'),
+    ("#N/A", "6", '{TRUE,FALSE,"a","z",2,888}'),
+]
+
+
+def test_match_of_match_type_minus_1_as_excel_answers() -> None:
+    got = [evaluate(f"=MATCH({v},{a},-1)") for _, v, a in MATCH_DESCENDING]
+    assert [g if isinstance(g, int) else str(g) for g in got] == [e for e, _, _ in MATCH_DESCENDING]

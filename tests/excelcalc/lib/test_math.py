@@ -80,3 +80,14 @@ def test_aggregate_as_microsoft_documents_it(tmp_path: Path) -> None:
     got = book(tmp_path, cells, hide(2))
     assert (got["C1"], got["C2"], got["C3"], got["C4"]) == (96, 72, "#VALUE!", 68)
     assert (got["C5"], got["C6"], got["C7"], got["C8"], got["C9"]) == (177, "#DIV/0!", 10, 5, 89)
+
+
+def test_quotient_and_seriessum_as_microsoft_documents_them() -> None:
+    """QUOTIENT's page: QUOTIENT(5,2) 2, QUOTIENT(4.5,3.1) 1, QUOTIENT(-10,3) -3. SERIESSUM's page:
+    SERIESSUM(PI()/4,0,2,{1,-1/FACT(2),1/FACT(4),-1/FACT(6)}) 0.70710321 (cos(pi/4) by its series).
+    Both answered "#NAME? unknown function" (formulas has neither)."""
+    assert [evaluate(f"=QUOTIENT({a})") for a in ("5,2", "4.5,3.1", "-10,3")] == [2, 1, -3]
+    assert str(evaluate("=QUOTIENT(1,0)")) == "#DIV/0!"
+    got = evaluate("=SERIESSUM(PI()/4,0,2,{1,-1/FACT(2),1/FACT(4),-1/FACT(6)})")
+    assert round(float(got), 8) == 0.70710321
+    assert str(evaluate('=SERIESSUM(2,0,2,{1,"a"})')) == "#VALUE!"

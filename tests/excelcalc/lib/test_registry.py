@@ -12,6 +12,7 @@ import openpyxl
 from excelcalc import formula, lib
 from excelcalc.backend import FunctionTable
 from excelcalc.lib._common import FORMULAS
+from excelcalc.values import ReasonedError
 from tests.excelcalc.lib.workbooks import book
 
 # The names the engine installed over formulas' own functions before they were grouped by category
@@ -30,8 +31,16 @@ _INSTALLED = (
     "_XLFN.STDEV.S _XLFN.VAR.P _XLFN.VAR.S _XLFN.XLOOKUP _XLFN.XOR"
 )
 # installed since (issue 30): CONCAT and TEXTJOIN refuse a text longer than Excel holds before
-# making it; NPV at a rate of -1 is #DIV/0!; FACT multiplies as Excel does; N(TRUE) is 1
+# making it; NPV at a rate of -1 is #DIV/0!; FACT multiplies as Excel does; N(TRUE) is 1; ISO.CEILING is
+# CEILING.PRECISE
 INSTALLED = frozenset(_INSTALLED.split()) | {"TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT", "NPV", "FACT", "N"}
+INSTALLED |= {"ISO.CEILING", "_XLFN.ISO.CEILING", "WORKDAY.INTL", "_XLFN.WORKDAY.INTL", "NETWORKDAYS"}
+INSTALLED |= {"NETWORKDAYS.INTL", "_XLFN.NETWORKDAYS.INTL"}  # the engine's own: formulas' failed from a weekend
+_COMPLEX = "COMPLEX IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMABS IMREAL IMAGINARY IMARGUMENT IMCONJUGATE IMSQRT IMEXP"
+INSTALLED |= set(f"{_COMPLEX} IMLN IMLOG10 IMLOG2 IMSIN IMCOS".split())  # written with 15 digits (formulas: 17)
+INSTALLED |= {"LINEST", "LOGEST", "TREND", "GROWTH"}  # formulas' statistics were in the wrong order
+INSTALLED |= {"QUOTIENT", "SERIESSUM", "HYPERLINK"} | lib.NOT_COMPUTED  # formulas has none of them
+INSTALLED |= {"MATCH"}  # match_type 1 by Excel's binary search
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
@@ -81,3 +90,16 @@ def test_installing_again_corrects_formulas_own_functions_not_the_last_install(t
 
     got = book(tmp_path, {"A1": 2958465 - 1462 - 30, "B1": "=EDATE(A1,0)"}, mac)
     assert got["B1"] == 2958465 - 1462 - 30
+
+
+def test_a_built_in_function_formulas_lacks_is_not_computed_not_unknown() -> None:
+    """QUOTIENT, DSUM, SERIESSUM, HYPERLINK, ECMA.CEILING, PHONETIC... are Excel's own functions:
+    they answered "#NAME? unknown function X" as a misspelt name does (issue 30). Those the engine
+    does not compute answer as every Excel function not checked against Excel does."""
+    table = formula.functions().load_all()
+    assert sorted(n for n in lib.NOT_COMPUTED if table.excel(n) is not table.excel("NO.SUCH.FUNCTION")) == []
+    for call, name in (("DSUM(1,1,1)", "DSUM"), ('PHONETIC("a")', "PHONETIC"), ("_xlfn.SEQUENCE(3)", "SEQUENCE")):
+        got = formula.evaluate(f"=IF(FALSE,{call},1)")
+        assert isinstance(got, ReasonedError) and got.text == f"#NAME? {name} is not computed by benchsheet"
+    assert formula.evaluate("=ECMA.CEILING(1,1)").text == "#NAME? ECMA.CEILING is not computed by benchsheet"
+    assert formula.evaluate("=NOSUCH(1)").text == "#NAME? unknown function NOSUCH"

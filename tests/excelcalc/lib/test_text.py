@@ -3,7 +3,14 @@ error before (issue 19); each expected value is from Microsoft's function page."
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+
 from excelcalc.formula import evaluate
+from excelcalc.values import ReasonedError
+from tests.excelcalc.lib.workbooks import book
 
 
 def test_dollar_as_microsoft_documents_it() -> None:
@@ -18,3 +25,54 @@ def test_dollar_as_microsoft_documents_it() -> None:
         "=DOLLAR(99.888)": "$99.89",
     }
     assert {f: evaluate(f) for f in examples} == examples
+
+
+# ------------------------------------------------------------------------ TEXT of dates and times
+
+# PhpSpreadsheet's tests/data/Calculation/TextData/TEXT.php (values Excel gives), the number forms of
+# its dates; and the codes of Microsoft's "Number format codes" page ("m" 1-12, "mmmmm" the month's
+# first letter, "[h]:mm" elapsed hours, "h AM/PM"...).
+TEXT_OF_DATES = {
+    '=TEXT(6,"yyyy-mm-dd hh:mm")': "1900-01-06 00:00",
+    '=TEXT(DATE(2014,2,15)+TIME(16,17,0),"dd-mmm-yyyy HH:MM:SS AM/PM")': "15-Feb-2014 04:17:00 PM",
+    '=TEXT(DATE(1960,12,19),"yyyy-mm-dd")': "1960-12-19",
+    '=TEXT(TIME(9,1,0),"HH:MM:SS")': "09:01:00",
+    '=TEXT(DATE(2012,1,1),"dddd, mmmm d, yyyy")': "Sunday, January 1, 2012",
+    '=TEXT(DATE(2012,3,4),"m/d/yy mmm ddd mmmmm")': "3/4/12 Mar Sun M",
+    '=TEXT(2.5,"[h]:mm")': "60:00",
+    '=TEXT(0.75,"h AM/PM")': "6 PM",
+    '=TEXT(DATE(2016,3,9),"dd\\ mmm\\ yyyy")': "09 Mar 2016",  # tests/corpus poi/59106.xlsx, Test!A2
+}
+
+
+def test_text_of_a_date_as_excel_shows_it() -> None:
+    assert {f: evaluate(f) for f in TEXT_OF_DATES} == TEXT_OF_DATES
+
+
+def test_text_of_a_time_just_before_midnight_is_the_next_day() -> None:
+    """Excel rounds a date-time to the second a format shows (to its fraction of a second, with
+    ss.00) before it reads the parts: 23:59:59.9 on December 31 is 00:00:00 on January 1. formulas
+    answered #VALUE! (even for "yyyy"), its reason naming the format as a text where a number is needed."""
+    late = "DATE(2023,12,31)+TIME(23,59,59)+0.9/86400"
+    assert evaluate(f'=TEXT({late},"yyyy")') == "2024"
+    assert evaluate(f'=TEXT({late},"mm/dd/yyyy hh:mm:ss")') == "01/01/2024 00:00:00"
+    assert evaluate(f'=TEXT({late},"hh:mm:ss.0")') == "23:59:59.9"
+    assert evaluate('=TEXT(TIME(10,29,45),"h:mm")') == "10:29"  # minutes are not rounded
+
+
+def test_text_of_a_date_outside_the_calendar_names_it() -> None:
+    got = evaluate('=TEXT(-1,"yyyy")')
+    assert isinstance(got, ReasonedError) and str(got) == "#VALUE!" and "TEXT" in got.reason
+
+
+def test_text_of_a_date_in_a_1904_workbook(tmp_path: Path) -> None:
+    """Microsoft's "Date systems in Excel": in the 1904 date system serial 0 is January 1, 1904.
+    TEXT of a date in such a workbook was refused (#VALUE!, "its dates would be 4 years off")."""
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    cells = {"A1": 0, "B1": '=TEXT(A1,"yyyy-mm-dd dddd")', "B2": '=TEXT(DATE(2024,1,5)+0.5,"d mmm yyyy h AM/PM")'}
+    cells |= {"B3": '=TEXT(A1,"0.00")', "B4": '=TEXT(DATE(9999,12,31),"yyyy")'}
+    got = book(tmp_path, cells, mac)
+    assert (got["B1"], got["B2"], got["B3"], got["B4"]) == ("1904-01-01 Friday", "5 Jan 2024 12 PM", "0.00", "9999")

@@ -444,19 +444,21 @@ def test_xlookup_returns_the_whole_matching_row_of_several_columns(tmp_path: Pat
 def test_date_functions_of_a_1904_workbook_answer_an_error_not_a_date_4_years_off(tmp_path: Path) -> None:
     """Microsoft's "Date systems in Excel": in the 1904 system serial 0 is January 1, 1904, so the
     same date is 1,462 lower. Computing with 1900 serials gave every date 4 years off. (YEAR and the
-    other date functions of excelcalc.lib.datetime.IN_1904 read the 1904 system: tests/excelcalc/lib/.)"""
+    other date functions of excelcalc.lib.datetime.IN_1904, TEXT among them, read the 1904 system:
+    tests/excelcalc/lib/.)"""
     path = tmp_path / "in.xlsx"
     wb = openpyxl.Workbook()
     wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
     ws = wb.active
     ws.title = "S"
     ws["A1"] = 100
-    ws["B1"] = '=TEXT(A1,"yyyy")'
+    ws["B1"] = '=VALUE("4/10/1904")'
     ws["B2"] = "=A1+1"
+    ws["B3"] = '=TEXT(A1,"yyyy-mm-dd")'
     wb.save(path)
     report = calc(path, tmp_path / "out.xlsx")
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
-    assert got["B1"].value == "#VALUE!" and got["B2"].value == 101
+    assert got["B1"].value == "#VALUE!" and got["B2"].value == 101 and got["B3"].value == "1904-04-10"
     assert "1904 date system" in next(e.text for e in report.errors if e.where == "S!B1")
 
 
