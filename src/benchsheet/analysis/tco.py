@@ -17,7 +17,7 @@ import math
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
 from benchsheet.data.table import Table
-from benchsheet.errors import bad_value, not_available
+from benchsheet.errors import BenchError, bad_value, not_available
 
 HOURS_PER_YEAR = 365 * 24
 """Wall-clock hours in a year: a unit conversion, not a figure from the data."""
@@ -28,8 +28,12 @@ def capital_recovery_factor(rate: float, years: float) -> float:
     """r(1+r)^n / ((1+r)^n - 1): the share of a capital repaid each year with interest; 1/n at r = 0."""
     if rate == 0:
         return 1 / years
-    growth = math.pow(1 + rate, years)
-    return rate * growth / (growth - 1)
+    # r / (1 - (1+r)^-n), the same factor, with (1+r)^-n - 1 from its logarithm: exact for n so short
+    # that (1+r)^n rounds to 1, and r to every digit where (1+r)^n would pass 1e308
+    repaid = -math.expm1(-years * math.log1p(rate))
+    if repaid == 0:
+        raise BenchError("#NUM!", "years is too short to repay the capital in: check its units")
+    return rate / repaid
 
 
 def check_pue(pue: float) -> None:

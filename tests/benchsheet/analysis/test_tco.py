@@ -5,6 +5,8 @@ r = 0; $/Mtok = $/GPU-hour x 10^6 / (tokens/s x 3,600 x utilization)) and by Exc
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from benchsheet.catalogue.engine import evaluate
@@ -53,6 +55,17 @@ def test_costpermtok_takes_the_owned_price_like_a_rented_one() -> None:
         '"available",8),0.6)'
     )
     assert got == pytest.approx(owned * 1e6 / (best * 3600 * 0.6), rel=1e-12)
+
+
+def test_extreme_periods_answer_a_number_or_a_reason() -> None:
+    """(1+r)^n past 1e308 (n = 1024 years at 100%) is r to every digit; n so short that (1+r)^n rounds to 1
+    still repays the capital, at r / ln(1+r) / n a year, the factor's limit (found by the fuzz test:
+    OverflowError, ZeroDivisionError)."""
+    assert udf.OWNEDGPUHOUR(0, 1024, 1) == 0
+    assert udf.OWNEDGPUHOUR(8760, 1024, 1) == pytest.approx(1.0)  # capex x r a year, over 8,760 hours
+    short = udf.OWNEDGPUHOUR(8760, 1e-12, 0.08)
+    assert short == pytest.approx(0.08 / math.log1p(0.08) * 1e12, rel=1e-9), short
+    assert str(udf.OWNEDGPUHOUR(8760, 1e-320, 0.08)).startswith("#NUM! ")
 
 
 def test_rent_versus_own_by_hand() -> None:
