@@ -83,9 +83,10 @@ def mark_missing(formula: str) -> str:
     The engine reads a left-out argument as 0, Excel passes a UDF "missing";
     a call of ``EXCELCALC.MISSING()`` in its place keeps the difference.
     Excel's own functions keep their own rule (``SUM(1,,2)`` is 3), except OFFSET, whose empty
-    height or width is the reference's own (``lib.lookup.offset``).
+    height or width is the reference's own (``lib.lookup.offset``), and the least squares fits, whose
+    const left empty is TRUE where a typed 0 is FALSE (``lib.statistical``).
     """
-    names = {*_ADDIN, "OFFSET"}
+    names = {*_ADDIN, "OFFSET", "LINEST", "LOGEST", "TREND", "GROWTH"}
     out: list[str] = []
     calls: list[bool] = []  # for each open parenthesis: is it a call of an add-in function?
     word: list[str] = []

@@ -177,8 +177,8 @@ def _grid_numbers(name: str, v: Any) -> np.ndarray | XlError:
 
 
 def _flag(name: str, v: Any, default: bool) -> bool | XlError:
-    """const or stats: omitted is ``default``; a 0 typed or left empty (``,,``) cannot be told apart
-    here, and Excel reads an empty const as TRUE (Microsoft's LINEST example 1), so that is refused."""
+    """const or stats: omitted or left empty (``,,``, marked by ``formula.mark_missing``) is ``default``, as
+    Excel reads an empty const as TRUE (Microsoft's LINEST example 1); a typed 0 is FALSE."""
     v = scalar(v)
     if v is None or v is EMPTY:
         return default
@@ -186,8 +186,6 @@ def _flag(name: str, v: Any, default: bool) -> bool | XlError:
         return v
     if isinstance(v, str):
         return error("#VALUE!")
-    if type(v) is int and v == 0 and default:
-        return _not_computed(name, "of a const of 0 or left empty")
     return bool(v)
 
 

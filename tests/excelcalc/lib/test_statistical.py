@@ -253,10 +253,13 @@ def test_logest_trend_growth_as_microsoft_documents_them() -> None:
     assert np.asarray(evaluate("=LINEST({1,2,3})")).tolist() == [[1.0, 0.0]]  # an exact line, exact
 
 
-def test_linest_refuses_what_it_cannot_tell() -> None:
-    """A const typed 0 and one left empty (,,) reach the engine alike, and Excel reads the empty one
-    as TRUE (LINEST's example 1: slope 2, intercept 1): refused, naming it; so are x's that do not vary."""
-    got = evaluate("=LINEST({1;9;5;7},{0;4;2;3},,FALSE)")
-    assert isinstance(got, ReasonedError) and "LINEST" in got.reason
+def test_linest_reads_a_const_left_empty_as_true_and_a_typed_0_as_false() -> None:
+    """Excel reads a const left empty (,,) as TRUE (LINEST's example 1: slope 2, intercept 1) and a typed
+    0 as FALSE (a line through the origin); x's that do not vary are refused."""
+    assert np.asarray(evaluate("=LINEST({1;9;5;7},{0;4;2;3},,FALSE)")).tolist() == [[2.0, 1.0]]
     assert np.asarray(evaluate("=LINEST({1;9;5;7},{0;4;2;3},TRUE,FALSE)")).tolist() == [[2.0, 1.0]]
+    through_origin = np.asarray(evaluate("=LINEST({1;9;5;7},{0;4;2;3},0,FALSE)")).tolist()
+    assert through_origin == np.asarray(evaluate("=LINEST({1;9;5;7},{0;4;2;3},FALSE,FALSE)")).tolist()
+    assert through_origin[0][1] == 0 and round(through_origin[0][0], 12) == round(67 / 29, 12)
+    assert float(evaluate("=TREND({2;4;6},,{4})")) == 8.0  # known_x's left empty: 1, 2, 3
     assert isinstance(evaluate("=LINEST({1;2;3},{1;1;1})"), ReasonedError)
