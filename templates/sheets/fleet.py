@@ -132,7 +132,7 @@ CANDIDATES = TableBlock(
     (
         Column("candidate", "Candidate (Sizing's)", _tco("candidate")),
         Column("gpus_node", "GPUs per node", _tco("gpus_server", "out_int")),
-        Column("price", "$/GPU-hour (rented or owned)", Formula(_price, "out_money")),
+        Column("price", "$/GPU-hour (rented or owned)", Formula(_price, "out_num2")),  # not currency: VT_CY
         Column("per_gpu", "Per-GPU (Sizing's workload)", _tco("per_gpu", "out_num")),
         Column("kw", "kW per GPU (TCO)", _tco("kw", "out_num2")),
         Column("gpus", "GPUs in the cap (MWGPUS)", _power("MWGPUS")),

@@ -111,7 +111,7 @@ def _kw_source(r: RowCells) -> Expr:
 
 def _owned(r: RowCells) -> Expr:
     capex = r["capex_gpu"]
-    args = (INPUTS["years"], INPUTS["rate"], capex * INPUTS["residual"], r["kw"], INPUTS["pue"])
+    args = (INPUTS["years"], INPUTS["rate"], r["residual_gpu"], r["kw"], INPUTS["pue"])
     return unless_blank(
         r["candidate"], call("OWNEDGPUHOUR", capex, *args, INPUTS["kwh"], INPUTS["colo"], INPUTS["software"])
     )
@@ -122,8 +122,11 @@ def _span(s: Span) -> Expr:
 
 
 def _from_quotes(j: int) -> Formula:
-    """The candidate's rented price (j = 0) or where it comes from (j = 1), as Quotes works them out."""
-    style = "out_money" if j == 0 else "out_text"
+    """The candidate's rented price (j = 0) or where it comes from (j = 1), as Quotes works them out.
+
+    Prices and capex computed here are formatted as plain numbers, not currency: Excel hands a currency cell
+    to a function as VT_CY, rounded to 4 decimals, and the owned price is not a round number."""
+    style = "out_num2" if j == 0 else "out_text"
     return Formula(lambda r: Expr.of(Cell(QUOTES, r.first + r.index, RENTED_COL + j)), style)
 
 
@@ -163,10 +166,10 @@ TCO_COLUMNS = (
     Column(
         "capex_gpu",
         "Capex per GPU ($)",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_server"] / r["gpus_server"]), "out_money0"),
+        Formula(lambda r: unless_blank(r["candidate"], r["capex_server"] / r["gpus_server"]), "out_int"),
     ),
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
-    Column("owned", "Owned $/GPU-hour", Formula(_owned, "out_money")),
+    Column("owned", "Owned $/GPU-hour", Formula(_owned, "out_num2")),
     Column("rented", "Rented $/GPU-hour", _from_quotes(0)),
     Column("per_gpu", "Per-GPU (Sizing)", _sizing("per_gpu", "out_num")),
     Column("owned_mtok", "$/M tokens owned", _cost("owned")),
@@ -182,6 +185,11 @@ TCO_COLUMNS = (
     Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
     Column("rented_source", "Rented price from", _from_quotes(1)),
     Column("entry", "entry", _sizing("entry")),  # hidden: the entry (Sizing's)
+    Column(
+        "residual_gpu",
+        "residual per GPU",
+        Formula(lambda r: unless_blank(r["candidate"], r["capex_gpu"] * INPUTS["residual"])),
+    ),  # hidden: OWNEDGPUHOUR reads it by reference
 )
 TCO_TABLE = TableBlock(
     TCO,
@@ -284,49 +292,27 @@ MOVED: tuple[tuple[str, str], ...] = (
 )
 
 
-def _moved_owned(key: str) -> Expr:
-    """OWNEDGPUHOUR of the first candidate with ``key`` moved up by STEP (utilization: $/M tokens / 1.1)."""
-    up = 1 + STEP
-    capex = Expr.of(_FIRST["capex_gpu"].abs)
-    value = {
-        "capex": capex * up,
-        "years": INPUTS["years"] * up,
-        "rate": INPUTS["rate"] * up,
-        "residual": INPUTS["residual"] * up,
-        "kw": Expr.of(_FIRST["kw"].abs) * up,
-        "pue": INPUTS["pue"] * up,
-        "kwh": INPUTS["kwh"] * up,
-        "colo": INPUTS["colo"] * up,
-        "software": INPUTS["software"] * up,
-    }
+_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software")
+"""OWNEDGPUHOUR's arguments, in its order (residual: its $ per GPU, from the share of capex)."""
 
-    def arg(name: str) -> Expr:
-        base = {
-            "capex": capex,
-            "years": Expr.of(INPUTS["years"]),
-            "rate": Expr.of(INPUTS["rate"]),
-            "residual": Expr.of(INPUTS["residual"]),
+
+def _moved_arg(name: str) -> Formula:
+    """The row's value of OWNEDGPUHOUR's argument ``name``: the first candidate's, the row's input moved up by
+    STEP (in a hidden cell, so that the call reads plain references)."""
+
+    def value(r: RowCells) -> Expr:
+        key = MOVED[r.index][0]
+        base: dict[str, Expr] = {
+            "capex": Expr.of(_FIRST["capex_gpu"].abs),
             "kw": Expr.of(_FIRST["kw"].abs),
-            "pue": Expr.of(INPUTS["pue"]),
-            "kwh": Expr.of(INPUTS["kwh"]),
-            "colo": Expr.of(INPUTS["colo"]),
-            "software": Expr.of(INPUTS["software"]),
+            **{k: Expr.of(INPUTS[k]) for k in ("years", "rate", "residual", "pue", "kwh", "colo", "software")},
         }
-        return value[name] if name == key else base[name]
+        moved = {k: v * (1 + STEP) if k == key else v for k, v in base.items()}
+        if name == "residual":  # $ per GPU: the (moved) capex x the (moved) share
+            return Expr.of(r["a_capex"]) * moved["residual"]
+        return moved[name]
 
-    residual = arg("capex") * arg("residual")
-    return call(
-        "OWNEDGPUHOUR",
-        arg("capex"),
-        arg("years"),
-        arg("rate"),
-        residual,
-        arg("kw"),
-        arg("pue"),
-        arg("kwh"),
-        arg("colo"),
-        arg("software"),
-    )
+    return Formula(value, "out_text")
 
 
 def _change(r: RowCells) -> Expr:
@@ -334,9 +320,18 @@ def _change(r: RowCells) -> Expr:
     owned = Expr.of(_FIRST["owned"].abs)
     if key == "utilization":
         return if_number(owned, Expr.of(1) / (1 + STEP) - 1)
-    return if_number(owned, _moved_owned(key) / owned - 1)
+    args = MOVE_ARGS.row(r.index)
+    return if_number(owned, call("OWNEDGPUHOUR", *(args[f"a_{k}"] for k in _ARGS)) / owned - 1)
 
 
+MOVE_ARGS = TableBlock(
+    TCO,
+    under(CURVES),
+    len(MOVED),
+    tuple(Column(f"a_{k}", k, _moved_arg(k)) for k in _ARGS),
+    left=len(TCO_COLUMNS) + 3,
+)
+"""Hidden: the arguments of each row's OWNEDGPUHOUR (one input moved up by STEP), beside the table."""
 MOVES = TableBlock(
     TCO,
     under(CURVES),
@@ -371,7 +366,7 @@ def _most() -> Expr:
 MOST = Fields(TCO, top=under(MOVES, titled=False), fields=(Field("most", "Moves it most", Formula(_most())),))
 TCO_SHEET = sheet(
     TCO,
-    (("A", 30), ("B", 10), ("C", 12), ("D:N", 10), ("O", 36), ("P", 22), ("Q:S", 0)),
+    (("A", 30), ("B", 10), ("C", 12), ("D:N", 10), ("O", 36), ("P", 22), ("Q:AD", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,
@@ -382,6 +377,7 @@ TCO_SHEET = sheet(
         CURVES_CHART,
         CURVES,
         MOVES,
+        MOVE_ARGS,
         MOST,
         notes(TCO, under(MOST, titled=False)),
     ),

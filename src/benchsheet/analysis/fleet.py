@@ -236,7 +236,7 @@ def _node_cells(gpus_per_node: NodeSizes) -> Cells:
     """The node sizes as cells, each a whole number (checked as a whole-number argument is, before the rest)."""
     cells: Cells = [[gpus_per_node]] if isinstance(gpus_per_node, int) else gpus_per_node
     for v in (v for row in cells for v in row):
-        if isinstance(v, str) and not v.strip():
+        if _blank(v):
             continue  # a blank slot's, left out with its family
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")

@@ -254,3 +254,10 @@ def test_node_sizes_and_prices_per_family_beside_blank_family_cells() -> None:
 def test_bad_node_sizes_per_family_answer_an_error_with_its_reason(node: list[list[object]], reason: str) -> None:
     got = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], ["GB300"]], 5, 0.7, node)
     assert isinstance(got, str) and got.startswith("#") and reason in got, got
+
+
+def test_empty_slots_as_excel_sends_them() -> None:
+    # from Excel an empty cell (or one showing "") may arrive as None beside a family slot left blank
+    got = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], [None], ["GB300"]], [[5], [None], [7]], 0.7, [[8], [None], [4]])
+    want = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], [""], ["GB300"]], [[5], [""], [7]], 0.7, [[8], [""], [4]])
+    assert isinstance(got, list) and got == want, got
