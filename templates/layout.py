@@ -301,7 +301,16 @@ class NumberRule:
     whole: bool = False
 
 
-Rule = ListRule | NumberRule
+@dataclass(frozen=True)
+class FormulaRule:
+    """A custom check: ``formula`` of the checked range's first cell (as Data Validation's Custom), TRUE to
+    accept; ``message`` says what is accepted."""
+
+    formula: Callable[[Cell], Expr]
+    message: str
+
+
+Rule = ListRule | NumberRule | FormulaRule
 
 
 @dataclass(frozen=True)
@@ -387,6 +396,32 @@ def section(sheet: str, row: int, title: str | Expr) -> Put:
     """A section title in column A: text, or a formula that names what follows."""
     content: Content = Text(title, "section") if isinstance(title, str) else Formula(title, "section")
     return Put(Cell(sheet, row, 0), content)
+
+
+@dataclass(frozen=True)
+class Header(Block):
+    """A row of column headers from column A (``texts``), under an optional section title: the heading of
+    the ``Fields`` under it (label, value, note) where its columns need naming."""
+
+    sheet: str
+    row: int
+    texts: tuple[str, ...]
+    title: str | None = None
+    height: float | None = None  # the header row's height (points)
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return self.row
+
+    def heights(self) -> Iterator[tuple[int, float]]:
+        if self.height is not None:
+            yield self.row, self.height
+
+    def puts(self) -> Iterator[Put]:
+        if self.title is not None:
+            yield section(self.sheet, self.row - 1, self.title)
+        for j, text in enumerate(self.texts):
+            yield Put(Cell(self.sheet, self.row, j), Text(text, "header", fit=False))
 
 
 @dataclass(frozen=True)
@@ -481,7 +516,7 @@ class Column:
 
 @dataclass(frozen=True)
 class TableBlock(Headed):
-    """A header row and ``slots`` rows under it, one column per ``Column`` from column A."""
+    """A header row and ``slots`` rows under it, one column per ``Column`` from column A (or ``left``)."""
 
     sheet: str
     header_row: int
@@ -491,6 +526,7 @@ class TableBlock(Headed):
     header_height: float | None = None
     cite: Cites = None
     row_height: float | None = None  # every slot's height (points), whatever it holds later
+    left: int = 0  # the first column's index (A = 0)
 
     @property
     def first(self) -> int:
@@ -501,13 +537,13 @@ class TableBlock(Headed):
         return self.header_row + self.slots
 
     def col(self, key: str) -> int:
-        return [c.key for c in self.columns].index(key)
+        return self.left + [c.key for c in self.columns].index(key)
 
     def row(self, i: int) -> RowCells:
         """Slot ``i``'s cells, as relative references (A18)."""
         r = self.first + i
         return RowCells(
-            {c.key: Cell(self.sheet, r, j, False, False) for j, c in enumerate(self.columns)}, i, self.first
+            {c.key: Cell(self.sheet, r, self.left + j, False, False) for j, c in enumerate(self.columns)}, i, self.first
         )
 
     def column(self, key: str) -> Span:
@@ -521,10 +557,10 @@ class TableBlock(Headed):
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
         for j, c in enumerate(self.columns):
-            yield Put(Cell(self.sheet, self.header_row, j), Text(c.header, "header", fit=False))
+            yield Put(Cell(self.sheet, self.header_row, self.left + j), Text(c.header, "header", fit=False))
             if isinstance(c.content, Lifted):
                 whole = ArrayFormula(c.content.expr(self.ranges()), self.slots, 1, c.content.style)
-                yield Put(Cell(self.sheet, self.first, j), whole)
+                yield Put(Cell(self.sheet, self.first, self.left + j), whole)
         for i in range(self.slots):
             row = self.row(i)
             for c in self.columns:
@@ -666,6 +702,7 @@ class ArrayBlock(Block):
     cols: int
     expr: Expr
     reason: bool = False  # also the answer as a plain formula under the block: an error with its reason
+    skip: int = 0  # the answer's rows left out above the block (1: its header, shown by the sheet otherwise)
 
     @property
     def end(self) -> int:  # type: ignore[override]
@@ -682,7 +719,7 @@ class ArrayBlock(Block):
         return Cell(self.sheet, row, self.left + j, False, False)
 
     def puts(self) -> Iterator[Put]:
-        rows = Expr(("{" + ";".join(str(i + 1) for i in range(self.rows)) + "}",))
+        rows = Expr(("{" + ";".join(str(self.skip + i + 1) for i in range(self.rows)) + "}",))
         cols = Expr(("{" + ",".join(str(j + 1) for j in range(self.cols)) + "}",))
         whole = call("IFERROR", call("INDEX", self.expr, rows, cols), lit(""))
         yield Put(Cell(self.sheet, self.top, self.left), ArrayFormula(whole, self.rows, self.cols))

@@ -52,6 +52,7 @@ class QuoteLine:
     ceiling: Value
     verdict: Value
     rounds: Value
+    price_used: Value = None  # the price, or TCO's owned $/GPU-hour where the quote says "owned"
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from benchsheet.templates.layout import (
     Check,
     Content,
     Formula,
+    FormulaRule,
     Input,
     ListRule,
     ListsSheet,
@@ -60,12 +61,15 @@ FORMATS: dict[str, dict[str, Any]] = {
     "in_int": {**_INPUT, "num_format": "#,##0_)"},
     "in_money": {**_INPUT, "num_format": "$#,##0.00_)"},
     "in_pct": {**_INPUT, "num_format": "0%_)"},
+    "in_num": {**_INPUT, "num_format": "#,##0.0##_)"},
+    "in_money0": {**_INPUT, "num_format": "$#,##0_)"},
     "in_ratio": {**_INPUT, "num_format": '0.0##"x"_)'},
     "out_text": {"valign": "top"},
     "out_left": {"valign": "top", "align": "left"},
     "out_wrap": {"text_wrap": True, "valign": "top"},
     "out_int": {"num_format": "#,##0_)"},
     "out_num": {"num_format": "#,##0.0_)", "valign": "top"},
+    "out_num2": {"num_format": "#,##0.00_)", "valign": "top"},
     "out_money": {"num_format": "$#,##0.00_)"},
     "out_money3": {"num_format": "$#,##0.000_)"},
     "out_money0": {"num_format": "$#,##0_)"},
@@ -220,12 +224,18 @@ class SheetWriter:
             source = rule.source
             choices = list(source) if isinstance(source, tuple) else lists.span(source, len(self.book.choices[source]))
             self.ws.data_validation(span, _list_options(rule, choices))
+        elif isinstance(rule, FormulaRule):
+            first = check.span.first.fixed(False, False)
+            formula = "=" + rule.formula(first).render(first.sheet)
+            self.ws.data_validation(span, {"validate": "custom", "value": formula, "error_message": rule.message})
         else:
             self.ws.data_validation(span, _number_options(rule))
 
     def chart(self, c: Chart) -> None:
         chart = self.book.wb.add_chart({"type": c.kind})
         for s in c.series:
+            if isinstance(s.name, Cell) and self.book.computed is not None and self.book.value(s.name) == "":
+                continue  # a series whose name is empty plots a slot nothing fills: left out
             chart.add_series(_series(s))
         chart.set_title({"name": _cell_ref(c.title), "name_font": {"size": 11}})
         chart.set_x_axis(dict(c.x_axis))

@@ -5,7 +5,7 @@ grid, charts and notes. Formulas name cells by asking their block (``WORKLOAD["b
 ``row["entry"]``), so every address is stated once. ``common`` holds what several sheets use (the
 sheet names, texts.toml, the notices, the hidden Lists and xlwings.conf sheets, the formula
 pieces), ``workload`` the workload set on Sizing and its links on the other sheets; then one
-module a sheet: ``sizing``, ``quotes``, ``sensitivity``, ``compare``, ``claims``, ``sources`` (which
+module a sheet: ``sizing``, ``quotes``, ``sensitivity``, ``tco``, ``fleet``, ``compare``, ``claims``, ``sources`` (which
 cites every entry the answering sheets name, their ``cite``) and ``readme`` (what each sheet answers,
 its ``purpose``). To add a sheet: describe it in a module of its own and add it to
 ``sources.ANSWERING``.
@@ -48,6 +48,17 @@ from benchsheet.templates.sheets.common import (
     XLWINGS_CONF,
 )
 from benchsheet.templates.sheets.compare import COMPARE_CHART, COMPARE_FILTERS, COMPARE_SHEET, COMPARE_TABLE
+from benchsheet.templates.sheets.fleet import CANDIDATES as FLEET_CANDIDATES
+from benchsheet.templates.sheets.fleet import (
+    FLEET,
+    FLEET_REASON,
+    FLEET_SHEET,
+    FLEET_TABLE,
+    FLEET_WORKLOAD,
+    MIX,
+    MIX_INPUTS,
+    POWER_INPUTS,
+)
 from benchsheet.templates.sheets.quotes import (
     BASELINE,
     QUOTES_COLUMNS,
@@ -56,7 +67,7 @@ from benchsheet.templates.sheets.quotes import (
     QUOTES_WORKLOAD,
     SAMPLE_QUOTES,
 )
-from benchsheet.templates.sheets.readme import ANSWERS, DATA, HOW_TO, NOTES, READ_ME_SHEET
+from benchsheet.templates.sheets.readme import ANSWERS, DATA, HOW_TO, NOTES, READ_ME_SHEET, SENSITIVITY_ROW
 from benchsheet.templates.sheets.sensitivity import SENS, SENS_CHART, SENS_GRID, SENS_WORKLOAD, SENSITIVITY_SHEET
 from benchsheet.templates.sheets.sizing import CANDIDATES, SIZING_COLUMNS, SIZING_SHEET, SIZING_TABLE
 from benchsheet.templates.sheets.sources import (
@@ -69,6 +80,20 @@ from benchsheet.templates.sheets.sources import (
     SOURCES_WORKLOAD,
     USES,
 )
+from benchsheet.templates.sheets.tco import (
+    CURVES,
+    CURVES_CHART,
+    INPUT_HEADER,
+    MOST,
+    MOVED,
+    MOVES,
+    TCO,
+    TCO_SHEET,
+    TCO_TABLE,
+    TCO_WORKLOAD,
+    UTILIZATIONS,
+)
+from benchsheet.templates.sheets.tco import INPUTS as TCO_INPUTS
 from benchsheet.templates.sheets.workload import AVAILABILITY, FILTER_KEYS, MAX_GPUS, WORKLOAD
 
 SHEETS = (READ_ME_SHEET, *ANSWERING, SOURCES_SHEET)  # in workbook order; then the hidden Lists and xlwings.conf
@@ -94,20 +119,35 @@ __all__ = [
     "COMPARE_TABLE",
     "COUNT_ANSWER",
     "COUNT_CLAIM",
+    "CURVES",
+    "CURVES_CHART",
     "DATA",
     "DERIVED_NOTE",
     "EMPTY_ROW_HEIGHT",
     "FAMILY_RULE",
     "FILTER_KEYS",
+    "FLEET",
+    "FLEET_CANDIDATES",
+    "FLEET_REASON",
+    "FLEET_SHEET",
+    "FLEET_TABLE",
+    "FLEET_WORKLOAD",
     "GAINS_CHART",
     "GAINS_TABLE",
     "GAINS_WORKLOAD",
     "HOW_TO",
+    "INPUT_HEADER",
     "LEGEND",
     "LISTS",
     "MAX_GPUS",
+    "MIX",
+    "MIX_INPUTS",
+    "MOST",
+    "MOVED",
+    "MOVES",
     "NOTES",
     "NOTICES",
+    "POWER_INPUTS",
     "QUOTES",
     "QUOTES_COLUMNS",
     "QUOTES_SHEET",
@@ -120,6 +160,7 @@ __all__ = [
     "SAMPLE_QUOTES",
     "SENS",
     "SENSITIVITY",
+    "SENSITIVITY_ROW",
     "SENSITIVITY_SHEET",
     "SENS_CHART",
     "SENS_GRID",
@@ -133,8 +174,14 @@ __all__ = [
     "SOURCES_SHEET",
     "SOURCES_WORKLOAD",
     "SOURCE_FILES",
+    "TCO",
+    "TCO_INPUTS",
+    "TCO_SHEET",
+    "TCO_TABLE",
+    "TCO_WORKLOAD",
     "TEXTS",
     "USES",
+    "UTILIZATIONS",
     "VERDICT",
     "WORKLOAD",
     "XLWINGS_CONF",

@@ -1,4 +1,6 @@
-"""The Quotes sheet: vendor quotes against a baseline accelerator, each with its break-even price."""
+"""The Quotes sheet: vendor quotes against a baseline accelerator, each with its break-even price; a quote's
+price may be "owned", the TCO sheet's owned $/GPU-hour for the family. In hidden columns, each TCO candidate's
+rented price, taken from the quotes here."""
 
 from __future__ import annotations
 
@@ -10,11 +12,14 @@ from benchsheet.templates.layout import (
     Field,
     Fields,
     Formula,
+    FormulaRule,
     Input,
     NumberRule,
     RowCells,
+    Span,
     TableBlock,
     call,
+    eq,
     if_,
     le,
     lit,
@@ -31,7 +36,10 @@ from benchsheet.templates.sheets.common import (
     per_gpu,
     sheet,
     unless_blank,
+    unless_error,
 )
+from benchsheet.templates.sheets.sizing import SIZING_TABLE
+from benchsheet.templates.sheets.tco import RENTED_COL, TCO_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
 QUOTES_WORKLOAD = workload_links(QUOTES, *FILTER_KEYS, "utilization")
@@ -73,11 +81,46 @@ SAMPLE_QUOTES: tuple[tuple[str, str, float, str], ...] = (
     ("Example vendor D", "GB300", 5.00, "24 months"),
     ("Example vendor E", "H200", 1.20, "12 months"),
 )
+OWNED = "owned"
+"""A quote's price typed as this takes the TCO sheet's owned $/GPU-hour for the family."""
+
+
+def _span(s: Span) -> Expr:
+    return Expr((s.first, ":", s.last))
+
+
+def _owned_price(accelerator: Cell) -> Expr:
+    """TCO's owned $/GPU-hour for ``accelerator`` (one of Sizing's candidates), or why there is none."""
+    at = call("MATCH", accelerator, _span(TCO_TABLE.column("candidate")), 0)
+    missing = lit("#N/A no owned $/GPU-hour for ") & accelerator & lit(": owning is priced for Sizing's candidates")
+    return call("IFERROR", call("INDEX", _span(TCO_TABLE.column("owned")), at), missing)
+
+
+def _price_used(r: RowCells) -> Expr:
+    """The quote's price, or TCO's owned price where it says "owned"; a blank price stays blank (empty text)."""
+    price = r["price"]
+    return if_(eq(price, lit(OWNED)), _owned_price(r["accelerator"]), if_(eq(price, lit("")), lit(""), price))
+
+
+def _cost(r: RowCells) -> Expr:
+    """COSTPERMTOK at the quoted price, as before owned prices (so a bad price names its cell); an owned price's
+    is TCO's owned $/M tokens for the family (the same per-GPU value: its best entry under the same workload)."""
+    at = call("MATCH", r["accelerator"], _span(TCO_TABLE.column("candidate")), 0)
+    owned = unless_error(r["price_used"], call("INDEX", _span(TCO_TABLE.column("owned_mtok")), at))
+    quoted = cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"])
+    return if_(eq(r["price"], lit(OWNED)), owned, quoted)
+
+
+def _price_rule(cell: Cell) -> Expr:
+    return call("OR", call("AND", call("ISNUMBER", cell), le(0, cell)), eq(cell, lit(OWNED)))
+
+
+PRICE_RULE = FormulaRule(_price_rule, "Enter a price >= 0, or owned: the TCO sheet's owned $/GPU-hour for the family.")
 
 
 def _ratio(r: RowCells) -> Expr:
     # the quote's own cost check has vetted its price; the baseline's cost vets the baseline price
-    return if_number(r["cost_per_mtok"], if_number(BASELINE["cost_per_mtok"], r["price"] / BASELINE["price"]))
+    return if_number(r["cost_per_mtok"], if_number(BASELINE["cost_per_mtok"], r["price_used"] / BASELINE["price"]))
 
 
 def _verdict(r: RowCells) -> Expr:
@@ -113,9 +156,9 @@ QUOTES_COLUMNS = (
     ),
     Column(
         "price",
-        "Quoted $/GPU-hour",
+        "Quoted $/GPU-hour (or owned)",
         Input(style="in_money"),
-        NumberRule(0),
+        PRICE_RULE,
         [q[2] for q in SAMPLE_QUOTES],
         short="quote",
     ),
@@ -133,7 +176,7 @@ QUOTES_COLUMNS = (
     Column(
         "cost_per_mtok",
         "Cost per million tokens",
-        Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
+        Formula(_cost, "out_money3"),
     ),
     Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio"), short="ratio"),
     Column("breakeven", "Break-even ratio", Formula(_breakeven, "out_ratio"), short="break-even"),
@@ -145,12 +188,54 @@ QUOTES_COLUMNS = (
     ),
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
     Column("rounds", "Rounds paired (break-even and ceiling)", Formula(_rounds), short="rounds"),
+    Column("price_used", "$/GPU-hour used (owned: TCO's)", Formula(_price_used, "out_money")),
 )
 QUOTES_TABLE = TableBlock(
     QUOTES, under(BASELINE), 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry")
 )
+
+
+def _first_quote(r: RowCells) -> Expr:
+    """The row (within the quotes) of the candidate's first quote; an error where it has none."""
+    return call("MATCH", r["candidate"], _span(QUOTES_TABLE.column("accelerator")), 0)
+
+
+def _quoted(r: RowCells) -> Expr:
+    """The candidate's first quote's price where it is a number (a quote typed "owned" is no rental), else ""."""
+    price = call("INDEX", _span(QUOTES_TABLE.column("price")), _first_quote(r))
+    return call("IFERROR", if_(call("ISNUMBER", price), price, lit("")), lit(""))
+
+
+def _rented(r: RowCells) -> Expr:
+    """Each TCO candidate's rented $/GPU-hour: the baseline price for the baseline's family, else the family's
+    first quote with a price, else the $/GPU-hour Sizing uses for the row."""
+    sizing = SIZING_TABLE.row(r.index)["price"]
+    other = if_(eq(_quoted(r), lit("")), sizing, _quoted(r))
+    return unless_blank(r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), BASELINE["price"], other))
+
+
+def _rented_from(r: RowCells) -> Expr:
+    vendor = call("INDEX", _span(QUOTES_TABLE.column("vendor")), _first_quote(r))
+    other = if_(eq(_quoted(r), lit("")), lit("Sizing's $/GPU-hour"), lit("Quotes: ") & vendor)
+    return unless_blank(
+        r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), lit("Quotes: baseline"), other)
+    )
+
+
+RENTED = TableBlock(
+    QUOTES,
+    TCO_TABLE.header_row,
+    TCO_TABLE.slots,
+    (
+        Column("candidate", "TCO candidate", Formula(lambda r: Expr.of(TCO_TABLE.row(r.index)["candidate"]))),
+        Column("rented", "rented $/GPU-hour", Formula(_rented, "out_money")),
+        Column("from", "rented price from", Formula(_rented_from)),
+    ),
+    left=RENTED_COL - 1,
+)
+"""Hidden: TCO's rented prices from the quotes, in TCO's rows (its ``rented`` columns read them there)."""
 QUOTES_SHEET = sheet(
     QUOTES,
-    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28)),
-    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False))),
+    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M", 13), ("T:V", 0)),
+    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False)), RENTED),
 )

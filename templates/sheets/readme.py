@@ -1,18 +1,31 @@
-"""The Read me sheet: what each sheet answers (its ``purpose``), how to use the workbook, where the
-data comes from (DATAINFO) and the notes.
+"""The Read me sheet: what each sheet answers (its ``purpose``) and which input moves $ per million tokens most
+(the sensitivity row, from the TCO sheet), how to use the workbook, where the data comes from (DATAINFO) and the
+notes.
 """
 
 from __future__ import annotations
 
-from benchsheet.templates.layout import Field, Fields, Formula, Stamp, Text, call, lit, under
+from benchsheet.templates.layout import Expr, Field, Fields, Formula, Stamp, Text, call, lit, under
 from benchsheet.templates.sheets.common import READ_ME, TEXTS, prose, sheet
 from benchsheet.templates.sheets.sources import ANSWERING, SOURCES_SHEET
+from benchsheet.templates.sheets.tco import MOST
+
+SENSITIVITY_ROW = Field(
+    "matters_most",
+    "Input that matters most",
+    Formula(Expr.of(MOST["most"]), "out_wrap"),
+    label_style="label",
+)
+"""Which owning input moves owned $ per million tokens most at the current values (TCO's sensitivity block)."""
 
 ANSWERS = Fields(
     READ_ME,
     top=5,
     title="What it answers",
-    fields=tuple(Field(s.name, s.name, Text(s.purpose, "wrap")) for s in (*ANSWERING, SOURCES_SHEET)),
+    fields=(
+        *(Field(s.name, s.name, Text(s.purpose, "wrap")) for s in (*ANSWERING, SOURCES_SHEET)),
+        SENSITIVITY_ROW,
+    ),
 )
 HOW_TO = Fields(
     READ_ME,

@@ -34,15 +34,19 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.claims import CLAIMS_SHEET
 from benchsheet.templates.sheets.common import SOURCES, TEXTS, prose, sheet, unless_blank, unless_error
 from benchsheet.templates.sheets.compare import COMPARE_SHEET
+from benchsheet.templates.sheets.fleet import FLEET_SHEET
 from benchsheet.templates.sheets.quotes import QUOTES_SHEET
 from benchsheet.templates.sheets.sensitivity import SENSITIVITY_SHEET
 from benchsheet.templates.sheets.sizing import SIZING_SHEET
+from benchsheet.templates.sheets.tco import TCO_SHEET
 from benchsheet.templates.sheets.workload import linked
 
 ANSWERING = (
     SIZING_SHEET,
     QUOTES_SHEET,
     SENSITIVITY_SHEET,
+    TCO_SHEET,
+    FLEET_SHEET,
     COMPARE_SHEET,
     CLAIMS_SHEET,
 )  # a new sheet: describe it in a module of its own, add it here

@@ -125,7 +125,7 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
                     assert "#NAME?" not in str(cached)
                     blank += cached is None  # an empty text answer ("" for an empty slot)
     assert count == report.formulas > 300
-    assert blank < count / 3
+    assert blank < count * 0.45  # slots nothing fills yet: Sources', and TCO's and Fleet's (issue 33) per candidate
     with zipfile.ZipFile(path) as zf:  # every formula caches a value, typed
         for name in zf.namelist():
             if name.startswith("xl/worksheets/sheet"):
@@ -149,7 +149,7 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
         assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
-        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 3
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 4  # and TCO
 
 
 def test_the_xlwings_conf_sheet_names_benchsheets_module_for_this_workbook(template: Path) -> None:
@@ -1012,7 +1012,7 @@ def test_freeze_keeps_values_drops_formulas(built: tuple[Path, B.BuildReport], t
         fn("BREAKEVEN", "B200", "B300", "gpt-oss-120b", "Server", "available", 8)
     )
     with zipfile.ZipFile(out) as zf:
-        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 3
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 4  # and TCO
     with pytest.raises(CalcError, match="OUT must differ"):
         freeze(out, out)
 

@@ -14,10 +14,11 @@ from benchsheet.analysis.best import best_row
 from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, check_price, check_rate, gpus_for
 from benchsheet.analysis.entries import unknown_family
 from benchsheet.analysis.selection import Filters
+from benchsheet.analysis.slo import Bounds, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
 from benchsheet.data.names import family_key
-from benchsheet.data.table import Table
-from benchsheet.errors import BenchError, bad_value
+from benchsheet.data.table import Row, Table
+from benchsheet.errors import BenchError, bad_value, not_available
 
 KW_PER_MW = 1000
 
@@ -96,22 +97,103 @@ def _column(cells: Cells, name: str, count: int) -> list[object]:
     return values
 
 
-def _workloads(benchmarks: Cells, scenarios: Cells, targets: Cells) -> list[tuple[str, str, float]]:
-    """(benchmark, scenario, target) per benchmark cell; a blank benchmark cell is no workload."""
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+Workload = tuple[str, str, float, tuple[float, float] | None]
+"""(benchmark, scenario, target/s, (TTFT ms, TPOT ms) or None): a scenario may be blank beside a latency target."""
+
+
+def _latency(i: int, ttft: object, tpot: object) -> tuple[float, float] | None:
+    """Row ``i``'s (TTFT, TPOT) target, or None where it gives neither."""
+    if _blank(ttft) and _blank(tpot):
+        return None
+    if _blank(ttft) or _blank(tpot):
+        given = "TTFT" if _blank(tpot) else "TPOT"
+        raise bad_value(f"row {i} gives a {given} target without a {'TPOT' if given == 'TTFT' else 'TTFT'} target")
+    for name, v in (("ttft_ms", ttft), ("tpot_ms", tpot)):
+        if not _is_number(v) or float(v) <= 0:  # type: ignore[arg-type]
+            raise bad_value(f"{name} row {i} must be a number > 0 (ms), not {v!r:.40}")
+    return float(ttft), float(tpot)  # type: ignore[arg-type]
+
+
+def _shared(targets: Cells, shares: Cells, count: int) -> list[object]:
+    """Each workload's target: the total target x its share; shares of workloads named add up to 100%."""
+    total = _column(targets, "targets", 1)[0] if len([v for row in targets for v in row]) == 1 else None
+    if total is None:
+        raise bad_value("targets must be one cell, the total target/s, when shares are given")
+    values = [v for row in shares for v in row]
+    if len(values) != count:
+        raise bad_value(f"shares must be one per benchmark ({count}), not {len(values)}")
+    if not _is_number(total) or float(total) < 0:  # type: ignore[arg-type]
+        raise bad_value(f"targets row 1 must be a number >= 0 (tokens/s), not {total!r:.40}")
+    return [v if _blank(v) else v * total if _is_number(v) else v for v in values]  # type: ignore[operator]
+
+
+def _check_shares(benchmarks: list[object], shares: Cells) -> None:
+    values = [v for row in shares for v in row]
+    named = [(i, v) for i, (b, v) in enumerate(zip(benchmarks, values, strict=True), 1) if not _blank(b)]
+    added = 0.0
+    for i, v in named:
+        if not (isinstance(v, int | float) and _is_number(v) and 0 <= v <= 1):
+            raise bad_value(f"shares row {i} must be a share from 0 to 100%, not {v!r:.40}")
+        added += v
+    if named and abs(added - 1) > 1e-6:
+        raise bad_value(f"shares add up to {added:.0%}, not 100%: give each workload's share of the total target")
+
+
+def _workloads(
+    benchmarks: Cells,
+    scenarios: Cells,
+    targets: Cells,
+    shares: Cells | None = None,
+    ttft_ms: Cells | None = None,
+    tpot_ms: Cells | None = None,
+) -> list[Workload]:
+    """(benchmark, scenario, target, latency target) per benchmark cell; a blank benchmark cell is no workload."""
     benches = [v for row in benchmarks for v in row]
-    scens, rates = _column(scenarios, "scenarios", len(benches)), _column(targets, "targets", len(benches))
-    out = []
-    for i, (bench, scen, target) in enumerate(zip(benches, scens, rates, strict=True), 1):
-        if bench is None or (isinstance(bench, str) and not bench.strip()):
+    scens = _column(scenarios, "scenarios", len(benches))
+    if shares is None:
+        rates = _column(targets, "targets", len(benches))
+    else:
+        rates = _shared(targets, shares, len(benches))
+        _check_shares(benches, shares)
+    blank: Cells = [[None]]
+    ttfts = _column(ttft_ms or blank, "ttft_ms", len(benches))
+    tpots = _column(tpot_ms or blank, "tpot_ms", len(benches))
+    out: list[Workload] = []
+    for i, (bench, scen, target, ttft, tpot) in enumerate(zip(benches, scens, rates, ttfts, tpots, strict=True), 1):
+        if _blank(bench):
             continue
-        if not (isinstance(bench, str) and isinstance(scen, str)):
+        latency = _latency(i, ttft, tpot)
+        if latency is not None and _blank(scen):
+            scen = ""
+        if not (isinstance(bench, str) and isinstance(scen, str)) or (latency is None and not scen.strip()):
             raise bad_value(f"benchmarks and scenarios row {i} must be text")
         if not _is_number(target) or float(target) < 0:  # type: ignore[arg-type]
             raise bad_value(f"targets row {i} must be a number >= 0 (tokens/s), not {target!r:.40}")
-        out.append((bench.strip(), scen.strip(), float(target)))  # type: ignore[arg-type]
+        out.append((bench.strip(), scen.strip(), float(target), latency))  # type: ignore[arg-type]
     if not out:
         raise bad_value("benchmarks names no workload: give a benchmark, scenario and target/s per row")
     return out
+
+
+def _best(table: Table, bounds: Bounds, family: str, work: Workload, filters: Filters) -> tuple[float, Row]:
+    """BEST's row for the workload: in its scenario, or, with a latency target, among the scenarios strict
+    enough for it (SLOBEST's choice), the scenario typed beside it one of them."""
+    bench, scen, _, latency = work
+    if latency is None:
+        return best_row(table, family, bench, scen, filters)
+    if scen:
+        strict = [s for s, _, _ in strict_scenarios(table, bounds, bench, *latency)]
+        if scen.lower() not in {s.lower() for s in strict}:
+            raise not_available(
+                f"{table.spelled(bench, scen)}'s latency bounds are looser than your target "
+                f"(TTFT {latency[0]:,g} ms, TPOT {latency[1]:,g} ms); as strict: {', '.join(strict)}"
+            )
+        return best_row(table, family, bench, scen, filters)
+    return slo_best_row(table, bounds, family, bench, *latency, filters)
 
 
 def _families(table: Table, cells: Cells) -> list[str]:
@@ -124,17 +206,51 @@ def _families(table: Table, cells: Cells) -> list[str]:
     return names
 
 
-def _prices(cells: Cells, count: int) -> list[float]:
+def _per_family(cells: Cells, families: Cells, name: str, count: int) -> list[object]:
+    """One value per family named: one cell for all, one per family, or one per family cell (a sheet's column
+    beside its candidates, whose blank family cells' values are left out)."""
     values = [v for row in cells for v in row]
     if len(values) == 1:
-        values *= count
+        return values * count
+    slots = [v for row in families for v in row]
+    if len(values) == len(slots) != count:
+        values = [v for v, f in zip(values, slots, strict=True) if isinstance(f, str) and f.strip()]
     if len(values) != count:
-        raise bad_value(f"prices must be one cell or one per family ({count}), not {len(values)}")
+        raise bad_value(f"{name} must be one cell or one per family ({count}), not {len(values)}")
+    return values
+
+
+def _prices(cells: Cells, families: Cells, count: int) -> list[float]:
+    values = _per_family(cells, families, "prices", count)
     for v in values:
         if not _is_number(v):
             raise bad_value(f"price_per_gpu_hour must be a number >= 0, not {v!r:.40}")
         check_price(float(v), "price_per_gpu_hour")  # type: ignore[arg-type]
     return [float(v) for v in values]  # type: ignore[arg-type]
+
+
+NodeSizes = int | Cells
+
+
+def _node_cells(gpus_per_node: NodeSizes) -> Cells:
+    """The node sizes as cells, each a whole number (checked as a whole-number argument is, before the rest)."""
+    cells: Cells = [[gpus_per_node]] if isinstance(gpus_per_node, int) else gpus_per_node
+    for v in (v for row in cells for v in row):
+        if _blank(v):
+            continue  # a blank slot's, left out with its family
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")
+        if v != int(v):
+            raise bad_value(f"gpus_per_node must be a whole number, not {v:g}")
+    return cells
+
+
+def _nodes(cells: Cells, families: Cells, count: int) -> list[int]:
+    values = _per_family(cells, families, "gpus_per_node", count)
+    for v in values:
+        if not _is_number(v):
+            raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")
+    return [int(v) for v in values]  # type: ignore[call-overload]
 
 
 def fleet(
@@ -145,24 +261,34 @@ def fleet(
     families: Cells,
     prices: Cells,
     utilization: float,
-    gpus_per_node: int,
+    gpus_per_node: NodeSizes,
     hours_per_month: float,
     filters: Filters,
+    shares: Cells | None = None,
+    ttft_ms: Cells | None = None,
+    tpot_ms: Cells | None = None,
+    bounds: Bounds | None = None,
 ) -> list[list[object]]:
     """FLEET: per family, each workload's best per-GPU rate (BEST under the filters), the GPUs it needs in
     whole nodes (GPUSNEEDED), their monthly cost and $ per million; then the family's total and blended $
-    per million (the month's cost over the month's output at the targets)."""
-    mix = _workloads(benchmarks, scenarios, targets)
+    per million (the month's cost over the month's output at the targets). With ``shares``, ``targets`` is the
+    total and each workload's target its share of it; a workload with a TTFT and TPOT target takes the best row
+    among the scenarios whose bounds are at least as strict (SLOBEST), and shows that scenario."""
+    node_cells = _node_cells(gpus_per_node)
+    mix = _workloads(benchmarks, scenarios, targets, shares, ttft_ms, tpot_ms)
     names = _families(table, families)
-    price_of = _prices(prices, len(names))
+    price_of = _prices(prices, families, len(names))
     check_rate(hours_per_month, "hours_per_month")
-    gpus_for(0, 1, utilization, gpus_per_node)  # the utilization and node size, checked once
+    node_of = _nodes(node_cells, families, len(names))
+    for node in node_of:
+        gpus_for(0, 1, utilization, node)  # the utilization and node sizes, checked once
     out: list[list[object]] = [list(FLEET_HEADER)]
-    for family, price in zip(names, price_of, strict=True):
+    for family, price, gpus_per_node in zip(names, price_of, node_of, strict=True):
         missing, units, gpus, monthly = 0, set(), 0, 0.0
-        for bench, scen, target in mix:
+        for work in mix:
+            bench, scen, target, _ = work
             try:
-                rate, row = best_row(table, family, bench, scen, filters)
+                rate, row = _best(table, bounds or {}, family, work, filters)
             except BenchError as err:
                 missing += 1
                 out.append([family, bench, scen, target, "", "", f"none: {err.reason}", "", "", price, "", ""])
@@ -171,11 +297,12 @@ def fleet(
             cost = n * price * hours_per_month
             per_m = cost * 1e6 / (target * 3600 * hours_per_month) if target else ""
             units.add(row.units)
+            scen = scen or row.scenario  # a latency target chose it
             out.append(
                 [family, bench, scen, target, rate, row.units, row.entry, n, n // gpus_per_node, price, cost, per_m]
             )
             gpus, monthly = gpus + n, monthly + cost
-        total = sum(t for _, _, t in mix)
+        total = sum(w[2] for w in mix)
         if missing:
             note = f"incomplete: no row for {missing} of {len(mix)} workloads"
             out.append([family, "total", "", total, "", "", note, "", "", price, "", ""])

@@ -150,7 +150,13 @@ FUNCTIONS: tuple[Function, ...] = (
             Arg("families", "cells", 'Candidate families, e.g. "B200", "GB300": one cell or a range'),
             Arg("prices", "cells", "$ per GPU-hour, rented or owned: one cell for all, or one per family"),
             Arg("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", 1.0),
-            NODE,
+            Arg(
+                "gpus_per_node",
+                "cells",
+                f"Accelerators per node, whole nodes only: one for all, or one per family (default "
+                f"{DEFAULT_GPUS_PER_NODE})",
+                DEFAULT_GPUS_PER_NODE,
+            ),
             Arg(
                 "hours_per_month",
                 "number",
@@ -161,9 +167,25 @@ FUNCTIONS: tuple[Function, ...] = (
             MAXG,
             ROUND,
             SOFT,
+            Arg(
+                "shares",
+                "cells",
+                "Each workload's share of the traffic, one per benchmark, adding up to 100%: targets is then one "
+                "cell, the total (default: none, a target per workload)",
+                None,
+            ),
+            Arg(
+                "ttft_ms",
+                "cells",
+                "Each workload's p99 TTFT target in ms (one per benchmark or one for all; blank: none): with "
+                "tpot_ms it chooses the scenario (SLOBEST's choice); the scenario may be left blank",
+                None,
+            ),
+            Arg("tpot_ms", "cells", "Each workload's p99 TPOT target in ms, beside ttft_ms", None),
         ),
-        "Per family and workload: BEST's per-GPU rate and entry, GPUs (whole nodes, as GPUSNEEDED), nodes, monthly $ "
-        "and $ per million; then the family's total and blended $ per million. Spills.",
+        "Per family and workload: BEST's per-GPU rate and entry, GPUs (whole nodes), nodes, monthly $ and $ per "
+        "million; then the family's total and blended $/M. Shares split a total target; a TTFT/TPOT target picks "
+        "the scenario (SLOBEST). Spills.",
         '=FLEET("gpt-oss-120b","Server",1000000,"GB300",5,0.7)',
         fleet.fleet,
         "table",

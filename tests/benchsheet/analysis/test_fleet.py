@@ -150,3 +150,114 @@ BENCHES, SCENS, TARGETS = _columns(MIX)
 def test_bad_fleet_input_answers_an_error_with_its_reason(args: tuple[object, ...], reason: str) -> None:
     got = udf.FLEET(*args)
     assert isinstance(got, str) and got.startswith("#") and reason in got, got
+
+
+# ---------------------------------------------- shares of a total, and a latency target per workload
+
+
+def test_shares_of_a_total_target_by_hand() -> None:
+    # 1,200,000 tokens/s in all, 5/6 of it gpt-oss-120b and 1/6 deepseek-r1: the same fleet as the targets typed
+    shares = [[5 / 6], [1 / 6]]
+    got = udf.FLEET(BENCHES, SCENS, 1_200_000, "B200", 5, 0.7, 8, 730, None, None, None, None, shares)
+    typed = udf.FLEET(BENCHES, SCENS, TARGETS, "B200", 5, 0.7, 8, 730)
+    assert isinstance(got, list), got
+    assert [row[3] for row in got[1:]] == pytest.approx([1_000_000, 200_000, 1_200_000], rel=1e-12)
+    gpus = [
+        udf.GPUSNEEDED(1_200_000 * s[0], udf.BEST("B200", b[0], "Server"), 0.7, 8)
+        for s, b in zip(shares, BENCHES, strict=True)
+    ]
+    assert [row[7] for row in got[1:3]] == gpus == [row[7] for row in typed[1:3]]
+    assert got[3][7] == sum(gpus)
+
+
+def test_shares_leave_blank_workload_rows_out() -> None:
+    benches = [["gpt-oss-120b"], [""], ["deepseek-r1"]]
+    got = udf.FLEET(benches, "Server", 1000, "B200", 5, 1, 8, 730, None, None, None, None, [[0.25], [""], [0.75]])
+    assert [row[1:4] for row in got[1:]] == [
+        ["gpt-oss-120b", "Server", 250],
+        ["deepseek-r1", "Server", 750],
+        ["total", "", 1000],
+    ]
+
+
+def test_a_latency_target_chooses_the_scenario() -> None:
+    # deepseek-r1 at p99 TTFT 2,000 ms and TPOT 20 ms: only Interactive's bounds (1,500 ms, 15 ms) are as strict
+    # as that (Server allows TPOT 80 ms), so GB300's row is its best Interactive one, as SLOBEST says
+    benches = [["gpt-oss-120b"], ["deepseek-r1"]]
+    got = udf.FLEET(
+        benches, [["Server"], [""]], [[1_000_000], [50_000]], "GB300", 5, 0.7, 8, 730,
+        None, None, None, None, None, [[""], [2000]], [[""], [20]],
+    )  # fmt: skip
+    assert isinstance(got, list), got
+    slo = got[2]
+    assert slo[1:3] == ["deepseek-r1", "Interactive"]
+    assert slo[4] == udf.SLOBEST("GB300", "deepseek-r1", 2000, 20) == udf.BEST("GB300", "deepseek-r1", "Interactive")
+    assert slo[6] == udf.SLOBESTENTRY("GB300", "deepseek-r1", 2000, 20)
+    assert slo[7] == udf.GPUSNEEDED(50_000, slo[4], 0.7, 8)
+    assert got[1][2] == "Server" and got[1][4] == udf.BEST("GB300", "gpt-oss-120b", "Server")
+    # a looser target lets both scenarios serve it: the best of the two (Server's, here)
+    loose = udf.FLEET("deepseek-r1", "", 50_000, "GB300", 5, 0.7, 8, 730, None, None, None, None, None, 5000, 100)
+    assert loose[1][2] == udf.SLOBESTSCENARIO("GB300", "deepseek-r1", 5000, 100) == "Server"
+    assert loose[1][4] == udf.SLOBEST("GB300", "deepseek-r1", 5000, 100)
+
+
+def test_a_latency_target_no_scenario_meets_is_a_row_without_gpus() -> None:
+    got = udf.FLEET("deepseek-r1", "", 50_000, "GB300", 5, 0.7, 8, 730, None, None, None, None, None, 1000, 10)
+    row, total = got[1], got[2]
+    assert row[6].startswith("none: ") and "you asked" in row[6] and "no MLPerf row shows it" in row[6], row
+    assert row[7] == "" and total[6] == "incomplete: no row for 1 of 1 workloads"
+    # a scenario typed beside the target must be one whose bounds meet it
+    server = udf.FLEET("deepseek-r1", "Server", 50_000, "GB300", 5, 0.7, 8, 730, None, None, None, None, None, 2000, 20)
+    assert server[1][2] == "Server" and server[1][6].startswith("none: ") and "Interactive" in server[1][6], server[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        ((BENCHES, SCENS, TARGETS, "B200", 5, 1, 8, 730, None, None, None, None, [[0.5], [0.5]]), "targets must be"),
+        ((BENCHES, SCENS, 1000, "B200", 5, 1, 8, 730, None, None, None, None, [[0.5], [0.4]]), "add up to 90%"),
+        ((BENCHES, SCENS, 1000, "B200", 5, 1, 8, 730, None, None, None, None, [[0.5], [-0.5]]), "shares row 2"),
+        ((BENCHES, SCENS, 1000, "B200", 5, 1, 8, 730, None, None, None, None, [["x"], [1]]), "shares row 1"),
+        ((BENCHES, SCENS, 1000, "B200", 5, 1, 8, 730, None, None, None, None, [[1]]), "shares must be one per"),
+        (("deepseek-r1", "", 1000, "GB300", 5, 1, 8, 730, None, None, None, None, None, 2000), "TTFT target without"),
+        (("deepseek-r1", "", 1000, "GB300", 5, 1, 8, 730, None, None, None, None, None, -1, 20), "ttft_ms row 1"),
+        (("deepseek-r1", "", 1000, "GB300", 5), "benchmarks and scenarios row 1 must be text"),
+    ],
+)
+def test_bad_share_or_latency_input_answers_an_error_with_its_reason(args: tuple[object, ...], reason: str) -> None:
+    got = udf.FLEET(*args)
+    assert isinstance(got, str) and got.startswith("#") and reason in got, got
+
+
+def test_node_sizes_and_prices_per_family_beside_blank_family_cells() -> None:
+    # a sheet's candidate column: families with blank slots between, a node size and a price per slot
+    families = [["B200"], [""], ["GB300"]]
+    got = udf.FLEET(BENCHES, SCENS, TARGETS, families, [[5], [""], [7]], 0.7, [[8], [""], [4]], 730)
+    assert isinstance(got, list), got
+    for block, (family, price, node) in enumerate((("B200", 5, 8), ("GB300", 7, 4))):
+        alone = udf.FLEET(BENCHES, SCENS, TARGETS, family, price, 0.7, node, 730)
+        assert got[1 + 3 * block : 4 + 3 * block] == alone[1:]
+    gb300 = got[4]
+    assert gb300[7] == udf.GPUSNEEDED(1_000_000, udf.BEST("GB300", "gpt-oss-120b", "Server"), 0.7, 4)
+    assert gb300[8] == gb300[7] // 4
+
+
+@pytest.mark.parametrize(
+    ("node", "reason"),
+    [
+        ([[8], [8.5]], "gpus_per_node must be a whole number, not 8.5"),
+        ([[8], ["x"]], "gpus_per_node must be a number, not 'x'"),
+        ([[8], [0]], "gpus_per_node must be a whole number >= 1"),
+        ([[8], [8], [8]], "gpus_per_node must be one cell or one per family (2), not 3"),
+    ],
+)
+def test_bad_node_sizes_per_family_answer_an_error_with_its_reason(node: list[list[object]], reason: str) -> None:
+    got = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], ["GB300"]], 5, 0.7, node)
+    assert isinstance(got, str) and got.startswith("#") and reason in got, got
+
+
+def test_empty_slots_as_excel_sends_them() -> None:
+    # from Excel an empty cell (or one showing "") may arrive as None beside a family slot left blank
+    got = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], [None], ["GB300"]], [[5], [None], [7]], 0.7, [[8], [None], [4]])
+    want = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], [""], ["GB300"]], [[5], [""], [7]], 0.7, [[8], [""], [4]])
+    assert isinstance(got, list) and got == want, got

@@ -1,0 +1,262 @@
+"""The Fleet sheet: a mix of workloads served by each candidate (FLEET: GPUs and nodes per workload and in all,
+monthly cost, blended $ per million tokens), each workload with its share of a total target and, optionally,
+its own latency target (TTFT/TPOT: the scenario FLEET chooses with the SLO functions); and what fits in a
+power cap (MWGPUS, MWTOKENS, TOKENSPERMW) with each candidate's power per GPU from the TCO sheet.
+"""
+
+from __future__ import annotations
+
+from benchsheet.analysis.fleet import FLEET_HEADER
+from benchsheet.templates.layout import (
+    ArrayBlock,
+    Column,
+    Expr,
+    Field,
+    Fields,
+    Formula,
+    Input,
+    ListRule,
+    NumberRule,
+    RowCells,
+    Span,
+    TableBlock,
+    call,
+    eq,
+    if_,
+    lit,
+    under,
+)
+from benchsheet.templates.sheets.common import if_number, notes, sheet, unless_blank
+from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
+from benchsheet.templates.sheets.workload import workload_links
+
+FLEET = "Fleet"
+FLEET_WORKLOAD = workload_links(FLEET, "availability", "max_gpus", "utilization", "hours")
+_ASSUMED = "assumption: an example, not data; type yours"
+MIX_INPUTS = Fields(
+    FLEET,
+    top=under(FLEET_WORKLOAD),
+    title="The mix: a total target shared between workloads",
+    fields=(
+        Field(
+            "total",
+            "Total target throughput",
+            Input(1_500_000, "in_int"),
+            "tokens/s in all; each workload below takes its share",
+            NumberRule(0),
+        ),
+        Field(
+            "basis",
+            "Price per GPU-hour",
+            Input("rented"),
+            "rented (TCO's rented price) or owned (TCO's owned price)",
+            ListRule(("rented", "owned"), "price basis"),
+        ),
+    ),
+)
+SAMPLE_MIX: tuple[tuple[str, str, float | None, float | None, float], ...] = (
+    ("gpt-oss-120b", "Server", None, None, 0.6),
+    ("llama2-70b-99.9", "", 1000, 100, 0.3),
+    ("llama3.1-8b", "Server", None, None, 0.1),
+)
+"""The sample mix (shares and latency targets are examples): llama2-70b-99.9 states p99 TTFT 1,000 ms and TPOT
+100 ms instead of a scenario, which only Interactive's bounds (450 ms, 40 ms) meet; Server allows 2,000 and 200."""
+MIX = TableBlock(
+    FLEET,
+    under(MIX_INPUTS),
+    5,
+    (
+        Column(
+            "benchmark",
+            "Benchmark",
+            Input(),
+            ListRule("benchmarks", "benchmark"),
+            [m[0] for m in SAMPLE_MIX],
+        ),
+        Column(
+            "scenario",
+            "Scenario (blank: by the latency target)",
+            Input(),
+            ListRule("scenarios", "scenario"),
+            [m[1] for m in SAMPLE_MIX],
+        ),
+        Column("ttft", "p99 TTFT target (ms)", Input(style="in_int"), NumberRule(0), [m[2] for m in SAMPLE_MIX]),
+        Column("tpot", "p99 TPOT target (ms)", Input(style="in_int"), NumberRule(0), [m[3] for m in SAMPLE_MIX]),
+        Column("share", "Share of the traffic", Input(style="in_pct"), NumberRule(0, 1), [m[4] for m in SAMPLE_MIX]),
+        Column(
+            "target",
+            "Target (tokens/s)",
+            Formula(lambda r: unless_blank(r["benchmark"], MIX_INPUTS["total"] * r["share"]), "out_int"),
+        ),
+    ),
+    "Workloads: a benchmark, a scenario or a latency target (both TTFT and TPOT), a share",
+    header_height=40,
+)
+POWER_INPUTS = Fields(
+    FLEET,
+    top=under(MIX),
+    title="Power cap",
+    fields=(
+        Field("mw", "Facility power (MW)", Input(10, "in_num"), _ASSUMED, NumberRule(0)),
+        Field("pue", "PUE (from TCO)", Formula(Expr.of(INPUTS["pue"]), "out_num2"), "set on the TCO sheet"),
+    ),
+)
+
+
+def _tco(key: str, style: str = "out_text") -> Formula:
+    return Formula(lambda r: Expr.of(TCO_TABLE.row(r.index)[key]), style)
+
+
+def _price(r: RowCells) -> Expr:
+    tco = TCO_TABLE.row(r.index)
+    return unless_blank(r["candidate"], if_(eq(MIX_INPUTS["basis"], lit("owned")), tco["owned"], tco["rented"]))
+
+
+def _power(name: str, *args: Expr) -> Formula:
+    def value(r: RowCells) -> Expr:
+        cap = (POWER_INPUTS["mw"], r["kw"], POWER_INPUTS["pue"])
+        inner = {
+            "MWGPUS": (*cap, r["gpus_node"]),
+            "MWTOKENS": (*cap, r["per_gpu"], r["gpus_node"]),
+            "TOKENSPERMW": (r["per_gpu"], r["kw"], POWER_INPUTS["pue"]),
+        }[name]
+        return unless_blank(r["candidate"], if_number(r["kw"], if_number(r["per_gpu"], call(name, *inner))))
+
+    return Formula(value, "out_int")
+
+
+CANDIDATES = TableBlock(
+    FLEET,
+    under(POWER_INPUTS),
+    TCO_TABLE.slots,
+    (
+        Column("candidate", "Candidate (Sizing's)", _tco("candidate")),
+        Column("gpus_node", "GPUs per node", _tco("gpus_server", "out_int")),
+        Column("price", "$/GPU-hour (rented or owned)", Formula(_price, "out_num2")),  # not currency: VT_CY
+        Column("per_gpu", "Per-GPU (Sizing's workload)", _tco("per_gpu", "out_num")),
+        Column("kw", "kW per GPU (TCO)", _tco("kw", "out_num2")),
+        Column("gpus", "GPUs in the cap (MWGPUS)", _power("MWGPUS")),
+        Column("tokens", "Tokens/s in the cap (MWTOKENS)", _power("MWTOKENS")),
+        Column("per_mw", "Tokens/s per MW (TOKENS-PERMW)", _power("TOKENSPERMW")),
+        Column("kw_source", "Power per GPU from", _tco("kw_source")),
+    ),
+    "Candidates: the fleet's price and what fits in the power cap",
+    header_height=53,
+)
+
+
+def _family(r: RowCells) -> Expr:
+    """The candidate where it is a family; empty where Sizing names an entry ID (its entry is itself): FLEET
+    sizes families, and leaves that row out."""
+    tco = TCO_TABLE.row(r.index)
+    # an entry that is an error (no row for the family) leaves the family: FLEET says why in its rows
+    return call("IFERROR", if_(eq(tco["entry"], tco["candidate"]), lit(""), tco["candidate"]), tco["candidate"])
+
+
+FAMILIES = TableBlock(
+    FLEET,
+    CANDIDATES.header_row,
+    CANDIDATES.slots,
+    (Column("family", "family for FLEET", Formula(_family)),),
+    left=29,
+)
+"""Hidden (column AD): each candidate row's family for FLEET, empty for an entry ID."""
+
+
+def _range(s: Span) -> Expr:
+    return Expr((s.first, ":", s.last))
+
+
+_EMPTY = Expr(("",))  # a left-out argument: FLEET(...,,...)
+FLEET_CALL = call(
+    "FLEET",
+    _range(MIX.column("benchmark")),
+    _range(MIX.column("scenario")),
+    MIX_INPUTS["total"],
+    _range(FAMILIES.column("family")),
+    _range(CANDIDATES.column("price")),
+    FLEET_WORKLOAD["utilization"],
+    _range(CANDIDATES.column("gpus_node")),
+    FLEET_WORKLOAD["hours"],
+    FLEET_WORKLOAD["availability"],
+    FLEET_WORKLOAD["max_gpus"],
+    _EMPTY,
+    _EMPTY,
+    _range(MIX.column("share")),
+    _range(MIX.column("ttft")),
+    _range(MIX.column("tpot")),
+)
+_ROWS = CANDIDATES.slots * (MIX.slots + 1)  # a row per candidate and workload, and its total
+_STYLES: tuple[str, ...] = (
+    *("out_text", "out_text", "out_text", "out_int", "out_num", "out_text", "out_text"),
+    *("out_int", "out_int", "out_money", "out_money0", "out_money3"),
+)
+_LABELS = dict(zip(FLEET_HEADER, FLEET_HEADER, strict=True)) | {
+    "target/s": "Target (tokens/s)",
+    "per-GPU/s": "Per-GPU (tokens/s)",
+    "monthly $": "Monthly cost",
+    "$/M units": "$/M tokens (total: blended)",
+}
+_REASON_ROW = under(CANDIDATES, titled=False)
+FIRST_CELL = TableBlock(
+    FLEET,
+    _REASON_ROW - 1,
+    1,
+    (Column("first", "FLEET's first cell", Formula(call("INDEX", FLEET_CALL, 1, 1))),),
+    left=30,
+)
+"""Hidden (column AE): FLEET's answer as a plain formula shows it, its header's first cell or its error."""
+FLEET_REASON = Fields(
+    FLEET,
+    top=_REASON_ROW,
+    fields=(
+        Field(
+            "reason",
+            "FLEET answers",
+            Formula(
+                if_(
+                    call("ISERROR", FIRST_CELL.row(0)["first"]),
+                    FIRST_CELL.row(0)["first"],
+                    lit("the table below"),
+                )
+            ),
+        ),
+    ),
+)
+HIDDEN = 16  # column Q: FLEET's whole answer, from one call
+
+
+def _answer(j: int) -> Formula:
+    return Formula(lambda r: Expr.of(ANSWER.cell(r.first + r.index, j)), _STYLES[j])
+
+
+FLEET_TABLE = TableBlock(
+    FLEET,
+    under(FLEET_REASON),
+    _ROWS,
+    tuple(Column(f"c{j}", _LABELS[h][:1].upper() + _LABELS[h][1:], _answer(j)) for j, h in enumerate(FLEET_HEADER)),
+    "FLEET: per candidate, each workload and the total",
+    header_height=40,
+)
+"""FLEET's rows, each cell a reference to the hidden answer beside it."""
+ANSWER = ArrayBlock(FLEET, FLEET_TABLE.first, HIDDEN, _ROWS, len(FLEET_HEADER), FLEET_CALL, skip=1)
+"""FLEET's rows after its header from one array formula, in hidden columns beside the table that shows them
+(LibreOffice shows an array formula's cached values only in its first cell)."""
+FLEET_SHEET = sheet(
+    FLEET,
+    (("A", 24), ("B", 16), ("C", 13), ("D:F", 12), ("G", 44), ("H:L", 12), ("Q:AE", 0)),
+    (
+        FLEET_WORKLOAD,
+        MIX_INPUTS,
+        MIX,
+        POWER_INPUTS,
+        CANDIDATES,
+        FAMILIES,
+        FIRST_CELL,
+        FLEET_REASON,
+        FLEET_TABLE,
+        ANSWER,
+        notes(FLEET, under(FLEET_TABLE, gap=0, titled=False)),
+    ),
+    one_page=False,
+)

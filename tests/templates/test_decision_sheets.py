@@ -1,0 +1,300 @@
+"""The buyer's decision in the template (issue 33): the TCO sheet (owning against renting), the Fleet sheet (a
+mix of workloads and a power cap), Quotes taking an owned price, and the Read me's sensitivity row.
+
+Each figure is checked against the catalogue functions' own answers on the real data, and the owned cost once
+more against the published method computed here by hand (NVIDIA's: yearly cost = capex / years + software +
+hosting; with a cost of capital, the capital recovery factor r(1+r)^n/((1+r)^n-1)).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.engine import calc
+from benchsheet.catalogue.functions import BY_NAME
+from benchsheet.data import store
+from benchsheet.templates import builder as B
+from benchsheet.templates import sheets as S
+from benchsheet.templates.layout import Cell
+
+
+def fn(name: str, *args: Any) -> Any:
+    """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
+    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("decision-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BENCHSHEET_HOME", str(home))
+        store.set_table(None)
+        path = tmp_path_factory.mktemp("decision") / "cluster-sizing.xlsx"
+        B.build(path)
+        store.set_table(None)
+        yield path
+
+
+@pytest.fixture
+def template(built: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "edited.xlsx"
+    shutil.copy(built, copy)
+    return copy
+
+
+class Book:
+    """A built workbook's computed values, read through the sheet descriptions' cells."""
+
+    def __init__(self, path: Path) -> None:
+        self.wb = openpyxl.load_workbook(path, data_only=True)
+
+    def __getitem__(self, cell: Cell) -> Any:
+        return self.wb[cell.sheet][cell.a1].value
+
+
+def fleet_cell(k: int, j: int) -> Cell:
+    """Column ``j`` of FLEET's ``k``-th row after its header, on the Fleet sheet."""
+    return S.FLEET_TABLE.row(k)[f"c{j}"]
+
+
+def edit(path: Path, changes: dict[Cell, Any]) -> None:
+    wb = openpyxl.load_workbook(path)
+    for cell, value in changes.items():
+        wb[cell.sheet][cell.a1] = value
+    wb.save(path)
+    calc(path, path)
+
+
+def crf(rate: float, years: float) -> float:
+    """The capital recovery factor, as finance textbooks state it; 1/n without a cost of capital."""
+    return 1 / years if rate == 0 else rate * (1 + rate) ** years / ((1 + rate) ** years - 1)
+
+
+def owned_by_hand(capex: float, years: float, rate: float, residual: float, kw: float, **k: float) -> float:
+    """$ per GPU-hour of owning, every hour of the year: the yearly capital charge net of the residual value
+    (recovered at the end: its present value's annuity, residual x (CRF - r)), colocation per kW of IT power,
+    software, over 8,760 hours; then electricity at the facility's PUE."""
+    f = crf(rate, years)
+    yearly = capex * f - residual * (f - rate) + k["colo"] * kw * 12 + k["software"]
+    return yearly / 8760 + kw * k["pue"] * k["kwh"]
+
+
+def test_every_owning_input_is_a_labelled_input_with_its_source(built: Path) -> None:
+    wb = openpyxl.load_workbook(built)
+    ws = wb[S.TCO]
+    header = [ws.cell(S.INPUT_HEADER.row, 1 + j).value for j in range(3)]
+    assert header == ["Owning input", "Value", "Source / assumption"]
+    for field in S.TCO_INPUTS.fields:
+        value = ws[S.TCO_INPUTS[field.key].a1]
+        assert value.data_type == "n" and not value.protection.locked, field.key  # a number to type over
+        assert field.note.startswith("assumption: "), field.key  # never presented as data
+    capex = S.TCO_TABLE.row(0)["capex_server"]
+    assert ws[capex.a1].data_type == "n" and not ws[capex.a1].protection.locked
+    assert "example" in str(ws.cell(S.TCO_TABLE.header_row, capex.col + 1).value)
+
+
+def test_owned_against_rented_per_candidate(built: Path) -> None:
+    book = Book(built)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    util = book[S.WORKLOAD["utilization"]]
+    bench, scen = book[S.WORKLOAD["benchmark"]], book[S.WORKLOAD["scenario"]]
+    seen = []
+    for slot in range(S.SIZING_TABLE.slots):
+        row = {k: book[c] for k, c in S.TCO_TABLE.row(slot).items()}
+        sizing = {k: book[c] for k, c in S.SIZING_TABLE.row(slot).items()}
+        if not sizing["candidate"]:
+            assert row["candidate"] in ("", None) and row["owned"] in ("", None)
+            continue
+        seen.append(row["candidate"])
+        assert row["candidate"] == sizing["candidate"] and row["per_gpu"] == sizing["per_gpu"]
+        assert row["gpus_server"] == sizing["gpus_per_node"]
+        capex = row["capex_server"] / row["gpus_server"]
+        assert row["capex_gpu"] == pytest.approx(capex)
+        # no gpt-oss-120b Server row of the candidates has measured power: the user's kW, and the row says so
+        assert fn("KWPERGPU", sizing["entry"], bench, scen).startswith("#N/A")
+        assert row["kw"] == i["kw"] and row["kw_source"].startswith("your input: no measured power")
+        args = (capex, i["years"], i["rate"], capex * i["residual"], row["kw"], i["pue"], i["kwh"], i["colo"])
+        assert row["owned"] == pytest.approx(fn("OWNEDGPUHOUR", *args, i["software"]), rel=1e-12)
+        by_hand = owned_by_hand(*args[:5], pue=i["pue"], kwh=i["kwh"], colo=i["colo"], software=i["software"])
+        assert row["owned"] == pytest.approx(by_hand, rel=1e-12)
+        assert row["owned_mtok"] == pytest.approx(fn("COSTPERMTOK", row["owned"], row["per_gpu"], util), rel=1e-12)
+        assert row["owned_mtok"] == pytest.approx(row["owned"] * 1e6 / (row["per_gpu"] * 3600 * util), rel=1e-12)
+        assert row["rented_mtok"] == pytest.approx(fn("COSTPERMTOK", row["rented"], row["per_gpu"], util))
+        assert row["breakeven"] == pytest.approx(row["owned"] / util, rel=1e-12)
+        assert row["api_owned"] == pytest.approx(fn("APIUTILIZATION", row["owned"], row["per_gpu"], i["api"]))
+        assert row["api_rented"] == pytest.approx(fn("APIUTILIZATION", row["rented"], row["per_gpu"], i["api"]))
+        assert row["cheaper"] == ("owning" if row["owned_mtok"] <= row["rented_mtok"] else "renting")
+    assert seen == ["B200", "B300", "GB300", "MI355X", "H200"]
+    # rented prices from Quotes: the baseline's for B200, a family's first quote with a price, as typed there
+    rented = {book[S.TCO_TABLE.row(k)["candidate"]]: book[S.TCO_TABLE.row(k)["rented"]] for k in range(5)}
+    assert rented["B200"] == book[S.BASELINE["price"]]
+    quotes = [(book[S.QUOTES_TABLE.row(k)["accelerator"]], book[S.QUOTES_TABLE.row(k)["price"]]) for k in range(9)]
+    assert rented["B300"] == next(p for a, p in quotes if a == "B300") == 3.60
+    assert rented["H200"] == next(p for a, p in quotes if a == "H200")
+    assert book[S.TCO_TABLE.row(1)["rented_source"]] == "Quotes: Example vendor A"
+
+
+def test_the_chart_table_is_cost_per_mtok_at_each_utilization(built: Path) -> None:
+    book = Book(built)
+    for k in range(S.CURVES.slots):
+        row = S.CURVES.row(k)
+        candidate = S.TCO_TABLE.row(k // 2)
+        if not book[candidate["candidate"]]:
+            assert book[row["series"]] in ("", None)
+            continue
+        price = book[candidate["rented" if k % 2 else "owned"]]
+        per_gpu = book[candidate["per_gpu"]]
+        assert book[row["series"]] == f"{book[candidate['candidate']]} {'rented' if k % 2 else 'owned'}"
+        for j, u in enumerate(S.UTILIZATIONS):
+            got = book[row[f"u{j}"]]
+            assert got == pytest.approx(fn("COSTPERMTOK", price, per_gpu, u), rel=1e-12)
+
+
+def test_which_input_moves_owned_cost_most(built: Path) -> None:
+    book = Book(built)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    first = S.TCO_TABLE.row(0)
+    capex, kw = book[first["capex_gpu"]], book[first["kw"]]
+    base = dict(capex=capex, years=i["years"], rate=i["rate"], residual=i["residual"], kw=kw)
+    costs = dict(pue=i["pue"], kwh=i["kwh"], colo=i["colo"], software=i["software"])
+
+    def owned(**up: float) -> float:
+        b, c = (
+            {**base, **{k: v for k, v in up.items() if k in base}},
+            {**costs, **{k: v for k, v in up.items() if k in costs}},
+        )
+        return owned_by_hand(b["capex"], b["years"], b["rate"], b["capex"] * b["residual"], b["kw"], **c)
+
+    now = owned()
+    want = {key: owned(**{key: {**base, **costs}[key] * 1.1}) / now - 1 for key in (*base, *costs)}
+    want["utilization"] = 1 / 1.1 - 1
+    got = {key: book[S.MOVES.row(k)["change"]] for k, (key, _) in enumerate(S.MOVED)}
+    assert got == pytest.approx(want, rel=1e-9)
+    most = max(want, key=lambda key: abs(want[key]))
+    label = dict(S.MOVED)[most]
+    said = book[S.MOST["most"]]
+    assert said.startswith(f"{label}: +10% moves B200's owned $/M tokens by "), said
+    assert book[S.ANSWERS["matters_most"]] == said  # the Read me's sensitivity row
+    names = [f.key for f in S.ANSWERS.fields]
+    assert names[: len(S.SHEETS) - 1] == [s.name for s in S.SHEETS[1:]]  # every sheet, in order, then the row
+    assert {"TCO", "Fleet", "Sensitivity"} <= set(names)
+
+
+def test_a_measured_row_gives_its_power_and_says_so(template: Path) -> None:
+    slot = S.SIZING_TABLE.row(5)
+    edit(
+        template,
+        {
+            S.WORKLOAD["benchmark"]: "llama2-70b-99",
+            S.WORKLOAD["scenario"]: "Offline",
+            slot["candidate"]: "5.1-0061",
+            S.TCO_TABLE.row(5)["capex_server"]: 200_000,
+        },
+    )
+    book = Book(template)
+    row = {k: book[c] for k, c in S.TCO_TABLE.row(5).items()}
+    measured = fn("KWPERGPU", "5.1-0061", "llama2-70b-99", "Offline")
+    assert isinstance(measured, float) and row["kw"] == pytest.approx(measured, rel=1e-12)
+    assert row["kw_source"] == "measured: 5.1-0061 system power / GPUs (KWPERGPU)"
+    assert row["owned"] == pytest.approx(
+        fn("OWNEDGPUHOUR", row["capex_gpu"], 4, 0.08, row["capex_gpu"] * 0.1, measured, 1.3, 0.1, 150, 4500),
+        rel=1e-12,
+    )
+    # FLEET sizes families: the entry ID's row is left out of it, the others stay
+    fleet = [book[fleet_cell(k, 0)] for k in range(S.FLEET_TABLE.slots)]
+    assert "5.1-0061" not in fleet and "B200" in fleet
+
+
+def test_a_quote_may_take_the_owned_price(template: Path, built: Path) -> None:
+    before = Book(built)
+    slot = len(S.SAMPLE_QUOTES)  # the first empty quote row
+    owned_row = S.QUOTES_TABLE.row(slot)
+    edit(template, {owned_row["vendor"]: "Own fleet", owned_row["accelerator"]: "B300", owned_row["price"]: "owned"})
+    book = Book(template)
+    b300 = book[S.TCO_TABLE.row(1)["owned"]]
+    util = book[S.WORKLOAD["utilization"]]
+    assert book[owned_row["price_used"]] == pytest.approx(b300, rel=1e-12)
+    assert book[owned_row["cost_per_mtok"]] == pytest.approx(
+        fn("COSTPERMTOK", b300, book[owned_row["per_gpu"]], util), rel=1e-12
+    )
+    assert book[owned_row["ratio"]] == pytest.approx(b300 / book[S.BASELINE["price"]], rel=1e-12)
+    assert book[owned_row["breakeven"]] == book[S.QUOTES_TABLE.row(0)["breakeven"]]  # B300 against B200 as quoted
+    for k in range(slot):  # the quoted rows keep their values and use their own price
+        row = S.QUOTES_TABLE.row(k)
+        assert book[row["price_used"]] == book[row["price"]]
+        assert [book[c] for c in row.values() if c != row["price_used"]] == [
+            before[c] for c in row.values() if c != row["price_used"]
+        ]
+    # the quote's owned price comes from TCO, not from the quote: TCO's rented B300 price stays vendor A's
+    assert book[S.TCO_TABLE.row(1)["rented"]] == 3.60
+    edit(template, {owned_row["accelerator"]: "GB200"})
+    book = Book(template)
+    reason = book[owned_row["price_used"]]
+    assert reason == "#N/A no owned $/GPU-hour for GB200: owning is priced for Sizing's candidates", reason
+    assert book[owned_row["cost_per_mtok"]] == reason and book[owned_row["verdict"]] == reason
+
+
+def test_the_fleet_table_is_fleets_answer(built: Path) -> None:
+    book = Book(built)
+    mix = [{k: book[c] for k, c in S.MIX.row(k).items()} for k in range(S.MIX.slots)]
+    fams = [[book[S.FLEET_CANDIDATES.row(k)["candidate"]] or ""] for k in range(S.FLEET_CANDIDATES.slots)]
+    prices = [[book[S.FLEET_CANDIDATES.row(k)["price"]] or ""] for k in range(S.FLEET_CANDIDATES.slots)]
+    nodes = [[book[S.FLEET_CANDIDATES.row(k)["gpus_node"]] or ""] for k in range(S.FLEET_CANDIDATES.slots)]
+    w = {k: book[c] for k, c in S.FLEET_WORKLOAD.cells().items()}
+    col = [[m[key] if m[key] is not None else "" for m in mix] for key in ("benchmark", "scenario", "share")]
+    lat = [[m[key] if m[key] is not None else "" for m in mix] for key in ("ttft", "tpot")]
+    want = fn(
+        "FLEET",
+        [[v] for v in col[0]],
+        [[v] for v in col[1]],
+        book[S.MIX_INPUTS["total"]],
+        fams,
+        prices,
+        w["utilization"],
+        nodes,
+        w["hours"],
+        w["availability"],
+        w["max_gpus"],
+        None,
+        None,
+        [[v] for v in col[2]],
+        [[v] for v in lat[0]],
+        [[v] for v in lat[1]],
+    )
+    assert isinstance(want, list), want
+    got = [[book[fleet_cell(k, j)] for j in range(len(S.FLEET_TABLE.columns))] for k in range(S.FLEET_TABLE.slots)]
+    got = [[v if v is not None else "" for v in row] for row in got]  # empty text, as the array formula caches it
+    assert got == want[1:] + [[""] * len(S.FLEET_TABLE.columns)] * (S.FLEET_TABLE.slots - len(want) + 1)
+    assert book[S.FLEET_REASON["reason"]] == "the table below"
+    # llama2-70b-99.9 at p99 TTFT 1,000 ms and TPOT 100 ms: only Interactive's bounds are that strict
+    slo = next(row for row in want[1:] if row[0] == "B200" and row[1] == "llama2-70b-99.9")
+    assert slo[2] == "Interactive" == fn("SLOBESTSCENARIO", "B200", "llama2-70b-99.9", 1000, 100)
+    total = next(row for row in want[1:] if row[0] == "B200" and row[1] == "total")
+    assert total[3] == book[S.MIX_INPUTS["total"]]
+
+
+def test_the_power_cap_per_candidate(built: Path) -> None:
+    book = Book(built)
+    mw, pue = book[S.POWER_INPUTS["mw"]], book[S.POWER_INPUTS["pue"]]
+    assert pue == book[S.TCO_INPUTS["pue"]]
+    for k in range(5):
+        r = {key: book[c] for key, c in S.FLEET_CANDIDATES.row(k).items()}
+        assert r["gpus"] == fn("MWGPUS", mw, r["kw"], pue, r["gpus_node"])
+        assert r["tokens"] == pytest.approx(fn("MWTOKENS", mw, r["kw"], pue, r["per_gpu"], r["gpus_node"]))
+        assert r["per_mw"] == pytest.approx(fn("TOKENSPERMW", r["per_gpu"], r["kw"], pue), rel=1e-12)
+        assert r["price"] == book[S.TCO_TABLE.row(k)["rented"]]
+
+
+def test_shares_that_do_not_add_up_say_so_and_owned_prices_flow(template: Path) -> None:
+    edit(template, {S.MIX.row(0)["share"]: 0.5, S.MIX_INPUTS["basis"]: "owned"})
+    book = Book(template)
+    assert book[S.FLEET_REASON["reason"]].startswith("#VALUE! shares add up to 90%, not 100%")
+    assert all(book[fleet_cell(k, 0)] in ("", None) for k in range(S.FLEET_TABLE.slots))
+    assert book[S.FLEET_CANDIDATES.row(0)["price"]] == book[S.TCO_TABLE.row(0)["owned"]]
