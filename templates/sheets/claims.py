@@ -79,15 +79,21 @@ def _ratios(availability: str) -> Expr:
     return call("RATIOS", CLAIM["candidate"], CLAIM["baseline"], lit(availability))
 
 
-def _ratios_at(availability: str, row: int, column: str) -> Expr:
-    return call("INDEX", _ratios(availability), row, RATIOS_HEADER.index(column) + 1)
+def _ratios_block(availability: str) -> ArrayBlock:
+    return RATIOS_ANY if availability == "any" else RATIOS_AVAILABLE
+
+
+def _ratios_at(availability: str, row: int, column: str) -> Cell:
+    """RATIOS' ``column`` in its ``row`` (2: the first ratio), from the hidden block of its answer."""
+    block = _ratios_block(availability)
+    return block.cell(block.top + row - 2, RATIOS_HEADER.index(column))
 
 
 def _first_row(availability: str, key: str, otherwise: Term) -> Expr:
     """The answer block's ``key`` from RATIOS' first row, or ``otherwise`` when RATIOS has none."""
     parts = [_ratios_at(availability, 2, column) for column in _RATIO_COLUMNS[key]]
-    joined = parts[0] if len(parts) == 1 else parts[0] & lit(" / ") & parts[1]
-    return call("IFERROR", joined, otherwise)
+    joined = Expr.of(parts[0]) if len(parts) == 1 else parts[0] & lit(" / ") & parts[1]
+    return if_(call("ISERROR", _ratios_block(availability).reason_cell), otherwise, joined)
 
 
 def _entry_at(spec: Cell, availability: str) -> Expr:
@@ -124,7 +130,7 @@ def _claimed(key: str) -> Callable[[RowCells], Expr]:
 
 
 def _best(key: str) -> Callable[[RowCells], Expr]:
-    return lambda f: _first_row("any", key, _ratios("any"))
+    return lambda f: _first_row("any", key, RATIOS_ANY.reason_cell)
 
 
 def _available(key: str) -> Callable[[RowCells], Expr]:
@@ -134,7 +140,7 @@ def _available(key: str) -> Callable[[RowCells], Expr]:
         none = lit("none: ") & CLAIM["candidate"] & lit(" and ") & CLAIM["baseline"]
         none = none & lit(" share no benchmark and scenario with closed Available results")
         otherwise = if_(
-            call("ISNUMBER", BEST_RATIO["ratio"]), none if key == "ratio" else lit(""), _ratios("available")
+            call("ISNUMBER", BEST_RATIO["ratio"]), none if key == "ratio" else lit(""), RATIOS_AVAILABLE.reason_cell
         )
         anywhere = _first_row("available", key, otherwise)
         return if_(eq(CLAIM["benchmark"], lit("")), anywhere, _at_claimed(key, f, "available"))
@@ -156,7 +162,8 @@ def _verdict_of_claim(_: RowCells) -> Expr:
     claimed, at, available = CLAIM["claimed"], CLAIMED_AT["ratio"], AVAILABLE["ratio"]
     preview = call("ISNUMBER", call("SEARCH", lit("preview"), CLAIMED_AT["availability"]))
     only_with = lit("holds only with ") & if_(preview, lit("Preview"), lit("RDI")) & lit(" hardware")
-    second = call("IFERROR", _ratios_at("available", 3, "ratio"), 0)  # RATIOS' rows run highest first
+    second_cell = _ratios_at("available", 3, "ratio")  # RATIOS' rows run highest first; none: 0
+    second = if_(call("ISNUMBER", second_cell), second_cell, 0)
     only_for = lit("holds only for ") & AVAILABLE["benchmark"] & lit(" ") & AVAILABLE["scenario"]
     anywhere = if_(le(claimed, second), lit("holds"), only_for)
     with_available = if_(eq(CLAIM["benchmark"], lit("")), anywhere, lit("holds"))
@@ -184,6 +191,12 @@ AVAILABLE = answer(
     "available",
     _available,
 )
+RATIOS_ANY, RATIOS_AVAILABLE = (
+    ArrayBlock(CLAIMS, block.top, 9, 2, len(RATIOS_HEADER), _ratios(availability), reason=True, skip=1)
+    for block, availability in ((BEST_RATIO, "any"), (AVAILABLE, "available"))
+)
+"""RATIOS' first two rows (any availability, available only) from one call each (and one for its reason), in
+the hidden columns J:W beside the answer blocks that show them."""
 
 # ------------------------------------------------- Claims: range and count claims
 
@@ -417,6 +430,8 @@ CLAIMS_SHEET = sheet(
         CLAIMED_AT,
         BEST_RATIO,
         AVAILABLE,
+        RATIOS_ANY,
+        RATIOS_AVAILABLE,
         RANGE_CLAIM,
         RANGE_ANSWER,
         RANGE_ANSWER_CELLS,
