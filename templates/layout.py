@@ -702,6 +702,7 @@ class ArrayBlock(Block):
     cols: int
     expr: Expr
     reason: bool = False  # also the answer as a plain formula under the block: an error with its reason
+    reason_unless: Expr | None = None  # where this is TRUE the reason cell is empty text: its error is not shown
     skip: int = 0  # the answer's rows left out above the block (1: its header, shown by the sheet otherwise)
 
     @property
@@ -724,7 +725,9 @@ class ArrayBlock(Block):
         whole = call("IFERROR", call("INDEX", self.expr, rows, cols), lit(""))
         yield Put(Cell(self.sheet, self.top, self.left), ArrayFormula(whole, self.rows, self.cols))
         if self.reason:
-            yield Put(self.reason_cell, Formula(call("INDEX", self.expr, 1, 1)))  # one value, as Excel shows it
+            first = call("INDEX", self.expr, 1, 1)  # one value, as Excel shows it
+            shown = first if self.reason_unless is None else if_(self.reason_unless, lit(""), first)
+            yield Put(self.reason_cell, Formula(shown))
 
 
 def under(block: Block, gap: int = 1, titled: bool = True) -> int:

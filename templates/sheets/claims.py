@@ -93,7 +93,7 @@ def _first_row(availability: str, key: str, otherwise: Term) -> Expr:
     """The answer block's ``key`` from RATIOS' first row, or ``otherwise`` when RATIOS has none."""
     parts = [_ratios_at(availability, 2, column) for column in _RATIO_COLUMNS[key]]
     joined = Expr.of(parts[0]) if len(parts) == 1 else parts[0] & lit(" / ") & parts[1]
-    return if_(call("ISERROR", _ratios_block(availability).reason_cell), otherwise, joined)
+    return if_(eq(_ratios_at(availability, 2, "ratio"), lit("")), otherwise, joined)  # "": RATIOS has no row
 
 
 def _entry_at(spec: Cell, availability: str) -> Expr:
@@ -191,9 +191,17 @@ AVAILABLE = answer(
     "available",
     _available,
 )
-RATIOS_ANY, RATIOS_AVAILABLE = (
-    ArrayBlock(CLAIMS, block.top, 9, 2, len(RATIOS_HEADER), _ratios(availability), reason=True, skip=1)
-    for block, availability in ((BEST_RATIO, "any"), (AVAILABLE, "available"))
+RATIOS_ANY = ArrayBlock(CLAIMS, BEST_RATIO.top, 9, 2, len(RATIOS_HEADER), _ratios("any"), reason=True, skip=1)
+RATIOS_AVAILABLE = ArrayBlock(
+    CLAIMS,
+    AVAILABLE.top,
+    9,
+    2,
+    len(RATIOS_HEADER),
+    _ratios("available"),
+    reason=True,
+    skip=1,
+    reason_unless=call("ISNUMBER", BEST_RATIO["ratio"]),  # then "none: ..." says it, not RATIOS' reason
 )
 """RATIOS' first two rows (any availability, available only) from one call each (and one for its reason), in
 the hidden columns J:W beside the answer blocks that show them."""
