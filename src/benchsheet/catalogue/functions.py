@@ -17,6 +17,7 @@ from benchsheet import analysis as A
 from benchsheet.analysis import claims as C
 from benchsheet.analysis import curves as CV
 from benchsheet.analysis.breakeven import ratios as ratios_at
+from benchsheet.analysis.citations import CURVECITE_HELP, curve_cite
 from benchsheet.catalogue import decision as D
 from benchsheet.catalogue.declare import (
     ANY_FAMILY,
@@ -450,6 +451,18 @@ CATALOGUE += (
         "CURVEATPOINTS", (_CURVE, _AT), CV.POINTS_HELP, f"=CURVEATPOINTS({_ID},130)", CV.per_gpu_at_points, "text"
     ),
     Function("BESTCURVE", (FAMILY, BENCH), CV.BEST_HELP, '=BESTCURVE("MI355X","gpt-oss-120b")', CV.best_curve, "table"),
+    Function(
+        "CURVECITE",
+        (
+            _CURVE,
+            Arg("concurrency", "int", "The point's concurrency (its r<N> folder), e.g. 64"),
+            Arg("part", "text", "One line: " + ", ".join(A.CITE_PARTS) + "; default: every line, a column", None),
+        ),
+        CURVECITE_HELP,
+        f"=CURVECITE({_ID},64)",
+        curve_cite,
+        "table",
+    ),
 )
 
 BY_NAME = {f.name: f for f in CATALOGUE}

@@ -371,10 +371,14 @@ def _curve_record(raw: Any, name: str, where: str) -> Curve:
     points = raw.get("points")
     if not isinstance(points, list) or not points:
         raise DataError(name, where, "points", "expected a list of points")
+    own = raw.get("own", False)  # not in the files written before own runs were imported
+    if not isinstance(own, bool):
+        raise DataError(name, where, "own", f"expected true or false, got {own!r}")
     return Curve(
         **fields,
         points=tuple(_point_record(p, name, f"{where} point {i}") for i, p in enumerate(points)),
         power_file=_pair(raw.get("power_file"), name, where, "power_file"),
+        own=own,
     )
 
 

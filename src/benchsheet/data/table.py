@@ -215,6 +215,7 @@ class Curve:
     source: str  # the submission folder as given
     power_file: tuple[str, str] = ("", "")  # (file, SHA-256) of system_power.json: provisioned power, not measured
     imported_at: str = ""
+    own: bool = False  # the user's own Endpoints run (a report directory), not an MLPerf submission
 
 
 @dataclass(frozen=True)
