@@ -234,7 +234,18 @@ class SideAt:
     at: AtInteractivity | None
 
     def text(self) -> str:
-        return "the number given" if self.curve is None or self.at is None else self.at.text(self.curve)
+        """The value and the points it was read from, in words short enough for a classic Excel cell
+        (CURVEATPOINTS says it at length): "<curve> 633.3 per GPU from r128 and r64 (r2048 not used)"."""
+        if self.curve is None or self.at is None:
+            return "the number given"
+        at = self.at
+        points = (
+            f"at r{at.low.concurrency}"
+            if at.low is at.high
+            else f"from r{at.low.concurrency} and r{at.high.concurrency}"
+        )
+        unused = f" ({', '.join(f'r{p.concurrency}' for p in at.skipped)} not used)" if at.skipped else ""
+        return f"{self.curve.id} {_num(self.value)} per GPU {points}{unused}"
 
 
 def side_at(

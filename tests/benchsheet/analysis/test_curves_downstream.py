@@ -38,17 +38,15 @@ def test_breakeven_of_two_curves_at_an_interactivity(with_curves: Table) -> None
     assert breakeven(with_curves, A, CB, MODEL, "Server", ANY, 100) == pytest.approx(B_100 / A_100)
     assert breakeven_price(with_curves, 5, A, CB, MODEL, "Server", ANY, 100) == pytest.approx(5 * B_100 / A_100)
     assert paired(with_curves, A, CB, MODEL, "Server", ANY, 100) == (
-        "MLPerf Endpoints at 100 tokens/s per user: candidate 633.3 tokens/s per GPU, interpolated between "
-        "r128 (80 tokens/s per user, 700 per GPU) and r64 (125 tokens/s per user, 550 per GPU) of "
-        f"{CB}; r2048 not used (run interrupted) over baseline 880 tokens/s per GPU, measured at r64 "
-        f"(100 tokens/s per user, 880 per GPU) of {A}"
+        f"MLPerf Endpoints at 100 tokens/s per user: candidate {CB} 633.3 per GPU from r128 and r64 "
+        f"(r2048 not used) over baseline {A} 880 per GPU at r64"
     )
 
 
 def test_a_family_side_is_its_best_curve_at_the_target(with_curves: Table) -> None:
     assert breakeven(with_curves, 440.0, "MI355X", MODEL, "Server", Filters(), 130) == pytest.approx(A_130 / 440)
     assert paired(with_curves, 440.0, "MI355X", MODEL, "Server", Filters(), 130).endswith(
-        f"of {A} over baseline the number given"
+        f"candidate {A} 616 per GPU from r64 and r16 over baseline the number given"
     )
     # max_gpus 8 leaves system_b (16 GPUs) out: at 200 tokens/s per user, system_a's r4 (110 per GPU)
     assert breakeven(with_curves, 1.0, "MI355X", MODEL, "Server", Filters(max_gpus=8), 200) == pytest.approx(110.0)
@@ -111,7 +109,8 @@ def test_ratios_at_an_interactivity(with_curves: Table) -> None:
         "available",
     ]
     assert rows[1][11:13] == ["", ""]
-    assert str(rows[1][13]).startswith("at 100 tokens/s per user: candidate 880 tokens/s per GPU, measured at r64")
+    points = f"at 100 tokens/s per user: candidate {A} 880 per GPU at r64; "
+    assert rows[1][13] == points + f"baseline {CB} 633.3 per GPU from r128 and r64 (r2048 not used)"
     same = ratios(with_curves, "MI355X", "MI355X", ANY, same_gpus=True, interactivity=130)
     assert same[1][2:5] == [1.0, A, A]  # of the sizes both have (8, 16), the highest ratio: each its own size
     with pytest.raises(BenchError, match=r"No model where both B200 and MI355X have a value at 100 tokens/s per user"):
@@ -128,7 +127,7 @@ def test_in_a_formula_and_the_cost_of_a_curve_point(with_curves: Table) -> None:
         5 * B_100 / A_100
     )
     assert evaluate(f'=INDEX(RATIOS("{A}","{CB}","any",,,,,100),2,3)') == pytest.approx(A_100 / B_100)
-    assert "measured at r64" in evaluate(f'=PAIRED("{A}","{CB}","{MODEL}","Endpoints","any",,,100)')
+    assert "880 per GPU at r64" in evaluate(f'=PAIRED("{A}","{CB}","{MODEL}","Endpoints","any",,,100)')
     # COSTPERMTOK and GPUSNEEDED take a number: CURVEAT's, and CURVEATPOINTS names the points
     assert evaluate(f'=COSTPERMTOK(5,CURVEAT("{A}",130))') == pytest.approx(5 * 1e6 / (A_130 * 3600))
     assert evaluate(f'=GPUSNEEDED(100000,CURVEAT("{A}",130),1,8)') == 168  # 100,000 / 616 = 162.3 -> 21 nodes
