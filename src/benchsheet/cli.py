@@ -166,12 +166,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
     table = get_table()
     if not table.runs:
         print("no private entries (add one with: benchsheet import-run PATH)")
-        return 0
     for run in table.runs:
         for r in table.entry_rows(run.entry):
             valid = "valid" if run.valid else "INVALID"
             cells = (r.entry, r.benchmark, r.scenario, f"{r.result:g} {r.units}", f"{r.gpus} x {r.accelerator}")
             print("\t".join(escaped(cell) for cell in (*cells, valid, run.name)))
+    for c in table.curves:  # MLPerf Endpoints curves (benchsheet forget <curve> removes one)
+        flagged = sum(1 for p in c.points if p.flag)
+        shown = (c.id, c.model, f"{len(c.points)} points ({flagged} flagged)", f"{c.gpus} x {c.accelerator}")
+        print("\t".join(escaped(cell) for cell in (*shown, "your own run" if c.own else "Endpoints submission")))
     return 0
 
 
@@ -304,7 +307,7 @@ COMMANDS = (
             opt("--allow-invalid", action="store_true", help="keep a run whose log says INVALID, flagged"),
         ),
     ),
-    Command("runs", "list your private entries", cmd_runs),
+    Command("runs", "list your private entries and imported Endpoints curves", cmd_runs),
     Command(
         "forget",
         "remove a private entry or an imported Endpoints curve",

@@ -122,6 +122,13 @@ def test_import_run_refresh_and_forget(capsys: pytest.CaptureFixture[str], user_
     assert curve is not None and curve.source == str(copy)
     assert per_gpu_at(table, curve.id, 100) == 1000.0
     assert (str(summary), hashlib.sha256(summary.read_bytes()).hexdigest()) in curve.points[2].files
+    assert main(["runs"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "no private entries (add one with: benchsheet import-run PATH)",
+        f"{OWN_ID}\tgpt-oss-120b\t2 points (0 flagged)\t8 x AMD Instinct MI355X\tyour own run",
+        "sub_a/system_a/gpt-oss-120b\tgpt-oss-120b\t7 points (0 flagged)\t8 x AMD Instinct MI355X\t"
+        "Endpoints submission",
+    ]
     # forget, as an own run is forgotten
     assert main(["forget", OWN_ID]) == 0
     assert capsys.readouterr().out == f"forgot {OWN_ID}\n"
