@@ -248,6 +248,8 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
     steady = yaml.get("steady_state")
     verdict = steady.get("verdict") if isinstance(steady, Mapping) else None
     steady_state = verdict.strip() if isinstance(verdict, str) else ""
+    if steady_state.upper() == UNCHECKED.upper():  # an own run's mark, never a submission's verdict
+        steady_state = ""
     return _summary_point(summary, str(folder / RESULT_SUMMARY), dir_concurrency, steady_state, files), desc, yaml
 
 

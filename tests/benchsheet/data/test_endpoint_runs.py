@@ -136,3 +136,13 @@ def test_import_run_refresh_and_forget(capsys: pytest.CaptureFixture[str], user_
     assert [c.id for c in store.get_table().curves] == ["sub_a/system_a/gpt-oss-120b"]
     assert main(["forget", OWN_ID]) == 2
     assert f"no Endpoints curve {OWN_ID} (yours: sub_a/system_a/gpt-oss-120b)" in capsys.readouterr().err
+
+
+def test_a_submission_cannot_claim_an_own_runs_unchecked_steady_state(tmp_path: Path) -> None:
+    from benchsheet.data.endpoints import import_submission
+
+    sub = shutil.copytree(SUB_A, tmp_path / "sub_a")
+    yaml = sub / "results/system_a/gpt-oss-120b/r16/point.yaml"
+    yaml.write_text(yaml.read_text().replace("verdict: STEADY STATE", f"verdict: {UNCHECKED}"))
+    points = {p.concurrency: p for p in import_submission(sub)[0].points}
+    assert points[16].flag == "no steady-state verdict"
