@@ -263,7 +263,7 @@ def side_at(
         raise bad_value(f"interactivity must be a number of tokens/s per user > 0, not {target:g}")
     if filters.round is not None or filters.software is not None:
         raise bad_value("round and software choose MLPerf Inference rows: leave them out with an interactivity")
-    curve = table.curve(spec)
+    curve = find_curve(table, spec) if "/" in spec else table.curve(spec)  # no family or entry has a "/"
     if curve is not None:
         if benchmark_key(curve.model) != benchmark_key(benchmark):
             raise not_available(f"{curve.id} is a curve of {curve.model}, not of {benchmark.strip()}")

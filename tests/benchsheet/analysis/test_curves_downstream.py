@@ -59,6 +59,8 @@ def test_errors_at_an_interactivity(with_curves: Table) -> None:
         breakeven(with_curves, 1.0, "MI355X", MODEL, "Server", ANY, 300)
     with pytest.raises(BenchError, match=r"^#N/A No MLPerf Endpoints curve of B200 for gpt-oss-120b: .* of MI355X"):
         breakeven(with_curves, "B200", A, MODEL, "Server", ANY, 100)
+    with pytest.raises(BenchError, match=r"^#N/A Unknown Endpoints curve 'sub_c/x/gpt-oss-120b': did you mean"):
+        breakeven(with_curves, "sub_c/x/gpt-oss-120b", A, MODEL, "Server", ANY, 100)
     with pytest.raises(BenchError, match=r"^#N/A 6\.1-0052 is an MLPerf Inference entry: at an interactivity"):
         breakeven(with_curves, "6.1-0052", A, MODEL, "Server", ANY, 100)
     with pytest.raises(BenchError, match=r"is a curve of gpt-oss-120b, not of llama2-70b-99"):
