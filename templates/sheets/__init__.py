@@ -48,6 +48,14 @@ from benchsheet.templates.sheets.common import (
     XLWINGS_CONF,
 )
 from benchsheet.templates.sheets.compare import COMPARE_CHART, COMPARE_FILTERS, COMPARE_SHEET, COMPARE_TABLE
+from benchsheet.templates.sheets.curves import (
+    CURVE_DATA,
+    CURVES,
+    CURVES_CHART,
+    CURVES_INPUTS,
+    CURVES_SHEET,
+    CURVES_TABLE,
+)
 from benchsheet.templates.sheets.quotes import (
     BASELINE,
     QUOTES_COLUMNS,
@@ -71,7 +79,7 @@ from benchsheet.templates.sheets.sources import (
 )
 from benchsheet.templates.sheets.workload import AVAILABILITY, FILTER_KEYS, MAX_GPUS, WORKLOAD
 
-SHEETS = (READ_ME_SHEET, *ANSWERING, SOURCES_SHEET)  # in workbook order; then the hidden Lists and xlwings.conf
+SHEETS = (READ_ME_SHEET, *ANSWERING, CURVES_SHEET, SOURCES_SHEET)  # workbook order; then hidden Lists, xlwings.conf
 
 __all__ = [
     "ANSWERING",
@@ -94,6 +102,12 @@ __all__ = [
     "COMPARE_TABLE",
     "COUNT_ANSWER",
     "COUNT_CLAIM",
+    "CURVES",
+    "CURVES_CHART",
+    "CURVES_INPUTS",
+    "CURVES_SHEET",
+    "CURVES_TABLE",
+    "CURVE_DATA",
     "DATA",
     "DERIVED_NOTE",
     "EMPTY_ROW_HEIGHT",
