@@ -1,6 +1,6 @@
 """The cluster-sizing template: a workbook wired to benchsheet's functions, built by code.
 
-Nine sheets (Read me, Sizing, Quotes, Sensitivity, TCO, Fleet, Compare, Claims, Sources), a hidden Lists
+Ten sheets (Read me, Sizing, Quotes, Sensitivity, TCO, Fleet, Compare, Claims, Curves, Sources), a hidden Lists
 sheet that feeds the drop-down lists from the loaded table and a hidden xlwings.conf sheet that
 names benchsheet's module for the xlwings add-in, described once in ``sheets/`` (a module a sheet). Every
 number is a formula calling the catalogue's functions on the yellow input cells. The workbook

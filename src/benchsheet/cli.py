@@ -72,8 +72,13 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     from benchsheet.data.refresh import DEFAULT_HOSTS, Policy, refresh, sources_for
 
     policy = Policy(hosts=DEFAULT_HOSTS + tuple(h.lower() for h in args.allow_host), timeout=args.timeout)
+    folders = [s for s in args.source if _is_curve_folder(s)]  # MLPerf Endpoints: read as import-run reads them
+    for folder in folders:
+        _import_curves(Path(folder), args)
+    if folders and len(folders) == len(args.source):
+        return 0
     try:
-        sources = list(args.source) or sources_for(args.round)
+        sources = [s for s in args.source if s not in folders] or sources_for(args.round)
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -118,15 +123,32 @@ def _printed(value: Any, show: Callable[[Any], str]) -> str:
     return escaped(show(value), keep="\n\t")
 
 
-def cmd_import_run(args: argparse.Namespace) -> int:
-    from benchsheet.data.endpoints import is_submission
-    from benchsheet.data.runs import import_curves, import_run
+def _is_curve_folder(path: str) -> bool:
+    """An MLPerf Endpoints submission folder or an own run's report directory (not an https URL)."""
+    from benchsheet.data.runs import is_curve_folder
+
+    return "://" not in path and is_curve_folder(Path(path))
+
+
+def _import_curves(folder: Path, args: argparse.Namespace) -> None:
+    """The curves of an Endpoints folder into curves.json, one line printed per curve."""
+    from benchsheet.data.runs import import_curves
     from benchsheet.data.values import escaped
 
-    if is_submission(Path(args.path)):  # an MLPerf Endpoints submission folder: its curves
-        for c in import_curves(Path(args.path)):
-            flagged = sum(1 for p in c.points if p.flag)
-            print(escaped(f"{c.id}: {len(c.points)} points ({flagged} flagged) on {c.gpus} x {c.accelerator}"))
+    system = getattr(args, "system", None)
+    curves = import_curves(folder, system and Path(system), getattr(args, "benchmark", None), getattr(args, "name", ""))
+    for c in curves:
+        flagged = sum(1 for p in c.points if p.flag)
+        own = " (your own run)" if c.own else ""
+        print(escaped(f"{c.id}: {len(c.points)} points ({flagged} flagged) on {c.gpus} x {c.accelerator}{own}"))
+
+
+def cmd_import_run(args: argparse.Namespace) -> int:
+    from benchsheet.data.runs import import_run
+    from benchsheet.data.values import escaped
+
+    if _is_curve_folder(args.path):  # MLPerf Endpoints: a submission's curves, or your own run's
+        _import_curves(Path(args.path), args)
         return 0
     row, run = import_run(
         Path(args.path), args.system and Path(args.system), args.benchmark, args.name, args.allow_invalid
@@ -144,19 +166,25 @@ def cmd_runs(args: argparse.Namespace) -> int:
     table = get_table()
     if not table.runs:
         print("no private entries (add one with: benchsheet import-run PATH)")
-        return 0
     for run in table.runs:
         for r in table.entry_rows(run.entry):
             valid = "valid" if run.valid else "INVALID"
             cells = (r.entry, r.benchmark, r.scenario, f"{r.result:g} {r.units}", f"{r.gpus} x {r.accelerator}")
             print("\t".join(escaped(cell) for cell in (*cells, valid, run.name)))
+    for c in table.curves:  # MLPerf Endpoints curves (benchsheet forget <curve> removes one)
+        flagged = sum(1 for p in c.points if p.flag)
+        shown = (c.id, c.model, f"{len(c.points)} points ({flagged} flagged)", f"{c.gpus} x {c.accelerator}")
+        print("\t".join(escaped(cell) for cell in (*shown, "your own run" if c.own else "Endpoints submission")))
     return 0
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    from benchsheet.data.runs import forget_run
+    from benchsheet.data.runs import forget_curve, forget_run
 
-    forget_run(args.entry)
+    if "/" in args.entry:  # an MLPerf Endpoints curve: <submission>/<system>/<model> (no entry ID has a "/")
+        forget_curve(args.entry)
+    else:
+        forget_run(args.entry)
     print(f"forgot {args.entry}")
     return 0
 
@@ -228,9 +256,11 @@ COMMANDS = (
         "download or read official summary files into the user cache",
         cmd_refresh,
         "Replace rounds in the user cache with official summary files. Without SOURCE, downloads the known "
-        "rounds from MLCommons' results repositories. On any failure the previous cache is kept.",
+        "rounds from MLCommons' results repositories. On any failure the previous cache is kept. A SOURCE that "
+        "is an MLPerf Endpoints submission folder (or your own run's report directory) is read again as "
+        "import-run reads it: its curves replaced, with the files' new SHA-256.",
         (
-            opt("source", nargs="*", help="a local file or an https URL of a summary file"),
+            opt("source", nargs="*", help="a local file or an https URL of a summary file; or an Endpoints folder"),
             opt("--round", action="append", default=[], help="a round to download (6.1); repeatable; default: all"),
             opt("--allow-host", action="append", default=[], metavar="HOST", help="also allow downloads from HOST"),
             opt("--timeout", type=float, default=30.0, help="seconds for the whole download of each file"),
@@ -262,17 +292,28 @@ COMMANDS = (
         cmd_import_run,
         "Import an MLPerf loadgen result (mlperf_log_summary.txt, or a folder holding it) with a submission-style "
         "system.json as a private entry that every function accepts; or an MLPerf Endpoints v1.0 submission "
-        "folder (results/<system>/<model>/r<N>/) as curves for CURVES, CURVEAT and BESTCURVE.",
+        "folder (results/<system>/<model>/r<N>/) as curves for CURVES, CURVEAT and BESTCURVE; or your own "
+        "Endpoints run's report directory (performance/result_summary.json, config.yaml), or a folder of them "
+        "one per concurrency, as a curve marked as yours (own/<name>/<model>) with --system system_desc.json.",
         (
-            opt("path", help="mlperf_log_summary.txt or the folder holding it; or an Endpoints submission folder"),
-            opt("--system", help="system.json (default: the nearest one in PATH's folder or above)"),
+            opt("path", help="mlperf_log_summary.txt or the folder holding it; or an Endpoints folder"),
+            opt(
+                "--system",
+                help="system.json (default: the nearest one in PATH's folder or above); for an Endpoints run "
+                "its system_desc.json (default: one in PATH or beside it)",
+            ),
             opt("--name", default="", help="a label for the run (default: the system name)"),
             opt("--benchmark", help="benchmark name (default: taken from the folder names)"),
             opt("--allow-invalid", action="store_true", help="keep a run whose log says INVALID, flagged"),
         ),
     ),
-    Command("runs", "list your private entries", cmd_runs),
-    Command("forget", "remove a private entry", cmd_forget, options=(opt("entry", help="e.g. local-0001"),)),
+    Command("runs", "list your private entries and imported Endpoints curves", cmd_runs),
+    Command(
+        "forget",
+        "remove a private entry or an imported Endpoints curve",
+        cmd_forget,
+        options=(opt("entry", help="e.g. local-0001, or a curve: sub_a/system_a/gpt-oss-120b"),),
+    ),
     Command(
         "functions",
         "print the function reference (Markdown), or one function's help; --update also rewrites the command reference",

@@ -48,6 +48,14 @@ from benchsheet.templates.sheets.common import (
     XLWINGS_CONF,
 )
 from benchsheet.templates.sheets.compare import COMPARE_CHART, COMPARE_FILTERS, COMPARE_SHEET, COMPARE_TABLE
+from benchsheet.templates.sheets.curves import (
+    CURVE_DATA,
+    CURVES,
+    CURVES_CHART,
+    CURVES_INPUTS,
+    CURVES_SHEET,
+    CURVES_TABLE,
+)
 from benchsheet.templates.sheets.fleet import CANDIDATES as FLEET_CANDIDATES
 from benchsheet.templates.sheets.fleet import (
     FLEET,
@@ -80,9 +88,9 @@ from benchsheet.templates.sheets.sources import (
     SOURCES_WORKLOAD,
     USES,
 )
+from benchsheet.templates.sheets.tco import CURVES as TCO_CURVES
+from benchsheet.templates.sheets.tco import CURVES_CHART as TCO_CHART
 from benchsheet.templates.sheets.tco import (
-    CURVES,
-    CURVES_CHART,
     INPUT_HEADER,
     MOST,
     MOVED,
@@ -121,6 +129,10 @@ __all__ = [
     "COUNT_CLAIM",
     "CURVES",
     "CURVES_CHART",
+    "CURVES_INPUTS",
+    "CURVES_SHEET",
+    "CURVES_TABLE",
+    "CURVE_DATA",
     "DATA",
     "DERIVED_NOTE",
     "EMPTY_ROW_HEIGHT",
@@ -175,6 +187,8 @@ __all__ = [
     "SOURCES_WORKLOAD",
     "SOURCE_FILES",
     "TCO",
+    "TCO_CHART",
+    "TCO_CURVES",
     "TCO_INPUTS",
     "TCO_SHEET",
     "TCO_TABLE",

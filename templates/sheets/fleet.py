@@ -6,6 +6,8 @@ power cap (MWGPUS, MWTOKENS, TOKENSPERMW) with each candidate's power per GPU fr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from benchsheet.analysis.fleet import FLEET_HEADER
 from benchsheet.templates.layout import (
     ArrayBlock,
@@ -15,6 +17,7 @@ from benchsheet.templates.layout import (
     Fields,
     Formula,
     Input,
+    Lifted,
     ListRule,
     NumberRule,
     RowCells,
@@ -112,17 +115,25 @@ def _price(r: RowCells) -> Expr:
     return unless_blank(r["candidate"], if_(eq(MIX_INPUTS["basis"], lit("owned")), tco["owned"], tco["rented"]))
 
 
-def _power(name: str, *args: Expr) -> Formula:
-    def value(r: RowCells) -> Expr:
-        cap = (POWER_INPUTS["mw"], r["kw"], POWER_INPUTS["pue"])
-        inner = {
-            "MWGPUS": (*cap, r["gpus_node"]),
-            "MWTOKENS": (*cap, r["per_gpu"], r["gpus_node"]),
-            "TOKENSPERMW": (r["per_gpu"], r["kw"], POWER_INPUTS["pue"]),
-        }[name]
-        return unless_blank(r["candidate"], if_number(r["kw"], if_number(r["per_gpu"], call(name, *inner))))
+def _power(name: str) -> Lifted:
+    """MWGPUS, MWTOKENS or TOKENSPERMW of every candidate row: one call for the column (the hidden ``POWER``)."""
 
-    return Formula(value, "out_int")
+    def value(_: Mapping[str, Expr]) -> Expr:
+        c = {key: _range(CANDIDATES.column(key)) for key in ("candidate", "gpus_node", "per_gpu", "kw")}
+        cap = (POWER_INPUTS["mw"], c["kw"], POWER_INPUTS["pue"])
+        inner = {
+            "MWGPUS": (*cap, c["gpus_node"]),
+            "MWTOKENS": (*cap, c["per_gpu"], c["gpus_node"]),
+            "TOKENSPERMW": (c["per_gpu"], c["kw"], POWER_INPUTS["pue"]),
+        }[name]
+        return unless_blank(c["candidate"], if_number(c["kw"], if_number(c["per_gpu"], call(name, *inner))))
+
+    return Lifted(value, "out_int")
+
+
+def _shown(key: str) -> Formula:
+    """What the row's hidden cell of ``POWER`` holds (an array formula's element): a plain formula shows it."""
+    return Formula(lambda r: Expr.of(POWER.row(r.index)[key]), "out_int")
 
 
 CANDIDATES = TableBlock(
@@ -135,14 +146,27 @@ CANDIDATES = TableBlock(
         Column("price", "$/GPU-hour (rented or owned)", Formula(_price, "out_num2")),  # not currency: VT_CY
         Column("per_gpu", "Per-GPU (Sizing's workload)", _tco("per_gpu", "out_num")),
         Column("kw", "kW per GPU (TCO)", _tco("kw", "out_num2")),
-        Column("gpus", "GPUs in the cap (MWGPUS)", _power("MWGPUS")),
-        Column("tokens", "Tokens/s in the cap (MWTOKENS)", _power("MWTOKENS")),
-        Column("per_mw", "Tokens/s per MW (TOKENS-PERMW)", _power("TOKENSPERMW")),
+        Column("gpus", "GPUs in the cap (MWGPUS)", _shown("gpus")),
+        Column("tokens", "Tokens/s in the cap (MWTOKENS)", _shown("tokens")),
+        Column("per_mw", "Tokens/s per MW (TOKENS-PERMW)", _shown("per_mw")),
         Column("kw_source", "Power per GPU from", _tco("kw_source")),
     ),
     "Candidates: the fleet's price and what fits in the power cap",
     header_height=53,
 )
+
+POWER = TableBlock(
+    FLEET,
+    CANDIDATES.header_row,
+    CANDIDATES.slots,
+    (
+        Column("gpus", "MWGPUS", _power("MWGPUS")),
+        Column("tokens", "MWTOKENS", _power("MWTOKENS")),
+        Column("per_mw", "TOKENSPERMW", _power("TOKENSPERMW")),
+    ),
+    left=16,
+)
+"""Hidden (columns Q:S): what fits in the power cap, one array formula a column beside the candidates."""
 
 
 def _family(r: RowCells) -> Expr:
@@ -251,6 +275,7 @@ FLEET_SHEET = sheet(
         MIX,
         POWER_INPUTS,
         CANDIDATES,
+        POWER,
         FAMILIES,
         FIRST_CELL,
         FLEET_REASON,

@@ -34,6 +34,7 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.claims import CLAIMS_SHEET
 from benchsheet.templates.sheets.common import SOURCES, TEXTS, prose, sheet, unless_blank, unless_error
 from benchsheet.templates.sheets.compare import COMPARE_SHEET
+from benchsheet.templates.sheets.curves import CURVES_SHEET
 from benchsheet.templates.sheets.fleet import FLEET_SHEET
 from benchsheet.templates.sheets.quotes import QUOTES_SHEET
 from benchsheet.templates.sheets.sensitivity import SENSITIVITY_SHEET
@@ -49,6 +50,7 @@ ANSWERING = (
     FLEET_SHEET,
     COMPARE_SHEET,
     CLAIMS_SHEET,
+    CURVES_SHEET,
 )  # a new sheet: describe it in a module of its own, add it here
 """The sheets that answer, in workbook order: the Read me lists them, this sheet cites what they use."""
 

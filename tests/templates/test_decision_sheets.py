@@ -143,8 +143,8 @@ def test_owned_against_rented_per_candidate(built: Path) -> None:
 
 def test_the_chart_table_is_cost_per_mtok_at_each_utilization(built: Path) -> None:
     book = Book(built)
-    for k in range(S.CURVES.slots):
-        row = S.CURVES.row(k)
+    for k in range(S.TCO_CURVES.slots):
+        row = S.TCO_CURVES.row(k)
         candidate = S.TCO_TABLE.row(k // 2)
         if not book[candidate["candidate"]]:
             assert book[row["series"]] in ("", None)

@@ -5,6 +5,11 @@ Each side is an entry ID, a family (its best row under the filters) or a measure
 each family side answers from its own latest round, so the two rows may be of two rounds (what can be
 compared now); round "same" asks for the latest round both sides have (RATIOS' default), and PAIRED
 names the rows and rounds a BREAKEVEN pairs.
+
+Given an ``interactivity`` (tokens/s per user), each side is an MLPerf Endpoints curve, a family's best
+curve of the model at that interactivity (``curves.side_at``) or a number, and PAIRED names the measured
+points each side was read from; RATIOS does the same on every model both sides have curves of. Without
+one, a curve answers an error saying to give one: it has no single number.
 """
 
 from __future__ import annotations
@@ -12,14 +17,16 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from benchsheet.analysis import claims
 from benchsheet.analysis.best import best_row
 from benchsheet.analysis.costs import check_price
+from benchsheet.analysis.curves import SideAt, side_at
 from benchsheet.analysis.entries import ENTRY_ID, find_row, unknown_family
 from benchsheet.analysis.pergpu import check_same_units, per_gpu_of
 from benchsheet.analysis.selection import Filters, check_known, matching
-from benchsheet.data.names import family_key
+from benchsheet.data.names import benchmark_key, family_key
 from benchsheet.data.table import IdSource, Row, Table, round_sort_key
-from benchsheet.errors import bad_value, not_available
+from benchsheet.errors import BenchError, bad_value, not_available
 
 SAME = "same"
 """The round argument's value that pairs the latest round both sides have."""
@@ -37,9 +44,19 @@ def per_gpu_spec(
         row = find_row(table, spec, benchmark, scenario)
         return per_gpu_of(row), row
     if family_key(spec) not in table.families:
-        raise unknown_family(table, spec, "entry or family")
+        raise _curve_error(table, spec) or unknown_family(table, spec, "entry or family")
     value, row = best_row(table, spec, benchmark, scenario, filters)
     return value, row
+
+
+def _curve_error(table: Table, spec: str) -> BenchError | None:
+    """Why an Endpoints curve cannot be a side without an interactivity; None for anything else."""
+    if not table.curves or table.curve(spec) is None:
+        return None
+    return not_available(
+        f"{spec.strip()} is an MLPerf Endpoints curve: it has no single per-GPU number; give an interactivity "
+        "(tokens/s per user, the last argument) to read it there"
+    )
 
 
 def _side_rounds(table: Table, spec: str | float, benchmark: str, scenario: str, filters: Filters) -> set[str] | None:
@@ -51,7 +68,7 @@ def _side_rounds(table: Table, spec: str | float, benchmark: str, scenario: str,
         row = find_row(table, spec, benchmark, scenario)
         return None if row.id_source == IdSource.LOCAL else {row.round}  # an own run is of no MLPerf round
     if family_key(spec) not in table.families:
-        raise unknown_family(table, spec, "entry or family")
+        raise _curve_error(table, spec) or unknown_family(table, spec, "entry or family")
     return {r.round for r in matching(table, benchmark, scenario, spec, filters.check()) if r.gpus > 0}
 
 
@@ -95,9 +112,23 @@ def breakeven(
     benchmark: str,
     scenario: str,
     filters: Filters,
+    interactivity: float | None = None,
 ) -> float:
+    if interactivity is not None:
+        base_at, cand_at = pair_at(table, baseline, candidate, benchmark, filters, interactivity)
+        return cand_at.value / base_at.value
     base, _, cand, _ = pair(table, baseline, candidate, benchmark, scenario, filters)
     return cand / base
+
+
+def pair_at(
+    table: Table, baseline: str | float, candidate: str | float, benchmark: str, filters: Filters, interactivity: float
+) -> tuple[SideAt, SideAt]:
+    """Both sides at an interactivity (the scenario is not used: an Endpoints curve has none)."""
+    return (
+        side_at(table, baseline, benchmark, interactivity, filters),
+        side_at(table, candidate, benchmark, interactivity, filters),
+    )
 
 
 def paired(
@@ -107,8 +138,16 @@ def paired(
     benchmark: str,
     scenario: str,
     filters: Filters,
+    interactivity: float | None = None,
 ) -> str:
-    """PAIRED: the rows and rounds a BREAKEVEN with the same arguments divides, in words."""
+    """PAIRED: the rows and rounds a BREAKEVEN with the same arguments divides, in words; at an
+    interactivity, the curves and measured points each side was read from."""
+    if interactivity is not None:
+        base_at, cand_at = pair_at(table, baseline, candidate, benchmark, filters, interactivity)
+        return (
+            f"MLPerf Endpoints at {interactivity:,.4g} tokens/s per user: candidate {cand_at.text()} "
+            f"over baseline {base_at.text()}"
+        )
     _, base_row, _, cand_row = pair(table, baseline, candidate, benchmark, scenario, filters)
 
     def side(role: str, row: Row | None) -> str:
@@ -139,6 +178,77 @@ def breakeven_price(
     benchmark: str,
     scenario: str,
     filters: Filters,
+    interactivity: float | None = None,
 ) -> float:
     check_price(baseline_price, "baseline_price")
-    return baseline_price * breakeven(table, baseline, candidate, benchmark, scenario, filters)
+    return baseline_price * breakeven(table, baseline, candidate, benchmark, scenario, filters, interactivity)
+
+
+def ratios(
+    table: Table,
+    candidate: str,
+    baseline: str,
+    filters: Filters,
+    same_gpus: bool = False,
+    across_rounds: bool = False,
+    interactivity: float | None = None,
+) -> list[list[claims.Cell]]:
+    """RATIOS: ``claims.ratios`` without an interactivity; with one, candidate over baseline per-GPU tokens/s
+    read off their Endpoints curves at it, on every model both have a value, highest first, in RATIOS'
+    columns: the scenario says "Endpoints", the entries are curves, the rounds are blank and the last
+    column names the measured points each side was read from."""
+    if interactivity is None:
+        for spec in (candidate, baseline):
+            if (err := _curve_error(table, spec)) is not None:
+                raise err
+        return claims.ratios(table, candidate, baseline, filters, same_gpus, across_rounds)
+    models: dict[str, str] = {}
+    for c in table.curves:
+        models.setdefault(benchmark_key(c.model), c.model)
+    best: dict[str, tuple[float, SideAt, SideAt]] = {}
+    why: list[str] = []
+    for key, model in models.items():
+        sizes: list[int | None] = [None]
+        if same_gpus:
+            sizes = [*sorted({c.gpus for c in table.curves if benchmark_key(c.model) == key})]
+        for n in sizes:
+            try:
+                c_at = side_at(table, candidate, model, interactivity, filters, n)
+                b_at = side_at(table, baseline, model, interactivity, filters, n)
+            except BenchError as exc:
+                if exc.code == "#VALUE!":
+                    raise
+                why.append(exc.reason)
+                continue
+            ratio = c_at.value / b_at.value
+            if model not in best or ratio > best[model][0]:
+                best[model] = (ratio, c_at, b_at)
+    if not best:
+        raise not_available(
+            f"No model where both {candidate.strip()} and {baseline.strip()} have a value at "
+            f"{interactivity:,.4g} tokens/s per user"
+            + (" and the same GPU count" if same_gpus else "")
+            + (f": {why[0]}" if why else ": no MLPerf Endpoints curves are loaded")
+        )
+    out: list[list[claims.Cell]] = [list(claims.RATIOS_HEADER)]
+    for model, (ratio, c_at, b_at) in sorted(best.items(), key=lambda t: (-t[1][0], t[0])):
+        cc, bc = c_at.curve, b_at.curve
+        out.append(
+            [
+                model,
+                "Endpoints",
+                ratio,
+                cc.id if cc else "",
+                bc.id if bc else "",
+                c_at.value,
+                b_at.value,
+                cc.gpus if cc else "",
+                bc.gpus if bc else "",
+                cc.availability if cc else "",
+                bc.availability if bc else "",
+                "",
+                "",
+                f"at {interactivity:,.4g} tokens/s per user: candidate {c_at.text()}; baseline {b_at.text()}",
+            ]
+        )
+    return out

@@ -1,14 +1,16 @@
-"""Citations: the lines the MLPerf Results Messaging Guidelines ask for beside a figure (CITE), the
-notices, and the provenance of the loaded table (DATAINFO).
+"""Citations: the lines the MLPerf Results Messaging Guidelines ask for beside a figure (CITE, and
+CURVECITE for a point of an MLPerf Endpoints curve), the notices, and the provenance of the loaded table
+(DATAINFO).
 """
 
 from __future__ import annotations
 
+from benchsheet.analysis.curves import find_curve, per_gpu
 from benchsheet.analysis.entries import find_row, row_notes
 from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.data.names import gpus_per_card
-from benchsheet.data.table import IdSource, Row, Table
-from benchsheet.errors import bad_value
+from benchsheet.data.table import Curve, CurvePoint, IdSource, Row, Table
+from benchsheet.errors import bad_value, not_available
 
 TRADEMARK = (
     "MLPerf® and the MLPerf logo are registered and unregistered trademarks of MLCommons "
@@ -27,14 +29,102 @@ LINE_LIMIT = 255
 def cite(table: Table, entry: str, benchmark: str, scenario: str, part: str | None = None) -> list[list[str]] | str:
     """A citation in the form the MLPerf Results Messaging Guidelines ask for: a column of lines
     (each a sentence of at most ``LINE_LIMIT`` characters for the real data), or one named part."""
+    if table.curves and table.curve(entry) is not None:
+        raise not_available(
+            f"{entry.strip()} is an MLPerf Endpoints curve, not an Inference entry: "
+            "CURVECITE(curve, concurrency) cites one of its points"
+        )
     r = find_row(table, entry, benchmark, scenario)
-    parts = citation(table, r)
+    return _chosen(citation(table, r), part)
+
+
+def _chosen(parts: list[tuple[str, str]], part: str | None) -> list[list[str]] | str:
+    """Every line as a column, or the lines of one named part joined."""
     if part is None:
         return [[line] for _, line in parts]
     key = part.strip().lower()
     if key not in CITE_PARTS:
         raise bad_value(f"Unknown part {part!r}: use one of {', '.join(CITE_PARTS)}, or leave it out for every line")
     return " ".join(line for name, line in parts if name == key)
+
+
+CURVECITE_HELP = (
+    "A citation of a point of an MLPerf Endpoints curve per the MLPerf Results Messaging Guidelines, a sentence "
+    "a line: benchmark, version, division, category, concurrency; result; system; notes; source; "
+    "SHA-256s; derived-metric note; trademark. Spills."
+)
+
+
+def curve_cite(table: Table, curve: str, concurrency: int, part: str | None = None) -> list[list[str]] | str:
+    """CURVECITE: the citation of the point at ``concurrency`` of an Endpoints curve (CITE's parts)."""
+    c = find_curve(table, curve)
+    point = next((p for p in c.points if p.concurrency == concurrency), None)
+    if point is None:
+        have = ", ".join(str(p.concurrency) for p in c.points)
+        raise not_available(f"{c.id} has no point at concurrency {concurrency}: its points are at {have}")
+    return _chosen(curve_citation(c, point), part)
+
+
+def curve_citation(c: Curve, p: CurvePoint) -> list[tuple[str, str]]:
+    """The citation of one point of a curve as (part, line) pairs, in order."""
+    submission = c.id.split("/", 1)[0]
+    on = f"{c.gpus} x {c.accelerator}" if not c.heterogeneous else f"{c.gpus} accelerators ({c.accelerator})"
+    ttft = "" if p.ttft_ms[1] is None else f", TTFT p90 {figure_text(p.ttft_ms[1])} ms"
+    tpot = p.tpot_ms[1] or 0.0
+    result = (
+        f"Result: {figure_text(p.system_tps)} tokens/s at {figure_text(p.tps_per_user)} tokens/s per user "
+        f"(TPOT p90 {figure_text(tpot)} ms{ttft}) on {on}."
+    )
+    summary = next(((f, h) for f, h in p.files if f.endswith("result_summary.json")), ("", ""))
+    if c.own:
+        parts = [
+            (
+                "entry",
+                f"{c.id}: your own MLPerf Endpoints run, {c.model}, concurrency {p.concurrency}; not an MLPerf result.",
+            ),
+            ("result", result),
+            ("system", f"System: {c.system}."),
+        ]
+    else:
+        parts = [
+            (
+                "entry",
+                f"MLPerf® Endpoints (v1.0 submission layout), {c.division.capitalize()} division, "
+                f"{CATEGORY_NAMES.get(c.availability, c.availability.capitalize() or 'unstated')} category, "
+                f"{c.model}, submission {submission}, system {c.system}, point r{p.concurrency} "
+                f"(concurrency {p.concurrency}).",
+            ),
+            ("result", result),
+            ("system", f"System: {c.system}, submitted by {c.submitter or 'an unnamed submitter'}."),
+        ]
+    if p.flag:
+        parts.append(("notes", f"Note: Not a usable point ({p.flag}); CURVEAT and BREAKEVEN leave it out."))
+    if c.heterogeneous:
+        parts.append(("notes", "Note: The system mixes accelerators: it has no per-GPU value."))
+    parts.append(("source", f"Source: {summary[0] or c.source}, imported {c.imported_at[:10] or 'unknown'}."))
+    parts += [("sha256", f"SHA-256 of {f.rsplit('/', 1)[-1]}: {h}.") for f, h in p.files]
+    parts.append(
+        (
+            "derived",
+            "Tokens/s (output tokens / measured seconds) and tokens/s per user (1000 / TPOT p90 ms) are computed "
+            "by benchsheet from result_summary.json as section 9.1 of the Endpoints rules defines them.",
+        )
+    )
+    value = per_gpu(c, p)
+    if value is not None:
+        parts.append(
+            (
+                "derived",
+                f"Per-GPU value {figure_text(value)} tokens/s per accelerator: derived by benchsheet "
+                f"(tokens/s / {c.gpus}), not an official MLPerf result." + ("" if c.own else f" {NOT_VERIFIED}"),
+            )
+        )
+    elif not c.own:
+        parts.append(("derived", NOT_VERIFIED))
+    if c.own:
+        parts.append(("derived", f"Internal measurement, unverified, not an MLPerf result. {NOT_VERIFIED}"))
+    parts.append(("trademark", TRADEMARK))
+    return parts
 
 
 def citation(table: Table, r: Row) -> list[tuple[str, str]]:

@@ -10,12 +10,14 @@ run, no steady state) is not used, and every answer that skips one says so.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from benchsheet.analysis.entries import unknown
-from benchsheet.data.names import benchmark_key, family_key
+from benchsheet.analysis.entries import ENTRY_ID, unknown
+from benchsheet.analysis.selection import Filters
+from benchsheet.data.names import benchmark_key, family_key, family_keys
 from benchsheet.data.table import Curve, CurvePoint, Table
-from benchsheet.errors import bad_value, not_available
+from benchsheet.errors import BenchError, bad_value, not_available
 
 POINT_HEADER: list[object] = [
     "concurrency",
@@ -220,6 +222,89 @@ def best_curve(table: Table, family: str, benchmark: str) -> list[list[object]]:
     if len(rows) == 1:
         raise not_available(f"No usable point on the {family.strip()} curves of {model.strip()}")
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class SideAt:
+    """One side of a comparison at an interactivity: per-GPU tokens/s, and the curve and points behind it
+    (none for a number given)."""
+
+    value: float
+    curve: Curve | None
+    at: AtInteractivity | None
+
+    def text(self) -> str:
+        """The value and the points it was read from, in words short enough for a classic Excel cell
+        (CURVEATPOINTS says it at length): "<curve> 633.3 per GPU from r128 and r64 (r2048 not used)"."""
+        if self.curve is None or self.at is None:
+            return "the number given"
+        at = self.at
+        points = (
+            f"at r{at.low.concurrency}"
+            if at.low is at.high
+            else f"from r{at.low.concurrency} and r{at.high.concurrency}"
+        )
+        unused = f" ({', '.join(f'r{p.concurrency}' for p in at.skipped)} not used)" if at.skipped else ""
+        return f"{self.curve.id} {_num(self.value)} per GPU {points}{unused}"
+
+
+def side_at(
+    table: Table, spec: str | float, benchmark: str, target: float, filters: Filters, gpus: int | None = None
+) -> SideAt:
+    """Per-GPU tokens/s of a side at ``target`` tokens/s per user: a number as given, an Endpoints curve
+    read by ``at_interactivity``, or a family's best curve of the model there (of those passing the
+    availability and max_gpus filters, and of ``gpus`` accelerators if given): the one of its curves
+    that gives the most per GPU at the target, each read between two of its own measured points."""
+    if isinstance(spec, float | int):
+        if not math.isfinite(spec) or spec <= 0:
+            raise bad_value("a measured per-GPU throughput must be a number > 0")
+        return SideAt(float(spec), None, None)
+    if not math.isfinite(target) or not target > 0:
+        raise bad_value(f"interactivity must be a number of tokens/s per user > 0, not {target:g}")
+    if filters.round is not None or filters.software is not None:
+        raise bad_value("round and software choose MLPerf Inference rows: leave them out with an interactivity")
+    curve = find_curve(table, spec) if "/" in spec else table.curve(spec)  # no family or entry has a "/"
+    if curve is not None:
+        if benchmark_key(curve.model) != benchmark_key(benchmark):
+            raise not_available(f"{curve.id} is a curve of {curve.model}, not of {benchmark.strip()}")
+        if gpus is not None and curve.gpus != gpus:
+            raise not_available(f"{curve.id} has {curve.gpus} GPUs, not {gpus}")
+        return SideAt((at := at_interactivity(curve, target)).value, curve, at)
+    name, model = spec.strip(), benchmark.strip()
+    if table.entry_rows(spec) or ENTRY_ID.fullmatch(name):
+        raise not_available(
+            f"{name} is an MLPerf Inference entry: at an interactivity each side is an MLPerf Endpoints curve, "
+            "a family with curves of the model, or a per-GPU number"
+        )
+    fams, key, av = family_keys(spec), benchmark_key(benchmark), filters.check().availability
+    of_model = [c for c in table.curves if benchmark_key(c.model) == key and not c.heterogeneous and c.gpus > 0]
+    chosen = [
+        c
+        for c in of_model
+        if family_key(c.family) in fams
+        and (av == "any" or c.availability == av)
+        and (filters.max_gpus is None or c.gpus <= filters.max_gpus)
+        and (gpus is None or c.gpus == gpus)
+    ]
+    if not chosen:
+        known = sorted({c.family for c in of_model})
+        raise not_available(
+            f"No MLPerf Endpoints curve of {name} for {model}"
+            + (" under the filters" if any(family_key(c.family) in fams for c in of_model) else "")
+            + (f": the {model} curves are of {', '.join(known)}" if known else "")
+        )
+    found: list[SideAt] = []
+    why: list[str] = []
+    for c in chosen:
+        try:
+            found.append(SideAt((at := at_interactivity(c, target)).value, c, at))
+        except BenchError as exc:
+            why.append(exc.reason)
+    if not found:
+        raise not_available(
+            f"No {name} curve of {model} has a value at {_num(target)} tokens/s per user: " + "; ".join(why)
+        )
+    return max(found, key=lambda s: s.value)
 
 
 def _skipped(points: tuple[CurvePoint, ...]) -> str:

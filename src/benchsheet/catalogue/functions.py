@@ -16,6 +16,8 @@ from __future__ import annotations
 from benchsheet import analysis as A
 from benchsheet.analysis import claims as C
 from benchsheet.analysis import curves as CV
+from benchsheet.analysis.breakeven import ratios as ratios_at
+from benchsheet.analysis.citations import CURVECITE_HELP, curve_cite
 from benchsheet.catalogue import decision as D
 from benchsheet.catalogue.declare import (
     ANY_FAMILY,
@@ -39,6 +41,16 @@ from benchsheet.catalogue.declare import (
 
 def _latency_bounds(bounds: dict[str, dict[str, list[float]]], benchmark: str, scenario: str) -> list[list[float]]:
     return A.latency_bounds(bounds, benchmark, scenario)
+
+
+# MLPerf Endpoints (issue 31): the optional last argument of BREAKEVEN, PAIRED, BREAKEVENPRICE and RATIOS
+_INTERACTIVITY = Arg(
+    "interactivity",
+    "number",
+    "MLPerf Endpoints: a target tokens/s per user; each side is then read off its Endpoints curve there "
+    "(a family: its best curve of the model), the scenario is not used; default: Inference rows",
+    None,
+)
 
 
 CATALOGUE: tuple[Function, ...] = (
@@ -121,7 +133,7 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "BREAKEVEN",
-        PAIR_ARGS,
+        (*PAIR_ARGS, _INTERACTIVITY),
         "Candidate per-GPU / baseline per-GPU: the highest price ratio worth paying for the candidate. Each "
         'family side is of its own latest round unless round is given or "same"; PAIRED names the rows and rounds.',
         '=BREAKEVEN("B200","B300","gpt-oss-120b","Server","available",8)',
@@ -129,7 +141,7 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "PAIRED",
-        PAIR_ARGS,
+        (*PAIR_ARGS, _INTERACTIVITY),
         "The rows and rounds BREAKEVEN with the same arguments divides: same round or across rounds, each entry.",
         '=PAIRED("H200","B300","gpt-oss-120b","Server","available")',
         A.paired,
@@ -137,7 +149,7 @@ CATALOGUE: tuple[Function, ...] = (
     ),
     Function(
         "BREAKEVENPRICE",
-        (Arg("baseline_price", "number", "Baseline $ per GPU-hour"), *PAIR_ARGS),
+        (Arg("baseline_price", "number", "Baseline $ per GPU-hour"), *PAIR_ARGS, _INTERACTIVITY),
         "baseline_price x BREAKEVEN: the contract ceiling per GPU-hour for the candidate.",
         '=BREAKEVENPRICE(5,"B200","B300","gpt-oss-120b","Server","available",8)',
         A.breakeven_price,
@@ -285,12 +297,16 @@ CATALOGUE: tuple[Function, ...] = (
                 "TRUE: each side its own latest round, so rows of two rounds may pair (default FALSE: one round)",
                 False,
             ),
+            _INTERACTIVITY.but(
+                "MLPerf Endpoints: a target tokens/s per user; each side's best curve of every model is then read "
+                "there, the last column naming the points; default: Inference rows"
+            ),
         ),
         "Candidate per-GPU / baseline per-GPU on every workload where both have one, highest first: ratio, "
         "both entries, per-GPU values, GPUs, availability and rounds (one round unless across_rounds). "
         'The first row is where an "up to Nx" comes from. Spills.',
         '=RATIOS("Vera Rubin","GB300")',
-        C.ratios,
+        ratios_at,
         returns="table",
     ),
     Function(
@@ -436,6 +452,18 @@ CATALOGUE += (
         "CURVEATPOINTS", (_CURVE, _AT), CV.POINTS_HELP, f"=CURVEATPOINTS({_ID},130)", CV.per_gpu_at_points, "text"
     ),
     Function("BESTCURVE", (FAMILY, BENCH), CV.BEST_HELP, '=BESTCURVE("MI355X","gpt-oss-120b")', CV.best_curve, "table"),
+    Function(
+        "CURVECITE",
+        (
+            _CURVE,
+            Arg("concurrency", "int", "The point's concurrency (its r<N> folder), e.g. 64"),
+            Arg("part", "text", "One line: " + ", ".join(A.CITE_PARTS) + "; default: every line, a column", None),
+        ),
+        CURVECITE_HELP,
+        f"=CURVECITE({_ID},64)",
+        curve_cite,
+        "table",
+    ),
 )
 
 BY_NAME = {f.name: f for f in CATALOGUE}

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchsheet.data.importers import accelerator_count, accelerator_fields, sha256_hex
-from benchsheet.data.table import Curve, CurvePoint
+from benchsheet.data.table import UNCHECKED, Curve, CurvePoint
 from benchsheet.data.userfiles import read_regular
 from benchsheet.data.values import RESULT_RANGE, is_result
 from benchsheet.errors import MAX_ACCELERATORS, DataError
@@ -63,6 +63,121 @@ def import_submission(folder: Path, imported_at: str | None = None) -> tuple[Cur
     if not curves:
         raise DataError(str(folder), None, None, "no MLPerf Endpoints curve: expected results/<system>/<model>/r<N>/")
     return tuple(curves)
+
+
+# An own run: the endpoints tool's report directory (``<report_dir>/performance/result_summary.json`` and
+# ``<report_dir>/config.yaml``, as src/inference_endpoint/commands/benchmark/execute.py writes them), one
+# per concurrency, with the v1.0 system description given beside them or by the user.
+CONFIG_YAML, PERFORMANCE = "config.yaml", "performance"
+
+
+def is_report(folder: Path) -> bool:
+    """A folder ``import_report`` reads: an endpoints run's report directory, or a folder of them."""
+    return bool(_report_dirs(folder))
+
+
+def _report_dirs(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    if (folder / PERFORMANCE / RESULT_SUMMARY).is_file():
+        return [folder]
+    return sorted(d for d in folder.iterdir() if d.is_dir() and (d / PERFORMANCE / RESULT_SUMMARY).is_file())
+
+
+def import_report(
+    folder: Path, system: Path | None = None, model: str | None = None, name: str = "", imported_at: str | None = None
+) -> Curve:
+    """Your own MLPerf Endpoints run as a curve marked ``own``: one point per report directory under
+    ``folder`` (or ``folder`` itself), its concurrency from result_summary.json's run_config, the model from
+    ``model`` or config.yaml's ``model_params.name``, the accelerators from ``system`` (a v1.0
+    system_desc.json; default: one in ``folder`` or beside it). The endpoints tool gives no steady-state
+    verdict (the submission checker does): each point says it was not checked."""
+    when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    dirs = _report_dirs(folder)
+    if not dirs:
+        raise DataError(
+            str(folder), None, None, "no MLPerf Endpoints run: expected performance/result_summary.json in it or below"
+        )
+    desc_path = system or next((p for p in (folder / SYSTEM_DESC, folder.parent / SYSTEM_DESC) if p.is_file()), None)
+    if desc_path is None:
+        raise DataError(
+            str(folder), None, SYSTEM_DESC, "missing: give --system <system_desc.json> (the v1.0 system description)"
+        )
+    desc_data = read_regular(desc_path)
+    desc = _object(desc_data, str(desc_path))
+    accelerators, gpus, nodes = _accelerators(desc, str(desc_path))
+    points: dict[int, CurvePoint] = {}
+    for d in dirs:
+        summary_path, config_path = d / PERFORMANCE / RESULT_SUMMARY, d / CONFIG_YAML
+        data = read_regular(summary_path)
+        files = [(str(summary_path), sha256_hex(data))]
+        config = read_regular(config_path) if config_path.is_file() else None
+        if config is not None:
+            files.append((str(config_path), sha256_hex(config)))
+            model = model or _config_model(config).rsplit("/", 1)[-1]  # a Hugging Face name: its model part
+        files.append((str(desc_path), sha256_hex(desc_data)))
+        summary = _object(data, str(summary_path))
+        concurrency = _run_concurrency(summary, str(summary_path))
+        if concurrency in points:
+            raise DataError(str(d), None, "concurrency", f"a second run at concurrency {concurrency}")
+        points[concurrency] = _summary_point(summary, str(summary_path), concurrency, UNCHECKED, files)
+    if not model:
+        raise DataError(str(folder), None, "model_params.name", "no model named: give --benchmark <model>")
+    label = (name.strip() or _text(desc, "system_name") or folder.resolve().name).replace("/", "-")
+    fields = accelerator_fields(" + ".join(accelerators))
+    return Curve(
+        id=f"own/{label}/{model.strip()}",
+        submitter="",
+        system=_text(desc, "system_name") or label,
+        model=model.strip(),
+        division="",
+        availability="",
+        **fields | {"heterogeneous": fields["heterogeneous"] or len(accelerators) > 1},
+        gpus=gpus,
+        nodes=nodes,
+        points=tuple(points[c] for c in sorted(points)),
+        source=str(folder),
+        imported_at=when,
+        own=True,
+    )
+
+
+def _run_concurrency(summary: Mapping[str, Any], name: str) -> int:
+    """The concurrency of a run: run_config.load_pattern.target_concurrency (run_config.concurrency also read)."""
+    run = summary.get("run_config")
+    pattern = run.get("load_pattern") if isinstance(run, Mapping) else None
+    if isinstance(pattern, Mapping):
+        if pattern.get("type", "concurrency") != "concurrency":
+            raise DataError(
+                name, None, "run_config.load_pattern.type", f"{pattern.get('type')!r}: not a concurrency run"
+            )
+        value = pattern.get("target_concurrency")
+    else:
+        value = run.get("concurrency") if isinstance(run, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ACCELERATORS:
+        raise DataError(
+            name,
+            None,
+            "run_config.load_pattern.target_concurrency",
+            f"expected 1 to {MAX_ACCELERATORS:,}, got {value!r}",
+        )
+    return value
+
+
+def _config_model(data: bytes) -> str:
+    """config.yaml's ``model_params.name`` ("" when it has none), read off its lines: the file holds more YAML
+    than ``read_point_yaml`` takes (lists of mappings), and this one field is all benchsheet needs of it."""
+    inside = False
+    for raw in data.decode("utf-8-sig", errors="replace").splitlines():
+        if raw and not raw[0].isspace():
+            inside = raw.split("#", 1)[0].strip() == "model_params:"
+        elif inside and (m := re.fullmatch(r"\s+name:\s*(.*)", raw)):
+            value = m.group(1).strip()
+            if value[:1] in ('"', "'"):
+                end = value.find(value[0], 1)
+                return value[1:end] if end > 0 else ""
+            return value.split(" #", 1)[0].strip()
+    return ""
 
 
 def _results_dirs(folder: Path) -> list[Path]:
@@ -122,7 +237,26 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
     desc = _object(desc_data, str(folder / SYSTEM_DESC))
     yaml = read_point_yaml(yaml_data, str(folder / POINT_YAML)) if yaml_data is not None else {}
     summary = _object(summary_data, str(folder / RESULT_SUMMARY))
-    name = str(folder / RESULT_SUMMARY)
+    dir_concurrency = int(folder.name[1:])
+    if not 0 < dir_concurrency <= MAX_ACCELERATORS:
+        raise DataError(str(folder), None, "concurrency", f"expected 1 to {MAX_ACCELERATORS:,} concurrent users")
+    concurrency = yaml.get("concurrency")
+    if concurrency is not None and concurrency != dir_concurrency:
+        raise DataError(
+            str(folder / POINT_YAML), None, "concurrency", f"{concurrency!r} in the folder r{dir_concurrency}"
+        )
+    steady = yaml.get("steady_state")
+    verdict = steady.get("verdict") if isinstance(steady, Mapping) else None
+    steady_state = verdict.strip() if isinstance(verdict, str) else ""
+    if steady_state.upper() == UNCHECKED.upper():  # an own run's mark, never a submission's verdict
+        steady_state = ""
+    return _summary_point(summary, str(folder / RESULT_SUMMARY), dir_concurrency, steady_state, files), desc, yaml
+
+
+def _summary_point(
+    summary: Mapping[str, Any], name: str, concurrency: int, steady_state: str, files: list[tuple[str, str]]
+) -> CurvePoint:
+    """A point's numbers from its result_summary.json (section 9.1's metrics)."""
     duration_ns = _positive(summary, "duration_ns", name)
     lengths = summary.get("output_sequence_lengths")
     output_tokens = _positive(lengths if isinstance(lengths, Mapping) else {}, "total", name, "output_sequence_lengths")
@@ -130,31 +264,17 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
     tpot = tuple(_percentile(summary, "tpot", p, name) for p in PERCENTILES)
     if tpot[1] is None:
         raise DataError(name, None, "tpot", "no p90 percentile: tokens/s per user is 1000 / TPOT p90 (section 9.1)")
-    concurrency = yaml.get("concurrency")
-    dir_concurrency = int(folder.name[1:])
-    if not 0 < dir_concurrency <= MAX_ACCELERATORS:
-        raise DataError(str(folder), None, "concurrency", f"expected 1 to {MAX_ACCELERATORS:,} concurrent users")
-    if concurrency is not None and concurrency != dir_concurrency:
-        raise DataError(
-            str(folder / POINT_YAML), None, "concurrency", f"{concurrency!r} in the folder r{dir_concurrency}"
-        )
-    steady = yaml.get("steady_state")
-    verdict = steady.get("verdict") if isinstance(steady, Mapping) else None
     complete = summary.get("complete")
-    return (
-        CurvePoint(
-            concurrency=dir_concurrency,
-            system_tps=output_tokens / (duration_ns / 1e9),
-            tps_per_user=1000.0 / tpot[1],
-            ttft_ms=ttft,
-            tpot_ms=tpot,
-            steady_state=verdict.strip() if isinstance(verdict, str) else "",
-            complete=complete is True,
-            state=str(summary.get("state") or ("complete" if complete is True else "interrupted")),
-            files=tuple(files),
-        ),
-        desc,
-        yaml,
+    return CurvePoint(
+        concurrency=concurrency,
+        system_tps=output_tokens / (duration_ns / 1e9),
+        tps_per_user=1000.0 / tpot[1],
+        ttft_ms=ttft,
+        tpot_ms=tpot,
+        steady_state=steady_state,
+        complete=complete is True,
+        state=str(summary.get("state") or ("complete" if complete is True else "interrupted")),
+        files=tuple(files),
     )
 
 
@@ -371,10 +491,14 @@ def _curve_record(raw: Any, name: str, where: str) -> Curve:
     points = raw.get("points")
     if not isinstance(points, list) or not points:
         raise DataError(name, where, "points", "expected a list of points")
+    own = raw.get("own", False)  # not in the files written before own runs were imported
+    if not isinstance(own, bool):
+        raise DataError(name, where, "own", f"expected true or false, got {own!r}")
     return Curve(
         **fields,
         points=tuple(_point_record(p, name, f"{where} point {i}") for i, p in enumerate(points)),
         power_file=_pair(raw.get("power_file"), name, where, "power_file"),
+        own=own,
     )
 
 

@@ -1,4 +1,5 @@
-"""Your own runs as private entries (``local-0001``, ...): adding, forgetting, and their file.
+"""Your own runs as private entries (``local-0001``, ...): adding, forgetting, and their file; MLPerf
+Endpoints curves (a submission's, your own run's) added to and forgotten from curves.json.
 
 Private runs live in ``runs.json`` beside the user cache, written atomically under the cache's lock.
 A file that cannot be read is never overwritten: it may hold runs and the count of numbers given
@@ -11,7 +12,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchsheet.data.endpoints import curves_from_json, curves_to_json, import_submission
+from benchsheet.data.endpoints import (
+    curves_from_json,
+    curves_to_json,
+    import_report,
+    import_submission,
+    is_report,
+    is_submission,
+)
 from benchsheet.data.loadgen import LOCAL_PREFIX, find_run_files, make_run
 from benchsheet.data.snapshot import latency_bounds
 from benchsheet.data.store import load_curves, load_official, load_runs, user_cache, user_curves, user_runs
@@ -88,10 +96,8 @@ def forget_run(entry: str) -> None:
     _update(change)
 
 
-def import_curves(folder: Path) -> tuple[Curve, ...]:
-    """Add the MLPerf Endpoints curves of a v1.0 submission folder to the user folder's curves.json
-    (a curve imported again is replaced), atomically, under the cache's lock; the curves imported."""
-    curves = import_submission(folder)
+def _update_curves(change: Callable[[tuple[Curve, ...]], tuple[Curve, ...]]) -> None:
+    """Replace the curves of curves.json with ``change(current curves)``, atomically, under the cache's lock."""
     with locked(user_cache()):
         try:
             current = load_curves()
@@ -99,8 +105,40 @@ def import_curves(folder: Path) -> tuple[Curve, ...]:
             raise DataError(
                 str(user_curves()), None, None, f"cannot read your Endpoints curves ({exc.reason}); nothing was written"
             ) from None
-        ids = {c.id.lower() for c in curves}
-        text = curves_to_json(tuple(c for c in current if c.id.lower() not in ids) + curves)
+        text = curves_to_json(change(current))
         curves_from_json(text, "new curves file")  # the file we write must load
         write_atomic(user_curves(), text)
+
+
+def import_curves(
+    folder: Path, system: Path | None = None, benchmark: str | None = None, name: str = ""
+) -> tuple[Curve, ...]:
+    """Add the MLPerf Endpoints curves of a v1.0 submission folder, or your own run's report directories
+    (one curve, marked as yours), to the user folder's curves.json (a curve imported again is replaced,
+    its provenance the new files'); the curves imported."""
+    own = not is_submission(folder)
+    curves = (import_report(folder, system, benchmark, name),) if own else import_submission(folder)
+    ids = {c.id.lower() for c in curves}
+    _update_curves(lambda current: tuple(c for c in current if c.id.lower() not in ids) + curves)
     return curves
+
+
+def is_curve_folder(folder: Path) -> bool:
+    """A folder ``import_curves`` reads: an Endpoints submission, or an own run's report directory."""
+    return is_submission(folder) or is_report(folder)
+
+
+def forget_curve(curve_id: str) -> Curve:
+    """Remove an imported Endpoints curve from curves.json (as ``forget`` removes an own run); the curve removed."""
+    key = curve_id.strip().lower()
+    removed: list[Curve] = []
+
+    def change(current: tuple[Curve, ...]) -> tuple[Curve, ...]:
+        removed.extend(c for c in current if c.id.lower() == key)
+        if not removed:
+            known = ", ".join(c.id for c in current) or "none"
+            raise DataError(str(user_curves()), None, None, f"no Endpoints curve {curve_id.strip()} (yours: {known})")
+        return tuple(c for c in current if c.id.lower() != key)
+
+    _update_curves(change)
+    return removed[0]

@@ -170,6 +170,10 @@ class PrivateRuns:
     issued: int = 0  # local-NNNN numbers are never reused, so a workbook never silently changes meaning
 
 
+UNCHECKED = "not checked (own run)"
+"""An own Endpoints run's steady state: the endpoints tool gives no verdict (the submission checker does)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CurvePoint:
     """One measurement point of an MLPerf Endpoints curve (``r<concurrency>/`` of a v1.0 submission)."""
@@ -188,7 +192,7 @@ class CurvePoint:
     def flag(self) -> str:
         """Why the point may not be used ("" when it may): an interrupted run, no steady state."""
         why = [] if self.complete else [f"run {self.state or 'not complete'}"]
-        if self.steady_state.upper() != "STEADY STATE":
+        if self.steady_state.upper() not in ("STEADY STATE", UNCHECKED.upper()):
             why.append(f"steady state {self.steady_state!r}" if self.steady_state else "no steady-state verdict")
         return "; ".join(why)
 
@@ -215,6 +219,7 @@ class Curve:
     source: str  # the submission folder as given
     power_file: tuple[str, str] = ("", "")  # (file, SHA-256) of system_power.json: provisioned power, not measured
     imported_at: str = ""
+    own: bool = False  # the user's own Endpoints run (a report directory), not an MLPerf submission
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,92 @@
+"""The Curves sheet (issue 31, item 4): with the Endpoints fixtures' curves loaded and their IDs typed in, each
+figure is the functions' own answer (CURVEAT; BREAKEVEN and BREAKEVENPRICE at the target), the chart plots each
+curve's points and marks the target at its x value; built fresh, the slots are empty and nothing is an error.
+Rendered with LibreOffice and looked at while it was written (scripts/render_workbook.sh)."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.functions import BY_NAME
+from benchsheet.data import store
+from benchsheet.data.endpoints import import_submission
+from benchsheet.data.table import Table
+from benchsheet.templates import builder as B
+from benchsheet.templates.sheets import CURVE_DATA, CURVES, CURVES_INPUTS, CURVES_TABLE
+from benchsheet.templates.sheets.curves import EMPTY
+from excelcalc.workbook.calc import calc
+
+ENDPOINTS = Path(__file__).parents[1] / "benchsheet" / "data" / "endpoints"
+TYPED = ("sub_a/system_a/gpt-oss-120b", "sub_b/system_b/gpt-oss-120b", "sub_c/nothing/gpt-oss-120b")
+
+
+def fn(table: Table, name: str, *args: object) -> object:
+    return call(BY_NAME[name], table, list(args), on_error=lambda e: e.text)
+
+
+@pytest.fixture(scope="module")
+def with_curves(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, Table]]:
+    """The template built fresh, then with three curve IDs typed in and calculated with the curves loaded."""
+    table = store.get_table().with_curves(import_submission(ENDPOINTS))
+    folder = tmp_path_factory.mktemp("curves")
+    fresh, typed = folder / "fresh.xlsx", folder / "typed.xlsx"
+    store.set_table(None)
+    B.build(fresh)
+    wb = openpyxl.load_workbook(fresh)
+    for i, curve in enumerate(TYPED):
+        wb[CURVES][CURVES_TABLE.row(i)["curve"].a1] = curve
+    wb.save(typed)
+    store.set_table(table)
+    calc(typed, typed)
+    store.set_table(None)
+    yield fresh, typed, table
+
+
+def test_the_sheet_answers_as_the_functions_do(with_curves: tuple[Path, Path, Table]) -> None:
+    _, typed, table = with_curves
+    ws = openpyxl.load_workbook(typed, data_only=True)[CURVES]
+    model, target, price = (ws[CURVES_INPUTS[k].a1].value for k in ("model", "target", "price"))
+    base = TYPED[0]
+    for i, curve in enumerate(TYPED[:2]):
+        row = {k: ws[c.a1].value for k, c in CURVES_TABLE.row(i).items()}
+        assert row["at_x"] == target and row["per_gpu"] == fn(table, "CURVEAT", curve, target)
+        pair = (base, curve, model, "Endpoints", "any", None, None, target)
+        assert row["breakeven"] == pytest.approx(fn(table, "BREAKEVEN", *pair), rel=1e-12)
+        assert row["ceiling"] == pytest.approx(fn(table, "BREAKEVENPRICE", price, *pair), rel=1e-12)
+    # by hand (tests/benchsheet/analysis/test_curves_downstream.py): system_b / system_a at 100 = 633.33 / 880
+    assert ws[CURVES_TABLE.row(1)["breakeven"].a1].value == pytest.approx((700 - 150 * 20 / 45) / 880)
+    unknown = ws[CURVES_TABLE.row(2)["breakeven"].a1].value  # a curve not loaded: its reason, in every cell
+    assert str(unknown).startswith("#N/A Unknown Endpoints curve 'sub_c/nothing/gpt-oss-120b'")
+    assert ws[CURVES_TABLE.row(3)["per_gpu"].a1].value == EMPTY  # an empty slot
+    first = CURVE_DATA[0]
+    xs = [ws.cell(first.top + 1 + k, first.left + 3).value for k in range(7)]
+    assert xs == [p[2] for p in fn(table, "CURVEPOINTS", base)[1:]]  # type: ignore[index]
+
+
+def test_the_chart_plots_numbers_and_marks_the_target(with_curves: tuple[Path, Path, Table]) -> None:
+    _, typed, _ = with_curves
+    with zipfile.ZipFile(typed) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    (xml,) = [c for c in charts if "At the target" in c]
+    xml = re.sub(r"<(/?)c:", r"<\1", xml)  # as XlsxWriter writes it (c:) or openpyxl saves it (no prefix)
+    assert "<scatterChart>" in xml
+    values = re.findall(r"<(xVal|yVal)><(numRef|strRef)>", xml)
+    assert len(values) == 10 and {kind for _, kind in values} == {"numRef"}  # every x and y is a number
+    target = re.search(r"At the target.*?<xVal>.*?<numCache>(.*?)</numCache>", xml, re.DOTALL)
+    assert target is not None and re.search(r'<pt idx="1">\s*<v>100(\.0)?</v>', target.group(1))
+
+
+def test_a_fresh_template_has_empty_slots_and_no_error(with_curves: tuple[Path, Path, Table]) -> None:
+    fresh, _, _ = with_curves
+    ws = openpyxl.load_workbook(fresh, data_only=True)[CURVES]
+    for i in range(len(CURVE_DATA)):
+        assert ws[CURVES_TABLE.row(i)["curve"].a1].value is None
+        for key in ("per_gpu", "breakeven", "ceiling"):
+            assert ws[CURVES_TABLE.row(i)[key].a1].value == EMPTY, (i, key)
