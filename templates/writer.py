@@ -14,6 +14,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name, xl_range
 
 from benchsheet import __version__
+from benchsheet.templates.hidden import ListsSheet, SettingsSheet
 from benchsheet.templates.layout import (
     ROW_PX,
     ArrayFormula,
@@ -25,10 +26,8 @@ from benchsheet.templates.layout import (
     FormulaRule,
     Input,
     ListRule,
-    ListsSheet,
     NumberRule,
     Series,
-    SettingsSheet,
     Sheet,
     Text,
     columns_of,

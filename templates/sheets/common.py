@@ -10,6 +10,7 @@ from typing import Any
 
 from benchsheet.addin.config import UDF_MODULE
 from benchsheet.analysis.citations import NOT_VERIFIED, TRADEMARK
+from benchsheet.templates.hidden import ListsSheet, SettingsSheet
 from benchsheet.templates.layout import (
     Block,
     Cell,
@@ -17,8 +18,6 @@ from benchsheet.templates.layout import (
     Fields,
     Lines,
     ListRule,
-    ListsSheet,
-    SettingsSheet,
     Sheet,
     Term,
     call,
