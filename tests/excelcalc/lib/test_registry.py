@@ -41,6 +41,7 @@ INSTALLED |= set(f"{_COMPLEX} IMLN IMLOG10 IMLOG2 IMSIN IMCOS".split())  # writt
 INSTALLED |= {"LINEST", "LOGEST", "TREND", "GROWTH"}  # formulas' statistics were in the wrong order
 INSTALLED |= {"QUOTIENT", "SERIESSUM", "HYPERLINK"} | lib.NOT_COMPUTED  # formulas has none of them
 INSTALLED |= {"MATCH"}  # match_type 1 by Excel's binary search
+INSTALLED |= {"PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "_XLFN.PERCENTRANK.INC", "_XLFN.PERCENTRANK.EXC"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

@@ -131,6 +131,9 @@ EXAMPLES = {
     "PERCENTRANK.INC({13,12,11,8,4,3,2,1,1,1},2)": 0.333,
     "PERCENTRANK.INC({13,12,11,8,4,3,2,1,1,1},5)": 0.583,
     "PERCENTRANK({13,12,11,8,4,3,2,1,1,1},8)": 0.666,
+    "PERCENTRANK.EXC({1,2,3,6,6,6,7,8,9},7)": 0.7,
+    "PERCENTRANK.EXC({1,2,3,6,6,6,7,8,9},5.43)": 0.381,
+    "PERCENTRANK.EXC({1,2,3,6,6,6,7,8,9},5.43,1)": 0.3,
     "T.TEST({3,4,5,8,9,1,2,4,5},{6,19,3,2,14,4,5,17,1},2,1)": 0.196016,
     "TTEST({3,4,5,8,9,1,2,4,5},{6,19,3,2,14,4,5,17,1},2,1)": 0.196016,
     "CHISQ.TEST({58,11,10;35,25,23},{45.35,17.56,16.09;47.65,18.44,16.91})": 0.0003082,
@@ -170,6 +173,41 @@ def test_errors_as_microsoft_documents_them() -> None:
         assert str(evaluate("=" + call)) == "#NUM!"
     assert str(evaluate("=PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},2)")) == "#NUM!"
     assert str(evaluate("=NORM.DIST(1,0,0,TRUE)")) == "#NUM!"
+
+
+_RANKS = "{13,12,11,8,4,3,2,1,1,1}"  # the PERCENTRANK.INC and PERCENTRANK pages' data
+
+
+def test_percentrank_as_microsoft_documents_it() -> None:
+    """Microsoft's PERCENTRANK.INC and PERCENTRANK pages: the share of the other values below x
+    (2: 3/(3+6) = 0.333), cut to 3 digits, not rounded (4: 5/9 is 0.555, 8: 6/9 is 0.666); x between
+    two values is interpolated between their ranks (5: a quarter of the way from 4's to 8's, 0.583).
+    PERCENTRANK.EXC's page: 7 is 0.7 and 5.43 is 0.381 (the rank (values below + 1)/(n + 1),
+    interpolated), cut to 0.3 by significance 1. The pages' remarks: significance below 1 and an
+    empty array are #NUM!; an x outside the values is #N/A (PhpSpreadsheet's PERCENTRANK data:
+    PERCENTRANK({1,2,3,4},5)). Before: PERCENTRANK.EXC was "#NAME? not computed"."""
+    for name in ("PERCENTRANK.INC", "PERCENTRANK", "_xlfn.PERCENTRANK.INC"):
+        got = [evaluate(f"={name}({_RANKS},{x})") for x in (2, 4, 8, 5, 13)]
+        assert got == [0.333, 0.555, 0.666, 0.583, 1.0]
+        assert evaluate(f"={name}({_RANKS},5,1)") == 0.5 and evaluate(f"={name}({_RANKS},5,5)") == 0.58333
+    for name in ("PERCENTRANK.EXC", "_xlfn.PERCENTRANK.EXC"):
+        got = [evaluate(f"={name}({{1,2,3,6,6,6,7,8,9}},{x})") for x in ("7", "5.43", "5.43,1", "1", "9")]
+        assert got == [0.7, 0.381, 0.3, 0.1, 0.9]
+    for call in ("PERCENTRANK.INC({1,2,3},2,0)", "PERCENTRANK.EXC({1,2,3},2,0.5)", 'PERCENTRANK({"a"},2)'):
+        assert str(evaluate("=" + call)) == "#NUM!", call
+    for call in ("PERCENTRANK.INC({1,2,3,4},5)", "PERCENTRANK.EXC({1,2,3},0.5)", "PERCENTRANK({1,2,3},3.01)"):
+        assert str(evaluate("=" + call)) == "#N/A", call
+    assert str(evaluate("=PERCENTRANK.INC({1,2,NA()},2)")) == "#N/A"  # an error among the values
+
+
+def test_percentrank_of_a_repeated_value_is_refused() -> None:
+    """The pages define the rank by the values below and above x, but Excel ranks a repeated value
+    otherwise (users found PERCENTRANK(A,x) = 1 - (RANK(x,A)-1)/(n-1) there, not the page's count):
+    no Excel-saved cell shows which, so x on a repeated value or just above one answers an error saying
+    so (just below one is the .EXC page's 5.43, checked above)."""
+    for call in (f"PERCENTRANK.INC({_RANKS},1)", f"PERCENTRANK({_RANKS},1.5)", "PERCENTRANK.EXC({1,2,6,6,7},6)"):
+        got = evaluate("=" + call)
+        assert isinstance(got, ReasonedError) and "repeated" in got.text, call
 
 
 def test_iserr_and_iso_ceiling_as_microsoft_documents_them() -> None:
