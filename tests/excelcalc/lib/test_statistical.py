@@ -7,6 +7,7 @@ Microsoft's page of the function ("Formula / Description / Result"), to the digi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +209,66 @@ def test_percentrank_of_a_repeated_value_is_refused() -> None:
     for call in (f"PERCENTRANK.INC({_RANKS},1)", f"PERCENTRANK({_RANKS},1.5)", "PERCENTRANK.EXC({1,2,6,6,7},6)"):
         got = evaluate("=" + call)
         assert isinstance(got, ReasonedError) and "repeated" in got.text, call
+
+
+# Excel-cached cells of tests/corpus where the last digits tell how Excel sums: POI's FormulaEvalTestData
+# (EverythingTests: F8, G8, F9, G9, F10 hold 1, 1.001, 9999999999, 2.3456, 1E-05) -> Excel's value
+_EXCEL_DIGITS = {
+    "VARP(TRUE,FALSE,TRUE)": 0.2222222222222222,  # K1456
+    "VAR(TRUE,FALSE,TRUE)": 0.33333333333333337,  # K1448
+    "STDEV(TRUE,FALSE,TRUE)": 0.5773502691896258,  # K1288
+    "VAR(1E-05,1)": 0.49999000004999994,  # I1448, VAR(F10,F8)
+    "VARP(1E-05,1)": 0.24999500002499997,  # I1456
+    "VAR(1,1.001,9999999999,2.3456,1E-05)": 1.9999999991653392e19,  # J1448, VAR(F8:G10)
+    "VARP(1,1.001,9999999999,2.3456,1E-05)": 1.5999999993322713e19,  # J1456
+    "STDEV(1,1.001,9999999999,2.3456,1E-05)": 4472135954.066401,  # J1288
+}
+
+
+_NUMBER = {"VAR": 10, "VARP": 11, "STDEV": 7}  # SUBTOTAL's and AGGREGATE's
+
+
+def test_variance_sums_as_excel_does(tmp_path: Path) -> None:
+    """Excel's VAR and STDEV take the sum of squares less the square of the sum over n, over n - 1;
+    VARP and STDEVP n times the sum of squares less the square of the sum, over n squared: of the 37
+    VAR/VARP/STDEV cells Excel cached in tests/corpus (POI's FormulaEvalTestData and 48539,
+    PhpSpreadsheet's Stock Portfolio) these give all 37 to the last digit, the mean-then-squared-deviations
+    sum 29 (Kahan, pairwise or exact sums 27, Welford's 30). The newer names, SUBTOTAL and AGGREGATE
+    show the same digits (one implementation); DEVSQ keeps the squared deviations, which give its 11 cells."""
+    cells: dict[str, Any] = {}
+    for row, (call, _) in enumerate(_EXCEL_DIGITS.items(), start=1):
+        name, _, args = call.partition("(")
+        numbers = [float(a) for a in args.rstrip(")").split(",") if a not in ("TRUE", "FALSE")]
+        cells |= {f"{'ABCDE'[i]}{row}": x for i, x in enumerate(numbers)}
+        cells[f"G{row}"] = f"=SUBTOTAL({_NUMBER[name]},A{row}:E{row})"
+        cells[f"H{row}"] = f"=_xlfn.AGGREGATE({_NUMBER[name]},6,A{row}:E{row})"
+    got = book(tmp_path, cells)
+    for row, (call, expected) in enumerate(_EXCEL_DIGITS.items(), start=1):
+        assert evaluate("=" + call) == expected, call
+        name, _, args = call.partition("(")
+        newer = {"VAR": "VAR.S", "VARP": "VAR.P", "STDEV": "STDEV.S"}[name]
+        assert evaluate(f"=_xlfn.{newer}({args}") == expected, newer
+        if "TRUE" not in args:
+            assert got[f"G{row}"] == expected and got[f"H{row}"] == expected, call
+    assert evaluate('=DEVSQ("1","2",2)') == 0.6666666666666666  # I392 (the other sum: 0.6666666666666661)
+
+
+def test_variance_of_the_corpus_cells_to_the_digit(tmp_path: Path) -> None:
+    """The workbooks themselves: every VAR, VARP and STDEV cell calc writes equals Excel's cached value
+    exactly (the corpus test compares to 9 significant digits)."""
+    from excelcalc.workbook.calc import calc
+    from tests import excel_corpus as ec
+
+    found = 0
+    for name in ("poi/FormulaEvalTestData_Copy.xlsx", "poi/48539.xlsx", "phpspreadsheet/Stock Portfolio.xlsx"):
+        path = ec.FILES / name
+        calc(path, tmp_path / path.name)
+        ours = ec.written_values(tmp_path / path.name)
+        for c in ec.excel_values(path):
+            if re.search(r"\b(VARP?|STDEV)\(", c.formula) and isinstance(c.value, float):
+                found += 1
+                assert ours[(c.sheet, c.ref)] == c.value, (name, c.ref, c.formula)
+    assert found == 37
 
 
 def test_iserr_and_iso_ceiling_as_microsoft_documents_them() -> None:
