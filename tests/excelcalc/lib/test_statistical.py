@@ -147,6 +147,14 @@ EXAMPLES = {
     "FISHER(0.75)": 0.9729551,
     "FISHERINV(0.972955)": 0.75,
     "PHI(0.75)": 0.301137432,
+    "GAMMA(2.5)": 1.329,
+    "GAMMA(-3.75)": 0.268,
+    "GAUSS(2)": 0.47725,
+    # PhpSpreadsheet's GAMMA and GAUSS data (Excel's answers to 12-13 decimals): formulas' own gives them
+    "GAMMA(0.1)": 9.513507698669,
+    "GAUSS(-5)": -0.4999997133484,
+    "GAUSS(0.1)": 0.039827837277,
+    "GAUSS(2.5)": 0.4937903346742,
 }
 
 
@@ -160,7 +168,7 @@ def _shown(expected: float) -> int:
 def test_as_microsoft_documents_it(call: str) -> None:
     expected = EXAMPLES[call]
     name = call.partition("(")[0]
-    newer = "." in name or name == "PHI"
+    newer = "." in name or name in ("PHI", "GAMMA", "GAUSS")
     for written in (call, "_xlfn." + call) if newer else (call,):  # as Excel writes newer names in a file
         got = evaluate("=" + written)
         assert not isinstance(got, ReasonedError), got.text
@@ -174,6 +182,8 @@ def test_errors_as_microsoft_documents_them() -> None:
         assert str(evaluate("=" + call)) == "#NUM!"
     assert str(evaluate("=PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},2)")) == "#NUM!"
     assert str(evaluate("=NORM.DIST(1,0,0,TRUE)")) == "#NUM!"
+    for call in ("GAMMA(0)", "GAMMA(-2)", "_xlfn.GAMMA(-2)"):  # GAMMA's page: 0 and negative integers
+        assert str(evaluate("=" + call)) == "#NUM!"
 
 
 _RANKS = "{13,12,11,8,4,3,2,1,1,1}"  # the PERCENTRANK.INC and PERCENTRANK pages' data
