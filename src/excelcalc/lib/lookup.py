@@ -3,7 +3,7 @@ and its range operator; the others of the group it takes from formulas as they a
 checked against Excel.
 
 * INDEX (a row or column number of 0, a reference kept a reference), ROWS and COLUMNS of an array,
-  XLOOKUP of several columns, LOOKUP and MATCH by Excel's binary search, ADDRESS's sheet names.
+  XLOOKUP of several columns, LOOKUP, MATCH, VLOOKUP and HLOOKUP by Excel's binary search, ADDRESS's sheet names.
 * OFFSET, INDIRECT and the range operator (``A1:OFFSET(...)``) make a reference while the formula
   runs and read it from the workbook (``lib.sheets``).
 * Implicit intersection (``@``, written ``_xlfn.SINGLE`` in a file): which ranges of an ordinary
@@ -408,6 +408,35 @@ def match(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def table_lookup(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """VLOOKUP and HLOOKUP of an approximate match (range_lookup omitted, TRUE or a number other than 0)
+    found by Excel's binary search in the table's first column (row), the one MATCH and LOOKUP use
+    (``_binary_search``): over values not in ascending order the answer is where Excel's search lands
+    (VLOOKUP("b",{"c",1;"a",2;"d",3;"b",4;"e",5},2) is #N/A as MATCH's; formulas answered 2). An exact
+    match, an empty range_lookup (Excel's exact match), an array of lookup values and an index outside
+    the table go to formulas."""
+    vertical = name == "VLOOKUP"
+
+    def run(value: Any, table: Any, index: Any, range_lookup: Any = None) -> Any:
+        args = (value, table, index) if range_lookup is None else (value, table, index, range_lookup)
+        v, k, flag, grid = scalar(value), scalar(index), scalar(range_lookup), as_grid(table)
+        approximate = range_lookup is None or ((is_number(flag) or isinstance(flag, bool | np.bool_)) and bool(flag))
+        lines = grid if vertical else grid.T
+        if not approximate or isinstance(v, np.ndarray | XlError) or v is EMPTY or not is_number(k):
+            return original(*args)
+        at = math.trunc(float(k)) - 1
+        if not 0 <= at < lines.shape[1]:
+            return original(*args)
+        i = _binary_search(v, list(lines[:, 0]))
+        if i < 0:
+            return error("#N/A")
+        got = lines[i, at]
+        return 0 if got is EMPTY else got
+
+    run.__name__ = name
+    return run
+
+
 def _compare(v: Any, x: Any) -> int | None:
     """-1, 0, 1 as ``v`` is less than, equal to or greater than ``x``; None for another kind."""
     kind = _kind(v)
@@ -619,12 +648,14 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.XLOOKUP": Wraps(_xlookup),
     "LOOKUP": Wraps(lambda table: lookup(lazy(table, "LOOKUP"))),
     "MATCH": Wraps(lambda table: match(table.excel("MATCH"))),
+    "VLOOKUP": Wraps(lambda table: table_lookup("VLOOKUP", table.excel("VLOOKUP"))),
+    "HLOOKUP": Wraps(lambda table: table_lookup("HLOOKUP", table.excel("HLOOKUP"))),
     "ADDRESS": Wraps(lambda table: address(lazy(table, "ADDRESS"))),
     "OFFSET": offset,
     "INDIRECT": indirect,
     "SINGLE": Wraps(_single),
     "_XLFN.SINGLE": Wraps(_single),
-    **formulas_own("CHOOSE COLUMN EXPAND HLOOKUP ROW TRANSPOSE VLOOKUP _XLFN.CHOOSECOLS _XLFN.XMATCH"),
+    **formulas_own("CHOOSE COLUMN EXPAND ROW TRANSPOSE _XLFN.CHOOSECOLS _XLFN.XMATCH"),
 }
 
 OPERATORS: dict[str, Entry] = {":": Wraps(lambda table: range_operator(operator(":")))}

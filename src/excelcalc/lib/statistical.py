@@ -9,16 +9,18 @@ functions do. LARGE and SMALL read the array by that rule and leave ``k`` to for
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Callable
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 import numpy as np
 
 from excelcalc.args import SKIP, Rule, counted, direct, direct_strict, in_range, in_range_a, is_number, many, values
 from excelcalc.backend import EMPTY, Array, XlError, as_grid, error
-from excelcalc.lib._common import FORMULAS, Entry, Wraps, formulas_own, scalar, total
+from excelcalc.lib._common import FORMULAS, Entry, Wraps, formulas_own, plain_number, scalar, total
 from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS", "STATISTICS", "mode"]
@@ -33,12 +35,23 @@ def _squares(v: list[float]) -> float:
     return total([(x - mean) ** 2 for x in v])
 
 
+def _excel_variance(v: list[float], ddof: int) -> float:
+    """The variance as Excel sums it, from the sum of squares and the square of the sum (not the
+    squared deviations from the mean, DEVSQ's): of a sample (``ddof`` 1) the sum of squares less the
+    square of the sum over n, over n - 1; of a population n times the sum of squares less the square
+    of the sum, over n squared. Of the 37 VAR, VARP and STDEV cells Excel cached in tests/corpus these
+    give all 37 to the last digit, the squared deviations 29. Never below 0 (a rounding of equal values)."""
+    n, s, sq = len(v), total(v), total([x * x for x in v])
+    got = (sq - s * s / n) / (n - 1) if ddof else (n * sq - s * s) / (n * n)
+    return max(got, 0.0)
+
+
 def _variance(ddof: int) -> Callable[[list[float]], Any]:
-    return lambda v: _squares(v) / (len(v) - ddof) if len(v) > ddof else error("#DIV/0!")
+    return lambda v: _excel_variance(v, ddof) if len(v) > ddof else error("#DIV/0!")
 
 
 def _deviation(ddof: int) -> Callable[[list[float]], Any]:
-    return lambda v: math.sqrt(_squares(v) / (len(v) - ddof)) if len(v) > ddof else error("#DIV/0!")
+    return lambda v: math.sqrt(_excel_variance(v, ddof)) if len(v) > ddof else error("#DIV/0!")
 
 
 def _absolute_deviation(v: list[float], mean: float) -> float:
@@ -118,6 +131,59 @@ _OWN: dict[str, Callable[..., Any]] = {
 _OWN["MODE.SNGL"] = _OWN["MODE"]
 
 
+def _cut(x: float, digits: int) -> float:
+    """``x`` cut (not rounded) to ``digits`` decimals, as PERCENTRANK shows it: read to Excel's 15
+    significant digits first, so 0.381 computed as 0.38099999999999995 stays 0.381."""
+    shown = Decimal(f"{x:.15g}")
+    return float(shown if digits >= 15 else shown.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_DOWN))
+
+
+def _percent_rank(name: str, exclusive: bool) -> Callable[..., Any]:
+    """PERCENTRANK.INC (and PERCENTRANK) and PERCENTRANK.EXC as Microsoft's pages define them: of the
+    array's numbers (text, logical values and empty cells skipped), x's rank is the values below it
+    over n - 1 (.EXC: those below plus 1 over n + 1); an x between two values is interpolated between
+    their ranks (a repeated value above x ranked by the values below it: the .EXC page's 5.43, between
+    3 and 6, 6, 6, is 0.381); the answer cut to ``significance`` decimals (3). Empty array or
+    significance below 1 #NUM!, x outside the values #N/A. x on a repeated value, or just above one,
+    is refused: Excel ranks it otherwise than the pages say, and no Excel-saved cell shows how."""
+
+    def run(array: Any, x: Any, significance: Any = None) -> Any:
+        got = values([array], in_range, in_range)
+        if isinstance(got, XlError):
+            return got
+        at = plain_number(x, f"{name}'s x")
+        if isinstance(at, XlError):
+            return at
+        digits = 3.0 if significance is None or scalar(significance) is EMPTY else plain_number(significance)
+        if isinstance(digits, XlError):
+            return digits
+        if not got or digits < 1:
+            return error("#NUM!")
+        data = sorted(got)
+        n = len(data)
+        if at < data[0] or at > data[-1]:
+            return error("#N/A")
+        below = bisect.bisect_left(data, at)
+        near = data[below] if data[below] == at else data[below - 1]
+        if bisect.bisect_right(data, near) - bisect.bisect_left(data, near) > 1:
+            return ReasonedError(
+                "#NUM!", f"{name} of x on or just above a repeated value is not computed by benchsheet"
+            )
+        if n == 1 and not exclusive:
+            return ReasonedError("#NUM!", f"{name} of an array of one value is not computed by benchsheet")
+
+        def rank(k: int) -> float:
+            return (k + 1) / (n + 1) if exclusive else k / (n - 1)
+
+        if data[below] == at:
+            return _cut(rank(below), int(digits))
+        low, high = data[below - 1], data[below]
+        return _cut(rank(below - 1) + (at - low) / (high - low) * (rank(below) - rank(below - 1)), int(digits))
+
+    run.__name__ = name
+    return run
+
+
 def _ranked(name: str) -> Wraps:
     return Wraps(lambda table: _numbers_first(name, functools.partial(table.excel, name)))
 
@@ -127,6 +193,12 @@ FUNCTIONS: dict[str, Entry] = {
     **{f"_XLFN.{name}": f for name, f in _OWN.items() if "." in name},  # as files spell the newer names
     "LARGE": _ranked("LARGE"),
     "SMALL": _ranked("SMALL"),
+    **{
+        f"{prefix}{name}": _percent_rank(name, name.endswith("EXC"))
+        for name in ("PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC")
+        for prefix in ("", "_XLFN.")
+        if not prefix or "." in name
+    },
     "COUNTBLANK": FORMULAS,
     "COUNTIF": FORMULAS,
     "COUNTIFS": FORMULAS,
@@ -144,13 +216,12 @@ FUNCTIONS: dict[str, Entry] = {
         "CONFIDENCE.NORM CONFIDENCE.T COVARIANCE.P COVARIANCE.S NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV "
         "CHIDIST CHIINV FDIST FINV BINOMDIST EXPONDIST GAMMADIST LOGNORMDIST CONFIDENCE COVAR PERCENTILE QUARTILE"
     ),
-    # the other statistics of pairs, shapes, tests and distributions (PERCENTRANK.EXC is not: formulas
-    # answered 0.381 for the page's PERCENTRANK.EXC(...,5.43), 0.559)
+    # the other statistics of pairs, shapes, tests and distributions
     **formulas_own(
         "CORREL PEARSON SLOPE INTERCEPT RSQ STEYX FORECAST FORECAST.LINEAR STANDARDIZE GAMMALN GAMMALN.PRECISE "
         "SKEW SKEW.P KURT BETA.DIST BETADIST BETA.INV BETAINV WEIBULL.DIST WEIBULL HYPGEOM.DIST HYPGEOMDIST "
-        "NEGBINOM.DIST NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV PERCENTRANK.INC "
-        "PERCENTRANK T.TEST TTEST CHISQ.TEST CHITEST Z.TEST ZTEST F.TEST FTEST FISHER FISHERINV PHI"
+        "NEGBINOM.DIST NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV "
+        "T.TEST TTEST CHISQ.TEST CHITEST Z.TEST ZTEST F.TEST FTEST FISHER FISHERINV PHI GAMMA GAUSS"
     ),
 }
 

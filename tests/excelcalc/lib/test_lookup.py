@@ -129,6 +129,36 @@ def test_match_lands_where_excels_binary_search_lands() -> None:
     assert evaluate('=MATCH("B",{"a","b","c"},1)') == 2  # text compared in any case
 
 
+def _table(array: str, vertical: bool) -> str:
+    """A two-line table of ``array``'s values and their positions: {a,1;b,2;...} (VLOOKUP) or {a,b,...;1,2,...}."""
+    items = array.strip("{}").split(",")
+    if vertical:
+        return "{" + ";".join(f"{v},{i}" for i, v in enumerate(items, start=1)) + "}"
+    return "{" + ",".join(items) + ";" + ",".join(str(i) for i in range(1, len(items) + 1)) + "}"
+
+
+def test_vlookup_and_hlookup_land_where_match_does() -> None:
+    """VLOOKUP and HLOOKUP of an approximate match search their first column (row) as MATCH of
+    match_type 1 does (one binary search, Excel's), so the position they read is MATCH's: PhpSpreadsheet's
+    MATCH data above, as tables of each value's position, and the unsorted text case (formulas scanned
+    every value and answered 2, "a"'s row, where Excel's search looks at "d" and "c" only: #N/A).
+    POI's FormulaEvalTestData (EverythingTests row 1472, Excel-cached): VLOOKUP(-1,$B$6:$H$12,4,TRUE) over
+    a first column of a header, 0, 1, 2, 534, 9999999999, -9999999999 is #N/A (the search never reaches
+    the last row), VLOOKUP(534,...,4) its row's "endsWithSpace "."""
+    for vertical, name in ((True, "VLOOKUP"), (False, "HLOOKUP")):
+        for expected, v, array in MATCH_CASES:
+            for flag in ("", ",TRUE", ",1"):
+                got = evaluate(f"={name}({v},{_table(array, vertical)},2{flag})")
+                assert (got if isinstance(got, int | float) else str(got)) == expected, (name, v, array, flag)
+    assert str(evaluate('=VLOOKUP("b",{"c",1;"a",2;"d",3;"b",4;"e",5},2)')) == "#N/A"
+    assert str(evaluate('=HLOOKUP("b",{"c","a","d","b","e";1,2,3,4,5},2,TRUE)')) == "#N/A"
+    assert evaluate('=VLOOKUP("c",{"d",1;"a",2;"b",3;"e",4;"c",5;"z",6},2)') == 5
+    assert evaluate('=VLOOKUP("b",{"c",1;"a",2;"d",3;"b",4;"e",5},2,FALSE)') == 4  # exact: formulas' own
+    first = '{"INTEGRAL","i";0,"a";1,"nospaces";2,"c";534,"endsWithSpace ";9999999999,"e";-9999999999,"f"}'
+    assert str(evaluate(f"=VLOOKUP(-1,{first},2,TRUE)")) == "#N/A"
+    assert evaluate(f"=VLOOKUP(534,{first},2)") == "endsWithSpace "
+
+
 # the same file's match_type -1 cases: formulas' own search answers each as Excel does (left to it)
 MATCH_DESCENDING = [
     (1, "2", "{2,0,0,3}"),

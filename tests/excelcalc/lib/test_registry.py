@@ -40,7 +40,8 @@ _COMPLEX = "COMPLEX IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMABS IMREAL IMAGINARY I
 INSTALLED |= set(f"{_COMPLEX} IMLN IMLOG10 IMLOG2 IMSIN IMCOS".split())  # written with 15 digits (formulas: 17)
 INSTALLED |= {"LINEST", "LOGEST", "TREND", "GROWTH"}  # formulas' statistics were in the wrong order
 INSTALLED |= {"QUOTIENT", "SERIESSUM", "HYPERLINK"} | lib.NOT_COMPUTED  # formulas has none of them
-INSTALLED |= {"MATCH"}  # match_type 1 by Excel's binary search
+INSTALLED |= {"MATCH", "VLOOKUP", "HLOOKUP"}  # match_type 1 / range_lookup TRUE by Excel's binary search
+INSTALLED |= {"PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "_XLFN.PERCENTRANK.INC", "_XLFN.PERCENTRANK.EXC"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

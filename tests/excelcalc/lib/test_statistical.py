@@ -7,6 +7,7 @@ Microsoft's page of the function ("Formula / Description / Result"), to the digi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,9 @@ EXAMPLES = {
     "PERCENTRANK.INC({13,12,11,8,4,3,2,1,1,1},2)": 0.333,
     "PERCENTRANK.INC({13,12,11,8,4,3,2,1,1,1},5)": 0.583,
     "PERCENTRANK({13,12,11,8,4,3,2,1,1,1},8)": 0.666,
+    "PERCENTRANK.EXC({1,2,3,6,6,6,7,8,9},7)": 0.7,
+    "PERCENTRANK.EXC({1,2,3,6,6,6,7,8,9},5.43)": 0.381,
+    "PERCENTRANK.EXC({1,2,3,6,6,6,7,8,9},5.43,1)": 0.3,
     "T.TEST({3,4,5,8,9,1,2,4,5},{6,19,3,2,14,4,5,17,1},2,1)": 0.196016,
     "TTEST({3,4,5,8,9,1,2,4,5},{6,19,3,2,14,4,5,17,1},2,1)": 0.196016,
     "CHISQ.TEST({58,11,10;35,25,23},{45.35,17.56,16.09;47.65,18.44,16.91})": 0.0003082,
@@ -143,6 +147,14 @@ EXAMPLES = {
     "FISHER(0.75)": 0.9729551,
     "FISHERINV(0.972955)": 0.75,
     "PHI(0.75)": 0.301137432,
+    "GAMMA(2.5)": 1.329,
+    "GAMMA(-3.75)": 0.268,
+    "GAUSS(2)": 0.47725,
+    # PhpSpreadsheet's GAMMA and GAUSS data (Excel's answers to 12-13 decimals): formulas' own gives them
+    "GAMMA(0.1)": 9.513507698669,
+    "GAUSS(-5)": -0.4999997133484,
+    "GAUSS(0.1)": 0.039827837277,
+    "GAUSS(2.5)": 0.4937903346742,
 }
 
 
@@ -156,7 +168,7 @@ def _shown(expected: float) -> int:
 def test_as_microsoft_documents_it(call: str) -> None:
     expected = EXAMPLES[call]
     name = call.partition("(")[0]
-    newer = "." in name or name == "PHI"
+    newer = "." in name or name in ("PHI", "GAMMA", "GAUSS")
     for written in (call, "_xlfn." + call) if newer else (call,):  # as Excel writes newer names in a file
         got = evaluate("=" + written)
         assert not isinstance(got, ReasonedError), got.text
@@ -170,6 +182,103 @@ def test_errors_as_microsoft_documents_them() -> None:
         assert str(evaluate("=" + call)) == "#NUM!"
     assert str(evaluate("=PERCENTILE.EXC({1,2,3,6,6,6,7,8,9},2)")) == "#NUM!"
     assert str(evaluate("=NORM.DIST(1,0,0,TRUE)")) == "#NUM!"
+    for call in ("GAMMA(0)", "GAMMA(-2)", "_xlfn.GAMMA(-2)"):  # GAMMA's page: 0 and negative integers
+        assert str(evaluate("=" + call)) == "#NUM!"
+
+
+_RANKS = "{13,12,11,8,4,3,2,1,1,1}"  # the PERCENTRANK.INC and PERCENTRANK pages' data
+
+
+def test_percentrank_as_microsoft_documents_it() -> None:
+    """Microsoft's PERCENTRANK.INC and PERCENTRANK pages: the share of the other values below x
+    (2: 3/(3+6) = 0.333), cut to 3 digits, not rounded (4: 5/9 is 0.555, 8: 6/9 is 0.666); x between
+    two values is interpolated between their ranks (5: a quarter of the way from 4's to 8's, 0.583).
+    PERCENTRANK.EXC's page: 7 is 0.7 and 5.43 is 0.381 (the rank (values below + 1)/(n + 1),
+    interpolated), cut to 0.3 by significance 1. The pages' remarks: significance below 1 and an
+    empty array are #NUM!; an x outside the values is #N/A (PhpSpreadsheet's PERCENTRANK data:
+    PERCENTRANK({1,2,3,4},5)). Before: PERCENTRANK.EXC was "#NAME? not computed"."""
+    for name in ("PERCENTRANK.INC", "PERCENTRANK", "_xlfn.PERCENTRANK.INC"):
+        got = [evaluate(f"={name}({_RANKS},{x})") for x in (2, 4, 8, 5, 13)]
+        assert got == [0.333, 0.555, 0.666, 0.583, 1.0]
+        assert evaluate(f"={name}({_RANKS},5,1)") == 0.5 and evaluate(f"={name}({_RANKS},5,5)") == 0.58333
+    for name in ("PERCENTRANK.EXC", "_xlfn.PERCENTRANK.EXC"):
+        got = [evaluate(f"={name}({{1,2,3,6,6,6,7,8,9}},{x})") for x in ("7", "5.43", "5.43,1", "1", "9")]
+        assert got == [0.7, 0.381, 0.3, 0.1, 0.9]
+    for call in ("PERCENTRANK.INC({1,2,3},2,0)", "PERCENTRANK.EXC({1,2,3},2,0.5)", 'PERCENTRANK({"a"},2)'):
+        assert str(evaluate("=" + call)) == "#NUM!", call
+    for call in ("PERCENTRANK.INC({1,2,3,4},5)", "PERCENTRANK.EXC({1,2,3},0.5)", "PERCENTRANK({1,2,3},3.01)"):
+        assert str(evaluate("=" + call)) == "#N/A", call
+    assert str(evaluate("=PERCENTRANK.INC({1,2,NA()},2)")) == "#N/A"  # an error among the values
+
+
+def test_percentrank_of_a_repeated_value_is_refused() -> None:
+    """The pages define the rank by the values below and above x, but Excel ranks a repeated value
+    otherwise (users found PERCENTRANK(A,x) = 1 - (RANK(x,A)-1)/(n-1) there, not the page's count):
+    no Excel-saved cell shows which, so x on a repeated value or just above one answers an error saying
+    so (just below one is the .EXC page's 5.43, checked above)."""
+    for call in (f"PERCENTRANK.INC({_RANKS},1)", f"PERCENTRANK({_RANKS},1.5)", "PERCENTRANK.EXC({1,2,6,6,7},6)"):
+        got = evaluate("=" + call)
+        assert isinstance(got, ReasonedError) and "repeated" in got.text, call
+
+
+# Excel-cached cells of tests/corpus where the last digits tell how Excel sums: POI's FormulaEvalTestData
+# (EverythingTests: F8, G8, F9, G9, F10 hold 1, 1.001, 9999999999, 2.3456, 1E-05) -> Excel's value
+_EXCEL_DIGITS = {
+    "VARP(TRUE,FALSE,TRUE)": 0.2222222222222222,  # K1456
+    "VAR(TRUE,FALSE,TRUE)": 0.33333333333333337,  # K1448
+    "STDEV(TRUE,FALSE,TRUE)": 0.5773502691896258,  # K1288
+    "VAR(1E-05,1)": 0.49999000004999994,  # I1448, VAR(F10,F8)
+    "VARP(1E-05,1)": 0.24999500002499997,  # I1456
+    "VAR(1,1.001,9999999999,2.3456,1E-05)": 1.9999999991653392e19,  # J1448, VAR(F8:G10)
+    "VARP(1,1.001,9999999999,2.3456,1E-05)": 1.5999999993322713e19,  # J1456
+    "STDEV(1,1.001,9999999999,2.3456,1E-05)": 4472135954.066401,  # J1288
+}
+
+
+_NUMBER = {"VAR": 10, "VARP": 11, "STDEV": 7}  # SUBTOTAL's and AGGREGATE's
+
+
+def test_variance_sums_as_excel_does(tmp_path: Path) -> None:
+    """Excel's VAR and STDEV take the sum of squares less the square of the sum over n, over n - 1;
+    VARP and STDEVP n times the sum of squares less the square of the sum, over n squared: of the 37
+    VAR/VARP/STDEV cells Excel cached in tests/corpus (POI's FormulaEvalTestData and 48539,
+    PhpSpreadsheet's Stock Portfolio) these give all 37 to the last digit, the mean-then-squared-deviations
+    sum 29 (Kahan, pairwise or exact sums 27, Welford's 30). The newer names, SUBTOTAL and AGGREGATE
+    show the same digits (one implementation); DEVSQ keeps the squared deviations, which give its 11 cells."""
+    cells: dict[str, Any] = {}
+    for row, (call, _) in enumerate(_EXCEL_DIGITS.items(), start=1):
+        name, _, args = call.partition("(")
+        numbers = [float(a) for a in args.rstrip(")").split(",") if a not in ("TRUE", "FALSE")]
+        cells |= {f"{'ABCDE'[i]}{row}": x for i, x in enumerate(numbers)}
+        cells[f"G{row}"] = f"=SUBTOTAL({_NUMBER[name]},A{row}:E{row})"
+        cells[f"H{row}"] = f"=_xlfn.AGGREGATE({_NUMBER[name]},6,A{row}:E{row})"
+    got = book(tmp_path, cells)
+    for row, (call, expected) in enumerate(_EXCEL_DIGITS.items(), start=1):
+        assert evaluate("=" + call) == expected, call
+        name, _, args = call.partition("(")
+        newer = {"VAR": "VAR.S", "VARP": "VAR.P", "STDEV": "STDEV.S"}[name]
+        assert evaluate(f"=_xlfn.{newer}({args}") == expected, newer
+        if "TRUE" not in args:
+            assert got[f"G{row}"] == expected and got[f"H{row}"] == expected, call
+    assert evaluate('=DEVSQ("1","2",2)') == 0.6666666666666666  # I392 (the other sum: 0.6666666666666661)
+
+
+def test_variance_of_the_corpus_cells_to_the_digit(tmp_path: Path) -> None:
+    """The workbooks themselves: every VAR, VARP and STDEV cell calc writes equals Excel's cached value
+    exactly (the corpus test compares to 9 significant digits)."""
+    from excelcalc.workbook.calc import calc
+    from tests import excel_corpus as ec
+
+    found = 0
+    for name in ("poi/FormulaEvalTestData_Copy.xlsx", "poi/48539.xlsx", "phpspreadsheet/Stock Portfolio.xlsx"):
+        path = ec.FILES / name
+        calc(path, tmp_path / path.name)
+        ours = ec.written_values(tmp_path / path.name)
+        for c in ec.excel_values(path):
+            if re.search(r"\b(VARP?|STDEV)\(", c.formula) and isinstance(c.value, float):
+                found += 1
+                assert ours[(c.sheet, c.ref)] == c.value, (name, c.ref, c.formula)
+    assert found == 37
 
 
 def test_iserr_and_iso_ceiling_as_microsoft_documents_them() -> None:
