@@ -53,6 +53,8 @@ class QuoteLine:
     verdict: Value
     rounds: Value
     price_used: Value = None  # the price, or TCO's owned $/GPU-hour where the quote says "owned"
+    at_target: Value = None  # the break-even at the Curves sheet's target interactivity (MLPerf Endpoints)
+    at_target_all: Value = None  # the same, from the hidden array formula it shows
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ FORMATS: dict[str, dict[str, Any]] = {
     "section": {"bold": True, "font_color": "#1F3864", "bottom": 1},
     "label": {"valign": "top"},
     "note": {"italic": True, "font_color": "#7F7F7F", "valign": "top"},
+    "note_right": {"italic": True, "font_color": "#7F7F7F", "valign": "top", "align": "right"},
     "wrap": {"text_wrap": True, "valign": "top"},
     "cite": {"text_wrap": True, "valign": "top", "font_size": 8},
     "header": {"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True, "valign": "top"},

@@ -1,10 +1,15 @@
 """The Quotes sheet: vendor quotes against a baseline accelerator, each with its break-even price; a quote's
-price may be "owned", the TCO sheet's owned $/GPU-hour for the family. In hidden columns, each TCO candidate's
-rented price, taken from the quotes here."""
+price may be "owned", the TCO sheet's owned $/GPU-hour for the family. Each quote's break-even at the Curves
+sheet's target interactivity (MLPerf Endpoints curves of the Curves sheet's model), or one plain line while no
+curve of that model is loaded. In hidden columns, each TCO candidate's rented price, taken from the quotes here."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
 from benchsheet.templates.layout import (
+    Block,
     Cell,
     Cite,
     Column,
@@ -14,7 +19,9 @@ from benchsheet.templates.layout import (
     Formula,
     FormulaRule,
     Input,
+    Lifted,
     NumberRule,
+    Put,
     RowCells,
     Span,
     TableBlock,
@@ -38,6 +45,7 @@ from benchsheet.templates.sheets.common import (
     unless_blank,
     unless_error,
 )
+from benchsheet.templates.sheets.curves import CURVES_INPUTS, EMPTY
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import RENTED_COL, TCO_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
@@ -144,6 +152,41 @@ def _rounds(r: RowCells) -> Expr:
     return if_(call("ISNUMBER", r["breakeven"]), call("IFERROR", head, paired), lit(""))
 
 
+_HEADER = under(BASELINE)  # the quotes' header row
+_AT_COL = 13  # column N: each quote's break-even at the Curves sheet's target; O (hidden) holds BREAKEVEN's
+AT_TARGET_LINE = Cell(QUOTES, _HEADER - 1, _AT_COL)
+"""Above the column: what its break-even is at (the Curves sheet's target and model), or, while no curve of
+that model is loaded, one plain line saying so (the column's rows then show a dash, not a reason a row)."""
+CURVES_LOADED = Cell(QUOTES, _HEADER - 2, _AT_COL + 1)
+"""Hidden (column O): TRUE where CURVES has a curve of the Curves sheet's model, FALSE where it answers why not."""
+
+
+def _curves_loaded() -> Expr:
+    first = call("INDEX", call("CURVES", CURVES_INPUTS["model"]), 1, 1)
+    return call("IFERROR", call("NOT", eq(call("LEFT", first, 1), lit("#"))), Expr(("FALSE",)))
+
+
+def _at_target_line() -> Expr:
+    model, target = CURVES_INPUTS["model"], CURVES_INPUTS["target"]
+    at = call("TEXT", target, lit("#,##0")) & lit(" tokens/s per user (the Curves sheet's target), ") & model
+    none = (
+        lit("Break-even at the Curves target: no MLPerf Endpoints curve of ")
+        & model
+        & lit(" is loaded (benchsheet import-run <submission folder> adds them)")
+    )
+    return if_(CURVES_LOADED.abs, lit("Break-even at ") & at & lit(", MLPerf Endpoints curves:"), none)
+
+
+def _at_target_all(c: Mapping[str, Expr]) -> Expr:
+    """BREAKEVEN of every row's accelerator against the baseline at the Curves sheet's target interactivity
+    (each side its family's best curve of the Curves sheet's model there): one call for the column; a dash
+    while no curve of the model is loaded (the line above the column says so once)."""
+    _, scenario, availability, max_gpus = filters(QUOTES_WORKLOAD)
+    args = (CURVES_INPUTS["model"], scenario, availability, max_gpus, lit(""), CURVES_INPUTS["target"])
+    at = call("BREAKEVEN", BASELINE["accelerator"], c["accelerator"], *args)
+    return unless_blank(c["accelerator"], if_(CURVES_LOADED.abs, at, lit(EMPTY)))
+
+
 QUOTES_COLUMNS = (
     Column("vendor", "Vendor", Input(), values=[q[0] for q in SAMPLE_QUOTES], short="vendor"),
     Column(
@@ -189,10 +232,15 @@ QUOTES_COLUMNS = (
     Column("verdict", "Verdict", Formula(_verdict), short="verdict"),
     Column("rounds", "Rounds paired (break-even and ceiling)", Formula(_rounds), short="rounds"),
     Column("price_used", "$/GPU-hour used (owned: TCO's)", Formula(_price_used, "out_money")),
+    Column(
+        "at_target",
+        "Break-even at Curves target",
+        Formula(lambda r: Expr.of(r["at_target_all"]), "out_ratio"),
+    ),
+    # hidden (O): BREAKEVEN at the target for every row, one array formula shown through the column above
+    Column("at_target_all", "break-even at the Curves target", Lifted(_at_target_all, "out_ratio")),
 )
-QUOTES_TABLE = TableBlock(
-    QUOTES, under(BASELINE), 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry")
-)
+QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry"))
 
 
 def _first_quote(r: RowCells) -> Expr:
@@ -234,8 +282,25 @@ RENTED = TableBlock(
     left=RENTED_COL - 1,
 )
 """Hidden: TCO's rented prices from the quotes, in TCO's rows (its ``rented`` columns read them there)."""
+
+
+@dataclass(frozen=True)
+class _AtTarget(Block):
+    """The two cells above the break-even at the target: the visible line and the hidden CURVES check."""
+
+    sheet: str = QUOTES
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return AT_TARGET_LINE.row
+
+    def puts(self) -> Iterator[Put]:
+        yield Put(CURVES_LOADED, Formula(_curves_loaded()))
+        yield Put(AT_TARGET_LINE, Formula(_at_target_line(), "note_right"))
+
+
 QUOTES_SHEET = sheet(
     QUOTES,
-    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M", 13), ("T:V", 0)),
-    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False)), RENTED),
+    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M:N", 13), ("O", 0), ("T:V", 0)),
+    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False)), RENTED, _AtTarget()),
 )

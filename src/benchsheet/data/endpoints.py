@@ -1,4 +1,5 @@
-"""MLPerf Endpoints submissions (the v1.0 layout) read into curves: one per system and model.
+"""MLPerf Endpoints submissions (the v1.0 layout; the v0.7 layout too, below) read into curves: one per system
+and model.
 
 A v1.0 submission folder holds ``results/<system>/<model>/r<concurrency>/``, each point folder with
 its ``point.yaml`` (the point's configuration and steady-state verdict), ``system_desc.json`` (the
@@ -46,12 +47,13 @@ _AVAILABILITY_FIELDS = ("publication_status", "system_availability_status", "ava
 
 
 def is_submission(folder: Path) -> bool:
-    """A folder ``import_submission`` reads: a v1.0 submission, or a folder of them."""
-    return folder.is_dir() and any(_results_dirs(folder))
+    """A folder ``import_submission`` reads: a v1.0 or v0.7 submission, or a folder of them."""
+    return folder.is_dir() and (any(_results_dirs(folder)) or any(_v07_model_dirs(folder)))
 
 
 def import_submission(folder: Path, imported_at: str | None = None) -> tuple[Curve, ...]:
-    """Every curve of the v1.0 submission(s) under ``folder``, by ID; a DataError naming the file on any defect."""
+    """Every curve of the v1.0 and v0.7 submission(s) under ``folder``, by ID; a DataError naming the file on
+    any defect."""
     when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     curves = []
     for results in _results_dirs(folder):
@@ -60,8 +62,15 @@ def import_submission(folder: Path, imported_at: str | None = None) -> tuple[Cur
                 points = sorted((int(m.group(1)), d) for d in model_dir.iterdir() if (m := _point_dir(d)))
                 if points:
                     curves.append(_curve(results.parent.name, system_dir, model_dir, [d for _, d in points], when))
+    curves += [_v07_curve(system, model_dir, org, when) for system, model_dir, org in _v07_model_dirs(folder)]
     if not curves:
-        raise DataError(str(folder), None, None, "no MLPerf Endpoints curve: expected results/<system>/<model>/r<N>/")
+        raise DataError(
+            str(folder),
+            None,
+            None,
+            "no MLPerf Endpoints curve: expected results/<system>/<model>/r<N>/ (v1.0) or systems/<system>.json "
+            "with results/point_<N>/ (v0.7)",
+        )
     return tuple(curves)
 
 
@@ -363,6 +372,114 @@ def _count(doc: Mapping[str, Any], key: str, name: str, i: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_ACCELERATORS:
         raise DataError(name, None, f"node_types[{i}].{key}", f"expected a whole number, got {value!r}")
     return value
+
+
+# The v0.7 layout (before endpoints_policies PR #119), as mlperf-viz's discover.py and bundle.py read it: a
+# submission anchored on ``systems/<system>.json`` (flat; accelerators on the node), its runs either in
+# ``pareto/<system>/<model>/`` beside ``systems/`` (the checker's layout) or in the folder holding ``systems/``
+# (the results repository's ``<org>/<system>/<model>/``). Each point is ``results/point_<N>/run_metadata.json``:
+# the submitted metrics, system tokens/s, tokens/s per user and TTFT/TPOT percentiles in ms, read as written
+# (v1.0's derivation from result_summary.json does not apply), with ``points/point_<N>.yaml`` and
+# ``results_summary.json`` where the point has them.
+SYSTEMS, RUN_METADATA, V07_SUMMARY = "systems", "run_metadata.json", "results_summary.json"
+_V07_POINT = re.compile(r"point_(\d+)", re.ASCII)
+
+
+def _v07_model_dirs(folder: Path) -> list[tuple[Path, Path, str]]:
+    """(system file, model folder, submitter's folder name) of each v0.7 curve under ``folder``."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for system in sorted(folder.rglob(f"{SYSTEMS}/*.json")):
+        parent = system.parent.parent
+        if (parent / "pareto").is_dir():
+            models = sorted(p for p in (parent / "pareto" / system.stem).glob("*") if p.is_dir())
+            found += [(system, m, parent.name) for m in models]
+        elif (parent / "results").is_dir() or (parent / "points").is_dir():
+            found.append((system, parent, parent.parent.parent.name))
+    return found
+
+
+def _v07_curve(system: Path, model_dir: Path, org: str, when: str) -> Curve:
+    desc_data = read_regular(system)
+    desc = _object(desc_data, str(system))
+    results = model_dir / "results"
+    dirs = sorted((int(m.group(1)), d) for d in (results.iterdir() if results.is_dir() else ()) if (m := _v07_point(d)))
+    if not dirs:
+        raise DataError(str(model_dir), None, None, "no point: expected results/point_<N>/run_metadata.json")
+    points = tuple(_v07_point_read(d, c, model_dir, (str(system), sha256_hex(desc_data))) for c, d in dirs)
+    accelerators, gpus, nodes = _accelerators(desc, str(system))
+    fields = accelerator_fields(" + ".join(accelerators))
+    return Curve(
+        id=f"{org}/{system.stem}/{model_dir.name}",
+        submitter=_text(desc, "submitter_org_names"),
+        system=_text(desc, "system_name") or system.stem,
+        model=_text(desc, "model_name") or _text(desc, "model_id") or model_dir.name,
+        division=_text(desc, "division").lower(),
+        availability=next((v for f in _AVAILABILITY_FIELDS if (v := _text(desc, f))), "").lower(),
+        **fields | {"heterogeneous": fields["heterogeneous"] or len(accelerators) > 1},
+        gpus=gpus,
+        nodes=nodes,
+        points=points,
+        source=str(system.parent.parent),
+        imported_at=when,
+    )
+
+
+def _v07_point(path: Path) -> re.Match[str] | None:
+    return _V07_POINT.fullmatch(path.name) if path.is_dir() else None
+
+
+def _v07_point_read(folder: Path, concurrency: int, model_dir: Path, system: tuple[str, str]) -> CurvePoint:
+    """One v0.7 point: run_metadata.json's metrics; its points/point_<N>.yaml and results_summary.json if any."""
+    if not 0 < concurrency <= MAX_ACCELERATORS:
+        raise DataError(str(folder), None, "concurrency", f"expected 1 to {MAX_ACCELERATORS:,} concurrent users")
+    files: list[tuple[str, str]] = []
+
+    def load(path: Path) -> bytes | None:
+        if not path.is_file():
+            return None
+        data = read_regular(path)
+        files.append((str(path), sha256_hex(data)))
+        return data
+
+    name = str(folder / RUN_METADATA)
+    data = load(folder / RUN_METADATA)
+    if data is None:
+        raise DataError(str(folder), None, RUN_METADATA, "missing: each point folder of a v0.7 submission has it")
+    meta = _object(data, name)
+    yaml_path = model_dir / "points" / f"{folder.name}.yaml"
+    yaml_data = load(yaml_path)
+    yaml = read_point_yaml(yaml_data, str(yaml_path)) if yaml_data is not None else {}
+    summary_data = load(folder / V07_SUMMARY)
+    summary = _object(summary_data, str(folder / V07_SUMMARY)) if summary_data is not None else {}
+    files.append(system)
+    for doc, where in ((meta, name), (yaml, str(yaml_path))):
+        if doc.get("concurrency") not in (None, concurrency):
+            raise DataError(where, None, "concurrency", f"{doc.get('concurrency')!r} in the folder {folder.name}")
+
+    def ms(block: str, p: str) -> float | None:
+        value = meta.get(f"measured_latency_{block}_p{p}")
+        if value is None:
+            return None
+        if isinstance(value, bool) or not is_result(value):
+            raise DataError(name, None, f"measured_latency_{block}_p{p}", f"expected {RESULT_RANGE}, got {value!r}")
+        return float(value)
+
+    steady = yaml.get("steady_state")
+    verdict = steady.get("verdict") if isinstance(steady, Mapping) else None
+    complete = summary.get("complete")
+    return CurvePoint(
+        concurrency=concurrency,
+        system_tps=_positive(meta, "system_tps", name),
+        tps_per_user=_positive(meta, "tps_per_user", name),
+        ttft_ms=tuple(ms("ttft", p) for p in PERCENTILES),
+        tpot_ms=tuple(ms("tpot", p) for p in PERCENTILES),
+        steady_state=verdict.strip() if isinstance(verdict, str) else "",
+        complete=complete is True,
+        state=str(summary.get("state") or ("complete" if complete is True else "not reported (v0.7)")),
+        files=tuple(files),
+    )
 
 
 # point.yaml: the block YAML subset these files are written in.
