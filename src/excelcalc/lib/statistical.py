@@ -184,6 +184,29 @@ def _percent_rank(name: str, exclusive: bool) -> Callable[..., Any]:
     return run
 
 
+def _whole(v: Any) -> Any:
+    """A number cut to its whole part (each number of an array); anything else as it is."""
+    if isinstance(v, np.ndarray):
+        return np.vectorize(_whole, otypes=[object])(v).view(Array) if v.size else v
+    if isinstance(v, int | float | np.number) and not isinstance(v, bool | np.bool_) and math.isfinite(v):
+        return float(math.trunc(float(v)))
+    return v
+
+
+def _poisson(name: str) -> Wraps:
+    """POISSON.DIST and POISSON: "If x is not an integer, it is truncated" (Microsoft's page); formulas' own
+    answered 0 for a fraction of an event. formulas' function is loaded at the first call (it imports scipy)."""
+
+    def make(table: Any) -> Callable[..., Any]:
+        def run(x: Any, mean: Any, cumulative: Any) -> Any:
+            return table.excel(name)(_whole(x), mean, cumulative)
+
+        run.__name__ = name
+        return run
+
+    return Wraps(make)
+
+
 def _ranked(name: str) -> Wraps:
     return Wraps(lambda table: _numbers_first(name, functools.partial(table.excel, name)))
 
@@ -204,7 +227,9 @@ FUNCTIONS: dict[str, Entry] = {
     "COUNTIFS": FORMULAS,
     "MODE.MULT": FORMULAS,
     "_XLFN.MODE.MULT": FORMULAS,
-    "POISSON": FORMULAS,
+    "POISSON": _poisson("POISSON"),
+    "POISSON.DIST": _poisson("POISSON.DIST"),
+    "_XLFN.POISSON.DIST": _poisson("_XLFN.POISSON.DIST"),
     "RANK": FORMULAS,
     # Excel 2010's names of the distributions and ranks (Microsoft's pages: each "replaces" an older
     # function of the same answers) and those older ones: formulas' own, checked against the
@@ -212,7 +237,7 @@ FUNCTIONS: dict[str, Entry] = {
     **formulas_own(
         "NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T RANK.EQ RANK.AVG "
         "PERCENTILE.INC PERCENTILE.EXC QUARTILE.INC QUARTILE.EXC CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT "
-        "F.DIST F.DIST.RT F.INV F.INV.RT BINOM.DIST POISSON.DIST EXPON.DIST GAMMA.DIST LOGNORM.DIST "
+        "F.DIST F.DIST.RT F.INV F.INV.RT BINOM.DIST EXPON.DIST GAMMA.DIST LOGNORM.DIST "
         "CONFIDENCE.NORM CONFIDENCE.T COVARIANCE.P COVARIANCE.S NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV "
         "CHIDIST CHIINV FDIST FINV BINOMDIST EXPONDIST GAMMADIST LOGNORMDIST CONFIDENCE COVAR PERCENTILE QUARTILE"
     ),
