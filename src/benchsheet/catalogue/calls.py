@@ -197,6 +197,11 @@ def call(
     """
     if len(args) > len(fn.args):
         return on_error(bad_value(f"{fn.name} takes at most {len(fn.args)} arguments"))
+    for a in args:  # the common call, every argument one value, pays for no more than this loop
+        if isinstance(a, _RANGES):
+            break
+    else:
+        return _answer(fn, table, args, on_error, is_error)
     if fn.liftable and any(_lifts(s, a) for s, a in zip(fn.args, args, strict=False)):
         if fn.vectorized or _given(fn, args):
             return lifted(fn, table, args, on_error, is_error)
@@ -247,39 +252,63 @@ def lifted(
     sizes = {i: (len(g), max((len(line) for line in g), default=0)) for i, g in grids.items()}
     rows = max(r for r, _ in sizes.values())
     cols = max(c for _, c in sizes.values())
-    memo: dict[tuple[tuple[type, Any], ...], Any] = {}  # a column repeats its IDs: answer each once
+    memo: dict[tuple[tuple[type, Any], ...], Any] = {}  # a column repeats its IDs: answer each once (by the
+    # lifted arguments' values: the others are the same for every element)
 
     def too_small(k: int, count: int, what: str, total: int) -> Any:
         name = fn.args[k].name
         reason = f"{name} has {count} {what}, the answer {total}: make the ranges the same size, or {name} one cell"
         return on_error(BenchError("#N/A", reason))
 
+    lifting = tuple(grids)
+
     def element(i: int, j: int) -> Any:
-        values = list(args)
-        for k, g in grids.items():
+        picked = []
+        for k in lifting:
             r, c = sizes[k]
             if r != 1 and i >= r:
                 return too_small(k, r, "rows", rows)
-            line = g[0 if r == 1 else i]
+            line = grids[k][0 if r == 1 else i]
             at = 0 if c == 1 else j
             if at >= len(line):
                 return too_small(k, c, "columns", cols)
-            values[k] = line[at]
+            picked.append(line[at])
         try:
-            key = tuple((type(v), v) for v in values)  # 1, 1.0 and TRUE are equal in Python but not as arguments
+            key = tuple((type(v), v) for v in picked)  # 1, 1.0 and TRUE are equal in Python but not as arguments
             return memo[key]
         except KeyError:
-            value = memo[key] = one(values)
+            value = memo[key] = one(picked)
             return value
         except TypeError:  # an unhashable value
-            return one(values)
+            return one(picked)
 
-    def one(values: list[Any]) -> Any:
+    def one(picked: list[Any]) -> Any:
+        values = list(args)
+        for k, v in zip(lifting, picked, strict=True):
+            values[k] = v
         value = _answer(fn, table, values, on_error, is_error)
         if isinstance(value, list):  # a blank scalar_with in a range: that element would be a whole table
             return on_error(bad_value(f"{fn.scalar_with} is blank: {fn.name} answers one value only with it"))
         return value
 
+    if len(lifting) == 1:  # the usual call, one column or row of IDs: no other range to pair with
+        k = lifting[0]
+        single: dict[tuple[type, Any], Any] = {}
+
+        def cell(v: Any) -> Any:
+            try:
+                key = (type(v), v)
+                return single[key]
+            except KeyError:
+                value = single[key] = one([v])
+                return value
+            except TypeError:
+                return one([v])
+
+        return [
+            [cell(line[j]) if j < len(line) else too_small(k, cols, "columns", cols) for j in range(cols)]
+            for line in grids[k]
+        ]
     return [[element(i, j) for j in range(cols)] for i in range(rows)]
 
 
