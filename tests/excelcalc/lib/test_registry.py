@@ -42,6 +42,7 @@ INSTALLED |= {"LINEST", "LOGEST", "TREND", "GROWTH"}  # formulas' statistics wer
 INSTALLED |= {"QUOTIENT", "SERIESSUM", "HYPERLINK"} | lib.NOT_COMPUTED  # formulas has none of them
 INSTALLED |= {"MATCH", "VLOOKUP", "HLOOKUP"}  # match_type 1 / range_lookup TRUE by Excel's binary search
 INSTALLED |= {"PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "_XLFN.PERCENTRANK.INC", "_XLFN.PERCENTRANK.EXC"}
+INSTALLED |= {"POISSON", "POISSON.DIST", "_XLFN.POISSON.DIST"}  # x truncated (formulas: 0 for a fraction)
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
