@@ -144,7 +144,7 @@ class SheetWriter:
         if cell.abs in self.written:
             raise ValueError(f"{cell.sheet}!{cell.a1} is described twice")
         self.written.add(cell.abs)
-        self.last_row, self.last_col = max(self.last_row, cell.row), max(self.last_col, cell.col)
+        self._reach(cell.row, cell.col, cell.col)
         row, col, ws = cell.row - 1, cell.col, self.ws
         if isinstance(content, ArrayFormula):
             self._array(cell, content)
@@ -180,12 +180,20 @@ class SheetWriter:
                 shown = self.book.value(Cell(cell.sheet, r, c))
                 self._fit(Cell(cell.sheet, r, c), shown, content.style)  # each cell shows one value of the block
                 self._shows(Cell(cell.sheet, r, c), shown, content.style)
-        self.last_row, self.last_col = max(self.last_row, last_row), max(self.last_col, last_col)
+        self._reach(last_row, cell.col, last_col)
         formula = "{=" + content.expr.render(cell.sheet) + "}"
         first, last = (cell.row - 1, cell.col), (last_row - 1, last_col)
         value = self.book.value(cell)  # the range's other cells get theirs when the values are cached (rewrite)
         self.ws.write_array_formula(*first, *last, formula, self.fmt(content.style), 0 if value is None else value)
         self.formulas += 1
+
+    def _reach(self, row: int, first_col: int, last_col: int) -> None:
+        """The printed area reaches ``row`` and the last shown column of ``first_col..last_col``: a hidden
+        column (helper cells) prints nothing, so the area ends where the shown ones do."""
+        self.last_row = max(self.last_row, row)
+        shown = [c for c in range(first_col, last_col + 1) if self.widths.get(xl_col_to_name(c)) != 0]
+        if shown:
+            self.last_col = max(self.last_col, shown[-1])
 
     def _shows(self, cell: Cell, value: Any, style: str) -> None:
         if value is not None and value != "" and self.widths.get(xl_col_to_name(cell.col)) != 0:  # not hidden
