@@ -132,15 +132,15 @@ def _is_curve_folder(path: str) -> bool:
 
 def _import_curves(folder: Path, args: argparse.Namespace) -> None:
     """The curves of an Endpoints folder into curves.json, one line printed per curve."""
+    from benchsheet.analysis.curves import flagged
     from benchsheet.data.runs import import_curves
     from benchsheet.data.values import escaped
 
     system = getattr(args, "system", None)
     curves = import_curves(folder, system and Path(system), getattr(args, "benchmark", None), getattr(args, "name", ""))
     for c in curves:
-        flagged = sum(1 for p in c.points if p.flag)
-        own = " (your own run)" if c.own else ""
-        print(escaped(f"{c.id}: {len(c.points)} points ({flagged} flagged) on {c.gpus} x {c.accelerator}{own}"))
+        own = " (your own run)" if c.own else " (a TEST submission, not an MLPerf result)" if c.test else ""
+        print(escaped(f"{c.id}: {len(c.points)} points ({flagged(c)} flagged) on {c.gpus} x {c.accelerator}{own}"))
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
@@ -160,6 +160,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
+    from benchsheet.analysis.curves import flagged
     from benchsheet.data.store import get_table
     from benchsheet.data.values import escaped
 
@@ -172,9 +173,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
             cells = (r.entry, r.benchmark, r.scenario, f"{r.result:g} {r.units}", f"{r.gpus} x {r.accelerator}")
             print("\t".join(escaped(cell) for cell in (*cells, valid, run.name)))
     for c in table.curves:  # MLPerf Endpoints curves (benchsheet forget <curve> removes one)
-        flagged = sum(1 for p in c.points if p.flag)
-        shown = (c.id, c.model, f"{len(c.points)} points ({flagged} flagged)", f"{c.gpus} x {c.accelerator}")
-        print("\t".join(escaped(cell) for cell in (*shown, "your own run" if c.own else "Endpoints submission")))
+        shown = (c.id, c.model, f"{len(c.points)} points ({flagged(c)} flagged)", f"{c.gpus} x {c.accelerator}")
+        what = (
+            "your own run" if c.own else "TEST submission, not an MLPerf result" if c.test else "Endpoints submission"
+        )
+        print("\t".join(escaped(cell) for cell in (*shown, what)))
     return 0
 
 

@@ -76,12 +76,14 @@ def curve_citation(c: Curve, p: CurvePoint) -> list[tuple[str, str]]:
         f"(TPOT p90 {figure_text(tpot)} ms{ttft}) on {on}."
     )
     summary = next(((f, h) for f, h in p.files if f.endswith("result_summary.json")), ("", ""))
-    if c.own:
+    if c.own or c.test:
+        what = (
+            f"{c.test}; {c.model}, concurrency {p.concurrency}."
+            if c.test
+            else f"your own MLPerf Endpoints run, {c.model}, concurrency {p.concurrency}; not an MLPerf result."
+        )
         parts = [
-            (
-                "entry",
-                f"{c.id}: your own MLPerf Endpoints run, {c.model}, concurrency {p.concurrency}; not an MLPerf result.",
-            ),
+            ("entry", f"{c.id}: {what}"),
             ("result", result),
             ("system", f"System: {c.system}."),
         ]
@@ -99,6 +101,12 @@ def curve_citation(c: Curve, p: CurvePoint) -> list[tuple[str, str]]:
         ]
     if p.flag:
         parts.append(("notes", f"Note: Not a usable point ({p.flag}); CURVEAT and BREAKEVEN leave it out."))
+    if p.caveat:
+        parts.append(("notes", f"Note: Flagged: {p.caveat}."))
+    if p.offline == "dedicated":
+        parts.append(("notes", "Note: The dedicated Offline run: the curve's throughput ceiling, not a step of it."))
+    if p.basis:
+        parts.append(("notes", f"Note: Figures over the {p.basis}."))
     if c.heterogeneous:
         parts.append(("notes", "Note: The system mixes accelerators: it has no per-GPU value."))
     parts.append(("source", f"Source: {summary[0] or c.source}, imported {c.imported_at[:10] or 'unknown'}."))
@@ -121,7 +129,7 @@ def curve_citation(c: Curve, p: CurvePoint) -> list[tuple[str, str]]:
         )
     elif not c.own:
         parts.append(("derived", NOT_VERIFIED))
-    if c.own:
+    if c.own and not c.test:
         parts.append(("derived", f"Internal measurement, unverified, not an MLPerf result. {NOT_VERIFIED}"))
     parts.append(("trademark", TRADEMARK))
     return parts

@@ -1,11 +1,14 @@
-"""MLPerf Endpoints curves: their points, per-GPU tokens/s at an interactivity, a family's best curve
-(CURVES, CURVEPOINTS, CURVEAT, CURVEATPOINTS, BESTCURVE).
+"""MLPerf Endpoints curves: their points, per-GPU tokens/s at an interactivity, a curve's Offline ceiling, a
+family's best curve (CURVES, CURVEPOINTS, CURVEAT, CURVEATPOINTS, CURVEOFFLINE, BESTCURVE).
 
 An Endpoints result is a Pareto curve, not one number: system tokens/s at each concurrency, and the
-tokens/s each user sees (1000 / TPOT p90 ms). The value at the buyer's interactivity is read off the
-curve by linear interpolation of per-GPU tokens/s against tokens/s per user between the two measured
-points around the target, never beyond the measured range. A point that is flagged (an interrupted
-run, no steady state) is not used, and every answer that skips one says so.
+tokens/s each user sees (1000 / TPOT p90 ms; an agentic benchmark's e2e_avg_interactivity, rules 4.2). The
+official curve is a step function (rules 5.2): at a target interactivity its value is the best measured
+point that meets the target, never a value between points; a linear value between the two measured points
+around the target is given only when asked, labelled "interpolated (not official)", and never beyond the
+measured range. A dedicated Offline run (rules 5.7) is the curve's throughput ceiling, never a step. A point
+that is not usable (an interrupted run, no steady-state verdict) is left out, and every answer that skips one
+says so; a usable point the rules publish with flags (no steady state found, 4.4) says it is flagged.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ POINT_HEADER: list[object] = [
     "steady state",
     "complete",
     "not used because",
+    "Offline",
+    "basis",
+    "flagged",
 ]
 CURVES_HEADER: list[object] = [
     "curve",
@@ -39,28 +45,40 @@ CURVES_HEADER: list[object] = [
     "GPUs",
     "points",
     "flagged points",
+    "note",
 ]
+INTERPOLATED = "interpolated (not official)"
+"""The label rules 5.2 ask for on a value read between measured points."""
+AGENTIC_X = "e2e_avg_interactivity (tokens/s per user over completed turns)"
+OFFLINE_TEXT = {"dedicated": "dedicated: a ceiling, not a step", "elected": "elected: also a step"}
 BEST_HEADER: list[object] = ["tokens/s per user", "tokens/s per GPU", "curve", "system", "concurrency"]
 
 
 CURVES_HELP = (
     "The loaded MLPerf Endpoints curves (of one model, if given): curve, submitter, system, model, accelerator, "
-    "GPUs, points, flagged points. Spills."
+    "GPUs, points, flagged points, note (a test submission, your own run). Spills."
 )
 CURVE_HELP = (
-    "An Endpoints curve's points by concurrency: concurrency, tokens/s, tokens/s per user, tokens/s per GPU "
-    "(blank for mixed accelerators), TTFT p90 ms, TPOT p90 ms, steady state, complete, why a point is not used. "
-    "Spills."
+    "An Endpoints curve's points by concurrency: concurrency, tokens/s, tokens/s per user (an agentic benchmark's "
+    "e2e_avg_interactivity), tokens/s per GPU (blank for mixed accelerators), TTFT p90 ms, TPOT p90 ms, steady "
+    "state, complete, why a point is not used, Offline, the basis of its figures, why it is flagged. Spills."
 )
 AT_HELP = (
-    "Tokens/s per GPU of an Endpoints curve at a target tokens/s per user, linear between the two measured points "
-    "around it (CURVEATPOINTS says which); #N/A outside the measured range and for mixed accelerators."
+    "Tokens/s per GPU of an Endpoints curve at a target tokens/s per user: the official step, the best measured "
+    "point that meets the target (rules 5.2); interpolated (not official) between the two points around it only "
+    "when asked. #N/A above the highest measured interactivity and for mixed accelerators."
 )
-POINTS_HELP = "CURVEAT's answer in words: the value and the measured points it was read from (or the one)."
+POINTS_HELP = (
+    "CURVEAT's answer in words: the value and the measured point (or, interpolated, the two) it was read from."
+)
+OFFLINE_HELP = (
+    "An Endpoints curve's Offline throughput ceiling, tokens/s per GPU: its dedicated Offline run (never a step of "
+    "the curve), else the point elected as its Offline result (rules 5.7); #N/A if it has neither."
+)
 BEST_HELP = (
     "A family's best Endpoints curve of a model: the usable points of its curves that no other beats on both "
     "tokens/s per user and tokens/s per GPU, most interactive first, each naming its curve, system and "
-    "concurrency. Spills."
+    "concurrency (a dedicated Offline run is no step of it). Spills."
 )
 
 
@@ -95,16 +113,26 @@ def curves(table: Table, benchmark: str | None = None) -> list[list[object]]:
             else "No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder> adds them)"
         )
     return [CURVES_HEADER] + [
-        [c.id, c.submitter, c.system, c.model, c.accelerator, c.gpus, len(c.points), sum(1 for p in c.points if p.flag)]
+        [c.id, c.submitter, c.system, c.model, c.accelerator, c.gpus, len(c.points), flagged(c), note(c)]
         for c in chosen
     ]
+
+
+def flagged(curve: Curve) -> int:
+    """How many points of a curve are not used or flagged."""
+    return sum(1 for p in curve.points if p.flag or p.caveat)
+
+
+def note(curve: Curve) -> str:
+    """What a curve is, where it is not an MLPerf submission's result: a test submission, your own run."""
+    return curve.test or ("your own run, not an MLPerf result" if curve.own else "")
 
 
 def curve_points(table: Table, curve: str) -> list[list[object]]:
     """A curve's points by concurrency: concurrency, tokens/s, tokens/s per user, tokens/s per GPU (blank for
     mixed accelerators), TTFT p90 ms, TPOT p90 ms, steady state, complete, why a point is not used. Spills."""
     c = find_curve(table, curve)
-    rows: list[list[object]] = [POINT_HEADER]
+    rows: list[list[object]] = [POINT_HEADER if not c.axis else [*POINT_HEADER[:2], AGENTIC_X, *POINT_HEADER[3:]]]
     for p in c.points:
         value = per_gpu(c, p)
         rows.append(
@@ -118,6 +146,9 @@ def curve_points(table: Table, curve: str) -> list[list[object]]:
                 p.steady_state,
                 p.complete,
                 p.flag,
+                OFFLINE_TEXT.get(p.offline, ""),
+                p.basis,
+                p.caveat,
             ]
         )
     return rows
@@ -128,27 +159,28 @@ class AtInteractivity:
     """Per-GPU tokens/s read off a curve at a target tokens/s per user, and the points it was read from."""
 
     value: float
-    low: CurvePoint  # the measured point at or below the target's tokens/s per user
-    high: CurvePoint  # the one at or above it (the same point when the target is measured)
-    skipped: tuple[CurvePoint, ...]  # flagged points, not used
+    low: CurvePoint  # the measured step (interpolated: the point at or below the target's tokens/s per user)
+    high: CurvePoint  # the same point (interpolated: the one at or above the target)
+    skipped: tuple[CurvePoint, ...]  # points not used
+    interpolated: bool = False
 
     def text(self, curve: Curve) -> str:
         def point(p: CurvePoint) -> str:
-            return (
-                f"r{p.concurrency} ({_num(p.tps_per_user)} tokens/s per user, {_num(per_gpu(curve, p) or 0)} per GPU)"
-            )
+            return f"r{p.concurrency} ({_num(p.tps_per_user)} {curve.x_name}, {_num(per_gpu(curve, p) or 0)} per GPU)"
 
-        how = (
-            f"measured at {point(self.low)}"
-            if self.low is self.high
-            else f"interpolated between {point(self.low)} and {point(self.high)}"
-        )
-        return f"{_num(self.value)} tokens/s per GPU, {how} of {curve.id}" + _skipped(self.skipped)
+        if self.interpolated and self.low is not self.high:
+            how = f"{INTERPOLATED} between {point(self.low)} and {point(self.high)}"
+        else:
+            how = f"the measured step at {point(self.low)}"
+        flags = "".join(f"; r{p.concurrency} flagged: {p.caveat}" for p in {self.low, self.high} if p.caveat)
+        return f"{_num(self.value)} tokens/s per GPU, {how} of {curve.id}" + flags + _skipped(self.skipped)
 
 
-def at_interactivity(curve: Curve, target: float) -> AtInteractivity:
-    """Per-GPU tokens/s of ``curve`` at ``target`` tokens/s per user: linear between the two usable
-    points around it; #N/A outside the measured range (no extrapolation) or without a per-GPU value."""
+def at_interactivity(curve: Curve, target: float, interpolate: bool = False) -> AtInteractivity:
+    """Per-GPU tokens/s of ``curve`` at ``target`` tokens/s per user: the official step (rules 5.2), the best
+    usable measured point whose interactivity is at least the target; with ``interpolate``, linear between the
+    two usable points around it (not official). #N/A above the measured range (and, interpolated, below it) or
+    without a per-GPU value. A dedicated Offline run is neither a step nor an end of an interpolation."""
     if not target > 0:
         raise bad_value(f"tokens_per_sec_per_user must be > 0, not {target:g}")
     if curve.heterogeneous:
@@ -156,7 +188,7 @@ def at_interactivity(curve: Curve, target: float) -> AtInteractivity:
     if curve.gpus <= 0:
         raise not_available(f"{curve.id} names no accelerators: it has no per-GPU value")
     skipped = tuple(p for p in curve.points if p.flag)
-    usable = [p for p in curve.points if not p.flag]
+    usable = steps(curve)
     if not usable:
         raise not_available(f"{curve.id} has no usable point" + _skipped(skipped))
     by_x: dict[float, CurvePoint] = {}
@@ -165,31 +197,74 @@ def at_interactivity(curve: Curve, target: float) -> AtInteractivity:
             by_x[p.tps_per_user] = p
     xs = sorted(by_x)
     low_x, high_x = xs[0], xs[-1]
-    if not low_x <= target <= high_x:
-        ends = f"r{by_x[low_x].concurrency} to r{by_x[high_x].concurrency}"
+    x = curve.x_name
+    ends = f"{_num(low_x)} to {_num(high_x)} {x} (r{by_x[low_x].concurrency} to r{by_x[high_x].concurrency})"
+    if target > high_x:
         raise not_available(
-            f"{_num(target)} tokens/s per user is outside the measured range of {curve.id}: "
-            f"{_num(low_x)} to {_num(high_x)} tokens/s per user ({ends}); no extrapolation" + _skipped(skipped)
+            f"{_num(target)} {x} is above every measured point of {curve.id}: measured from {ends}; no extrapolation"
+            + _skipped(skipped)
         )
-    if target in by_x:
-        p = by_x[target]
+    if target in by_x or not interpolate:
+        p = max((by_x[v] for v in xs if v >= target), key=lambda q: q.system_tps)
         return AtInteractivity(p.system_tps / curve.gpus, p, p, skipped)
-    x0 = max(x for x in xs if x < target)
-    x1 = min(x for x in xs if x > target)
+    if target < low_x:
+        raise not_available(
+            f"{_num(target)} {x} is outside the measured range of {curve.id}: {ends}; no extrapolation"
+            + _skipped(skipped)
+        )
+    x0 = max(v for v in xs if v < target)
+    x1 = min(v for v in xs if v > target)
     p0, p1 = by_x[x0], by_x[x1]
     y0, y1 = p0.system_tps / curve.gpus, p1.system_tps / curve.gpus
-    return AtInteractivity(y0 + (y1 - y0) * (target - x0) / (x1 - x0), p0, p1, skipped)
+    return AtInteractivity(y0 + (y1 - y0) * (target - x0) / (x1 - x0), p0, p1, skipped, True)
 
 
-def per_gpu_at(table: Table, curve: str, tokens_per_sec_per_user: float) -> float:
-    """CURVEAT: per-GPU tokens/s of a curve at a target tokens/s per user."""
-    return at_interactivity(find_curve(table, curve), tokens_per_sec_per_user).value
+def steps(curve: Curve) -> list[CurvePoint]:
+    """The points that define the curve's steps: usable, and not a dedicated Offline run (rules 5.7)."""
+    return [p for p in curve.points if not p.flag and p.offline != "dedicated"]
 
 
-def per_gpu_at_points(table: Table, curve: str, tokens_per_sec_per_user: float) -> str:
-    """CURVEATPOINTS: CURVEAT's answer in words, with the points it was read from."""
+def per_gpu_at(table: Table, curve: str, tokens_per_sec_per_user: float, interpolated: bool = False) -> float:
+    """CURVEAT: per-GPU tokens/s of a curve at a target tokens/s per user (the step; interpolated if asked)."""
+    return at_interactivity(find_curve(table, curve), tokens_per_sec_per_user, interpolated).value
+
+
+def per_gpu_at_points(table: Table, curve: str, tokens_per_sec_per_user: float, interpolated: bool = False) -> str:
+    """CURVEATPOINTS: CURVEAT's answer in words, with the point(s) it was read from."""
     c = find_curve(table, curve)
-    return at_interactivity(c, tokens_per_sec_per_user).text(c)
+    return at_interactivity(c, tokens_per_sec_per_user, interpolated).text(c)
+
+
+def _offline(table: Table, curve: str) -> tuple[Curve, CurvePoint]:
+    c = find_curve(table, curve)
+    if per_gpu(c, c.points[0]) is None:
+        raise not_available(f"{c.id} mixes accelerators ({c.accelerator}) or names none: it has no per-GPU value")
+    for kind in ("dedicated", "elected"):
+        found = [p for p in c.points if p.offline == kind]
+        if found and not found[0].flag:
+            return c, found[0]
+        if found:
+            raise not_available(
+                f"{c.id}'s {kind} Offline point r{found[0].concurrency} is not usable ({found[0].flag})"
+            )
+    raise not_available(f"{c.id} has no Offline result: no point.yaml of it declares offline: dedicated or elected")
+
+
+def offline_ceiling(table: Table, curve: str) -> float:
+    """CURVEOFFLINE: the curve's Offline throughput, tokens/s per GPU (its dedicated run, else its elected point)."""
+    c, p = _offline(table, curve)
+    return p.system_tps / c.gpus
+
+
+def offline_ceiling_text(table: Table, curve: str) -> str:
+    """CURVEOFFLINE's answer in words: the value and the point it is."""
+    c, p = _offline(table, curve)
+    what = (
+        f"the dedicated Offline run r{p.concurrency} of {c.id} (a ceiling, not a step)"
+        if p.offline == "dedicated"
+        else f"the elected Offline point r{p.concurrency} of {c.id} (also a step)"
+    )
+    return f"Offline: {_num(p.system_tps / c.gpus)} tokens/s per GPU, {what}"
 
 
 def best_curve(table: Table, family: str, benchmark: str) -> list[list[object]]:
@@ -210,7 +285,7 @@ def best_curve(table: Table, family: str, benchmark: str) -> list[list[object]]:
             + (f": the {model.strip()} curves are of {', '.join(known)}" if known else "")
         )
     points = sorted(
-        ((p.tps_per_user, p.system_tps / c.gpus, c, p) for c in chosen for p in c.points if not p.flag),
+        ((p.tps_per_user, p.system_tps / c.gpus, c, p) for c in chosen for p in steps(c)),
         key=lambda t: (-t[0], -t[1]),
     )
     rows: list[list[object]] = [BEST_HEADER]

@@ -444,13 +444,26 @@ CATALOGUE += D.FUNCTIONS  # the buyer's decision (issue 33)
 _CURVE = Arg("curve", "text", 'An Endpoints curve, "<submission>/<system>/<model>" (CURVES lists them)')
 _AT = Arg("tokens_per_sec_per_user", "number", "Target interactivity, tokens/s per user (1000 / TPOT p90 ms)")
 _ID, _MODEL = '"sub_a/system_a/gpt-oss-120b"', BENCH.but("Model; default: all", None)
+_INTERPOLATED = Arg(
+    "interpolated",
+    "bool",
+    'TRUE: linear between the two measured points around the target, "interpolated (not official)"; '
+    "default: the official step, the best measured point that meets the target (Endpoints rules 5.2)",
+    False,
+)
 CATALOGUE += (
     Function("CURVES", (_MODEL,), CV.CURVES_HELP, '=CURVES("gpt-oss-120b")', CV.curves, "table"),
     Function("CURVEPOINTS", (_CURVE,), CV.CURVE_HELP, f"=CURVEPOINTS({_ID})", CV.curve_points, "table"),
-    Function("CURVEAT", (_CURVE, _AT), CV.AT_HELP, f"=CURVEAT({_ID},130)", CV.per_gpu_at),
+    Function("CURVEAT", (_CURVE, _AT, _INTERPOLATED), CV.AT_HELP, f"=CURVEAT({_ID},130)", CV.per_gpu_at),
     Function(
-        "CURVEATPOINTS", (_CURVE, _AT), CV.POINTS_HELP, f"=CURVEATPOINTS({_ID},130)", CV.per_gpu_at_points, "text"
+        "CURVEATPOINTS",
+        (_CURVE, _AT, _INTERPOLATED),
+        CV.POINTS_HELP,
+        f"=CURVEATPOINTS({_ID},130)",
+        CV.per_gpu_at_points,
+        "text",
     ),
+    Function("CURVEOFFLINE", (_CURVE,), CV.OFFLINE_HELP, f"=CURVEOFFLINE({_ID})", CV.offline_ceiling),
     Function("BESTCURVE", (FAMILY, BENCH), CV.BEST_HELP, '=BESTCURVE("MI355X","gpt-oss-120b")', CV.best_curve, "table"),
     Function(
         "CURVECITE",

@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -116,6 +116,7 @@ def import_report(
     desc = _object(desc_data, str(desc_path))
     accelerators, gpus, nodes = _accelerators(desc, str(desc_path))
     points: dict[int, CurvePoint] = {}
+    agentic: set[bool] = set()
     for d in dirs:
         summary_path, config_path = d / PERFORMANCE / RESULT_SUMMARY, d / CONFIG_YAML
         data = read_regular(summary_path)
@@ -129,9 +130,13 @@ def import_report(
         concurrency = _run_concurrency(summary, str(summary_path))
         if concurrency in points:
             raise DataError(str(d), None, "concurrency", f"a second run at concurrency {concurrency}")
-        points[concurrency] = _summary_point(summary, str(summary_path), concurrency, UNCHECKED, files)
+        point = _summary_point(summary, str(summary_path), concurrency, UNCHECKED, files)
+        points[concurrency] = replace(point, basis="whole run (own run: no steady-state verdict)")
+        agentic.add(_agentic_x(summary, str(summary_path)) is not None)
     if not model:
         raise DataError(str(folder), None, "model_params.name", "no model named: give --benchmark <model>")
+    if len(agentic) != 1:
+        raise DataError(str(folder), None, AGENTIC_AXIS, "the runs mix agentic and single-turn summaries")
     label = (name.strip() or _text(desc, "system_name") or folder.resolve().name).replace("/", "-")
     fields = accelerator_fields(" + ".join(accelerators))
     return Curve(
@@ -148,6 +153,7 @@ def import_report(
         source=str(folder),
         imported_at=when,
         own=True,
+        axis=AGENTIC_AXIS if True in agentic else "",
     )
 
 
@@ -201,9 +207,13 @@ def _point_dir(path: Path) -> re.Match[str] | None:
 
 def _curve(submission: str, system_dir: Path, model_dir: Path, point_dirs: list[Path], when: str) -> Curve:
     read = [_point(d) for d in point_dirs]
-    systems = {_system_key(desc) for _, desc, _ in read}
+    systems = {_system_key(desc) for _, desc, _, _ in read}
     if len(systems) != 1:
         raise DataError(str(model_dir), None, SYSTEM_DESC, "the points describe different systems")
+    if len({agentic for *_, agentic in read}) != 1:
+        raise DataError(
+            str(model_dir), None, "e2e_avg_interactivity", "the points mix agentic and single-turn summaries"
+        )
     desc, yaml = read[0][1], read[0][2]
     accelerators, gpus, nodes = _accelerators(desc, str(point_dirs[0] / SYSTEM_DESC))
     accelerator = " + ".join(accelerators)
@@ -219,15 +229,18 @@ def _curve(submission: str, system_dir: Path, model_dir: Path, point_dirs: list[
         **fields | {"heterogeneous": fields["heterogeneous"] or len(accelerators) > 1},
         gpus=gpus,
         nodes=nodes,
-        points=tuple(p for p, _, _ in read),
+        points=tuple(p for p, *_ in read),
         source=str(model_dir.parent.parent.parent),
         power_file=(str(power), sha256_hex(read_regular(power))) if power.is_file() else ("", ""),
         imported_at=when,
+        axis=AGENTIC_AXIS if read[0][3] else "",
+        test=next((why for _, d, y, _ in read if (why := synthetic_reason(d, y))), ""),
     )
 
 
-def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, Any]]:
-    """One point: its numbers, its system description and its point.yaml (empty where it has none)."""
+def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, Any], bool]:
+    """One point: its numbers, its system description, its point.yaml (empty where it has none) and whether its
+    summary is an agentic benchmark's."""
     files = []
 
     def load(name: str, required: bool) -> bytes | None:
@@ -255,11 +268,23 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
             str(folder / POINT_YAML), None, "concurrency", f"{concurrency!r} in the folder r{dir_concurrency}"
         )
     steady = yaml.get("steady_state")
-    verdict = steady.get("verdict") if isinstance(steady, Mapping) else None
-    steady_state = verdict.strip() if isinstance(verdict, str) else ""
+    steady = steady if isinstance(steady, Mapping) else {}
+    steady_state, status = _text(steady, "verdict"), _text(steady, "status")
     if steady_state.upper() == UNCHECKED.upper():  # an own run's mark, never a submission's verdict
         steady_state = ""
-    return _summary_point(summary, str(folder / RESULT_SUMMARY), dir_concurrency, steady_state, files), desc, yaml
+    offline = yaml.get("offline") or ""
+    if offline not in ("", "dedicated", "elected"):
+        raise DataError(str(folder / POINT_YAML), None, "offline", f"expected dedicated or elected, got {offline!r}")
+    official = status.lower() == "windowable" and steady_state.lower() in ("steady state", "anomaly")
+    window = load(STEADY_REPORT, False) if official else None
+    name = str(folder / RESULT_SUMMARY)
+    agentic = _agentic_x(summary, name) is not None
+    point = _summary_point(summary, name, dir_concurrency, steady_state, files)
+    point = replace(point, offline=offline, steady_status=status, basis=_basis(steady_state, status, window))
+    if window is not None:
+        report = str(folder / STEADY_REPORT)
+        point = _window_point(point, _object(window, report), report, agentic)
+    return point, desc, yaml, agentic
 
 
 def _summary_point(
@@ -271,13 +296,14 @@ def _summary_point(
     output_tokens = _positive(lengths if isinstance(lengths, Mapping) else {}, "total", name, "output_sequence_lengths")
     ttft = tuple(_percentile(summary, "ttft", p, name) for p in PERCENTILES)
     tpot = tuple(_percentile(summary, "tpot", p, name) for p in PERCENTILES)
-    if tpot[1] is None:
+    x = _agentic_x(summary, name)
+    if x is None and tpot[1] is None:
         raise DataError(name, None, "tpot", "no p90 percentile: tokens/s per user is 1000 / TPOT p90 (section 9.1)")
     complete = summary.get("complete")
     return CurvePoint(
         concurrency=concurrency,
         system_tps=output_tokens / (duration_ns / 1e9),
-        tps_per_user=1000.0 / tpot[1],
+        tps_per_user=x if x is not None else 1000.0 / (tpot[1] or 1.0),
         ttft_ms=ttft,
         tpot_ms=tpot,
         steady_state=steady_state,
@@ -285,6 +311,84 @@ def _summary_point(
         state=str(summary.get("state") or ("complete" if complete is True else "interrupted")),
         files=tuple(files),
     )
+
+
+AGENTIC_AXIS = "e2e_avg_interactivity"
+"""An agentic benchmark's x-axis (rules 4.2): output tokens over end-to-end turn time, tool-call time left out."""
+
+
+def _agentic_x(summary: Mapping[str, Any], name: str) -> float | None:
+    """An agentic point's e2e_avg_interactivity as the submission checker reads it: output_tokens_per_turn_total /
+    e2e_turn_time_seconds_total where the summary gives both, else the e2e_avg_interactivity it stores; None for a
+    single-turn summary (neither given: the checker's agentic rule stands down)."""
+    if "output_tokens_per_turn_total" in summary or "e2e_turn_time_seconds_total" in summary:
+        tokens = _positive(summary, "output_tokens_per_turn_total", name)
+        return tokens / _positive(summary, "e2e_turn_time_seconds_total", name)
+    if AGENTIC_AXIS in summary:
+        return _positive(summary, AGENTIC_AXIS, name)
+    return None
+
+
+# The steady-state tool's report (scripts/steady_state_diagnostics.py of mlcommons/endpoints, ``--json``): its
+# ``steady_state`` block holds the window's figures, which point.yaml's block (an extent only) does not.
+STEADY_REPORT = "steady_state.json"
+
+
+def _basis(verdict: str, status: str, window: bytes | None) -> str:
+    """What a point's figures are measured over, and why (rules 4.4's status and verdict tables)."""
+    if window is not None:
+        return "steady-state window (official; whole run supplementary)"
+    if verdict.lower() in ("drifting_up", "drifting_down", "not found"):
+        return f"whole run (steady state {verdict!r}, rules 4.4)"
+    if status and status.lower() != "windowable":
+        return f"whole run (status {status}, rules 4.4)"
+    if verdict:
+        return "whole run: the submission gives the steady-state window's extent, not its figures"
+    return "whole run (no steady-state verdict)"
+
+
+def _window_point(point: CurvePoint, report: Mapping[str, Any], name: str, agentic: bool) -> CurvePoint:
+    """The point with the steady-state window's figures: system tokens/s as the tool writes it (tokens over the
+    window's seconds); tokens/s per user as section 9.1 defines it (1000 / TPOT p90 ms), over the window's TPOT,
+    not the tool's own per_user (1 / mean TPOT). An agentic point keeps its e2e_avg_interactivity."""
+    block = report.get("steady_state")
+    if not isinstance(block, Mapping) or block.get("found") is not True:
+        return replace(point, basis="whole run: the steady-state report found no window")
+    tps = block.get("tps")
+    system = _positive(tps if isinstance(tps, Mapping) else {}, "system", name, "steady_state.tps")
+
+    def ms(metric: str) -> tuple[float | None, ...]:
+        stats = block.get(metric)
+        stats = stats if isinstance(stats, Mapping) else {}
+        return tuple(_positive(stats, f"p{p}", name, f"steady_state.{metric}") / 1e6 for p in PERCENTILES)
+
+    tpot = ms("tpot")
+    return replace(
+        point,
+        system_tps=system,
+        tps_per_user=point.tps_per_user if agentic else 1000.0 / (tpot[1] or 1.0),
+        ttft_ms=ms("ttft"),
+        tpot_ms=tpot,
+    )
+
+
+_RESERVED = re.compile(
+    r"[@./](?:example\.(?:com|net|org)|[a-z0-9-]+\.(?:example|test|invalid|localhost))(?![a-z0-9.-])", re.ASCII
+)
+
+
+def synthetic_reason(*docs: Mapping[str, Any]) -> str:
+    """Why a submission is a test one ("" when nothing says so): a contact or link at a domain reserved for
+    examples and tests (RFC 2606: example.com/.net/.org, .example, .test, .invalid, .localhost), which no real
+    submitter uses; MLCommons' synthetic validation trees write theirs at example.com."""
+    for doc in docs:
+        for key, value in doc.items():
+            if isinstance(value, str) and (m := _RESERVED.search(value.lower())):
+                return (
+                    f"a test submission, not an MLPerf result: its {key} is at {m.group(0)[1:]}, a domain reserved "
+                    "for examples (RFC 2606)"
+                )
+    return ""
 
 
 def _object(data: bytes | None, name: str) -> Mapping[str, Any]:
@@ -479,6 +583,7 @@ def _v07_point_read(folder: Path, concurrency: int, model_dir: Path, system: tup
         complete=complete is True,
         state=str(summary.get("state") or ("complete" if complete is True else "not reported (v0.7)")),
         files=tuple(files),
+        basis="whole run (v0.7: run_metadata.json's metrics as submitted)",
     )
 
 
@@ -616,7 +721,18 @@ def _curve_record(raw: Any, name: str, where: str) -> Curve:
         points=tuple(_point_record(p, name, f"{where} point {i}") for i, p in enumerate(points)),
         power_file=_pair(raw.get("power_file"), name, where, "power_file"),
         own=own,
+        axis=_optional(raw, "axis", name, where),
+        test=_optional(raw, "test", name, where),
     )
+
+
+def _optional(raw: Mapping[str, Any], key: str, name: str, where: str) -> str:
+    """A text field written since curves.json's version 1 began (offline, basis, axis, test...): "" where a file
+    has none."""
+    value = raw.get(key, "")
+    if not isinstance(value, str):
+        raise DataError(name, where, key, f"expected str, got {value!r}")
+    return value
 
 
 def _point_record(raw: Any, name: str, where: str) -> CurvePoint:
@@ -638,7 +754,11 @@ def _point_record(raw: Any, name: str, where: str) -> CurvePoint:
     if not isinstance(files, list):
         raise DataError(name, where, "files", "expected a list of [file, sha256]")
     pairs = tuple(_pair(f, name, where, "files") for f in files)
-    return CurvePoint(**fields, **latencies, files=pairs)
+    offline = _optional(raw, "offline", name, where)
+    if offline not in ("", "dedicated", "elected"):
+        raise DataError(name, where, "offline", f"expected dedicated or elected, got {offline!r}")
+    status, basis = _optional(raw, "steady_status", name, where), _optional(raw, "basis", name, where)
+    return CurvePoint(**fields, **latencies, files=pairs, offline=offline, steady_status=status, basis=basis)
 
 
 def _typed(raw: Mapping[str, Any], key: str, typ: Any, name: str, where: str) -> Any:

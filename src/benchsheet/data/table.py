@@ -173,28 +173,48 @@ class PrivateRuns:
 UNCHECKED = "not checked (own run)"
 """An own Endpoints run's steady state: the endpoints tool gives no verdict (the submission checker does)."""
 
+VERDICTS = ("STEADY STATE", "anomaly", "drifting_up", "drifting_down", "not found")
+"""The steady-state detector's verdicts (rules 4.4's shape table): a point with one of them is published."""
+
 
 @dataclass(frozen=True, slots=True)
 class CurvePoint:
     """One measurement point of an MLPerf Endpoints curve (``r<concurrency>/`` of a v1.0 submission)."""
 
     concurrency: int
-    system_tps: float  # output tokens / measured seconds (section 9.1)
-    tps_per_user: float  # 1000 / TPOT p90 in ms (section 9.1)
+    system_tps: float  # output tokens / measured seconds (section 9.1), over the basis below
+    tps_per_user: float  # 1000 / TPOT p90 in ms (section 9.1); an agentic curve's e2e_avg_interactivity (4.2)
     ttft_ms: tuple[float | None, ...]  # p50, p90, p95, p99 (None: the summary has no such percentile)
     tpot_ms: tuple[float | None, ...]  # p50, p90, p95, p99
     steady_state: str  # point.yaml's steady_state verdict, as written ("STEADY STATE"); "" when it has none
     complete: bool  # result_summary.json's complete (a run interrupted or drained early is not)
     state: str  # result_summary.json's state ("complete", "interrupted", ...)
     files: tuple[tuple[str, str], ...]  # (file, SHA-256) of point.yaml, system_desc.json, result_summary.json
+    offline: str = ""  # point.yaml's offline: "dedicated" (a ceiling, never a step) or "elected" (rules 5.7)
+    steady_status: str = ""  # point.yaml's steady_state status ("windowable", "insufficient_passes", ...)
+    basis: str = ""  # what the figures are measured over: the steady-state window or the whole run, and why
 
     @property
     def flag(self) -> str:
-        """Why the point may not be used ("" when it may): an interrupted run, no steady state."""
+        """Why the point may not be used ("" when it may): an interrupted run, no or an unknown steady-state
+        verdict. The verdicts of rules 4.4 other than STEADY STATE leave it usable, flagged (``caveat``)."""
         why = [] if self.complete else [f"run {self.state or 'not complete'}"]
-        if self.steady_state.upper() not in ("STEADY STATE", UNCHECKED.upper()):
+        if self.offline == "dedicated":  # outside the steady-state rule (4.4's scope: fixed-concurrency points)
+            return "; ".join(why)
+        if self.steady_state.upper() not in (*(v.upper() for v in VERDICTS), UNCHECKED.upper()):
             why.append(f"steady state {self.steady_state!r}" if self.steady_state else "no steady-state verdict")
         return "; ".join(why)
+
+    @property
+    def caveat(self) -> str:
+        """Why a usable point is flagged ("" when it is not): rules 4.4 publish a point without a steady state,
+        or whose window is too short, with its whole-run figures and flags."""
+        verdict, status = self.steady_state.lower(), self.steady_status.lower()
+        if verdict in ("drifting_up", "drifting_down", "not found"):
+            return f"steady state {self.steady_state!r}: whole-run figures, reported with flags (rules 4.4)"
+        if status and status != "windowable" and verdict in ("steady state", "anomaly"):
+            return f"status {self.steady_status}: whole-run figures, the window too short to be official (rules 4.4)"
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +240,13 @@ class Curve:
     power_file: tuple[str, str] = ("", "")  # (file, SHA-256) of system_power.json: provisioned power, not measured
     imported_at: str = ""
     own: bool = False  # the user's own Endpoints run (a report directory), not an MLPerf submission
+    axis: str = ""  # the x-axis: "" for tokens/s per user, "e2e_avg_interactivity" for an agentic benchmark (4.2)
+    test: str = ""  # why the submission is a test one, not an MLPerf result ("" for a submission that is not)
+
+    @property
+    def x_name(self) -> str:
+        """The x-axis in words, as every answer names a target on it."""
+        return self.axis or "tokens/s per user"
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ of a curve says to use it, and CITE's answers on the Inference rows are as befor
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,14 @@ def with_curves(table: Table) -> Table:
     return table.with_curves(import_submission(ENDPOINTS))
 
 
-def test_a_point_is_cited_line_by_line(with_curves: Table) -> None:
-    lines = [row[0] for row in curve_cite(with_curves, A, 64)]
+WHOLE = "Note: Figures over the whole run: the submission gives the steady-state window's extent, not its figures."
+
+
+def test_a_point_is_cited_line_by_line(table: Table) -> None:
+    # MLCommons' fixtures are a test submission (tests/benchsheet/data/test_endpoints_official.py): cited here as
+    # a real one would be, their test label taken off
+    real = table.with_curves([replace(c, test="") for c in import_submission(ENDPOINTS)])
+    lines = [row[0] for row in curve_cite(real, A, 64)]
     assert lines[:3] == [
         "MLPerf® Endpoints (v1.0 submission layout), Standardized division, Available category, gpt-oss-120b, "
         "submission sub_a, system system_a, point r64 (concurrency 64).",
@@ -33,11 +40,12 @@ def test_a_point_is_cited_line_by_line(with_curves: Table) -> None:
         "8 x AMD Instinct MI355X.",
         "System: system_a, submitted by Submitter-A.",
     ]
-    assert lines[3].startswith("Source: ") and lines[3].endswith(
+    assert lines[3] == WHOLE
+    assert lines[4].startswith("Source: ") and lines[4].endswith(
         "/r64/result_summary.json, imported " + (import_submission(ENDPOINTS)[0].imported_at[:10]) + "."
     )
-    assert "section 9.1" in lines[7]
-    assert lines[8] == (
+    assert "section 9.1" in lines[8]
+    assert lines[9] == (
         "Per-GPU value 880.0 tokens/s per accelerator: derived by benchsheet (tokens/s / 8), not an official "
         f"MLPerf result. {NOT_VERIFIED}"
     )
@@ -56,9 +64,15 @@ def test_each_file_is_cited_with_its_sha256(with_curves: Table) -> None:
 
 def test_a_flagged_point_says_so(with_curves: Table) -> None:
     assert curve_cite(with_curves, CB, 2048, "notes") == (
-        "Note: Not a usable point (run interrupted); CURVEAT and BREAKEVEN leave it out."
+        "Note: Not a usable point (run interrupted); CURVEAT and BREAKEVEN leave it out. " + WHOLE
     )
-    assert curve_cite(with_curves, CB, 64, "notes") == ""
+    assert curve_cite(with_curves, CB, 64, "notes") == WHOLE
+
+
+def test_a_test_submission_is_never_cited_as_a_result(with_curves: Table) -> None:
+    entry = str(curve_cite(with_curves, A, 64, "entry"))
+    assert entry.startswith(f"{A}: a test submission, not an MLPerf result: its submitter_contact is at example.com")
+    assert "MLPerf® Endpoints" not in entry and "Available" not in entry
 
 
 def test_errors(with_curves: Table) -> None:
@@ -81,6 +95,6 @@ def test_in_a_formula(with_curves: Table) -> None:
 
     store.set_table(with_curves)
     assert (
-        evaluate(f'=ROWS(CURVECITE("{A}",64))') == 10
-    )  # entry, result, system, source, 3 SHA-256, 2 derived, trademark
-    assert evaluate(f'=CURVECITE("{A}",64,"system")') == "System: system_a, submitted by Submitter-A."
+        evaluate(f'=ROWS(CURVECITE("{A}",64))') == 11
+    )  # entry, result, system, the basis note, source, 3 SHA-256, 2 derived, trademark
+    assert evaluate(f'=CURVECITE("{A}",64,"system")') == "System: system_a."  # a test submission: no submitter

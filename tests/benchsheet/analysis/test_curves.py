@@ -1,5 +1,6 @@
-"""MLPerf Endpoints curves as answers: the points, per-GPU tokens/s at an interactivity (interpolation
-checked by hand), no extrapolation, flagged points never used silently, mixed systems, a family's best
+"""MLPerf Endpoints curves as answers: the points, per-GPU tokens/s at an interactivity (the step, and the
+interpolation asked for, checked by hand; tests/benchsheet/analysis/test_curve_steps.py has the step rule), no
+extrapolation, flagged points never used silently, mixed systems, a family's best
 curve; and an Inference function given a curve says what it is."""
 
 from __future__ import annotations
@@ -34,33 +35,41 @@ def test_the_points_spill_as_a_table(with_curves: Table) -> None:
     assert [r[0] for r in rows[1:]] == [4, 16, 64, 128, 512, 1024, 2048]
     # r64 of system_a: 7,040 tokens/s on 8 GPUs = 880 per GPU, TPOT p90 10 ms = 100 tokens/s per user
     assert rows[3][:6] == [64, 7040.0, 100.0, 880.0, 63.2, 10.0]
-    assert rows[3][6:] == ["STEADY STATE", True, ""]
-    assert CV.curve_points(with_curves, B)[-1][6:] == ["STEADY STATE", False, "run interrupted"]
+    whole = "whole run: the submission gives the steady-state window's extent, not its figures"
+    assert rows[3][6:] == ["STEADY STATE", True, "", "", whole, ""]
+    # MLCommons' fixture elects its C_max point as the Offline result (point.yaml offline: elected)
+    last = ["STEADY STATE", False, "run interrupted", "elected: also a step", whole, ""]
+    assert CV.curve_points(with_curves, B)[-1][6:] == last
 
 
 def test_the_loaded_curves_are_listed(with_curves: Table) -> None:
+    test = "a test submission, not an MLPerf result: its submitter_contact is at example.com, a domain reserved "
+    test += "for examples (RFC 2606)"
     assert CV.curves(with_curves, "gpt-oss-120b")[1:] == [
-        [A, "Submitter-A", "system_a", "gpt-oss-120b", "AMD Instinct MI355X", 8, 7, 0],
-        [B, "Submitter-B", "system_b", "gpt-oss-120b", "AMD Instinct MI355X", 16, 7, 1],
+        [A, "Submitter-A", "system_a", "gpt-oss-120b", "AMD Instinct MI355X", 8, 7, 0, test],
+        [B, "Submitter-B", "system_b", "gpt-oss-120b", "AMD Instinct MI355X", 16, 7, 1, test],
     ]
 
 
 def test_interpolation_between_the_two_points_around_the_target(with_curves: Table) -> None:
     # By hand, system_a: r64 is (100 tokens/s per user, 7040/8 = 880 per GPU), r16 (160, 2816/8 = 352).
-    # At 130: 880 + (352 - 880) x (130 - 100) / (160 - 100) = 880 - 264 = 616.
-    assert CV.per_gpu_at(with_curves, A, 130) == pytest.approx(616.0)
-    assert CV.per_gpu_at_points(with_curves, A, 130) == (
-        "616 tokens/s per GPU, interpolated between r64 (100 tokens/s per user, 880 per GPU) and "
+    # At 130: 880 + (352 - 880) x (130 - 100) / (160 - 100) = 880 - 264 = 616, only when asked (rules 5.2).
+    assert CV.per_gpu_at(with_curves, A, 130, True) == pytest.approx(616.0)
+    assert CV.per_gpu_at_points(with_curves, A, 130, True) == (
+        "616 tokens/s per GPU, interpolated (not official) between r64 (100 tokens/s per user, 880 per GPU) and "
         "r16 (160 tokens/s per user, 352 per GPU) of sub_a/system_a/gpt-oss-120b"
     )
     # system_b: r128 (1000/12.5 = 80, 11200/16 = 700), r64 (1000/8 = 125, 8800/16 = 550).
     # At 100: 700 + (550 - 700) x (100 - 80) / (125 - 80) = 700 - 66.67 = 633.33.
-    assert CV.per_gpu_at(with_curves, B, 100) == pytest.approx(700 - 150 * 20 / 45)
+    assert CV.per_gpu_at(with_curves, B, 100, True) == pytest.approx(700 - 150 * 20 / 45)
+    # the official values: the best point at or above the target, r16 (352) and r64 (550)
+    assert (CV.per_gpu_at(with_curves, A, 130), CV.per_gpu_at(with_curves, B, 100)) == (352.0, 550.0)
 
 
 def test_a_measured_target_is_the_point_itself(with_curves: Table) -> None:
     assert CV.per_gpu_at(with_curves, A, 100) == 880.0
-    assert "measured at r64" in CV.per_gpu_at_points(with_curves, A, 100)
+    assert "the measured step at r64" in CV.per_gpu_at_points(with_curves, A, 100)
+    assert "the measured step at r64" in CV.per_gpu_at_points(with_curves, A, 100, True)
 
 
 def test_outside_the_measured_range_is_na_with_the_range(with_curves: Table) -> None:
@@ -68,18 +77,20 @@ def test_outside_the_measured_range_is_na_with_the_range(with_curves: Table) -> 
         CV.per_gpu_at(with_curves, A, 250)
     assert err.value.code == "#N/A"
     assert err.value.reason == (
-        "250 tokens/s per user is outside the measured range of sub_a/system_a/gpt-oss-120b: "
-        "10 to 200 tokens/s per user (r2048 to r4); no extrapolation"
+        "250 tokens/s per user is above every measured point of sub_a/system_a/gpt-oss-120b: "
+        "measured from 10 to 200 tokens/s per user (r2048 to r4); no extrapolation"
     )
 
 
 def test_an_interrupted_point_is_never_used_silently(with_curves: Table) -> None:
     # system_b's r2048 (12.5 tokens/s per user) is interrupted: 15 would lie between it and r1024 (20)
     with pytest.raises(BenchError) as err:
-        CV.per_gpu_at(with_curves, B, 15)
+        CV.per_gpu_at(with_curves, B, 15, True)
     assert err.value.reason.endswith(
         "20 to 250 tokens/s per user (r1024 to r4); no extrapolation; r2048 not used (run interrupted)"
     )
+    assert CV.per_gpu_at(with_curves, B, 15) == 22400 / 16  # the step: r1024, not the interrupted r2048
+    assert CV.per_gpu_at_points(with_curves, B, 15).endswith("; r2048 not used (run interrupted)")
     assert CV.per_gpu_at_points(with_curves, B, 100).endswith("; r2048 not used (run interrupted)")
 
 
@@ -138,8 +149,9 @@ def test_the_functions_answer_in_a_formula(with_curves: Table) -> None:
     from benchsheet.data import store
 
     store.set_table(with_curves)
-    assert evaluate(f'=CURVEAT("{A}",130)') == pytest.approx(616.0)
-    assert evaluate(f'=ROUND(CURVEAT("{B}",100),2)') == 633.33
+    assert evaluate(f'=CURVEAT("{A}",130)') == 352.0
+    assert evaluate(f'=CURVEAT("{A}",130,TRUE)') == pytest.approx(616.0)
+    assert evaluate(f'=ROUND(CURVEAT("{B}",100,TRUE),2)') == 633.33
     assert evaluate(f'=INDEX(CURVEPOINTS("{A}"),4,4)') == 880.0
     assert evaluate('=INDEX(BESTCURVE("MI355X","gpt-oss-120b"),2,4)') == "system_b"
     assert evaluate('=ROWS(CURVES("gpt-oss-120b"))') == 3

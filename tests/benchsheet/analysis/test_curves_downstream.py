@@ -21,12 +21,13 @@ ENDPOINTS = Path(__file__).parents[1] / "data" / "endpoints"
 A, CB = "sub_a/system_a/gpt-oss-120b", "sub_b/system_b/gpt-oss-120b"
 MODEL = "gpt-oss-120b"
 ANY = Filters("any")
-# By hand (tests/benchsheet/analysis/test_curves.py): system_a at 100 tokens/s per user is its r64, 880 per GPU;
-# system_b at 100 lies between r128 (80, 700) and r64 (125, 550): 700 - 150 x 20 / 45 = 633.33 per GPU.
-A_100, B_100 = 880.0, 700 - 150 * 20 / 45
-# At 130: system_a 616 (r64-r16); system_b between r64 (125, 550) and r16 (1000/6, 181.25):
-# 550 - 368.75 x 5 / 41.67 = 505.75. The MI355X family's best curve there is system_a's.
-A_130 = 616.0
+# By hand (tests/benchsheet/analysis/test_curves.py), each side's official step (rules 5.2, issue 38): the best
+# measured point at or above the target. At 100 tokens/s per user system_a's is its r64, 880 per GPU; system_b's
+# its r64 (125, 550; r128 at 80 does not meet 100).
+A_100, B_100 = 880.0, 550.0
+# At 130: system_a's r16 (160, 352); system_b's r16 (1000/6, 181.25). The MI355X family's best curve there is
+# system_a's.
+A_130 = 352.0
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def test_breakeven_of_two_curves_at_an_interactivity(with_curves: Table) -> None
     assert breakeven(with_curves, A, CB, MODEL, "Server", ANY, 100) == pytest.approx(B_100 / A_100)
     assert breakeven_price(with_curves, 5, A, CB, MODEL, "Server", ANY, 100) == pytest.approx(5 * B_100 / A_100)
     assert paired(with_curves, A, CB, MODEL, "Server", ANY, 100) == (
-        f"MLPerf Endpoints at 100 tokens/s per user: candidate {CB} 633.3 per GPU from r128 and r64 "
+        f"MLPerf Endpoints at 100 tokens/s per user: candidate {CB} 550 per GPU at r64 "
         f"(r2048 not used) over baseline {A} 880 per GPU at r64"
     )
 
@@ -46,14 +47,14 @@ def test_breakeven_of_two_curves_at_an_interactivity(with_curves: Table) -> None
 def test_a_family_side_is_its_best_curve_at_the_target(with_curves: Table) -> None:
     assert breakeven(with_curves, 440.0, "MI355X", MODEL, "Server", Filters(), 130) == pytest.approx(A_130 / 440)
     assert paired(with_curves, 440.0, "MI355X", MODEL, "Server", Filters(), 130).endswith(
-        f"candidate {A} 616 per GPU from r64 and r16 over baseline the number given"
+        f"candidate {A} 352 per GPU at r16 over baseline the number given"
     )
     # max_gpus 8 leaves system_b (16 GPUs) out: at 200 tokens/s per user, system_a's r4 (110 per GPU)
     assert breakeven(with_curves, 1.0, "MI355X", MODEL, "Server", Filters(max_gpus=8), 200) == pytest.approx(110.0)
 
 
 def test_errors_at_an_interactivity(with_curves: Table) -> None:
-    with pytest.raises(BenchError, match=r"outside the measured range of sub_a/system_a/gpt-oss-120b"):
+    with pytest.raises(BenchError, match=r"above every measured point of sub_a/system_a/gpt-oss-120b"):
         breakeven(with_curves, A, CB, MODEL, "Server", ANY, 250)
     with pytest.raises(BenchError, match=r"^#N/A No MI355X curve of gpt-oss-120b has a value at 300 tokens/s"):
         breakeven(with_curves, 1.0, "MI355X", MODEL, "Server", ANY, 300)
@@ -112,7 +113,7 @@ def test_ratios_at_an_interactivity(with_curves: Table) -> None:
     ]
     assert rows[1][11:13] == ["", ""]
     points = f"at 100 tokens/s per user: candidate {A} 880 per GPU at r64; "
-    assert rows[1][13] == points + f"baseline {CB} 633.3 per GPU from r128 and r64 (r2048 not used)"
+    assert rows[1][13] == points + f"baseline {CB} 550 per GPU at r64 (r2048 not used)"
     same = ratios(with_curves, "MI355X", "MI355X", ANY, same_gpus=True, interactivity=130)
     assert same[1][2:5] == [1.0, A, A]  # of the sizes both have (8, 16), the highest ratio: each its own size
     with pytest.raises(BenchError, match=r"No model where both B200 and MI355X have a value at 100 tokens/s per user"):
@@ -132,6 +133,6 @@ def test_in_a_formula_and_the_cost_of_a_curve_point(with_curves: Table) -> None:
     assert "880 per GPU at r64" in evaluate(f'=PAIRED("{A}","{CB}","{MODEL}","Endpoints","any",,,100)')
     # COSTPERMTOK and GPUSNEEDED take a number: CURVEAT's, and CURVEATPOINTS names the points
     assert evaluate(f'=COSTPERMTOK(5,CURVEAT("{A}",130))') == pytest.approx(5 * 1e6 / (A_130 * 3600))
-    assert evaluate(f'=GPUSNEEDED(100000,CURVEAT("{A}",130),1,8)') == 168  # 100,000 / 616 = 162.3 -> 21 nodes
+    assert evaluate(f'=GPUSNEEDED(100000,CURVEAT("{A}",130),1,8)') == 288  # 100,000 / 352 = 284.1 -> 36 nodes
     na = evaluate(f'=BREAKEVEN("{A}","{CB}","{MODEL}","Server")')
     assert str(na) == "#N/A" and "give an interactivity" in getattr(na, "reason", "")

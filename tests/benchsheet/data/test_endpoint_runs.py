@@ -53,10 +53,12 @@ def test_report_directories_are_one_curve_marked_as_yours() -> None:
 
 def test_an_own_curve_answers_and_cites_as_yours(table: Table) -> None:
     t = table.with_curves([import_report(OWN)])
-    # By hand: at 100 tokens/s per user, between c64 (62.5, 800 per GPU) and c16 (125, 250 per GPU):
-    # 800 + (250 - 800) x (100 - 62.5) / (125 - 62.5) = 800 - 330 = 470
-    assert per_gpu_at(t, OWN_ID, 100) == pytest.approx(470.0)
-    assert "interpolated between r64 (62.5 tokens/s per user, 800 per GPU) and r16" in per_gpu_at_points(t, OWN_ID, 100)
+    # By hand: at 100 tokens/s per user the step is c16 (125, 250 per GPU), the only point that meets 100; asked,
+    # between c64 (62.5, 800 per GPU) and c16: 800 + (250 - 800) x (100 - 62.5) / (125 - 62.5) = 800 - 330 = 470
+    assert per_gpu_at(t, OWN_ID, 100) == 250.0
+    assert per_gpu_at(t, OWN_ID, 100, True) == pytest.approx(470.0)
+    between = "interpolated (not official) between r64 (62.5 tokens/s per user, 800 per GPU) and r16"
+    assert between in per_gpu_at_points(t, OWN_ID, 100, True)
     assert curve_cite(t, OWN_ID, 16, "entry") == (
         f"{OWN_ID}: your own MLPerf Endpoints run, gpt-oss-120b, concurrency 16; not an MLPerf result."
     )
@@ -103,7 +105,8 @@ def test_import_run_refresh_and_forget(capsys: pytest.CaptureFixture[str], user_
     assert main(["import-run", str(SUB_A)]) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.splitlines() == [
         f"{OWN_ID}: 2 points (0 flagged) on 8 x AMD Instinct MI355X (your own run)",
-        "sub_a/system_a/gpt-oss-120b: 7 points (0 flagged) on 8 x AMD Instinct MI355X",
+        "sub_a/system_a/gpt-oss-120b: 7 points (0 flagged) on 8 x AMD Instinct MI355X"
+        " (a TEST submission, not an MLPerf result)",
     ]
     # refresh reads a changed submission folder again: the curve replaced, its files' new SHA-256 kept
     copy = tmp_path / "sub_a"
@@ -114,20 +117,23 @@ def test_import_run_refresh_and_forget(capsys: pytest.CaptureFixture[str], user_
     summary.write_text(json.dumps(doc))
     before = store.load_table().rows
     assert main(["refresh", str(copy)]) == 0, capsys.readouterr().err
-    assert capsys.readouterr().out == "sub_a/system_a/gpt-oss-120b: 7 points (0 flagged) on 8 x AMD Instinct MI355X\n"
+    assert capsys.readouterr().out == (
+        "sub_a/system_a/gpt-oss-120b: 7 points (0 flagged) on 8 x AMD Instinct MI355X"
+        " (a TEST submission, not an MLPerf result)\n"
+    )
     store.set_table(None)
     table = store.get_table()
     assert table.rows == before  # the Inference rows untouched, nothing downloaded
     curve = table.curve("sub_a/system_a/gpt-oss-120b")
     assert curve is not None and curve.source == str(copy)
-    assert per_gpu_at(table, curve.id, 100) == 1000.0
+    assert per_gpu_at(table, curve.id, 100) == 1000.0  # r64 (100 tokens/s per user) is the step at 100
     assert (str(summary), hashlib.sha256(summary.read_bytes()).hexdigest()) in curve.points[2].files
     assert main(["runs"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "no private entries (add one with: benchsheet import-run PATH)",
         f"{OWN_ID}\tgpt-oss-120b\t2 points (0 flagged)\t8 x AMD Instinct MI355X\tyour own run",
         "sub_a/system_a/gpt-oss-120b\tgpt-oss-120b\t7 points (0 flagged)\t8 x AMD Instinct MI355X\t"
-        "Endpoints submission",
+        "TEST submission, not an MLPerf result",
     ]
     # forget, as an own run is forgotten
     assert main(["forget", OWN_ID]) == 0
