@@ -1,9 +1,13 @@
 """The Curves sheet: MLPerf Endpoints curves of a model, per-GPU tokens/s against tokens/s per user for a
-baseline and up to three candidates, the user's target interactivity marked on the chart, and the
-break-even of each candidate against the baseline at that target (BREAKEVEN with an interactivity).
+baseline and up to three candidates, drawn as the official step function (Endpoints rules 5.2: no smoothing,
+no interpolation) with flagged points marked apart and each curve's Offline ceiling, the user's target
+interactivity marked on the chart, and the break-even of each candidate against the baseline at that target
+(BREAKEVEN with an interactivity).
 
-The curves are the user's (``benchsheet import-run <submission folder>``): none is bundled, so the slots
-start empty; a curve typed that is not loaded says so in its row.
+The curves are the user's (``benchsheet import-run <submission folder>``): none is bundled. Each slot starts
+as the next loaded curve of the model (CURVES, in hidden cells), so a build after an import shows them with
+nothing typed; a curve typed over a slot that is not loaded says so in its row; a test submission's curve
+says so in its note.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ def unless_blank(cell: Cell, then: Expr) -> Expr:
 CURVES = "Curves"
 ROLES = ("baseline", "candidate 1", "candidate 2", "candidate 3")
 POINTS = 8  # the points a curve's chart series holds (v1.0: four regions, three of the submitter's choice, Offline)
+LISTED = 16  # the loaded curves of the model the hidden CURVES block holds (the slots take the first four)
 
 CURVES_INPUTS = Fields(
     CURVES,
@@ -69,6 +74,25 @@ CURVES_INPUTS = Fields(
     ),
 )
 _MODEL, _TARGET, _PRICE = CURVES_INPUTS["model"], CURVES_INPUTS["target"], CURVES_INPUTS["price"]
+_STEP_COLS = 8  # CURVESTEPS: x, y, step run, step rise, flagged x and y, Offline ceiling x and y
+_DATA_LEFT = 12  # column M: each slot's CURVESTEPS, then the loaded curves (CURVES), all hidden
+LOADED = ArrayBlock(
+    CURVES, CURVES_INPUTS.top, _DATA_LEFT + _STEP_COLS * len(ROLES), LISTED + 1, 9, call("CURVES", _MODEL)
+)
+"""The loaded curves of the model (CURVES: curve, submitter, ..., note), header row first; empty text where none."""
+
+
+def _listed(r: RowCells) -> Expr:
+    """A slot's curve until the user types one: the next loaded curve of the model ("" past the last)."""
+    i = r["curve"].row - CURVES_TABLE.row(0)["curve"].row
+    return Expr.of(Cell(CURVES, LOADED.top + 1 + i, LOADED.left))
+
+
+def _note(r: RowCells) -> Expr:
+    """What the slot's curve is where it is no MLPerf result (a test submission, your own run): CURVES' note."""
+    first, last = Cell(CURVES, LOADED.top + 1, LOADED.left), Cell(CURVES, LOADED.top + LISTED, LOADED.left + 8)
+    listed = Expr((first.abs, ":", last.abs))
+    return call("IFERROR", call("VLOOKUP", r["curve"], listed, 9, Expr(("FALSE",))), lit(""))
 
 
 def _ratio(r: RowCells, price: bool = False) -> Expr:
@@ -89,7 +113,7 @@ CURVES_TABLE = TableBlock(
     header_height=44,
     columns=(
         Column("role", "Role", Text("", "label"), values=ROLES),
-        Column("curve", "Endpoints curve (CURVES lists them)", Input(None, "in_text")),
+        Column("curve", "Endpoints curve (the loaded ones until you type one)", Formula(_listed, "in_text")),
         # the target in every row, never "": the chart's marker series needs numbers for its x values
         Column("at_x", "Target tokens/s per user", Formula(lambda r: Expr.of(_TARGET), "out_num")),
         Column(
@@ -99,40 +123,72 @@ CURVES_TABLE = TableBlock(
         ),
         Column("breakeven", "Break-even vs baseline (BREAKEVEN)", Formula(_ratio, "out_ratio")),
         Column("ceiling", "Ceiling $/GPU-hour (BREAKEVENPRICE)", Formula(lambda r: _ratio(r, True), "out_money")),
+        Column("note", "Note", Formula(_note, "out_text")),
     ),
 )
-_DATA_LEFT = 12  # column M: the curves' points, hidden (one CURVEPOINTS call each, none for an empty slot)
 CURVE_DATA = tuple(
     ArrayBlock(
         CURVES,
         CURVES_INPUTS.top,
-        _DATA_LEFT + 4 * i,
-        POINTS + 1,
-        4,
-        unless_blank(CURVES_TABLE.row(i)["curve"].abs, call("CURVEPOINTS", CURVES_TABLE.row(i)["curve"].abs)),
+        _DATA_LEFT + _STEP_COLS * i,
+        2 * POINTS + 1,
+        _STEP_COLS,
+        unless_blank(
+            CURVES_TABLE.row(i)["curve"].abs, call("CURVESTEPS", CURVES_TABLE.row(i)["curve"].abs, lit(ROLES[i]))
+        ),
     )
     for i in range(len(ROLES))
 )
-"""Each slot's CURVEPOINTS: concurrency, tokens/s, tokens/s per user, tokens/s per GPU (header row first)."""
+"""Each slot's CURVESTEPS (header row first): its step line's corners, its measured points, its flagged points,
+its Offline ceiling's two ends, each an x and a y column."""
 
 
-def _points(block: ArrayBlock, j: int) -> Span:
-    return Span(Cell(CURVES, block.top + 1, block.left + j), Cell(CURVES, block.top + POINTS, block.left + j))
+def _column(block: ArrayBlock, j: int) -> Span:
+    return Span(Cell(CURVES, block.top + 1, block.left + j), Cell(CURVES, block.top + 2 * POINTS, block.left + j))
+
+
+_COLORS = ("#1F4E79", "#C55A11", "#548235", "#7030A0")
+_STRAIGHT = {"smooth": False}  # LibreOffice smooths a scatter line that does not say otherwise: see _slot_series
+
+
+def _slot_series(i: int, block: ArrayBlock) -> tuple[Series, ...]:
+    """A slot's official step line (straight segments through its corners: rules 5.2 allow no smoothing), its
+    measured points, its flagged points (a red cross) and its Offline ceiling (dashed); all but the first named
+    by the answer's header, empty (and so left out of the chart) where the curve has none."""
+    color = {"color": _COLORS[i]}
+    return (
+        Series(
+            ROLES[i] + ": official steps",
+            _column(block, 0),
+            _column(block, 1),
+            {"line": {"color": _COLORS[i], "width": 1.75}, "marker": {"type": "none"}, **_STRAIGHT},
+        ),
+        Series(
+            Cell(CURVES, block.top, block.left + 3),
+            _column(block, 2),
+            _column(block, 3),
+            {"line": {"none": True}, "marker": {"type": "circle", "size": 5, "fill": color, "border": color}},
+        ),
+        Series(
+            Cell(CURVES, block.top, block.left + 5),
+            _column(block, 4),
+            _column(block, 5),
+            {"line": {"none": True}, "marker": {"type": "x", "size": 9, "border": {"color": "#C00000", "width": 1.5}}},
+        ),
+        Series(
+            Cell(CURVES, block.top, block.left + 7),
+            _column(block, 6),
+            _column(block, 7),
+            {"line": {"color": _COLORS[i], "width": 1, "dash_type": "dash"}, "marker": {"type": "none"}, **_STRAIGHT},
+        ),
+    )
 
 
 CURVES_CHART = Chart(
     top=under(CURVES_TABLE, gap=2, titled=False),
     kind="scatter",
     series=(
-        *(
-            Series(
-                ROLES[i],
-                _points(block, 2),
-                _points(block, 3),
-                {"line": {"width": 1.5}, "marker": {"type": "circle", "size": 5}, "smooth": False},
-            )
-            for i, block in enumerate(CURVE_DATA)
-        ),
+        *(s for i, block in enumerate(CURVE_DATA) for s in _slot_series(i, block)),
         Series(
             "At the target",
             CURVES_TABLE.column("at_x"),
@@ -141,7 +197,11 @@ CURVES_CHART = Chart(
         ),
     ),
     title=CURVES_TABLE.title_cell,
-    x_axis={"name": "tokens/s per user (1000 / TPOT p90 ms)", "num_format": "#,##0", "min": 0},
+    x_axis={
+        "name": "tokens/s per user (1000 / TPOT p90 ms); steps as measured, not interpolated",
+        "num_format": "#,##0",
+        "min": 0,
+    },
     y_axis={"name": "tokens/s per GPU", "num_format": "#,##0", "min": 0, "major_gridlines": {"visible": True}},
     legend="bottom",
     width=860,
@@ -149,14 +209,25 @@ CURVES_CHART = Chart(
 )
 CURVES_SHEET = sheet(
     CURVES,
-    (("A", 30), ("B", 30), ("C:F", 17), ("M:AB", 0)),
+    (("A", 30), ("B", 30), ("C:F", 17), ("G", 40), ("M:BA", 0)),
     (
         CURVES_INPUTS,
         CURVES_TABLE,
         CURVES_CHART,
         *CURVE_DATA,
+        LOADED,
         notes(CURVES, under(CURVES_CHART, gap=0, titled=False)),
     ),
 )
 
-__all__ = ["CURVES", "CURVES_CHART", "CURVES_INPUTS", "CURVES_SHEET", "CURVES_TABLE", "CURVE_DATA", "EMPTY", "ROLES"]
+__all__ = [
+    "CURVES",
+    "CURVES_CHART",
+    "CURVES_INPUTS",
+    "CURVES_SHEET",
+    "CURVES_TABLE",
+    "CURVE_DATA",
+    "EMPTY",
+    "LOADED",
+    "ROLES",
+]

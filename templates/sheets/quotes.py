@@ -45,7 +45,7 @@ from benchsheet.templates.sheets.common import (
     unless_blank,
     unless_error,
 )
-from benchsheet.templates.sheets.curves import CURVES_INPUTS, EMPTY
+from benchsheet.templates.sheets.curves import CURVES, CURVES_INPUTS, EMPTY, LOADED
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import RENTED_COL, TCO_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
@@ -162,8 +162,8 @@ CURVES_LOADED = Cell(QUOTES, _HEADER - 2, _AT_COL + 1)
 
 
 def _curves_loaded() -> Expr:
-    first = call("INDEX", call("CURVES", CURVES_INPUTS["model"]), 1, 1)
-    return call("IFERROR", call("NOT", eq(call("LEFT", first, 1), lit("#"))), Expr(("FALSE",)))
+    """TRUE where the Curves sheet's hidden CURVES block lists a curve of its model (no call of its own)."""
+    return call("ISNUMBER", Cell(CURVES, LOADED.top + 1, LOADED.left + 5).abs)
 
 
 def _at_target_line() -> Expr:
@@ -179,12 +179,19 @@ def _at_target_line() -> Expr:
 
 def _at_target_all(c: Mapping[str, Expr]) -> Expr:
     """BREAKEVEN of every row's accelerator against the baseline at the Curves sheet's target interactivity
-    (each side its family's best curve of the Curves sheet's model there): one call for the column; a dash
-    while no curve of the model is loaded (the line above the column says so once)."""
+    (each side its family's best curve of the Curves sheet's model there, its official step): one call for the
+    column; a dash while no curve of the model is loaded (the line above the column says so once), and a dash
+    line saying so where the baseline or the row has no value there (an import of another family's curves
+    leaves every row so, not an error a row)."""
     _, scenario, availability, max_gpus = filters(QUOTES_WORKLOAD)
     args = (CURVES_INPUTS["model"], scenario, availability, max_gpus, lit(""), CURVES_INPUTS["target"])
     at = call("BREAKEVEN", BASELINE["accelerator"], c["accelerator"], *args)
-    return unless_blank(c["accelerator"], if_(CURVES_LOADED.abs, at, lit(EMPTY)))
+    none = (
+        lit(EMPTY + " no MLPerf Endpoints value at the target for the baseline or ")
+        & c["accelerator"]
+        & lit(" (BREAKEVEN with the target says why)")
+    )
+    return unless_blank(c["accelerator"], if_(CURVES_LOADED.abs, call("IFERROR", at, none), lit(EMPTY)))
 
 
 QUOTES_COLUMNS = (

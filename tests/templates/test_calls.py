@@ -42,11 +42,11 @@ READ_ONCE = {
 }
 """Functions whose answers a block of cells shows: one array formula (and one call for a reason); CITE, one
 array formula a line over every cited entry."""
-PER_SHEET = {"Sources": 7, "Sensitivity": 4, "Compare": 36, "Claims": 32, "Fleet": 5, "Quotes": 87}
+PER_SHEET = {"Sources": 7, "Sensitivity": 4, "Compare": 36, "Claims": 32, "Fleet": 5, "Quotes": 86}
 """Sheets with blocks of one array formula: Sources' citations, Sensitivity's grid, Claims' RATIOS, Fleet's power
 cap, Compare's entry, round and system columns (its BEST and MEDIANPERGPU stay a formula a row: the chart is
 trimmed to the rows they fill), Quotes' break-even at the Curves target (85 before it: one BREAKEVEN for the
-column, one CURVES for the line above it)."""
+column; the line above it reads the Curves sheet's CURVES block, which fills that sheet's slots)."""
 
 
 @pytest.fixture(scope="module")

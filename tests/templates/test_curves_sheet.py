@@ -1,7 +1,10 @@
-"""The Curves sheet (issue 31, item 4): with the Endpoints fixtures' curves loaded and their IDs typed in, each
-figure is the functions' own answer (CURVEAT; BREAKEVEN and BREAKEVENPRICE at the target), the chart plots each
-curve's points and marks the target at its x value; built fresh, the slots are empty and nothing is an error.
-Rendered with LibreOffice and looked at while it was written (scripts/render_workbook.sh)."""
+"""The Curves sheet (issue 31, item 4; issue 38, item 6): with the Endpoints fixtures' curves loaded and their IDs
+typed in, each figure is the functions' own answer (CURVEAT; BREAKEVEN and BREAKEVENPRICE at the target), the
+chart plots each curve's points and marks the target at its x value; built fresh, the slots are empty and nothing
+is an error. Built after an import, the slots are the loaded curves, the chart draws each as steps (error bars
+from its measured points, no line between points to smooth: Endpoints rules 5.2), its flagged points apart and its
+Offline ceiling, and a test submission's curve says so. Rendered with LibreOffice 7.4 and looked at while it
+was written (scripts/render_workbook.sh), with and without curves: the steps drawn straight, not smoothed."""
 
 from __future__ import annotations
 
@@ -60,14 +63,16 @@ def test_the_sheet_answers_as_the_functions_do(with_curves: tuple[Path, Path, Ta
         pair = (base, curve, model, "Endpoints", "any", None, None, target)
         assert row["breakeven"] == pytest.approx(fn(table, "BREAKEVEN", *pair), rel=1e-12)
         assert row["ceiling"] == pytest.approx(fn(table, "BREAKEVENPRICE", price, *pair), rel=1e-12)
-    # by hand (tests/benchsheet/analysis/test_curves_downstream.py): system_b / system_a at 100 = 633.33 / 880
-    assert ws[CURVES_TABLE.row(1)["breakeven"].a1].value == pytest.approx((700 - 150 * 20 / 45) / 880)
+    # by hand (tests/benchsheet/analysis/test_curves_downstream.py): system_b / system_a at 100, each its step:
+    # 550 (system_b's r64, 125 tokens/s per user) / 880 (system_a's r64, 100)
+    assert ws[CURVES_TABLE.row(1)["breakeven"].a1].value == pytest.approx(550 / 880)
     unknown = ws[CURVES_TABLE.row(2)["breakeven"].a1].value  # a curve not loaded: its reason, in every cell
     assert str(unknown).startswith("#N/A Unknown Endpoints curve 'sub_c/nothing/gpt-oss-120b'")
     assert ws[CURVES_TABLE.row(3)["per_gpu"].a1].value == EMPTY  # an empty slot
     first = CURVE_DATA[0]
-    xs = [ws.cell(first.top + 1 + k, first.left + 3).value for k in range(7)]
-    assert xs == [p[2] for p in fn(table, "CURVEPOINTS", base)[1:]]  # type: ignore[index]
+    steps = fn(table, "CURVESTEPS", base, "baseline")[1:]  # type: ignore[index]
+    block = [[ws.cell(first.top + 1 + k, first.left + 1 + j).value for j in range(8)] for k in range(len(steps))]
+    assert block == steps
 
 
 def test_the_chart_plots_numbers_and_marks_the_target(with_curves: tuple[Path, Path, Table]) -> None:
@@ -87,6 +92,46 @@ def test_a_fresh_template_has_empty_slots_and_no_error(with_curves: tuple[Path, 
     fresh, _, _ = with_curves
     ws = openpyxl.load_workbook(fresh, data_only=True)[CURVES]
     for i in range(len(CURVE_DATA)):
-        assert ws[CURVES_TABLE.row(i)["curve"].a1].value is None
+        assert ws[CURVES_TABLE.row(i)["curve"].a1].value in (None, "")  # no curve loaded to list
         for key in ("per_gpu", "breakeven", "ceiling"):
             assert ws[CURVES_TABLE.row(i)[key].a1].value == EMPTY, (i, key)
+
+
+@pytest.fixture(scope="module")
+def after_import(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, B.BuildReport]]:
+    """``benchsheet import-run`` of the fixtures, then ``template build``: nothing typed."""
+    table = store.get_table().with_curves(import_submission(ENDPOINTS))
+    out = tmp_path_factory.mktemp("imported") / "built.xlsx"
+    store.set_table(table)
+    try:
+        report = B.build(out)
+    finally:
+        store.set_table(None)
+    yield out, report
+
+
+def test_a_build_after_an_import_lists_the_loaded_curves(after_import: tuple[Path, B.BuildReport]) -> None:
+    out, report = after_import
+    assert not report.errors  # the build does not fail (issue 38: it exited 1)
+    ws = openpyxl.load_workbook(out, data_only=True)[CURVES]
+    slots = [ws[CURVES_TABLE.row(i)["curve"].a1].value for i in range(len(CURVE_DATA))]
+    assert slots[:2] == list(TYPED[:2]) and slots[2] in (None, "")
+    note = ws[CURVES_TABLE.row(0)["note"].a1].value
+    assert str(note).startswith("a test submission, not an MLPerf result")  # MLCommons' synthetic fixtures
+    assert ws[CURVES_TABLE.row(0)["per_gpu"].a1].value == 880.0  # system_a's step at 100: r64
+
+
+def test_the_chart_draws_steps_flags_and_the_offline_ceiling(after_import: tuple[Path, B.BuildReport]) -> None:
+    out, _ = after_import
+    with zipfile.ZipFile(out) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    (xml,) = [re.sub(r"<(/?)c:", r"<\1", c) for c in charts if "At the target" in c]
+    names = re.findall(r"<tx>.*?<v>(.*?)</v>", xml, re.DOTALL)
+    assert "baseline: official steps" in names and "candidate 1: official steps" in names
+    assert "baseline: measured points" in names and "candidate 1: measured points" in names
+    # both curves elect r2048 as their Offline result; system_b's is interrupted: flagged, and no ceiling
+    assert "candidate 1: flagged points" in names and "baseline: flagged points" not in names
+    assert "baseline: Offline ceiling" in names and "candidate 1: Offline ceiling" not in names
+    # no series is smoothed (rules 5.2: no smoothing): the step line is straight through its corners, which
+    # CURVESTEPS gives (the step's corners: tests/benchsheet/analysis/test_curve_steps.py)
+    assert '<smooth val="1"/>' not in xml and "smoothMarker" not in xml

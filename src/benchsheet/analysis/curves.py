@@ -267,6 +267,55 @@ def offline_ceiling_text(table: Table, curve: str) -> str:
     return f"Offline: {_num(p.system_tps / c.gpus)} tokens/s per GPU, {what}"
 
 
+STEPS_HELP = (
+    "An Endpoints curve as its chart draws it (rules 5.2: steps, no smoothing): the official step line's corners "
+    "(tokens/s per user, per GPU), the measured points, the flagged points and the Offline ceiling's two ends, "
+    "each an x and y column; label names the series. Spills."
+)
+
+
+def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
+    """CURVESTEPS: the official step curve as a chart draws it, in 8 columns (4 pairs of x and y): the step line's
+    corners, most interactive first (each measured point that raises the curve, then where its value holds to:
+    the next such point's interactivity); the usable measured points; the flagged points; the Offline ceiling's
+    two ends (from the least to the most interactive point). A line drawn straight through the corners is the
+    step function; a pair with nothing to plot has an empty header, so that a chart leaves its series out."""
+    c = find_curve(table, curve)
+    if per_gpu(c, c.points[0]) is None:
+        raise not_available(f"{c.id} mixes accelerators ({c.accelerator}) or names none: it has no per-GPU value")
+    name = label.strip() or c.id
+    points = sorted(steps(c), key=lambda p: (-p.tps_per_user, p.system_tps))
+    corners: list[list[object]] = []
+    level = 0.0
+    for p in points:  # most interactive first: a point above the level so far starts a step
+        x, y = p.tps_per_user, p.system_tps / c.gpus
+        if y > level:
+            if corners:
+                corners.append([x, level])  # the step before holds down to this point's interactivity
+            corners.append([x, y])
+            level = y
+    measured = [[p.tps_per_user, p.system_tps / c.gpus] for p in points]
+    flagged = [[p.tps_per_user, p.system_tps / c.gpus] for p in c.points if p.flag or p.caveat]
+    try:
+        ceiling: float | None = offline_ceiling(table, c.id)
+    except BenchError:
+        ceiling = None
+    xs = [p.tps_per_user for p in c.points]
+    ends = [[min(xs), ceiling], [max(xs), ceiling]] if ceiling is not None else []
+    pairs = (
+        (f"{name}: official steps", corners),
+        (f"{name}: measured points", measured),
+        (f"{name}: flagged points", flagged),
+        (f"{name}: Offline ceiling", ends),
+    )
+    header: list[object] = [v for title, rows in pairs for v in ((c.x_name, title) if rows else ("", ""))]
+    blank: list[object] = ["", ""]
+    return [header] + [
+        [v for _, rows in pairs for v in (rows[i] if i < len(rows) else blank)]
+        for i in range(max(len(rows) for _, rows in pairs))
+    ]
+
+
 def best_curve(table: Table, family: str, benchmark: str) -> list[list[object]]:
     """BESTCURVE: the upper envelope of a family's curves of a model, with a header: the usable points that
     no other point beats on both tokens/s per user and tokens/s per GPU, most interactive first, each

@@ -464,6 +464,14 @@ CATALOGUE += (
         "text",
     ),
     Function("CURVEOFFLINE", (_CURVE,), CV.OFFLINE_HELP, f"=CURVEOFFLINE({_ID})", CV.offline_ceiling),
+    Function(
+        "CURVESTEPS",
+        (_CURVE, Arg("label", "text", "The series' name in a chart's legend; default: the curve", "")),
+        CV.STEPS_HELP,
+        f'=CURVESTEPS({_ID},"baseline")',
+        CV.step_chart,
+        "table",
+    ),
     Function("BESTCURVE", (FAMILY, BENCH), CV.BEST_HELP, '=BESTCURVE("MI355X","gpt-oss-120b")', CV.best_curve, "table"),
     Function(
         "CURVECITE",

@@ -183,3 +183,53 @@ def test_the_functions_answer_in_a_formula(hand: Table) -> None:
     assert evaluate(f'=CURVEAT("{HAND}",110,TRUE)') == pytest.approx(3920.0)
     assert "interpolated (not official)" in evaluate(f'=CURVEATPOINTS("{HAND}",110,TRUE)')
     assert evaluate(f'=CURVEOFFLINE("{HAND}")') == 13750.0
+
+
+def test_the_chart_data_draws_the_steps(table: Table) -> None:
+    t = table.with_curves([_with_dedicated()])
+    rows = CV.step_chart(t, HAND, "baseline")
+    x = "tokens/s per user"
+    assert rows[0] == [
+        x,
+        "baseline: official steps",
+        x,
+        "baseline: measured points",
+        "",
+        "",
+        x,
+        "baseline: Offline ceiling",
+    ]
+    # most interactive first; each point's value holds down to the next point's interactivity, where the curve
+    # rises to that point: a line straight through these corners is the step function of rules 5.2
+    assert [r[:2] for r in rows[1:]] == [
+        [200.0, 100.0],
+        [156.25, 100.0],
+        [156.25, 625.0],
+        [125.0, 625.0],
+        [125.0, 2000.0],
+        [93.75, 2000.0],
+        [93.75, 6000.0],
+        [46.875, 6000.0],
+        [46.875, 12000.0],
+    ]
+    assert [r[2:4] for r in rows[1:6]] == [
+        [200.0, 100.0],
+        [156.25, 625.0],
+        [125.0, 2000.0],
+        [93.75, 6000.0],
+        [46.875, 12000.0],
+    ]
+    assert rows[6][2:4] == ["", ""]  # the dedicated Offline run is no measured step
+    # the Offline ceiling from the least to the most interactive point; no flagged point: an empty header
+    assert [r[6:] for r in rows[1:3]] == [[33.0, 13750.0], [200.0, 13750.0]]
+    assert rows[3][6:] == ["", ""]
+
+
+def test_the_chart_data_marks_flagged_points(table: Table) -> None:
+    curve = hand_made()
+    flagged = replace(curve.points[2], steady_state="not found")  # r128: usable, flagged (rules 4.4)
+    t = table.with_curves([replace(curve, points=(*curve.points[:2], flagged, *curve.points[3:]))])
+    rows = CV.step_chart(t, HAND)
+    assert rows[0][5] == f"{HAND}: flagged points" and rows[1][4:6] == [125.0, 2000.0]
+    assert rows[3][2:4] == [125.0, 2000.0]  # still a step of the curve
+    assert rows[0][7] == "" and rows[1][6:] == ["", ""]  # no Offline result

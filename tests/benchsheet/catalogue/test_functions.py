@@ -236,6 +236,7 @@ ERRORS = [
     (("CURVEATPOINTS", "x", 130), "#N/A Unknown Endpoints curve 'x': no MLPerf Endpoints curves are loaded"),
     (("BESTCURVE", "MI355X", "gpt-oss-120b"), "#N/A No MLPerf Endpoints curve of MI355X for gpt-oss-120b"),
     (("CURVEOFFLINE", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
+    (("CURVESTEPS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
     (("CURVECITE", "sub_a/system_a/gpt-oss-120b", 64), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
 ]
 
