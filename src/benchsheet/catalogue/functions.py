@@ -442,7 +442,11 @@ CATALOGUE += D.FUNCTIONS  # the buyer's decision (issue 33)
 
 # MLPerf Endpoints curves (issue 31): one block, so that other additions merge beside it.
 _CURVE = Arg("curve", "text", 'An Endpoints curve, "<submission>/<system>/<model>" (CURVES lists them)')
-_AT = Arg("tokens_per_sec_per_user", "number", "Target interactivity, tokens/s per user (1000 / TPOT p90 ms)")
+_AT = Arg(
+    "tokens_per_sec_per_user",
+    "number",
+    "Target interactivity, tokens/s per user (1000 / TPOT p90 ms); an agentic benchmark's curve: e2e_avg_interactivity",
+)
 _ID, _MODEL = '"sub_a/system_a/gpt-oss-120b"', BENCH.but("Model; default: all", None)
 _INTERPOLATED = Arg(
     "interpolated",
