@@ -220,14 +220,4 @@ CURVES_SHEET = sheet(
     ),
 )
 
-__all__ = [
-    "CURVES",
-    "CURVES_CHART",
-    "CURVES_INPUTS",
-    "CURVES_SHEET",
-    "CURVES_TABLE",
-    "CURVE_DATA",
-    "EMPTY",
-    "LOADED",
-    "ROLES",
-]
+__all__ = ["CURVES", "CURVES_CHART", "CURVES_INPUTS", "CURVES_SHEET", "CURVES_TABLE", "CURVE_DATA", "EMPTY", "ROLES"]

@@ -172,7 +172,8 @@ class AtInteractivity:
             how = f"{INTERPOLATED} between {point(self.low)} and {point(self.high)}"
         else:
             how = f"the measured step at {point(self.low)}"
-        flags = "".join(f"; r{p.concurrency} flagged: {p.caveat}" for p in {self.low, self.high} if p.caveat)
+        read = (self.low,) if self.low is self.high else (self.low, self.high)
+        flags = "".join(f"; r{p.concurrency} flagged: {p.caveat}" for p in read if p.caveat)
         return f"{_num(self.value)} tokens/s per GPU, {how} of {curve.id}" + flags + _skipped(self.skipped)
 
 
@@ -235,10 +236,16 @@ def per_gpu_at_points(table: Table, curve: str, tokens_per_sec_per_user: float, 
     return at_interactivity(c, tokens_per_sec_per_user, interpolated).text(c)
 
 
-def _offline(table: Table, curve: str) -> tuple[Curve, CurvePoint]:
+def _per_gpu_curve(table: Table, curve: str) -> Curve:
+    """The curve, if it has per-GPU values (one kind of accelerator, named)."""
     c = find_curve(table, curve)
     if per_gpu(c, c.points[0]) is None:
         raise not_available(f"{c.id} mixes accelerators ({c.accelerator}) or names none: it has no per-GPU value")
+    return c
+
+
+def _offline(table: Table, curve: str) -> tuple[Curve, CurvePoint]:
+    c = _per_gpu_curve(table, curve)
     for kind in ("dedicated", "elected"):
         found = [p for p in c.points if p.offline == kind]
         if found and not found[0].flag:
@@ -280,9 +287,7 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
     the next such point's interactivity); the usable measured points; the flagged points; the Offline ceiling's
     two ends (from the least to the most interactive point). A line drawn straight through the corners is the
     step function; a pair with nothing to plot has an empty header, so that a chart leaves its series out."""
-    c = find_curve(table, curve)
-    if per_gpu(c, c.points[0]) is None:
-        raise not_available(f"{c.id} mixes accelerators ({c.accelerator}) or names none: it has no per-GPU value")
+    c = _per_gpu_curve(table, curve)
     name = label.strip() or c.id
     points = sorted(steps(c), key=lambda p: (-p.tps_per_user, p.system_tps))
     corners: list[list[object]] = []
@@ -295,7 +300,7 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
             corners.append([x, y])
             level = y
     measured = [[p.tps_per_user, p.system_tps / c.gpus] for p in points]
-    flagged = [[p.tps_per_user, p.system_tps / c.gpus] for p in c.points if p.flag or p.caveat]
+    marked = [[p.tps_per_user, p.system_tps / c.gpus] for p in c.points if p.flag or p.caveat]
     try:
         ceiling: float | None = offline_ceiling(table, c.id)
     except BenchError:
@@ -305,7 +310,7 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
     pairs = (
         (f"{name}: official steps", corners),
         (f"{name}: measured points", measured),
-        (f"{name}: flagged points", flagged),
+        (f"{name}: flagged points", marked),
         (f"{name}: Offline ceiling", ends),
     )
     header: list[object] = [v for title, rows in pairs for v in ((c.x_name, title) if rows else ("", ""))]
