@@ -12,8 +12,12 @@ says so in its note.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 from benchsheet.templates.layout import (
     ArrayBlock,
+    Block,
     Cell,
     Chart,
     Column,
@@ -23,6 +27,7 @@ from benchsheet.templates.layout import (
     Formula,
     Input,
     NumberRule,
+    Put,
     RowCells,
     Series,
     Span,
@@ -147,14 +152,38 @@ def _column(block: ArrayBlock, j: int) -> Span:
     return Span(Cell(CURVES, block.top + 1, block.left + j), Cell(CURVES, block.top + 2 * POINTS, block.left + j))
 
 
+def _name(block: ArrayBlock, j: int) -> Cell:
+    """Hidden, under the slot's block: the name of the series of its pair ``j`` (its y column), empty text where
+    the pair has nothing to plot (no flagged point, no Offline result): a chart built so leaves it out."""
+    return Cell(CURVES, block.top + 2 * POINTS + 1, block.left + j)
+
+
+@dataclass(frozen=True)
+class _SeriesNames(Block):
+    """The optional series' names of every slot (flagged points, Offline ceiling), plain formulas: no call."""
+
+    sheet: str = CURVES
+
+    @property
+    def end(self) -> int:  # type: ignore[override]
+        return CURVE_DATA[0].top + 2 * POINTS + 1
+
+    def puts(self) -> Iterator[Put]:
+        for block in CURVE_DATA:
+            for j in (5, 7):
+                first, header = Cell(CURVES, block.top + 1, block.left + j), Cell(CURVES, block.top, block.left + j)
+                yield Put(_name(block, j), Formula(if_(call("ISNUMBER", first), header, lit(""))))
+
+
 _COLORS = ("#1F4E79", "#C55A11", "#548235", "#7030A0")
 _STRAIGHT = {"smooth": False}  # LibreOffice smooths a scatter line that does not say otherwise: see _slot_series
 
 
 def _slot_series(i: int, block: ArrayBlock) -> tuple[Series, ...]:
     """A slot's official step line (straight segments through its corners: rules 5.2 allow no smoothing), its
-    measured points, its flagged points (a red cross) and its Offline ceiling (dashed); all but the first named
-    by the answer's header, empty (and so left out of the chart) where the curve has none."""
+    measured points, its flagged points (a red cross) and its Offline ceiling (dashed); the last three named by
+    the answer's header (the last two through ``_name``), empty text (and so left out of a chart built so) where
+    the slot or the curve has none."""
     color = {"color": _COLORS[i]}
     return (
         Series(
@@ -164,19 +193,19 @@ def _slot_series(i: int, block: ArrayBlock) -> tuple[Series, ...]:
             {"line": {"color": _COLORS[i], "width": 1.75}, "marker": {"type": "none"}, **_STRAIGHT},
         ),
         Series(
-            Cell(CURVES, block.top, block.left + 3),
+            Cell(CURVES, block.top, block.left + 3),  # empty text in a slot empty when built: left out
             _column(block, 2),
             _column(block, 3),
             {"line": {"none": True}, "marker": {"type": "circle", "size": 5, "fill": color, "border": color}},
         ),
         Series(
-            Cell(CURVES, block.top, block.left + 5),
+            _name(block, 5),
             _column(block, 4),
             _column(block, 5),
             {"line": {"none": True}, "marker": {"type": "x", "size": 9, "border": {"color": "#C00000", "width": 1.5}}},
         ),
         Series(
-            Cell(CURVES, block.top, block.left + 7),
+            _name(block, 7),
             _column(block, 6),
             _column(block, 7),
             {"line": {"color": _COLORS[i], "width": 1, "dash_type": "dash"}, "marker": {"type": "none"}, **_STRAIGHT},
@@ -216,6 +245,7 @@ CURVES_SHEET = sheet(
         CURVES_CHART,
         *CURVE_DATA,
         LOADED,
+        _SeriesNames(),
         notes(CURVES, under(CURVES_CHART, gap=0, titled=False)),
     ),
 )

@@ -161,6 +161,11 @@ CURVES_LOADED = Cell(QUOTES, _HEADER - 2, _AT_COL + 1)
 """Hidden (column O): TRUE where CURVES has a curve of the Curves sheet's model, FALSE where it answers why not."""
 
 
+NO_CURVE = EMPTY + " no curve"
+"""A quote's break-even at the target where its side or the baseline's has no curve value there (BREAKEVEN with
+the target says why): a short dash line, the line above the column saying what it means."""
+
+
 def _curves_loaded() -> Expr:
     """TRUE where the Curves sheet's hidden CURVES block lists a curve of its model (no call of its own)."""
     return call("ISNUMBER", Cell(CURVES, LOADED.top + 1, LOADED.left + 5).abs)
@@ -174,7 +179,12 @@ def _at_target_line() -> Expr:
         & model
         & lit(" is loaded (benchsheet import-run <submission folder> adds them)")
     )
-    return if_(CURVES_LOADED.abs, lit("Break-even at ") & at & lit(", MLPerf Endpoints curves:"), none)
+    loaded = (
+        lit("Break-even at ")
+        & at
+        & lit(f", MLPerf Endpoints curves ({NO_CURVE}: the baseline or the quote has none there):")
+    )
+    return if_(CURVES_LOADED.abs, loaded, none)
 
 
 def _at_target_all(c: Mapping[str, Expr]) -> Expr:
@@ -186,11 +196,7 @@ def _at_target_all(c: Mapping[str, Expr]) -> Expr:
     _, scenario, availability, max_gpus = filters(QUOTES_WORKLOAD)
     args = (CURVES_INPUTS["model"], scenario, availability, max_gpus, lit(""), CURVES_INPUTS["target"])
     at = call("BREAKEVEN", BASELINE["accelerator"], c["accelerator"], *args)
-    none = (
-        lit(EMPTY + " no MLPerf Endpoints value at the target for the baseline or ")
-        & c["accelerator"]
-        & lit(" (BREAKEVEN with the target says why)")
-    )
+    none = lit(NO_CURVE)
     return unless_blank(c["accelerator"], if_(CURVES_LOADED.abs, call("IFERROR", at, none), lit(EMPTY)))
 
 

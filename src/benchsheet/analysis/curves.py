@@ -286,7 +286,7 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
     corners, most interactive first (each measured point that raises the curve, then where its value holds to:
     the next such point's interactivity); the usable measured points; the flagged points; the Offline ceiling's
     two ends (from the least to the most interactive point). A line drawn straight through the corners is the
-    step function; a pair with nothing to plot has an empty header, so that a chart leaves its series out."""
+    step function; a pair with nothing to plot (no flagged point, no Offline result) is empty text."""
     c = _per_gpu_curve(table, curve)
     name = label.strip() or c.id
     points = sorted(steps(c), key=lambda p: (-p.tps_per_user, p.system_tps))
@@ -313,7 +313,7 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
         (f"{name}: flagged points", marked),
         (f"{name}: Offline ceiling", ends),
     )
-    header: list[object] = [v for title, rows in pairs for v in ((c.x_name, title) if rows else ("", ""))]
+    header: list[object] = [v for title, _ in pairs for v in (c.x_name, title)]
     blank: list[object] = ["", ""]
     return [header] + [
         [v for _, rows in pairs for v in (rows[i] if i < len(rows) else blank)]

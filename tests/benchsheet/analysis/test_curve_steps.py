@@ -194,8 +194,8 @@ def test_the_chart_data_draws_the_steps(table: Table) -> None:
         "baseline: official steps",
         x,
         "baseline: measured points",
-        "",
-        "",
+        x,
+        "baseline: flagged points",
         x,
         "baseline: Offline ceiling",
     ]
@@ -220,7 +220,7 @@ def test_the_chart_data_draws_the_steps(table: Table) -> None:
         [46.875, 12000.0],
     ]
     assert rows[6][2:4] == ["", ""]  # the dedicated Offline run is no measured step
-    # the Offline ceiling from the least to the most interactive point; no flagged point: an empty header
+    # the Offline ceiling from the least to the most interactive point; no flagged point: empty text
     assert [r[6:] for r in rows[1:3]] == [[33.0, 13750.0], [200.0, 13750.0]]
     assert rows[3][6:] == ["", ""]
 
@@ -232,4 +232,4 @@ def test_the_chart_data_marks_flagged_points(table: Table) -> None:
     rows = CV.step_chart(t, HAND)
     assert rows[0][5] == f"{HAND}: flagged points" and rows[1][4:6] == [125.0, 2000.0]
     assert rows[3][2:4] == [125.0, 2000.0]  # still a step of the curve
-    assert rows[0][7] == "" and rows[1][6:] == ["", ""]  # no Offline result
+    assert rows[1][6:] == ["", ""]  # no Offline result
