@@ -12,7 +12,7 @@ seconds, tokens/s per user = 1000 / TPOT p90 in ms.
 
 ``system_power.json`` declares *provisioned* power (Appendix E: TDP figures per component summed
 with an overhead), not a measurement: it is kept as provenance and never read as measured power,
-as v6.1's design power is not. ``point.yaml`` is read by ``read_point_yaml``, a reader of the block
+as v6.1's design power is not. ``point.yaml`` is read by ``pointyaml.read_point_yaml``, a reader of the block
 YAML these files are written in (mappings, lists of scalars, plain and quoted scalars): PyYAML is
 no dependency of benchsheet, and anything outside that subset is an error naming the line.
 """
@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from benchsheet.data.importers import accelerator_count, accelerator_fields, sha256_hex
+from benchsheet.data.pointyaml import read_point_yaml
 from benchsheet.data.table import UNCHECKED, Curve, CurvePoint
 from benchsheet.data.userfiles import read_regular
-from benchsheet.data.values import RESULT_RANGE, is_result
+from benchsheet.data.values import RESULT_RANGE, control_in, is_result
 from benchsheet.errors import MAX_ACCELERATORS, DataError
 
 POINT_YAML, SYSTEM_DESC, RESULT_SUMMARY, SYSTEM_POWER = (
@@ -43,6 +44,35 @@ POINT_YAML, SYSTEM_DESC, RESULT_SUMMARY, SYSTEM_POWER = (
 PERCENTILES = ("50", "90", "95", "99")
 """The TTFT and TPOT percentiles a point keeps (v1.0 reports TTFT at p90, section 4.1)."""
 _POINT_DIR = re.compile(r"r(\d+)", re.ASCII)
+MAX_CURVE_ID = 200
+"""The longest curve ID a function can be given: its text arguments' limit (benchsheet.catalogue.calls)."""
+_SMALL = 1024 * 1024  # point.yaml and system_desc.json are about a kilobyte: larger is no such file, never read
+
+
+def _no_controls(doc: Any, name: str, where: str = "") -> None:
+    """A DataError naming the field where any text of ``doc`` (a folder name, a JSON or YAML document) holds a
+    control character (docs/calculator.md: refused with the row and field, never stored to reach a terminal)."""
+    if isinstance(doc, str):
+        if why := control_in(doc):
+            raise DataError(name, None, where or None, why)
+    elif isinstance(doc, Mapping):
+        for key, value in doc.items():
+            _no_controls(str(key), name, where)
+            _no_controls(value, name, f"{where}.{key}" if where else str(key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            _no_controls(value, name, f"{where}[{i}]")
+
+
+def _checked_id(curve_id: str, folder: Path) -> str:
+    """A curve's ID, refused where no function could be given it (too long, a control character)."""
+    _no_controls(curve_id, str(folder))
+    if len(curve_id) > MAX_CURVE_ID:
+        reason = f"its curve ID is {len(curve_id):,} characters, longer than any function takes ({MAX_CURVE_ID})"
+        raise DataError(str(folder), None, None, reason)
+    return curve_id
+
+
 _AVAILABILITY_FIELDS = ("publication_status", "system_availability_status", "availability_status")
 
 
@@ -103,6 +133,9 @@ def import_report(
     verdict (the submission checker does): each point says it was not checked."""
     when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     dirs = _report_dirs(folder)
+    for d in sorted(p for p in folder.iterdir() if p.is_dir() and p not in dirs) if folder.is_dir() else ():
+        if (d / CONFIG_YAML).is_file() or (d / PERFORMANCE).is_dir():  # a report directory, its summary missing
+            raise DataError(str(d), None, None, f"missing {PERFORMANCE}/{RESULT_SUMMARY}: a run's report has it")
     if not dirs:
         raise DataError(
             str(folder), None, None, "no MLPerf Endpoints run: expected performance/result_summary.json in it or below"
@@ -112,8 +145,9 @@ def import_report(
         raise DataError(
             str(folder), None, SYSTEM_DESC, "missing: give --system <system_desc.json> (the v1.0 system description)"
         )
-    desc_data = read_regular(desc_path)
+    desc_data = read_regular(desc_path, _SMALL)
     desc = _object(desc_data, str(desc_path))
+    _no_controls(desc, str(desc_path))
     accelerators, gpus, nodes = _accelerators(desc, str(desc_path))
     points: dict[int, CurvePoint] = {}
     agentic: set[bool] = set()
@@ -137,10 +171,11 @@ def import_report(
         raise DataError(str(folder), None, "model_params.name", "no model named: give --benchmark <model>")
     if len(agentic) != 1:
         raise DataError(str(folder), None, AGENTIC_AXIS, "the runs mix agentic and single-turn summaries")
+    _no_controls(name, "--name")
     label = (name.strip() or _text(desc, "system_name") or folder.resolve().name).replace("/", "-")
     fields = accelerator_fields(" + ".join(accelerators))
     return Curve(
-        id=f"own/{label}/{model.strip()}",
+        id=_checked_id(f"own/{label}/{model.strip()}", folder),
         submitter="",
         system=_text(desc, "system_name") or label,
         model=model.strip(),
@@ -215,12 +250,15 @@ def _curve(submission: str, system_dir: Path, model_dir: Path, point_dirs: list[
             str(model_dir), None, "e2e_avg_interactivity", "the points mix agentic and single-turn summaries"
         )
     desc, yaml = read[0][1], read[0][2]
+    models = sorted({m for _, _, y, _ in read if (m := _text(y, "model_name"))})
+    if len(models) > 1:
+        raise DataError(str(model_dir), None, "model_name", f"the points name different models: {', '.join(models)}")
     accelerators, gpus, nodes = _accelerators(desc, str(point_dirs[0] / SYSTEM_DESC))
     accelerator = " + ".join(accelerators)
     fields = accelerator_fields(accelerator)
     power = system_dir / SYSTEM_POWER
     return Curve(
-        id=f"{submission}/{system_dir.name}/{model_dir.name}",
+        id=_checked_id(f"{submission}/{system_dir.name}/{model_dir.name}", model_dir),
         submitter=_text(desc, "submitter_org_names"),
         system=_text(desc, "system_name") or system_dir.name,
         model=_text(yaml, "model_name") or _text(desc, "model_id") or model_dir.name,
@@ -231,7 +269,9 @@ def _curve(submission: str, system_dir: Path, model_dir: Path, point_dirs: list[
         nodes=nodes,
         points=tuple(p for p, *_ in read),
         source=str(model_dir.parent.parent.parent),
-        power_file=(str(power), sha256_hex(read_regular(power))) if power.is_file() else ("", ""),
+        power_file=(str(power), sha256_hex(read_regular(_inside(power, system_dir.parent.parent), _SMALL)))
+        if power.is_file()
+        else ("", ""),
         imported_at=when,
         axis=AGENTIC_AXIS if read[0][3] else "",
         test=next((why for _, d, y, _ in read if (why := synthetic_reason(d, y))), ""),
@@ -246,7 +286,7 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
     def load(name: str, required: bool) -> bytes | None:
         path = folder / name
         try:
-            data = read_regular(path)
+            data = read_regular(_inside(path, folder.parents[3]), _SMALL if name != RESULT_SUMMARY else MAX_SUMMARY)
         except FileNotFoundError:
             if required:
                 reason = f"missing: each point folder of a v1.0 submission has its {name}"
@@ -258,6 +298,8 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
     desc_data, yaml_data, summary_data = load(SYSTEM_DESC, True), load(POINT_YAML, False), load(RESULT_SUMMARY, True)
     desc = _object(desc_data, str(folder / SYSTEM_DESC))
     yaml = read_point_yaml(yaml_data, str(folder / POINT_YAML)) if yaml_data is not None else {}
+    _no_controls(desc, str(folder / SYSTEM_DESC))
+    _no_controls(yaml, str(folder / POINT_YAML))
     summary = _object(summary_data, str(folder / RESULT_SUMMARY))
     dir_concurrency = int(folder.name[1:])
     if not 0 < dir_concurrency <= MAX_ACCELERATORS:
@@ -285,6 +327,16 @@ def _point(folder: Path) -> tuple[CurvePoint, Mapping[str, Any], Mapping[str, An
         report = str(folder / STEADY_REPORT)
         point = _window_point(point, _object(window, report), report, agentic)
     return point, desc, yaml, agentic
+
+
+MAX_SUMMARY = 16 * 1024 * 1024  # a report is kilobytes (its rollups, not its samples)
+
+
+def _inside(path: Path, root: Path) -> Path:
+    """``path``, refused where it (through a link) leads outside ``root``: a citation names files of the submission."""
+    if path.exists() and not path.resolve().is_relative_to(root.resolve()):
+        raise DataError(str(path), None, None, f"a link to {path.resolve()}, outside the submission {root}; not read")
+    return path
 
 
 def _summary_point(
@@ -461,7 +513,11 @@ def _accelerators(desc: Mapping[str, Any], name: str) -> tuple[list[str], int, i
             model = _text(info, "accelerator_model_name") if isinstance(info, Mapping) else ""
             if not model:
                 raise DataError(name, None, f"node_types[{i}].accelerator_model_name", "missing")
-            gpus += accelerator_count(model, _count(info, "accelerators_per_node", name, i) * count)
+            counted = accelerator_count(model, _count(info, "accelerators_per_node", name, i) * count)
+            if counted == 0 and count:
+                field = f"node_types[{i}].accelerator_model_name"
+                raise DataError(name, None, field, f"{model!r} counts no accelerator; a system serving a model has one")
+            gpus += counted
             names += [model] if model not in names else []
         nodes += count
     if gpus > MAX_ACCELERATORS:
@@ -514,8 +570,9 @@ def _v07_curve(system: Path, model_dir: Path, org: str, when: str) -> Curve:
     points = tuple(_v07_point_read(d, c, model_dir, (str(system), sha256_hex(desc_data))) for c, d in dirs)
     accelerators, gpus, nodes = _accelerators(desc, str(system))
     fields = accelerator_fields(" + ".join(accelerators))
+    _no_controls(desc, str(system))
     return Curve(
-        id=f"{org}/{system.stem}/{model_dir.name}",
+        id=_checked_id(f"{org}/{system.stem}/{model_dir.name}", model_dir),
         submitter=_text(desc, "submitter_org_names"),
         system=_text(desc, "system_name") or system.stem,
         model=_text(desc, "model_name") or _text(desc, "model_id") or model_dir.name,
@@ -587,91 +644,6 @@ def _v07_point_read(folder: Path, concurrency: int, model_dir: Path, system: tup
     )
 
 
-# point.yaml: the block YAML subset these files are written in.
-_KEY = re.compile(r"([A-Za-z0-9_.-]+):(?: (.*))?")
-
-
-def read_point_yaml(data: bytes, name: str) -> dict[str, Any]:
-    """A ``point.yaml`` as Python: nested mappings by indentation, lists of scalars ("- x"), and scalars
-    (integers, floats, true/false/null, plain or quoted text). Flow collections, anchors, tags and
-    multi-line scalars are not in these files; meeting one is an error naming the line."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise DataError(name, None, None, "not UTF-8 text") from None
-    lines = [
-        (n, len(raw) - len(raw.lstrip(" ")), raw.strip())
-        for n, raw in enumerate(text.splitlines(), 1)
-        if raw.strip() and not raw.lstrip().startswith("#")
-    ]
-    stack = lines[::-1]  # the lines left, the next one last: each is taken once (pop), however long the file
-    doc = _block(stack, 0, name, 0)
-    if stack:
-        raise DataError(name, None, None, "unexpected indentation", line=stack[-1][0])
-    if not isinstance(doc, dict):
-        raise DataError(name, None, None, "expected a mapping of fields")
-    return doc
-
-
-_MAX_DEPTH = 50  # point.yaml nests 3 deep
-
-
-def _block(stack: list[tuple[int, int, str]], indent: int, name: str, depth: int) -> Any:
-    """The mapping or list at ``indent`` that starts the lines left (``stack``, next line last), taken off it."""
-    if depth > _MAX_DEPTH:
-        raise DataError(name, None, None, f"nested more than {_MAX_DEPTH} deep", line=stack[-1][0])
-    if stack and stack[-1][2].startswith("- "):
-        items = []
-        while stack and stack[-1][1] == indent and stack[-1][2].startswith("- "):
-            number, _, text = stack.pop()
-            items.append(_scalar(text[2:].strip(), name, number))
-        return items
-    mapping: dict[str, Any] = {}
-    while stack and stack[-1][1] == indent:
-        number, _, text = stack.pop()
-        m = _KEY.fullmatch(text)
-        if not m:
-            raise DataError(name, None, None, f"not a 'key: value' line: {text[:40]!r}", line=number)
-        if m.group(2) is None or m.group(2).strip() == "":
-            inner = stack[-1][1] if stack else -1
-            is_list = bool(stack) and stack[-1][2].startswith("- ") and inner >= indent
-            mapping[m.group(1)] = (
-                _block(stack, inner, name, depth + 1) if stack and (inner > indent or is_list) else None
-            )
-        else:
-            mapping[m.group(1)] = _scalar(m.group(2).strip(), name, number)
-    if stack and stack[-1][1] > indent:
-        raise DataError(name, None, None, "unexpected indentation", line=stack[-1][0])
-    return mapping
-
-
-def _scalar(text: str, name: str, line: int) -> Any:
-    if text[:1] in ('"', "'"):
-        if len(text) < 2 or text[-1] != text[0]:
-            raise DataError(name, None, None, "a quoted text that does not end on its line", line=line)
-        body = text[1:-1]
-        if text[0] == "'" or "\\" not in body:
-            return body.replace("''", "'") if text[0] == "'" else body
-        try:
-            return json.loads(text)  # YAML's double-quoted escapes that JSON shares (\n, \", \u00e9...)
-        except ValueError:
-            raise DataError(
-                name, None, None, f"an escape this reader does not take: {text[:40]!r}", line=line
-            ) from None
-    if text[:1] in ("[", "{", "&", "*", "!", "|", ">"):
-        raise DataError(name, None, None, f"YAML this reader does not take: {text[:40]!r}", line=line)
-    text = text.split(" #", 1)[0].strip()
-    if text in ("null", "~", "Null", "NULL"):
-        return None
-    if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
-        return text.lower() == "true"
-    if re.fullmatch(r"[-+]?\d+", text, re.ASCII):
-        return int(text)
-    if re.fullmatch(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?", text, re.ASCII):
-        return float(text)
-    return text
-
-
 # The user folder's curves.json: the imported curves, plain JSON (loading it can never run code).
 CURVES_FORMAT, CURVES_VERSION = "benchsheet-curves", 1
 _POINT_TYPES: dict[str, Any] = {
@@ -732,6 +704,8 @@ def _optional(raw: Mapping[str, Any], key: str, name: str, where: str) -> str:
     value = raw.get(key, "")
     if not isinstance(value, str):
         raise DataError(name, where, key, f"expected str, got {value!r}")
+    if why := control_in(value):
+        raise DataError(name, where, key, why)
     return value
 
 
@@ -767,6 +741,8 @@ def _typed(raw: Mapping[str, Any], key: str, typ: Any, name: str, where: str) ->
         value = float(value)
     if not isinstance(value, typ) or (typ is not bool and isinstance(value, bool)):
         raise DataError(name, where, key, f"expected {typ.__name__}, got {value!r}")
+    if typ is str and (why := control_in(value)):
+        raise DataError(name, where, key, why)
     if typ is int and not 0 <= value <= MAX_ACCELERATORS:
         raise DataError(name, where, key, f"expected a whole number from 0 to {MAX_ACCELERATORS:,}")
     return value

@@ -198,7 +198,12 @@ class CurvePoint:
     def flag(self) -> str:
         """Why the point may not be used ("" when it may): an interrupted run, no or an unknown steady-state
         verdict. The verdicts of rules 4.4 other than STEADY STATE leave it usable, flagged (``caveat``)."""
-        why = [] if self.complete else [f"run {self.state or 'not complete'}"]
+        if self.complete and self.state == "complete":
+            why = []
+        elif self.state in ("", "complete"):  # complete false (or no state): the report says it did not finish
+            why = ["run not complete" + (f" (state {self.state!r})" if self.state else "")]
+        else:
+            why = [f"run {self.state}"]
         if self.offline == "dedicated":  # outside the steady-state rule (4.4's scope: fixed-concurrency points)
             return "; ".join(why)
         if self.steady_state.upper() not in (*(v.upper() for v in VERDICTS), UNCHECKED.upper()):

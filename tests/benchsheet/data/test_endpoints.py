@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet.data.endpoints import import_submission, read_point_yaml
+from benchsheet.data.endpoints import import_submission
+from benchsheet.data.pointyaml import read_point_yaml
 from benchsheet.data.table import Table
 from benchsheet.errors import DataError
 
