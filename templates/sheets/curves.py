@@ -79,7 +79,7 @@ CURVES_INPUTS = Fields(
     ),
 )
 _MODEL, _TARGET, _PRICE = CURVES_INPUTS["model"], CURVES_INPUTS["target"], CURVES_INPUTS["price"]
-_STEP_COLS = 8  # CURVESTEPS: x, y, step run, step rise, flagged x and y, Offline ceiling x and y
+_STEP_COLS = 8  # CURVESTEPS: x and y of the step line's corners, the measured points, flagged points, Offline ends
 _DATA_LEFT = 12  # column M: each slot's CURVESTEPS, then the loaded curves (CURVES), all hidden
 LOADED = ArrayBlock(
     CURVES, CURVES_INPUTS.top, _DATA_LEFT + _STEP_COLS * len(ROLES), LISTED + 1, 9, call("CURVES", _MODEL)
@@ -176,7 +176,7 @@ class _SeriesNames(Block):
 
 
 _COLORS = ("#1F4E79", "#C55A11", "#548235", "#7030A0")
-_STRAIGHT = {"smooth": False}  # LibreOffice smooths a scatter line that does not say otherwise: see _slot_series
+_STRAIGHT = {"smooth": False}  # rules 5.2: no smoothing (rendered with LibreOffice 7.4: straight segments)
 
 
 def _slot_series(i: int, block: ArrayBlock) -> tuple[Series, ...]:
