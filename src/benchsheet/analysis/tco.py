@@ -16,6 +16,7 @@ import math
 
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
+from benchsheet.data.names import benchmark_key
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value, not_available
 
@@ -93,14 +94,95 @@ def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float
     return watts / row.gpus / 1000
 
 
-def api_utilization(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, api_price_per_mtok: float) -> float:
-    """The utilization at which a GPU at this $/GPU-hour costs the API's $ per million tokens: COSTPERMTOK at
-    100% / the API's price; ``#N/A`` where that is above 100%."""
+PUBLISHED_MEAN_TOKENS: dict[str, tuple[float | None, float | None, str]] = {
+    "gpt-oss-120b": (
+        None,
+        1278.20,
+        "the reference mean output length of the performance dataset (mlcommons/inference "
+        "compliance/TEST09/gpt-oss-120b/audit.config, 'reference mean-OSL: 1278.20'); no mean input length published",
+    ),
+}
+"""Mean input and output tokens per request of a benchmark's dataset, as MLCommons publishes them (None where
+it publishes none), and where: the default workload of an API comparison, where the user gives none."""
+
+
+def _check_tokens(value: float, name: str) -> float:
+    if not (math.isfinite(value) and value > 0):
+        raise bad_value(f"{name} must be a number of tokens per request > 0")
+    return value
+
+
+def _lengths(input_tokens: float | None, output_tokens: float | None, benchmark: str | None) -> tuple[float, float]:
+    """The workload's mean (input, output) tokens per request: the user's, else the benchmark's published ones."""
+    if input_tokens is not None and output_tokens is not None:
+        return _check_tokens(input_tokens, "input_tokens"), _check_tokens(output_tokens, "output_tokens")
+    published = PUBLISHED_MEAN_TOKENS.get(benchmark_key(benchmark)) if benchmark else None
+    ins = input_tokens if input_tokens is not None else published[0] if published else None
+    outs = output_tokens if output_tokens is not None else published[1] if published else None
+    if ins is None or outs is None:
+        ask = "give input_tokens and output_tokens (the workload's mean tokens per request): the API charges input"
+        if published:
+            pairs = (("input", published[0]), ("output", published[1]))
+            have = " and ".join(f"{w} ({v:,g} tokens)" for w, v in pairs if v)
+            lack = " or ".join(w for w, v in pairs if not v)
+            ask = f"MLCommons publishes {benchmark}'s mean {have} but no mean {lack}: give {lack}_tokens"
+        elif benchmark:
+            ask += f"; MLCommons publishes no mean lengths for {benchmark.strip()}"
+        raise not_available(ask)
+    return _check_tokens(ins, "input_tokens"), _check_tokens(outs, "output_tokens")
+
+
+def api_cost_per_mtok(
+    api_price_per_mtok: float,
+    input_price_per_mtok: float = 0.0,
+    input_tokens: float | None = None,
+    output_tokens: float | None = None,
+    cached_input_price_per_mtok: float | None = None,
+    cached_share: float = 0.0,
+    benchmark: str | None = None,
+) -> float:
+    """What the API charges per million output tokens, the input it charges for included: output price + input
+    tokens per output token x (uncached share x input price + cached share x cached-input price)."""
     check_price(api_price_per_mtok, "api_price_per_mtok")
+    check_price(input_price_per_mtok, "input_price_per_mtok")
+    if not (math.isfinite(cached_share) and 0 <= cached_share <= 1):
+        raise bad_value("cached_share must be a share of the input tokens from 0 to 100%")
+    cached = input_price_per_mtok if cached_input_price_per_mtok is None else cached_input_price_per_mtok
+    check_price(cached, "cached_input_price_per_mtok")
+    per_input = (1 - cached_share) * input_price_per_mtok + cached_share * cached
+    if per_input == 0:
+        return api_price_per_mtok
+    ins, outs = _lengths(input_tokens, output_tokens, benchmark)
+    return api_price_per_mtok + ins / outs * per_input
+
+
+def api_utilization(
+    price_per_gpu_hour: float,
+    tokens_per_sec_per_gpu: float,
+    api_price_per_mtok: float,
+    input_price_per_mtok: float = 0.0,
+    input_tokens: float | None = None,
+    output_tokens: float | None = None,
+    cached_input_price_per_mtok: float | None = None,
+    cached_share: float = 0.0,
+    benchmark: str | None = None,
+) -> float:
+    """The utilization at which a GPU at this $/GPU-hour costs what the API charges per million output tokens
+    (its input included, APICOSTPERMTOK): COSTPERMTOK at 100% / the API's cost; ``#N/A`` where that is above
+    100%. MLPerf's LLM rates count output tokens; the GPU's price already bears the prefill of the inputs."""
+    api = api_cost_per_mtok(
+        api_price_per_mtok,
+        input_price_per_mtok,
+        input_tokens,
+        output_tokens,
+        cached_input_price_per_mtok,
+        cached_share,
+        benchmark,
+    )
     at_full = per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
-    if at_full > api_price_per_mtok:
+    if at_full > api:
         raise not_available(
             f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "
-            f"${api_price_per_mtok:,.2f}: no utilization <= 100% reaches it"
+            f"${api:,.2f}: no utilization <= 100% reaches it"
         )
-    return at_full / api_price_per_mtok if api_price_per_mtok else 0.0
+    return at_full / api if api else 0.0

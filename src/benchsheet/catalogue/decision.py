@@ -20,6 +20,25 @@ NODE = Arg(
 )
 TTFT = Arg("ttft_ms", "number", "Your p99 time to first token target in ms, > 0")
 TPOT = Arg("tpot_ms", "number", "Your p99 time per output token target in ms (= 1000 / tokens/s per user), > 0")
+API_OUT = Arg("api_price_per_mtok", "number", "The API's $ per million output tokens")
+API_INPUT: tuple[Arg, ...] = (
+    Arg("input_price_per_mtok", "number", "The API's $ per million input tokens (default 0: output price only)", 0.0),
+    Arg(
+        "input_tokens",
+        "number",
+        "The workload's mean input tokens per request (default: the benchmark's, as MLCommons publishes it)",
+        None,
+    ),
+    Arg("output_tokens", "number", "The workload's mean output tokens per request (default: the benchmark's)", None),
+    Arg(
+        "cached_input_price_per_mtok",
+        "number",
+        "The API's $ per million cached input tokens (default: the input price)",
+        None,
+    ),
+    Arg("cached_share", "number", "Share of input tokens served from the API's cache, 0 to 1 (default 0)", 0.0),
+    Arg("benchmark", "text", "The benchmark whose published mean lengths stand in for lengths left out", None),
+)
 SLO_ARGS: tuple[Arg, ...] = (FAMILY, BENCH, TTFT, TPOT, AVAIL, MAXG, ROUND, SOFT)
 SLO_NOTE = "among the scenarios whose latency bounds are at least as strict as your target (SLOSCENARIOS)"
 
@@ -104,15 +123,29 @@ FUNCTIONS: tuple[Function, ...] = (
         "text",
     ),
     Function(
+        "APICOSTPERMTOK",
+        (API_OUT, *API_INPUT),
+        "An API's $ per million output tokens with the input it charges: output price + input/output tokens x "
+        "input price (cached input at its own). Lengths left out: the benchmark's means as MLCommons publishes "
+        "them.",
+        "=APICOSTPERMTOK(0.6,0.15,870,1000)",
+        tco.api_cost_per_mtok,
+        "number",
+    ),
+    Function(
         "APIUTILIZATION",
         (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour, rented or OWNEDGPUHOUR(...)"),
-            PER_GPU,
-            Arg("api_price_per_mtok", "number", "The API's $ per million output tokens"),
+            PER_GPU.but(
+                "Output tokens/s per GPU at the service level the API sells, e.g. SLOBEST(...) at its TTFT/TPOT"
+            ),
+            API_OUT,
+            *API_INPUT,
         ),
-        "The utilization at which the GPU costs the API's price per token: COSTPERMTOK at 100% / the API's price. "
-        "Above it the GPU is cheaper; #N/A where no utilization <= 100% reaches the API's price.",
-        '=APIUTILIZATION(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
+        "The utilization at which the GPU costs the API's $/M output tokens, input included (APICOSTPERMTOK): "
+        "COSTPERMTOK at 100% / that. Above it the GPU is cheaper. Give the rate at the API's service level "
+        "(SLOBEST).",
+        '=APIUTILIZATION(2,SLOBEST("B200","gpt-oss-120b",2000,15),0.6,0.15,870,1000)',
         tco.api_utilization,
         "number",
     ),
