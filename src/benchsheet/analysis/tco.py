@@ -13,6 +13,7 @@ counted (COSTPERMTOK) and in the rent-versus-own break-even.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
@@ -48,6 +49,75 @@ def _check_rate_of_capital(rate: float) -> None:
         raise bad_value("cost_of_capital is a yearly rate as a fraction, >= 0 and <= 1: type 8% as 0.08")
 
 
+@dataclass(frozen=True, slots=True)
+class Owning:
+    """Every cost line of owning one GPU, as the user gives them (OWNEDGPUHOUR's arguments, checked).
+
+    Capital: ``capex_per_gpu`` plus the back-end network and storage share of the cluster and sales tax and
+    installation, each a share of capex paid with it (year 0); the residual value (in $) comes back at the end.
+    Yearly: colocation per kW of IT power, software, support/maintenance (a share of capex a year) and staff.
+    Energy: kW x PUE x $/kWh for every hour. ``availability`` is the share of hours the GPU can serve: the
+    cost of the year falls on those hours."""
+
+    capex_per_gpu: float
+    years: float
+    cost_of_capital: float = 0.0
+    residual_value: float = 0.0
+    kw_per_gpu: float = 0.0
+    pue: float = 1.0
+    price_per_kwh: float = 0.0
+    colo_per_kw_month: float = 0.0
+    software_per_gpu_year: float = 0.0
+    support_share_per_year: float = 0.0
+    network_storage_share: float = 0.0
+    tax_install_share: float = 0.0
+    staff_per_gpu_year: float = 0.0
+    availability: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_price(self.capex_per_gpu, "capex_per_gpu")
+        check_rate(self.years, "years")
+        _check_rate_of_capital(self.cost_of_capital)
+        if not (math.isfinite(self.residual_value) and 0 <= self.residual_value <= self.capex_per_gpu):
+            raise bad_value("residual_value must be >= 0 and <= capex_per_gpu (in $ per GPU, not a share)")
+        check_price(self.kw_per_gpu, "kw_per_gpu")
+        check_pue(self.pue)
+        for name in ("price_per_kwh", "colo_per_kw_month", "software_per_gpu_year", "staff_per_gpu_year"):
+            check_price(getattr(self, name), name)
+        for name in ("support_share_per_year", "network_storage_share", "tax_install_share"):
+            share = getattr(self, name)
+            if not (math.isfinite(share) and 0 <= share <= 10):
+                raise bad_value(f"{name} is a share of capex, >= 0: type 8% as 0.08")
+        if not (math.isfinite(self.availability) and 0 < self.availability <= 1):
+            raise bad_value("availability is the share of hours the GPU can serve, > 0 and <= 1")
+
+    @property
+    def upfront(self) -> float:
+        """Year 0: capex, its network and storage share, tax and installation."""
+        return self.capex_per_gpu * (1 + self.network_storage_share + self.tax_install_share)
+
+    @property
+    def energy_per_year(self) -> float:
+        return self.kw_per_gpu * self.pue * self.price_per_kwh * HOURS_PER_YEAR
+
+    @property
+    def running_per_year(self) -> float:
+        """Each year's costs beside capital and energy: colocation, software, support and staff."""
+        colo = self.colo_per_kw_month * self.kw_per_gpu * MONTHS_PER_YEAR
+        support = self.support_share_per_year * self.capex_per_gpu
+        return colo + self.software_per_gpu_year + support + self.staff_per_gpu_year
+
+    def capital_per_year(self) -> float:
+        """The up-front cost annualised (CRF), less the residual's sinking fund."""
+        crf = capital_recovery_factor(self.cost_of_capital, self.years)
+        sinking = crf - self.cost_of_capital  # r / ((1+r)^n - 1); 1/n at r = 0
+        return self.upfront * crf - self.residual_value * sinking
+
+    def per_hour(self) -> float:
+        yearly = self.capital_per_year() + self.running_per_year + self.energy_per_year
+        return yearly / (HOURS_PER_YEAR * self.availability)
+
+
 def owned_gpu_hour(
     capex_per_gpu: float,
     years: float,
@@ -58,24 +128,89 @@ def owned_gpu_hour(
     price_per_kwh: float = 0.0,
     colo_per_kw_month: float = 0.0,
     software_per_gpu_year: float = 0.0,
+    support_share_per_year: float = 0.0,
+    network_storage_share: float = 0.0,
+    tax_install_share: float = 0.0,
+    staff_per_gpu_year: float = 0.0,
+    availability: float = 1.0,
 ) -> float:
-    """$ per GPU-hour of owning: yearly capital (CRF, less the residual's sinking fund), colocation per kW of
-    IT power and software, over the year's hours; plus energy, kW x PUE x $/kWh."""
-    check_price(capex_per_gpu, "capex_per_gpu")
-    check_rate(years, "years")
-    _check_rate_of_capital(cost_of_capital)
-    if not (math.isfinite(residual_value) and 0 <= residual_value <= capex_per_gpu):
-        raise bad_value("residual_value must be >= 0 and <= capex_per_gpu")
-    check_price(kw_per_gpu, "kw_per_gpu")
-    check_pue(pue)
-    check_price(price_per_kwh, "price_per_kwh")
-    check_price(colo_per_kw_month, "colo_per_kw_month")
-    check_price(software_per_gpu_year, "software_per_gpu_year")
-    crf = capital_recovery_factor(cost_of_capital, years)
-    sinking = crf - cost_of_capital  # r / ((1+r)^n - 1); 1/n at r = 0
-    capital = capex_per_gpu * crf - residual_value * sinking
-    yearly = capital + colo_per_kw_month * kw_per_gpu * MONTHS_PER_YEAR + software_per_gpu_year
-    return yearly / HOURS_PER_YEAR + kw_per_gpu * pue * price_per_kwh
+    """$ per GPU-hour of owning: yearly capital (CRF of capex with its network/storage and tax/installation
+    shares, less the residual's sinking fund), colocation per kW of IT power, software, support and staff, and
+    energy (kW x PUE x $/kWh every hour), over the hours the GPU is available."""
+    return Owning(
+        capex_per_gpu,
+        years,
+        cost_of_capital,
+        residual_value,
+        kw_per_gpu,
+        pue,
+        price_per_kwh,
+        colo_per_kw_month,
+        software_per_gpu_year,
+        support_share_per_year,
+        network_storage_share,
+        tax_install_share,
+        staff_per_gpu_year,
+        availability,
+    ).per_hour()
+
+
+CASH_FLOW_HEADER = ["year", "owning $ per GPU", "renting $ per GPU"]
+
+
+def cash_flows(
+    rented_price_per_gpu_hour: float,
+    capex_per_gpu: float,
+    years: float,
+    cost_of_capital: float = 0.0,
+    residual_value: float = 0.0,
+    kw_per_gpu: float = 0.0,
+    pue: float = 1.0,
+    price_per_kwh: float = 0.0,
+    colo_per_kw_month: float = 0.0,
+    software_per_gpu_year: float = 0.0,
+    support_share_per_year: float = 0.0,
+    network_storage_share: float = 0.0,
+    tax_install_share: float = 0.0,
+    staff_per_gpu_year: float = 0.0,
+    availability: float = 1.0,
+) -> list[list[object]]:
+    """TCOCASHFLOW: owning against renting the same GPU-hours, year by year: owning pays capex and its one-off
+    shares in year 0, then each year's running costs and energy, and gets the residual back at the end; renting
+    pays the rented price for every hour the owned GPU would be available (a reserved rental). Then the NPV of
+    each at the cost of capital, and the cheaper one. Owning's NPV x CRF over the year's available hours is
+    OWNEDGPUHOUR: the verdict is the same as comparing the two $/GPU-hour."""
+    check_price(rented_price_per_gpu_hour, "rented_price_per_gpu_hour")
+    own = Owning(
+        capex_per_gpu,
+        years,
+        cost_of_capital,
+        residual_value,
+        kw_per_gpu,
+        pue,
+        price_per_kwh,
+        colo_per_kw_month,
+        software_per_gpu_year,
+        support_share_per_year,
+        network_storage_share,
+        tax_install_share,
+        staff_per_gpu_year,
+        availability,
+    )
+    if years != int(years) or years > 100:
+        raise bad_value("years must be a whole number of years, at most 100, for a yearly schedule")
+    n = int(years)
+    yearly_own = own.running_per_year + own.energy_per_year
+    yearly_rent = rented_price_per_gpu_hour * HOURS_PER_YEAR * availability
+    rows: list[list[object]] = [list(CASH_FLOW_HEADER), [0, own.upfront, 0.0]]
+    for year in range(1, n + 1):
+        rows.append([year, yearly_own - (own.residual_value if year == n else 0.0), yearly_rent])
+    discount = [(1 + cost_of_capital) ** -t for t in range(n + 1)]
+    npv_own = sum(float(r[1]) * d for r, d in zip(rows[1:], discount, strict=True))  # type: ignore[arg-type]
+    npv_rent = sum(float(r[2]) * d for r, d in zip(rows[1:], discount, strict=True))  # type: ignore[arg-type]
+    rows.append([f"NPV at {cost_of_capital:.1%}", npv_own, npv_rent])
+    rows.append(["cheaper", "owning" if npv_own <= npv_rent else "renting", ""])
+    return rows
 
 
 def rent_vs_own(owned_price_per_gpu_hour: float, utilization: float) -> float:

@@ -39,31 +39,47 @@ API_INPUT: tuple[Arg, ...] = (
     Arg("cached_share", "number", "Share of input tokens served from the API's cache, 0 to 1 (default 0)", 0.0),
     Arg("benchmark", "text", "The benchmark whose published mean lengths stand in for lengths left out", None),
 )
+MORE_COSTS: tuple[Arg, ...] = (
+    Arg("support_share_per_year", "number", "Support/maintenance a year, a share of capex, e.g. 0.08 (default 0)", 0.0),
+    Arg(
+        "network_storage_share",
+        "number",
+        "Back-end network and storage, a share of capex bought with it (default 0)",
+        0.0,
+    ),
+    Arg("tax_install_share", "number", "Sales tax and installation, a share of capex paid with it (default 0)", 0.0),
+    Arg("staff_per_gpu_year", "number", "Staff (operations) in $ per GPU per year (default 0)", 0.0),
+    Arg(
+        "availability", "number", "Share of hours the GPU can serve (downtime left out), > 0 and <= 1 (default 1)", 1.0
+    ),
+)
+OWN_ARGS: tuple[Arg, ...] = (
+    Arg("capex_per_gpu", "number", "Purchase price per GPU in $ (a server's price / its GPUs), >= 0"),
+    Arg("years", "number", "Depreciation period in years, > 0"),
+    Arg(
+        "cost_of_capital",
+        "number",
+        "Yearly cost of capital, a fraction from 0 to 1, e.g. 0.08 (default 0)",
+        0.0,
+    ),
+    Arg("residual_value", "number", "Value per GPU in $ at the end of the period, <= capex (default 0)", 0.0),
+    Arg("kw_per_gpu", "number", "Average power per GPU in kW, your input or KWPERGPU(...) (default 0)", 0.0),
+    Arg("pue", "number", "Power usage effectiveness, facility / IT power, >= 1 (default 1)", 1.0),
+    Arg("price_per_kwh", "number", "Electricity in $ per kWh (default 0)", 0.0),
+    Arg("colo_per_kw_month", "number", "Colocation in $ per kW of IT power per month (default 0)", 0.0),
+    Arg("software_per_gpu_year", "number", "Software licences in $ per GPU per year (default 0)", 0.0),
+    *MORE_COSTS,
+)
 SLO_ARGS: tuple[Arg, ...] = (FAMILY, BENCH, TTFT, TPOT, AVAIL, MAXG, ROUND, SOFT)
 SLO_NOTE = "among the scenarios whose latency bounds are at least as strict as your target (SLOSCENARIOS)"
 
 FUNCTIONS: tuple[Function, ...] = (
     Function(
         "OWNEDGPUHOUR",
-        (
-            Arg("capex_per_gpu", "number", "Purchase price per GPU in $ (a server's price / its GPUs), >= 0"),
-            Arg("years", "number", "Depreciation period in years, > 0"),
-            Arg(
-                "cost_of_capital",
-                "number",
-                "Yearly cost of capital, a fraction from 0 to 1, e.g. 0.08 (default 0)",
-                0.0,
-            ),
-            Arg("residual_value", "number", "Value per GPU in $ at the end of the period, <= capex (default 0)", 0.0),
-            Arg("kw_per_gpu", "number", "Average power per GPU in kW, your input or KWPERGPU(...) (default 0)", 0.0),
-            Arg("pue", "number", "Power usage effectiveness, facility / IT power, >= 1 (default 1)", 1.0),
-            Arg("price_per_kwh", "number", "Electricity in $ per kWh (default 0)", 0.0),
-            Arg("colo_per_kw_month", "number", "Colocation in $ per kW of IT power per month (default 0)", 0.0),
-            Arg("software_per_gpu_year", "number", "Software licences in $ per GPU per year (default 0)", 0.0),
-        ),
-        "$ per GPU-hour of owning, every hour of the year: (capex x CRF - residual x (CRF - r) + colocation x kW x "
-        "12 + software) / 8,760 + kW x PUE x $/kWh; CRF = r(1+r)^n/((1+r)^n-1), 1/n at r = 0. COSTPERMTOK takes "
-        "it like a rented price.",
+        OWN_ARGS,
+        "$ per available GPU-hour of owning: (capex x (1 + network + tax shares) x CRF - residual x (CRF - r) + "
+        "colocation x kW x 12 + software + support + staff + kW x PUE x $/kWh x 8,760) / (8,760 x availability); "
+        "CRF = r(1+r)^n/((1+r)^n-1).",
         "=OWNEDGPUHOUR(30000,4,0.08,3000,1.2,1.3,0.1,150,4000)",
         tco.owned_gpu_hour,
         "number",
@@ -79,6 +95,18 @@ FUNCTIONS: tuple[Function, ...] = (
         "=RENTVSOWN(OWNEDGPUHOUR(30000,4,0.08,3000,1.2,1.3,0.1,150,4000),0.6)",
         tco.rent_vs_own,
         "number",
+    ),
+    Function(
+        "TCOCASHFLOW",
+        (
+            Arg("rented_price_per_gpu_hour", "number", "The rental $ per GPU-hour (reserved: every hour paid)"),
+            *OWN_ARGS,
+        ),
+        "Owning against renting the same GPU-hours, year by year (capex and one-off shares in year 0, yearly costs, "
+        "residual back at the end), the NPV of each at the cost of capital, and the cheaper. Spills.",
+        "=TCOCASHFLOW(2,30000,4,0.08,3000,1.2,1.3,0.1,150,4000)",
+        tco.cash_flows,
+        "table",
     ),
     Function(
         "KWPERGPU",
