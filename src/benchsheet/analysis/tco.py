@@ -202,12 +202,15 @@ def cash_flows(
     n = int(years)
     yearly_own = own.running_per_year + own.energy_per_year
     yearly_rent = rented_price_per_gpu_hour * HOURS_PER_YEAR * availability
-    rows: list[list[object]] = [list(CASH_FLOW_HEADER), [0, own.upfront, 0.0]]
-    for year in range(1, n + 1):
-        rows.append([year, yearly_own - (own.residual_value if year == n else 0.0), yearly_rent])
+    owning = [own.upfront] + [yearly_own - (own.residual_value if t == n else 0.0) for t in range(1, n + 1)]
+    renting = [0.0] + [yearly_rent] * n
     discount = [(1 + cost_of_capital) ** -t for t in range(n + 1)]
-    npv_own = sum(float(r[1]) * d for r, d in zip(rows[1:], discount, strict=True))  # type: ignore[arg-type]
-    npv_rent = sum(float(r[2]) * d for r, d in zip(rows[1:], discount, strict=True))  # type: ignore[arg-type]
+    npv_own = math.fsum(cf * d for cf, d in zip(owning, discount, strict=True))
+    npv_rent = math.fsum(cf * d for cf, d in zip(renting, discount, strict=True))
+    rows: list[list[object]] = [
+        list(CASH_FLOW_HEADER),
+        *([t, o, r] for t, (o, r) in enumerate(zip(owning, renting, strict=True))),
+    ]
     rows.append([f"NPV at {cost_of_capital:.1%}", npv_own, npv_rent])
     rows.append(["cheaper", "owning" if npv_own <= npv_rent else "renting", ""])
     return rows

@@ -19,7 +19,7 @@ MORE = (0.05, 0.10, 0.05, 600, 0.98)  # support 5%/yr, network+storage 10%, tax+
 
 
 def crf(r: float, n: float) -> float:
-    return r * (1 + r) ** n / ((1 + r) ** n - 1)
+    return float(r * (1 + r) ** n / ((1 + r) ** n - 1))
 
 
 def by_hand(capex: float, n: float, r: float, residual: float, kw: float, pue: float, kwh: float, colo: float,
@@ -41,7 +41,7 @@ def test_every_cost_line_by_hand() -> None:
     assert got == pytest.approx(by_hand(*BASE, *MORE), rel=1e-12)
     # each line alone adds what its definition says
     for k, name in enumerate(("support", "network", "tax", "staff", "up")):
-        one = [0, 0, 0, 0, 1]
+        one: list[float] = [0, 0, 0, 0, 1]
         one[k] = MORE[k]
         alone = udf.OWNEDGPUHOUR(*BASE, *one)
         assert alone == pytest.approx(by_hand(*BASE, **{name: MORE[k]}), rel=1e-12), name
