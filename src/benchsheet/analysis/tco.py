@@ -207,10 +207,8 @@ def cash_flows(
     discount = [(1 + cost_of_capital) ** -t for t in range(n + 1)]
     npv_own = math.fsum(cf * d for cf, d in zip(owning, discount, strict=True))
     npv_rent = math.fsum(cf * d for cf, d in zip(renting, discount, strict=True))
-    rows: list[list[object]] = [
-        list(CASH_FLOW_HEADER),
-        *([t, o, r] for t, (o, r) in enumerate(zip(owning, renting, strict=True))),
-    ]
+    rows: list[list[object]] = [list(CASH_FLOW_HEADER)]
+    rows += [[t, o, r] for t, (o, r) in enumerate(zip(owning, renting, strict=True))]
     rows.append([f"NPV at {cost_of_capital:.1%}", npv_own, npv_rent])
     rows.append(["cheaper", "owning" if npv_own <= npv_rent else "renting", ""])
     return rows
