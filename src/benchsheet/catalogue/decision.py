@@ -214,9 +214,9 @@ FUNCTIONS: tuple[Function, ...] = (
             Arg(
                 "gpus_per_node",
                 "cells",
-                f"Accelerators per node, whole nodes only: one for all, or one per family (default "
-                f"{DEFAULT_GPUS_PER_NODE})",
-                DEFAULT_GPUS_PER_NODE,
+                "Accelerators per node, whole nodes only: one for all, or one per family (default or blank: the "
+                "node size of the MLPerf system each rate comes from)",
+                None,
             ),
             Arg(
                 "hours_per_month",
@@ -243,10 +243,18 @@ FUNCTIONS: tuple[Function, ...] = (
                 None,
             ),
             Arg("tpot_ms", "cells", "Each workload's p99 TPOT target in ms, beside ttft_ms", None),
+            Arg("headroom", "number", "Extra capacity on top of each target, e.g. 0.2 for 20% (default 0)", 0.0),
+            Arg(
+                "pool_nodes",
+                "bool",
+                "TRUE: the workloads share nodes (whole GPUs each, whole nodes of their sum); default FALSE: "
+                "whole nodes per workload",
+                False,
+            ),
         ),
-        "Per family and workload: BEST's per-GPU rate and entry, GPUs (whole nodes), nodes, monthly $ and $ per "
-        "million; then the family's total and blended $/M. Shares split a total target; a TTFT/TPOT target picks "
-        "the scenario (SLOBEST). Spills.",
+        "Per candidate (family or entry ID) and workload: per-GPU rate and entry, GPUs for target + headroom in "
+        "whole nodes, monthly $ and $/M as bought; then the total and blended $/M. A TTFT/TPOT target picks the "
+        "scenario (SLOBEST). Spills.",
         '=FLEET("gpt-oss-120b","Server",1000000,"GB300",5,0.7)',
         fleet.fleet,
         "table",

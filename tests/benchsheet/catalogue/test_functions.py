@@ -230,7 +230,7 @@ ERRORS = [
     (("MWGPUS", 10, 1.2, 0.9), "#VALUE! pue must be a number >= 1"),
     (("MWTOKENS", 10, 0, 1.3, 1000), "#VALUE! kw_per_gpu must be a number > 0"),
     (("TOKENSPERMW", 0, 1.2, 1.3), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
-    (("FLEET", "gpt-oss-120b", "Server", 1e6, "TPU9", 5), "#N/A Unknown family 'TPU9'"),
+    (("FLEET", "gpt-oss-120b", "Server", 1e6, "B200", 5, 1, 8, 730, "nope"), "#VALUE! availability must be one of"),
     # MLPerf Endpoints curves (issue 31): none is bundled, so each answers that none is loaded
     (("CURVES",), "#N/A No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder>"),
     (("CURVEPOINTS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
