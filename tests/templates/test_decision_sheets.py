@@ -23,6 +23,7 @@ from benchsheet.data import store
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
+from benchsheet.templates.sheets import tco as T
 
 
 def fn(name: str, *args: Any) -> Any:
@@ -78,12 +79,18 @@ def crf(rate: float, years: float) -> float:
 
 
 def owned_by_hand(capex: float, years: float, rate: float, residual: float, kw: float, **k: float) -> float:
-    """$ per GPU-hour of owning, every hour of the year: the yearly capital charge net of the residual value
-    (recovered at the end: its present value's annuity, residual x (CRF - r)), colocation per kW of IT power,
-    software, over 8,760 hours; then electricity at the facility's PUE."""
+    """$ per available GPU-hour of owning: the yearly capital charge of capex with its network/storage and
+    tax/installation shares, net of the residual value (recovered at the end: its present value's annuity,
+    residual x (CRF - r)), colocation per kW of IT power, software, support (a share of capex a year), staff,
+    and electricity at the facility's PUE every hour; over the hours the GPU is available."""
     f = crf(rate, years)
-    yearly = capex * f - residual * (f - rate) + k["colo"] * kw * 12 + k["software"]
-    return yearly / 8760 + kw * k["pue"] * k["kwh"]
+    upfront = capex * (1 + k.get("network", 0) + k.get("tax", 0))
+    yearly = upfront * f - residual * (f - rate) + k["colo"] * kw * 12 + k["software"]
+    yearly += k.get("support", 0) * capex + k.get("staff", 0) + kw * k["pue"] * k["kwh"] * 8760
+    return yearly / (8760 * k.get("availability", 1))
+
+
+MORE = ("support", "network", "tax", "staff", "availability")
 
 
 def test_every_owning_input_is_a_labelled_input_with_its_source(built: Path) -> None:
@@ -103,6 +110,7 @@ def test_every_owning_input_is_a_labelled_input_with_its_source(built: Path) -> 
 def test_owned_against_rented_per_candidate(built: Path) -> None:
     book = Book(built)
     i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    sl = {f.key: book[T.SERVICE[f.key]] for f in T.SERVICE.fields}
     util = book[S.WORKLOAD["utilization"]]
     bench, scen = book[S.WORKLOAD["benchmark"]], book[S.WORKLOAD["scenario"]]
     seen = []
@@ -113,24 +121,32 @@ def test_owned_against_rented_per_candidate(built: Path) -> None:
             assert row["candidate"] in ("", None) and row["owned"] in ("", None)
             continue
         seen.append(row["candidate"])
-        assert row["candidate"] == sizing["candidate"] and row["per_gpu"] == sizing["per_gpu"]
+        assert row["candidate"] == sizing["candidate"]
         assert row["gpus_server"] == sizing["gpus_per_node"]
         capex = row["capex_server"] / row["gpus_server"]
         assert row["capex_gpu"] == pytest.approx(capex)
-        # no gpt-oss-120b Server row of the candidates has measured power: the user's kW, and the row says so
+        # no gpt-oss-120b Server row of the candidates has measured power: the row's own kW input, said so
         assert fn("KWPERGPU", sizing["entry"], bench, scen).startswith("#N/A")
-        assert row["kw"] == i["kw"] and row["kw_source"].startswith("your input: no measured power")
+        assert row["kw"] == row["kw_own"] and row["kw_source"].startswith(f"your input for {row['candidate']}")
         args = (capex, i["years"], i["rate"], capex * i["residual"], row["kw"], i["pue"], i["kwh"], i["colo"])
-        assert row["owned"] == pytest.approx(fn("OWNEDGPUHOUR", *args, i["software"]), rel=1e-12)
-        by_hand = owned_by_hand(*args[:5], pue=i["pue"], kwh=i["kwh"], colo=i["colo"], software=i["software"])
-        assert row["owned"] == pytest.approx(by_hand, rel=1e-12)
-        assert row["owned_mtok"] == pytest.approx(fn("COSTPERMTOK", row["owned"], row["per_gpu"], util), rel=1e-12)
-        assert row["owned_mtok"] == pytest.approx(row["owned"] * 1e6 / (row["per_gpu"] * 3600 * util), rel=1e-12)
-        assert row["rented_mtok"] == pytest.approx(fn("COSTPERMTOK", row["rented"], row["per_gpu"], util))
-        assert row["breakeven"] == pytest.approx(row["owned"] / util, rel=1e-12)
-        assert row["api_owned"] == pytest.approx(fn("APIUTILIZATION", row["owned"], row["per_gpu"], i["api"]))
-        assert row["api_rented"] == pytest.approx(fn("APIUTILIZATION", row["rented"], row["per_gpu"], i["api"]))
-        assert row["cheaper"] == ("owning" if row["owned_mtok"] <= row["rented_mtok"] else "renting")
+        more = [i[k] for k in MORE]
+        assert row["owned"] == pytest.approx(fn("OWNEDGPUHOUR", *args, i["software"], *more), rel=1e-12)
+        lines = {k: i[k] for k in (*MORE, "pue", "kwh", "colo", "software")}
+        assert row["owned"] == pytest.approx(owned_by_hand(*args[:5], **lines), rel=1e-12)
+        # the rate at the service level the API sells: SLOBEST's row, its scenario beside it
+        rate = fn("SLOBEST", row["candidate"], bench, sl["ttft"], sl["tpot"], "available", 8)
+        if not isinstance(rate, float):
+            assert row["per_gpu"] == row["scenario"] == T.NO_RATE == row["owned_sl"] == row["api_owned"]
+            continue
+        assert row["per_gpu"] == rate
+        assert row["scenario"] == fn("SLOBESTSCENARIO", row["candidate"], bench, sl["ttft"], sl["tpot"], "available", 8)
+        assert row["owned_sl"] == pytest.approx(row["owned"] * 1e6 / (rate * 3600 * util), rel=1e-12)
+        assert row["rented_sl"] == pytest.approx(row["rented"] * 1e6 / (rate * 3600 * util), rel=1e-12)
+        # one rental model (reserved: every hour paid): the break-even rental is the owned price itself
+        assert row["breakeven"] == pytest.approx(row["owned"], rel=1e-12)
+        api = sl["api"] + sl["in_tokens"] / sl["out_tokens"] * sl["api_in"]  # cached share 0
+        assert row["api_owned"] == pytest.approx(row["owned"] * 1e6 / (rate * 3600) / api, rel=1e-12)
+        assert row["api_rented"] == pytest.approx(row["rented"] * 1e6 / (rate * 3600) / api, rel=1e-12)
     assert seen == ["B200", "B300", "GB300", "MI355X", "H200"]
     # rented prices from Quotes: the baseline's for B200, a family's first quote with a price, as typed there
     rented = {book[S.TCO_TABLE.row(k)["candidate"]]: book[S.TCO_TABLE.row(k)["rented"]] for k in range(5)}
@@ -152,6 +168,9 @@ def test_the_chart_table_is_cost_per_mtok_at_each_utilization(built: Path) -> No
         price = book[candidate["rented" if k % 2 else "owned"]]
         per_gpu = book[candidate["per_gpu"]]
         assert book[row["series"]] == f"{book[candidate['candidate']]} {'rented' if k % 2 else 'owned'}"
+        if per_gpu == T.NO_RATE:
+            assert all(book[row[f"u{j}"]] == T.NO_RATE for j in range(len(S.UTILIZATIONS)))
+            continue
         for j, u in enumerate(S.UTILIZATIONS):
             got = book[row[f"u{j}"]]
             assert got == pytest.approx(fn("COSTPERMTOK", price, per_gpu, u), rel=1e-12)
@@ -163,7 +182,7 @@ def test_which_input_moves_owned_cost_most(built: Path) -> None:
     first = S.TCO_TABLE.row(0)
     capex, kw = book[first["capex_gpu"]], book[first["kw"]]
     base = dict(capex=capex, years=i["years"], rate=i["rate"], residual=i["residual"], kw=kw)
-    costs = dict(pue=i["pue"], kwh=i["kwh"], colo=i["colo"], software=i["software"])
+    costs = {k: i[k] for k in ("pue", "kwh", "colo", "software", *MORE)}
 
     def owned(**up: float) -> float:
         b, c = (
@@ -173,7 +192,9 @@ def test_which_input_moves_owned_cost_most(built: Path) -> None:
         return owned_by_hand(b["capex"], b["years"], b["rate"], b["capex"] * b["residual"], b["kw"], **c)
 
     now = owned()
-    want = {key: owned(**{key: {**base, **costs}[key] * 1.1}) / now - 1 for key in (*base, *costs)}
+    moved = [key for key, _ in S.MOVED if key != "utilization"]
+    assert "availability" not in moved  # +10% of 98% is no share of hours: it stays as typed
+    want = {key: owned(**{key: {**base, **costs}[key] * 1.1}) / now - 1 for key in moved}
     want["utilization"] = 1 / 1.1 - 1
     got = {key: book[S.MOVES.row(k)["change"]] for k, (key, _) in enumerate(S.MOVED)}
     assert got == pytest.approx(want, rel=1e-9)
@@ -203,13 +224,15 @@ def test_a_measured_row_gives_its_power_and_says_so(template: Path) -> None:
     measured = fn("KWPERGPU", "5.1-0061", "llama2-70b-99", "Offline")
     assert isinstance(measured, float) and row["kw"] == pytest.approx(measured, rel=1e-12)
     assert row["kw_source"] == "measured: 5.1-0061 system power / GPUs (KWPERGPU)"
-    assert row["owned"] == pytest.approx(
-        fn("OWNEDGPUHOUR", row["capex_gpu"], 4, 0.08, row["capex_gpu"] * 0.1, measured, 1.3, 0.1, 150, 4500),
-        rel=1e-12,
-    )
-    # FLEET sizes families: the entry ID's row is left out of it, the others stay
+    more = [book[S.TCO_INPUTS[k]] for k in MORE]
+    owned = fn("OWNEDGPUHOUR", row["capex_gpu"], 4, 0.08, row["capex_gpu"] * 0.1, measured, 1.3, 0.1, 150, 4500, *more)
+    assert row["owned"] == pytest.approx(owned, rel=1e-12)
+    # FLEET takes the entry ID as a candidate of its own rows (issue 40, item 2): the Fleet mix's workloads
+    # are not ones 5.1-0061 ran, and its rows say so instead of vanishing
     fleet = [book[fleet_cell(k, 0)] for k in range(S.FLEET_TABLE.slots)]
-    assert "5.1-0061" not in fleet and "B200" in fleet
+    assert "5.1-0061" in fleet and "B200" in fleet
+    own = next(k for k in range(S.FLEET_TABLE.slots) if book[fleet_cell(k, 0)] == "5.1-0061")
+    assert book[fleet_cell(own, 6)].startswith("none: 5.1-0061 has no gpt-oss-120b Server result")
 
 
 def test_a_quote_may_take_the_owned_price(template: Path, built: Path) -> None:
@@ -267,6 +290,8 @@ def test_the_fleet_table_is_fleets_answer(built: Path) -> None:
         [[v] for v in col[2]],
         [[v] for v in lat[0]],
         [[v] for v in lat[1]],
+        book[S.WORKLOAD["headroom"]],
+        book[S.MIX_INPUTS["pool"]] == "yes",
     )
     assert isinstance(want, list), want
     got = [[book[fleet_cell(k, j)] for j in range(len(S.FLEET_TABLE.columns))] for k in range(S.FLEET_TABLE.slots)]
