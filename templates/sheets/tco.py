@@ -649,6 +649,7 @@ def _cash_call() -> Expr:
     return call("TCOCASHFLOW", _FIRST["rented"].abs, *(a.abs if isinstance(a, Cell) else a for a in own))
 
 
+CASH: ArrayBlock  # below: the hidden answer CASH_TABLE shows
 CASH_TABLE = TableBlock(
     TCO,
     under(BREAKDOWN_CHART, gap=0, titled=True),
