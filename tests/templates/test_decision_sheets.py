@@ -323,3 +323,114 @@ def test_shares_that_do_not_add_up_say_so_and_owned_prices_flow(template: Path) 
     assert book[S.FLEET_REASON["reason"]].startswith("#VALUE! shares add up to 90%, not 100%")
     assert all(book[fleet_cell(k, 0)] in ("", None) for k in range(S.FLEET_TABLE.slots))
     assert book[S.FLEET_CANDIDATES.row(0)["price"]] == book[S.TCO_TABLE.row(0)["owned"]]
+
+
+# ------------------------------------------------ issue 39: the buyer's numbers complete and consistent
+
+
+def test_sizing_shows_cost_as_bought_beside_the_rate(built: Path) -> None:
+    # B200: 184 GPUs (1,000,000 x 1.2 at 60%, whole nodes of 8) x $3.00 x 730 h = $402,960 a month, over the
+    # month's output at the target: $0.153 per million as bought; the rate alone at 60% is $0.123
+    book = Book(built)
+    w = {k: book[S.WORKLOAD[k]] for k in ("target", "hours", "utilization")}
+    row = {k: book[c] for k, c in S.SIZING_TABLE.row(0).items()}
+    assert row["monthly_cost"] == row["gpus"] * row["price"] * w["hours"] == 402_960
+    by_hand = row["monthly_cost"] * 1e6 / (w["target"] * 3600 * w["hours"])
+    assert row["bought_mtok"] == pytest.approx(by_hand, rel=1e-12) and round(by_hand, 3) == 0.153
+    at_rate = row["price"] * 1e6 / (row["per_gpu"] * 3600 * w["utilization"])
+    assert row["cost_per_mtok"] == pytest.approx(at_rate, rel=1e-12) and round(at_rate, 3) == 0.123
+    headers = {c.key: c.header for c in S.SIZING_TABLE.columns}
+    assert "as bought" in headers["bought_mtok"] and "at utilization" in headers["cost_per_mtok"]
+
+
+def test_fleet_buys_sizings_headroom(built: Path) -> None:
+    book = Book(built)
+    headroom, util = book[S.WORKLOAD["headroom"]], book[S.WORKLOAD["utilization"]]
+    assert book[S.MIX_INPUTS["headroom"]] == headroom == 0.2
+    nodes = {
+        book[S.FLEET_CANDIDATES.row(i)["candidate"]]: book[S.FLEET_CANDIDATES.row(i)["gpus_node"]] for i in range(5)
+    }
+    checked = 0
+    for k in range(S.FLEET_TABLE.slots):
+        family, bench, target, rate = (book[fleet_cell(k, j)] for j in (0, 1, 3, 4))
+        if not isinstance(rate, float):
+            continue
+        node = nodes[family]
+        assert book[fleet_cell(k, 7)] == fn("GPUSNEEDED", target * (1 + headroom), rate, util, node), (family, bench)
+        checked += 1
+    assert checked >= 10
+
+
+def test_one_place_for_the_service_level_and_rates_that_meet_it(built: Path) -> None:
+    book = Book(built)
+    assert (book[T.SERVICE["ttft"]], book[T.SERVICE["tpot"]]) == (2000, 15)
+    b200 = {k: book[c] for k, c in S.TCO_TABLE.row(0).items()}
+    # gpt-oss-120b at 2,000 ms / 15 ms: only Interactive's bounds (LoadGen's mlperf.conf) are that strict
+    assert b200["scenario"] == "Interactive"
+    server = fn("BEST", "B200", "gpt-oss-120b", "Server", "available", 8)
+    assert round(b200["per_gpu"] / server, 2) == 0.15  # the API's speed: 0.15x the Server rate on B200
+    # the API as it charges: $0.60/M out + 1,112 / 1,278.2 x $0.15/M in
+    api = book[T.SERVICE["api_cost"]]
+    assert api == pytest.approx(0.60 + 1112 / 1278.2 * 0.15, rel=1e-12)
+
+
+def test_every_cost_line_has_a_labelled_input_and_reaches_owned(built: Path) -> None:
+    wb = openpyxl.load_workbook(built)
+    ws = wb[S.TCO]
+    labels = {ws.cell(S.TCO_INPUTS[k].row, 1).value: k for k in MORE}
+    assert set(labels.values()) == set(MORE)
+    for k in MORE:
+        note = ws.cell(S.TCO_INPUTS[k].row, 3).value
+        assert note and note.startswith("assumption"), k
+    book = Book(built)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    for slot in range(5):
+        row = {k: book[c] for k, c in S.TCO_TABLE.row(slot).items()}
+        parts = {k: book[c] for k, c in T.BREAKDOWN.row(slot).items()}
+        assert parts["candidate"] == row["candidate"]
+        total = sum(parts[k] for k, _ in T.PARTS)
+        assert total == pytest.approx(row["owned"], rel=1e-12)
+        # each part by hand, per available hour
+        hours = 8760 * i["availability"]
+        capital = row["capex_gpu"] * (1 + i["network"] + i["tax"]) * crf(i["rate"], i["years"])
+        capital -= row["residual_gpu"] * (crf(i["rate"], i["years"]) - i["rate"])
+        assert parts["capital"] == pytest.approx(capital / hours, rel=1e-12)
+        assert parts["energy"] == pytest.approx(row["kw"] * i["pue"] * i["kwh"] * 8760 / hours, rel=1e-12)
+        assert parts["rest"] == pytest.approx((i["support"] * row["capex_gpu"] + i["staff"]) / hours, rel=1e-12)
+        # residual value in $ per GPU beside the share typed above, both said
+        assert row["residual_gpu"] == pytest.approx(row["capex_gpu"] * i["residual"], rel=1e-12)
+
+
+def test_npv_schedule_and_one_rental_model(built: Path) -> None:
+    book = Book(built)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    for slot in range(5):
+        row = {k: book[c] for k, c in S.TCO_TABLE.row(slot).items()}
+        args = (row["capex_gpu"], i["years"], i["rate"], row["residual_gpu"], row["kw"], i["pue"], i["kwh"])
+        flows = fn("TCOCASHFLOW", row["rented"], *args, i["colo"], i["software"], *[i[k] for k in MORE])
+        npv = flows[int(i["years"]) + 2]
+        assert row["npv_own"] == pytest.approx(npv[1], rel=1e-9) and row["npv_rent"] == pytest.approx(npv[2])
+        assert row["cheaper"] == flows[int(i["years"]) + 3][1]
+        # reserved renting throughout: the NPV verdict is the $/GPU-hour verdict, and the break-even rental
+        assert row["cheaper"] == ("owning" if row["owned"] <= row["rented"] else "renting")
+        assert row["breakeven"] == pytest.approx(row["owned"], rel=1e-12)
+        if slot == 0:  # the first candidate's schedule, as TCOCASHFLOW answers it
+            shown = [
+                [book[c] if book[c] is not None else "" for c in T.CASH_TABLE.row(k).values()]
+                for k in range(len(flows) - 1)
+            ]
+            assert shown == [pytest.approx(line) if isinstance(line[1], float) else line for line in flows[1:]]
+    headers = {c.key: c.header for c in S.TCO_TABLE.columns}
+    assert all("reserved" in headers[k] for k in ("rented", "rented_sl", "npv_rent", "breakeven"))
+
+
+def test_nodes_per_candidate_from_the_mlperf_row(template: Path) -> None:
+    # GB300's node size left blank on Sizing: TCO takes its MLPerf system's, accelerators / nodes
+    edit(template, {S.SIZING_TABLE.row(2)["gpus_per_node"]: None})
+    book = Book(template)
+    entry = book[S.SIZING_TABLE.row(2)["entry"]]
+    by_hand = fn("ENTRY", entry, "gpus") / fn("ENTRY", entry, "nodes")
+    assert by_hand == 4
+    assert book[S.TCO_TABLE.row(2)["gpus_server"]] == 4
+    kws = {book[S.TCO_TABLE.row(k)["kw"]] for k in range(5)}
+    assert len(kws) > 1  # power per GPU per candidate, not one figure for all
