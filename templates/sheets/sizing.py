@@ -128,13 +128,13 @@ SIZING_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        "$/M tokens at utilization (the rate alone)",
+        "$/M tokens at utilization",
         Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
         short="$/M tokens",
     ),
     Column(
         "bought_mtok",
-        "$/M tokens as bought (headroom, whole nodes)",
+        "$/M tokens as bought",
         Formula(_as_bought, "out_money3"),
         short="$/M bought",
     ),

@@ -236,8 +236,9 @@ def _owned(r: RowCells) -> Expr:
 
 
 def _lifted(key: str, style: str = "out_text") -> Formula:
-    """The row's cell of the hidden LIFTED block (one array formula a column), shown as a plain reference."""
-    return Formula(lambda r: Expr.of(LIFTED.row(r.index)[key]), style)
+    """The row's cell of the hidden LIFTED block (one array formula a column), shown as a plain reference
+    (empty text in an empty slot, without reading the array)."""
+    return Formula(lambda r: unless_blank(r["candidate"], LIFTED.row(r.index)[key]), style)
 
 
 def _npv(price: str) -> Formula:
@@ -307,7 +308,7 @@ def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
 
 TCO_COLUMNS = (
     Column("candidate", "Candidate (Sizing's)", _sizing("candidate")),
-    Column("gpus_server", "GPUs per server (Sizing's, else the MLPerf node)", Formula(_gpus_per_server, "out_int")),
+    Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", Formula(_gpus_per_server, "out_int")),
     Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
     Column(
         "capex_gpu",
@@ -343,8 +344,9 @@ TCO_TABLE = TableBlock(
     under(SERVICE),
     SIZING_TABLE.slots,
     TCO_COLUMNS,
-    "Owned against rented, per candidate (at the utilization above)",
-    header_height=40,
+    "Owned against rented (reserved), per candidate, at the utilization and service level above "
+    "(none: no MLPerf row of it meets the service level)",
+    header_height=66,
 )
 _HIDDEN = len(TCO_COLUMNS)  # the first column after the table's: hidden answers of one call each
 MEASURED = ArrayBlock(
@@ -362,7 +364,7 @@ BREAKEVEN = ArrayBlock(
 )
 """RENTVSOWN of each candidate's owned $/GPU-hour for a reserved rental (every hour paid, as the rented price and
 the NPV columns take it: utilization 1), from one array formula (a row without one shows its reason)."""
-NO_RATE = "none: no row meets the service level"
+NO_RATE = "none"
 """What a candidate without a row at the service level shows (SLOSCENARIOS says which scenarios would)."""
 
 
@@ -556,11 +558,11 @@ MOST = Fields(TCO, top=under(MOVES, titled=False), fields=(Field("most", "Moves 
 # ------------------------------------------------------------ the cost lines per candidate, and a chart
 
 PARTS: tuple[tuple[str, str], ...] = (
-    ("capital", "Capital (capex, network, tax; net of residual)"),
-    ("energy", "Energy (kW x PUE x $/kWh)"),
+    ("capital", "Capital, net of residual"),
+    ("energy", "Energy"),
     ("colo", "Colocation"),
     ("software", "Software"),
-    ("rest", "The rest (support, staff)"),
+    ("rest", "Support and staff"),
 )
 
 
@@ -606,7 +608,8 @@ BREAKDOWN = TableBlock(
         Column("candidate", "Candidate", Formula(lambda r: Expr.of(TCO_TABLE.row(r.index)["candidate"]))),
         *(Column(k, label, _shown_part(k)) for k, label in PARTS),
     ),
-    "Owned $ per available GPU-hour, line by line (each OWNEDGPUHOUR of its lines alone)",
+    lit("Owned $ per available GPU-hour, line by line (each OWNEDGPUHOUR of its lines alone; capital includes ")
+    & lit("network, storage, tax and installation)"),
     header_height=40,
 )
 PARTS_HIDDEN = TableBlock(
@@ -665,7 +668,7 @@ CASH_TABLE = TableBlock(
         )
     ),
     lit("Cash flows of owning against renting the same GPU-hours (TCOCASHFLOW): ") & _FIRST["candidate"].abs,
-    header_height=27,
+    header_height=40,
 )
 CASH = ArrayBlock(TCO, CASH_TABLE.first, _CASH_LEFT, _CASH_ROWS, 3, _cash_call(), skip=1)
 """TCOCASHFLOW of the first candidate after its header, from one array formula in hidden columns (LibreOffice
