@@ -434,3 +434,18 @@ def test_nodes_per_candidate_from_the_mlperf_row(template: Path) -> None:
     assert book[S.TCO_TABLE.row(2)["gpus_server"]] == 4
     kws = {book[S.TCO_TABLE.row(k)["kw"]] for k in range(5)}
     assert len(kws) > 1  # power per GPU per candidate, not one figure for all
+
+
+def test_a_typo_and_an_entry_id_on_sizing_keep_the_fleet_table(template: Path) -> None:
+    # issue 40: Sizing's candidate GB300 typed GB30, and an entry ID in an empty slot (the header invites
+    # "family or entry ID"): FLEET's table keeps every other candidate and says why for these two
+    edit(template, {S.SIZING_TABLE.row(2)["candidate"]: "GB30", S.SIZING_TABLE.row(5)["candidate"]: "6.1-0052"})
+    book = Book(template)
+    assert book[S.FLEET_REASON["reason"]] == "the table below"
+    rows = [[book[fleet_cell(k, j)] for j in (0, 1, 6, 7)] for k in range(S.FLEET_TABLE.slots)]
+    families = [r[0] for r in rows if r[0]]
+    assert {"B200", "B300", "MI355X", "H200", "GB30", "6.1-0052"} <= set(families)
+    typo = [r for r in rows if r[0] == "GB30"]
+    assert typo[0][2] == "none: Unknown family 'GB30': did you mean GB300?", typo[0][2]
+    own = next(r for r in rows if r[0] == "6.1-0052" and r[1] == "gpt-oss-120b")
+    assert own[2] == "6.1-0052" and own[3] > 0

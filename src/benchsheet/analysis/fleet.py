@@ -363,7 +363,8 @@ def fleet(
                 rate, row = _best(table, bounds or {}, family, work, filters)
             except BenchError as err:
                 missing += 1
-                out.append([family, bench, scen, target, "", "", f"none: {err.reason}", "", "", price, "", ""])
+                reason = err.reason.split(" Known: ")[0] if "did you mean" in err.reason else err.reason
+                out.append([family, bench, scen, target, "", "", f"none: {reason}", "", "", price, "", ""])
                 continue
             node = given_node or row_node_size(row)
             sizes.add(node)
