@@ -403,8 +403,11 @@ UTILIZATIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _series_name(r: RowCells) -> Expr:
-    candidate = TCO_TABLE.row(r.index // 2)["candidate"].abs
-    return unless_blank(candidate, candidate & lit(" rented" if r.index % 2 else " owned"))
+    """ "B200 owned"; "GB300 owned: none" where no row meets the service level (its line lies at 0)."""
+    row = TCO_TABLE.row(r.index // 2)
+    candidate, per_gpu = row["candidate"].abs, row["per_gpu"].abs
+    named = candidate & lit(" rented" if r.index % 2 else " owned")
+    return unless_blank(candidate, if_(call("ISNUMBER", per_gpu), named, named & lit(": ") & per_gpu))
 
 
 def _at_utilization(j: int) -> Formula:

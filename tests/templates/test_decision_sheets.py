@@ -167,7 +167,8 @@ def test_the_chart_table_is_cost_per_mtok_at_each_utilization(built: Path) -> No
             continue
         price = book[candidate["rented" if k % 2 else "owned"]]
         per_gpu = book[candidate["per_gpu"]]
-        assert book[row["series"]] == f"{book[candidate['candidate']]} {'rented' if k % 2 else 'owned'}"
+        name = f"{book[candidate['candidate']]} {'rented' if k % 2 else 'owned'}"
+        assert book[row["series"]] == (name if isinstance(per_gpu, float) else f"{name}: {T.NO_RATE}")
         if per_gpu == T.NO_RATE:
             assert all(book[row[f"u{j}"]] == T.NO_RATE for j in range(len(S.UTILIZATIONS)))
             continue

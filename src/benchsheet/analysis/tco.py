@@ -14,7 +14,8 @@ counted (COSTPERMTOK) and in the rent-versus-own break-even.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
@@ -119,6 +120,11 @@ class Owning:
         return yearly / (HOURS_PER_YEAR * self.availability)
 
 
+def owning_of(arguments: dict[str, Any]) -> Owning:
+    """The Owning of a function's arguments named as its fields (OWNEDGPUHOUR's and TCOCASHFLOW's)."""
+    return Owning(**{f.name: arguments[f.name] for f in fields(Owning)})
+
+
 def owned_gpu_hour(
     capex_per_gpu: float,
     years: float,
@@ -138,22 +144,7 @@ def owned_gpu_hour(
     """$ per GPU-hour of owning: yearly capital (CRF of capex with its network/storage and tax/installation
     shares, less the residual's sinking fund), colocation per kW of IT power, software, support and staff, and
     energy (kW x PUE x $/kWh every hour), over the hours the GPU is available."""
-    return Owning(
-        capex_per_gpu,
-        years,
-        cost_of_capital,
-        residual_value,
-        kw_per_gpu,
-        pue,
-        price_per_kwh,
-        colo_per_kw_month,
-        software_per_gpu_year,
-        support_share_per_year,
-        network_storage_share,
-        tax_install_share,
-        staff_per_gpu_year,
-        availability,
-    ).per_hour()
+    return owning_of(locals()).per_hour()
 
 
 CASH_FLOW_HEADER = ["year", "owning $ per GPU", "renting $ per GPU"]
@@ -182,22 +173,7 @@ def cash_flows(
     each at the cost of capital, and the cheaper one. Owning's NPV x CRF over the year's available hours is
     OWNEDGPUHOUR: the verdict is the same as comparing the two $/GPU-hour."""
     check_price(rented_price_per_gpu_hour, "rented_price_per_gpu_hour")
-    own = Owning(
-        capex_per_gpu,
-        years,
-        cost_of_capital,
-        residual_value,
-        kw_per_gpu,
-        pue,
-        price_per_kwh,
-        colo_per_kw_month,
-        software_per_gpu_year,
-        support_share_per_year,
-        network_storage_share,
-        tax_install_share,
-        staff_per_gpu_year,
-        availability,
-    )
+    own = owning_of(locals())
     if years != int(years) or years > 100:
         raise bad_value("years must be a whole number of years, at most 100, for a yearly schedule")
     n = int(years)
