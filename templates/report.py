@@ -33,6 +33,7 @@ class SizingLine:
     headroom: Value
     price: Value
     cost_per_mtok: Value
+    bought_mtok: Value
     monthly_cost: Value
 
 

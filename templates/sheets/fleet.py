@@ -30,8 +30,9 @@ from benchsheet.templates.layout import (
     under,
 )
 from benchsheet.templates.sheets.common import if_number, notes, sheet, unless_blank
+from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
-from benchsheet.templates.sheets.workload import workload_links
+from benchsheet.templates.sheets.workload import WORKLOAD, workload_links
 
 FLEET = "Fleet"
 FLEET_WORKLOAD = workload_links(FLEET, "availability", "max_gpus", "utilization", "hours")
@@ -54,6 +55,19 @@ MIX_INPUTS = Fields(
             Input("rented"),
             "rented (TCO's rented price) or owned (TCO's owned price)",
             ListRule(("rented", "owned"), "price basis"),
+        ),
+        Field(
+            "headroom",
+            "Headroom (Sizing's)",
+            Formula(Expr.of(WORKLOAD["headroom"]), "out_pct"),
+            "set on Sizing: GPUs for the target x (1 + headroom), as Sizing buys them",
+        ),
+        Field(
+            "pool",
+            "Pool nodes across workloads",
+            Input("no"),
+            "no: whole nodes per workload; yes: the workloads share nodes (whole nodes of their sum)",
+            ListRule(("no", "yes"), "pooling"),
         ),
     ),
 )
@@ -110,6 +124,10 @@ def _tco(key: str, style: str = "out_text") -> Formula:
     return Formula(lambda r: Expr.of(TCO_TABLE.row(r.index)[key]), style)
 
 
+def _sizing_per_gpu() -> Formula:
+    return Formula(lambda r: Expr.of(SIZING_TABLE.row(r.index)["per_gpu"]), "out_num")
+
+
 def _price(r: RowCells) -> Expr:
     tco = TCO_TABLE.row(r.index)
     return unless_blank(r["candidate"], if_(eq(MIX_INPUTS["basis"], lit("owned")), tco["owned"], tco["rented"]))
@@ -144,7 +162,7 @@ CANDIDATES = TableBlock(
         Column("candidate", "Candidate (Sizing's)", _tco("candidate")),
         Column("gpus_node", "GPUs per node", _tco("gpus_server", "out_int")),
         Column("price", "$/GPU-hour (rented or owned)", Formula(_price, "out_num2")),  # not currency: VT_CY
-        Column("per_gpu", "Per-GPU (Sizing's workload)", _tco("per_gpu", "out_num")),
+        Column("per_gpu", "Per-GPU (Sizing's workload)", _sizing_per_gpu()),
         Column("kw", "kW per GPU (TCO)", _tco("kw", "out_num2")),
         Column("gpus", "GPUs in the cap (MWGPUS)", _shown("gpus")),
         Column("tokens", "Tokens/s in the cap (MWTOKENS)", _shown("tokens")),
@@ -170,21 +188,18 @@ POWER = TableBlock(
 
 
 def _family(r: RowCells) -> Expr:
-    """The candidate where it is a family; empty where Sizing names an entry ID (its entry is itself): FLEET
-    sizes families, and leaves that row out."""
-    tco = TCO_TABLE.row(r.index)
-    # an entry that is an error (no row for the family) leaves the family: FLEET says why in its rows
-    return call("IFERROR", if_(eq(tco["entry"], tco["candidate"]), lit(""), tco["candidate"]), tco["candidate"])
+    """The candidate as FLEET takes it: a family (its best rows) or an entry ID (its own rows)."""
+    return Expr.of(TCO_TABLE.row(r.index)["candidate"])
 
 
 FAMILIES = TableBlock(
     FLEET,
     CANDIDATES.header_row,
     CANDIDATES.slots,
-    (Column("family", "family for FLEET", Formula(_family)),),
+    (Column("family", "candidate for FLEET", Formula(_family)),),
     left=29,
 )
-"""Hidden (column AD): each candidate row's family for FLEET, empty for an entry ID."""
+"""Hidden (column AD): each candidate row's family or entry ID for FLEET."""
 
 
 def _range(s: Span) -> Expr:
@@ -209,6 +224,8 @@ FLEET_CALL = call(
     _range(MIX.column("share")),
     _range(MIX.column("ttft")),
     _range(MIX.column("tpot")),
+    MIX_INPUTS["headroom"],
+    eq(MIX_INPUTS["pool"], lit("yes")),
 )
 _ROWS = CANDIDATES.slots * (MIX.slots + 1)  # a row per candidate and workload, and its total
 _STYLES: tuple[str, ...] = (

@@ -46,6 +46,13 @@ def _headroom(r: RowCells) -> Expr:
     return if_(call("ISNUMBER", r["gpus"]), with_it, lit(""))
 
 
+def _as_bought(r: RowCells) -> Expr:
+    """The fleet's $ per million tokens as bought: the month's cost of the GPUs bought (headroom, whole nodes)
+    over the month's output at the target."""
+    w = WORKLOAD
+    return if_number(r["monthly_cost"], r["monthly_cost"] * 1e6 / (w["target"] * 3600 * w["hours"]))
+
+
 def _monthly(r: RowCells) -> Expr:
     return if_number(r["cost_per_mtok"], if_number(r["gpus"], r["gpus"] * r["price"] * WORKLOAD["hours"]))
 
@@ -121,9 +128,15 @@ SIZING_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        "Cost per million tokens",
+        "$/M tokens at utilization",
         Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
         short="$/M tokens",
+    ),
+    Column(
+        "bought_mtok",
+        "$/M tokens as bought",
+        Formula(_as_bought, "out_money3"),
+        short="$/M bought",
     ),
     Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
 )
@@ -138,6 +151,6 @@ SIZING_TABLE = TableBlock(
 )
 SIZING_SHEET = sheet(
     SIZING,
-    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:L", 13)),
+    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:M", 13)),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )

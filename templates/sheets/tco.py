@@ -9,6 +9,9 @@ user's input, and says which.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from benchsheet.analysis.tco import HOURS_PER_YEAR
 from benchsheet.templates.layout import (
     ROW_PX,
     ArrayBlock,
@@ -21,11 +24,13 @@ from benchsheet.templates.layout import (
     Formula,
     Header,
     Input,
+    Lifted,
     NumberRule,
     RowCells,
     Series,
     Span,
     TableBlock,
+    Term,
     Text,
     call,
     eq,
@@ -55,26 +60,125 @@ INPUTS = Fields(
     TCO,
     top=INPUT_HEADER.row + 1,
     fields=(
-        Field("years", "Depreciation (years)", Input(4, "in_int"), _ASSUMED, NumberRule(0.0001)),
+        Field("years", "Depreciation (years)", Input(4, "in_int"), _ASSUMED, NumberRule(1, 100, whole=True)),
         Field("rate", "Cost of capital (yearly)", Input(0.08, "in_pct"), _ASSUMED, NumberRule(0, 1)),
-        Field("residual", "Residual value (share of capex)", Input(0.1, "in_pct"), _ASSUMED, NumberRule(0, 1)),
+        Field(
+            "residual",
+            "Residual value (share of capex)",
+            Input(0.1, "in_pct"),
+            "assumption: a share here; OWNEDGPUHOUR takes $ per GPU (the table's residual column)",
+            NumberRule(0, 1),
+        ),
         Field(
             "kw",
             "Power per GPU, your input (kW)",
             Input(1.2, "in_num"),
-            "assumption: yours; used only where the candidate's row has no measured power",
+            "assumption: used only where a candidate has no measured power and no kW of its own below",
             NumberRule(0.0001),
         ),
         Field("pue", "PUE (facility / IT power)", Input(1.3, "in_num"), _ASSUMED, NumberRule(1)),
         Field("kwh", "Electricity ($/kWh)", Input(0.10, "in_money"), _ASSUMED, NumberRule(0)),
         Field("colo", "Colocation ($ per kW-month)", Input(150, "in_money"), _ASSUMED, NumberRule(0)),
         Field("software", "Software ($ per GPU-year)", Input(4500, "in_money0"), _ASSUMED, NumberRule(0)),
-        Field("api", "API price ($ per million output tokens)", Input(0.50, "in_money"), _ASSUMED, NumberRule(0)),
+        Field(
+            "support",
+            "Support/maintenance (share of capex a year)",
+            Input(0.05, "in_pct"),
+            "assumption: vendor contracts are typically a share of capex a year",
+            NumberRule(0, 10),
+        ),
+        Field(
+            "network",
+            "Back-end network and storage (share of capex)",
+            Input(0.10, "in_pct"),
+            "assumption: the cluster's share, bought with the servers (year 0)",
+            NumberRule(0, 10),
+        ),
+        Field("tax", "Sales tax and installation (share of capex)", Input(0.05, "in_pct"), _ASSUMED, NumberRule(0, 10)),
+        Field("staff", "Staff ($ per GPU-year)", Input(600, "in_money0"), _ASSUMED, NumberRule(0)),
+        Field(
+            "availability",
+            "Availability (share of hours up)",
+            Input(0.98, "in_pct"),
+            "assumption: downtime's hours serve nothing; the year's cost falls on the rest",
+            NumberRule(0.0001, 1),
+        ),
+    ),
+)
+SLO_HEADER = Header(
+    TCO,
+    under(INPUTS, gap=1, titled=False),
+    ("Service level and API", "Value", "Source / assumption"),
+    "The service level your product sells, and the API it competes with",
+    height=27,
+)
+SERVICE = Fields(
+    TCO,
+    top=SLO_HEADER.row + 1,
+    fields=(
+        Field(
+            "ttft",
+            "p99 time to first token (ms)",
+            Input(2000, "in_int"),
+            "assumption: an interactive chat or API product; rates come from rows whose bounds meet it (SLOBEST)",
+            NumberRule(0.0001),
+        ),
+        Field(
+            "tpot",
+            "p99 time per output token (ms)",
+            Input(15, "in_int"),
+            "assumption: 15 ms is about 67 tokens/s per user, the speed an API streams at",
+            NumberRule(0.0001),
+        ),
+        Field("api", "API price ($ per million output tokens)", Input(0.60, "in_money"), _ASSUMED, NumberRule(0)),
+        Field("api_in", "API price ($ per million input tokens)", Input(0.15, "in_money"), _ASSUMED, NumberRule(0)),
+        Field(
+            "api_cached",
+            "API price ($ per million cached input tokens)",
+            Input(0.075, "in_money"),
+            "assumption: blank = the input price",
+            NumberRule(0),
+        ),
+        Field("cached_share", "Share of input tokens cached", Input(0.0, "in_pct"), _ASSUMED, NumberRule(0, 1)),
+        Field(
+            "in_tokens",
+            "Mean input tokens per request",
+            Input(1112, "in_int"),
+            "assumption: MLCommons publishes no mean input for gpt-oss-120b; type your workload's",
+            NumberRule(0.0001),
+        ),
+        Field(
+            "out_tokens",
+            "Mean output tokens per request",
+            Input(1278.2, "in_num"),
+            "gpt-oss-120b: MLCommons' reference mean output, 1,278.2 (inference compliance/TEST09); type yours",
+            NumberRule(0.0001),
+        ),
+        Field(
+            "api_cost",
+            "API cost ($ per million output tokens, input included)",
+            Formula(
+                lambda f: call(
+                    "APICOSTPERMTOK",
+                    f["api"],
+                    f["api_in"],
+                    f["in_tokens"],
+                    f["out_tokens"],
+                    if_(eq(f["api_cached"], lit("")), f["api_in"], f["api_cached"]),
+                    f["cached_share"],
+                ),
+                "out_money3",
+            ),
+            "APICOSTPERMTOK: what the GPU's $/M output tokens is compared with",
+        ),
     ),
 )
 SAMPLE_CAPEX: tuple[float, ...] = (400_000, 480_000, 240_000, 300_000, 250_000)
 """Example server prices, one a Sizing candidate row (B200, B300, GB300 with 4 GPUs a node, MI355X, H200):
 assumptions for the sample, never data."""
+SAMPLE_KW: tuple[float, ...] = (1.3, 1.4, 1.6, 1.6, 0.9)
+"""Example average kW per GPU, server share included, one a Sizing candidate row: assumptions for the sample
+(MLPerf measured no power for these rows), never data; a measured row's power replaces them."""
 
 _UTIL = TCO_WORKLOAD["utilization"]
 
@@ -90,8 +194,10 @@ def _sizing(key: str, style: str = "out_text") -> Formula:
 
 
 def _gpus_per_server(r: RowCells) -> Expr:
+    """Sizing's GPUs per node, else the node of the MLPerf system the candidate's entry measured (LIFTED)."""
     per_node = SIZING_TABLE.row(r.index)["gpus_per_node"]
-    return unless_blank(r["candidate"], if_(eq(per_node, lit("")), 8, per_node))
+    mlperf = LIFTED.row(r.index)["node"]
+    return unless_blank(r["candidate"], if_(eq(per_node, lit("")), mlperf, per_node))
 
 
 def _measured(r: RowCells) -> Cell:
@@ -100,21 +206,57 @@ def _measured(r: RowCells) -> Cell:
 
 
 def _kw(r: RowCells) -> Expr:
-    return unless_blank(r["candidate"], if_(call("ISNUMBER", _measured(r)), _measured(r), INPUTS["kw"]))
+    yours = if_(eq(r["kw_own"], lit("")), INPUTS["kw"], r["kw_own"])
+    return unless_blank(r["candidate"], if_(call("ISNUMBER", _measured(r)), _measured(r), yours))
 
 
 def _kw_source(r: RowCells) -> Expr:
     measured = lit("measured: ") & r["entry"] & lit(" system power / GPUs (KWPERGPU)")
-    yours = lit("your input: no measured power in ") & r["entry"] & lit("'s row")
+    yours = if_(
+        eq(r["kw_own"], lit("")),
+        lit("your input above: no measured power in ") & r["entry"] & lit("'s row"),
+        lit("your input for ") & r["candidate"] & lit(": no measured power in ") & r["entry"] & lit("'s row"),
+    )
     return unless_blank(r["candidate"], if_(call("ISNUMBER", _measured(r)), measured, yours))
 
 
+_MORE = ("support", "network", "tax", "staff", "availability")
+"""OWNEDGPUHOUR's cost lines after software, in its order (issue 39)."""
+
+
+def _own_args(r: RowCells) -> tuple[Term, ...]:
+    """OWNEDGPUHOUR's arguments for the row: every cost line."""
+    i = INPUTS
+    head = (r["capex_gpu"], i["years"], i["rate"], r["residual_gpu"], r["kw"], i["pue"], i["kwh"], i["colo"])
+    return (*head, i["software"], *(i[k] for k in _MORE))
+
+
 def _owned(r: RowCells) -> Expr:
-    capex = r["capex_gpu"]
-    args = (INPUTS["years"], INPUTS["rate"], r["residual_gpu"], r["kw"], INPUTS["pue"])
-    return unless_blank(
-        r["candidate"], call("OWNEDGPUHOUR", capex, *args, INPUTS["kwh"], INPUTS["colo"], INPUTS["software"])
-    )
+    return unless_blank(r["candidate"], call("OWNEDGPUHOUR", *_own_args(r)))
+
+
+def _lifted(key: str, style: str = "out_text") -> Formula:
+    """The row's cell of the hidden LIFTED block (one array formula a column), shown as a plain reference
+    (empty text in an empty slot, without reading the array)."""
+    return Formula(lambda r: unless_blank(r["candidate"], LIFTED.row(r.index)[key]), style)
+
+
+def _npv(price: str) -> Formula:
+    """The NPV of the row's $/GPU-hour paid for every available hour of every year: Excel's PV of that yearly
+    payment at the cost of capital. Owning's equals TCOCASHFLOW's NPV (capex up front, yearly costs, residual
+    back), as OWNEDGPUHOUR is its annuity; renting's is the reserved rental's."""
+
+    def value(r: RowCells) -> Expr:
+        i = INPUTS
+        yearly = r[price] * HOURS_PER_YEAR * i["availability"]
+        return if_number(r[price], call("PV", i["rate"], i["years"], yearly * -1))
+
+    return Formula(value, "out_money0")
+
+
+def _cheaper(r: RowCells) -> Expr:
+    own, rent = r["npv_own"], r["npv_rent"]
+    return if_number(own, if_number(rent, if_(le(own, rent), lit("owning"), lit("renting"))))
 
 
 def _span(s: Span) -> Expr:
@@ -130,19 +272,22 @@ def _from_quotes(j: int) -> Formula:
     return Formula(lambda r: Expr.of(Cell(QUOTES, r.first + r.index, RENTED_COL + j)), style)
 
 
-def _cost(price: str) -> Formula:
+def _cost(price: str, util: Term) -> Formula:
     return Formula(
         lambda r: unless_blank(
-            r["candidate"], if_number(r["per_gpu"], call("COSTPERMTOK", r[price], r["per_gpu"], _UTIL))
+            r["candidate"], if_number(r["per_gpu"], call("COSTPERMTOK", r[price], r["per_gpu"], util))
         ),
         "out_money3",
     )
 
 
 def _api(price: str) -> Formula:
+    s = SERVICE
+    cached = if_(eq(s["api_cached"], lit("")), s["api_in"], s["api_cached"])
+    api = (s["api"], s["api_in"], s["in_tokens"], s["out_tokens"], cached, s["cached_share"])
     return Formula(
         lambda r: unless_blank(
-            r["candidate"], if_number(r["per_gpu"], call("APIUTILIZATION", r[price], r["per_gpu"], INPUTS["api"]))
+            r["candidate"], if_number(r["per_gpu"], call("APIUTILIZATION", r[price], r["per_gpu"], *api))
         ),
         "out_pct1",
     )
@@ -154,50 +299,54 @@ def _breakeven(r: RowCells) -> Expr:
     return if_number(r["owned"], at)
 
 
-def _cheaper(r: RowCells) -> Expr:
-    owned, rented = r["owned_mtok"], r["rented_mtok"]
-    return if_number(owned, if_number(rented, if_(le(owned, rented), lit("owning"), lit("renting"))))
+def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
+    """Owned $/M tokens at Sizing's per-GPU value (Sizing's workload), for Quotes' "owned" price rows: one
+    array formula over the column."""
+    per_gpu = _span(SIZING_TABLE.column("per_gpu"))
+    return unless_blank(c["candidate"], if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL)))
 
 
 TCO_COLUMNS = (
     Column("candidate", "Candidate (Sizing's)", _sizing("candidate")),
-    Column("gpus_server", "GPUs per server", Formula(_gpus_per_server, "out_int")),
+    Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", Formula(_gpus_per_server, "out_int")),
     Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
     Column(
         "capex_gpu",
         "Capex per GPU ($)",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_server"] / r["gpus_server"]), "out_int"),
+        Formula(lambda r: unless_blank(r["candidate"], r["capex_server"] / r["gpus_server"]), "out_money0"),
     ),
+    Column("kw_own", "kW per GPU, your input (blank: above)", Input(style="in_num"), NumberRule(0.0001), SAMPLE_KW),
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
-    Column("owned", "Owned $/GPU-hour", Formula(_owned, "out_num2")),
-    Column("rented", "Rented $/GPU-hour", _from_quotes(0)),
-    Column("per_gpu", "Per-GPU (Sizing)", _sizing("per_gpu", "out_num")),
-    Column("owned_mtok", "$/M tokens owned", _cost("owned")),
-    Column("rented_mtok", "$/M tokens rented", _cost("rented")),
-    Column("cheaper", "Cheaper here", Formula(_cheaper)),
-    Column(
-        "breakeven",
-        "Rent-vs-own $/GPU-hour",
-        Formula(_breakeven, "out_money"),
-    ),
+    Column("owned", "Owned $/GPU-hour (every cost line)", Formula(_owned, "out_num2")),
+    Column("rented", "Rented $/GPU-hour (reserved: every hour paid)", _from_quotes(0)),
+    Column("scenario", "Scenario at your service level", _lifted("scenario")),
+    Column("per_gpu", "Per-GPU at your service level (SLOBEST)", _lifted("per_gpu", "out_num")),
+    Column("owned_sl", "$/M tokens owned", _cost("owned", _UTIL)),
+    Column("rented_sl", "$/M tokens rented (reserved)", _cost("rented", _UTIL)),
+    Column("npv_own", "NPV of owning ($ per GPU)", _npv("owned")),
+    Column("npv_rent", "NPV of renting, reserved ($ per GPU)", _npv("rented")),
+    Column("cheaper", "Cheaper by NPV", Formula(_cheaper, "out_verdict")),
+    Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
     Column("api_owned", "API break-even utiliz., owned", _api("owned")),
     Column("api_rented", "API break-even utiliz., rented", _api("rented")),
     Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
     Column("rented_source", "Rented price from", _from_quotes(1)),
-    Column("entry", "entry", _sizing("entry")),  # hidden: the entry (Sizing's)
     Column(
         "residual_gpu",
-        "residual per GPU",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_gpu"] * INPUTS["residual"])),
-    ),  # hidden: OWNEDGPUHOUR reads it by reference
+        "Residual per GPU ($): capex x share",
+        Formula(lambda r: unless_blank(r["candidate"], r["capex_gpu"] * INPUTS["residual"]), "out_money0"),
+    ),
+    Column("entry", "entry", _sizing("entry")),  # hidden: the entry (Sizing's)
+    Column("owned_mtok", "owned $/M at Sizing's rate", Lifted(_sizing_mtok, "out_money3")),  # hidden: Quotes'
 )
 TCO_TABLE = TableBlock(
     TCO,
-    under(INPUTS),
+    under(SERVICE),
     SIZING_TABLE.slots,
     TCO_COLUMNS,
-    "Owned against rented, per candidate (at the utilization above)",
-    header_height=40,
+    "Owned against rented (reserved), per candidate, at the utilization and service level above "
+    "(none: no MLPerf row of it meets the service level)",
+    header_height=66,
 )
 _HIDDEN = len(TCO_COLUMNS)  # the first column after the table's: hidden answers of one call each
 MEASURED = ArrayBlock(
@@ -211,15 +360,54 @@ MEASURED = ArrayBlock(
 """KWPERGPU of each candidate's entry, from one array formula: a number only where MLPerf measured the system's
 power (no measured power is no error here: the user's input stands in, and the row says so)."""
 BREAKEVEN = ArrayBlock(
-    TCO, TCO_TABLE.first, _HIDDEN + 1, TCO_TABLE.slots, 1, call("RENTVSOWN", _span(TCO_TABLE.column("owned")), _UTIL)
+    TCO, TCO_TABLE.first, _HIDDEN + 1, TCO_TABLE.slots, 1, call("RENTVSOWN", _span(TCO_TABLE.column("owned")), 1)
 )
-"""RENTVSOWN of each candidate's owned $/GPU-hour, from one array formula (a row without one shows its reason)."""
+"""RENTVSOWN of each candidate's owned $/GPU-hour for a reserved rental (every hour paid, as the rented price and
+the NPV columns take it: utilization 1), from one array formula (a row without one shows its reason)."""
+NO_RATE = "none"
+"""What a candidate without a row at the service level shows (SLOSCENARIOS says which scenarios would)."""
+
+
+def _slo(name: str) -> Lifted:
+    """SLOBEST or SLOBESTSCENARIO of every candidate at the service level above, under the workload's filters,
+    one array formula for the column; where no row meets it, text that says so (the costs beside pass it on)."""
+
+    def value(_: Mapping[str, Expr]) -> Expr:
+        w, candidates = TCO_WORKLOAD, _span(TCO_TABLE.column("candidate"))
+        args = (candidates, w["benchmark"], SERVICE["ttft"], SERVICE["tpot"], w["availability"], w["max_gpus"])
+        return unless_blank(candidates, call("IFERROR", call(name, *args), lit(NO_RATE)))
+
+    return Lifted(value, "out_num" if name == "SLOBEST" else "out_text")
+
+
+def _node(_: Mapping[str, Expr]) -> Expr:
+    """GPUs per node of each candidate's MLPerf system (its accelerators / its nodes), 8 where unknown."""
+    entries = _span(TCO_TABLE.column("entry"))
+    return call("IFERROR", call("ENTRY", entries, lit("gpus")) / call("ENTRY", entries, lit("nodes")), 8)
+
+
+LIFTED = TableBlock(
+    TCO,
+    TCO_TABLE.header_row,
+    TCO_TABLE.slots,
+    (
+        Column("node", "MLPerf node", Lifted(_node, "out_int")),
+        Column("scenario", "SLOBESTSCENARIO", _slo("SLOBESTSCENARIO")),
+        Column("per_gpu", "SLOBEST", _slo("SLOBEST")),
+    ),
+    left=_HIDDEN + 3 + 14 + 3,
+)
+"""Hidden: one array formula a column beside the table (its MLPerf node sizes, its rates and scenarios at the
+service level), shown in the table by plain references."""
 UTILIZATIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _series_name(r: RowCells) -> Expr:
-    candidate = TCO_TABLE.row(r.index // 2)["candidate"].abs
-    return unless_blank(candidate, candidate & lit(" rented" if r.index % 2 else " owned"))
+    """ "B200 owned"; "GB300 owned: none" where no row meets the service level (its line lies at 0)."""
+    row = TCO_TABLE.row(r.index // 2)
+    candidate, per_gpu = row["candidate"].abs, row["per_gpu"].abs
+    named = candidate & lit(" rented" if r.index % 2 else " owned")
+    return unless_blank(candidate, if_(call("ISNUMBER", per_gpu), named, named & lit(": ") & per_gpu))
 
 
 def _at_utilization(j: int) -> Formula:
@@ -227,7 +415,7 @@ def _at_utilization(j: int) -> Formula:
     COSTPERMTOK is inversely proportional to utilization."""
 
     def value(r: RowCells) -> Expr:
-        at = TCO_TABLE.row(r.index // 2)["rented_mtok" if r.index % 2 else "owned_mtok"].abs
+        at = TCO_TABLE.row(r.index // 2)["rented_sl" if r.index % 2 else "owned_sl"].abs
         return if_number(at, at * _UTIL / UTILIZATIONS[j])
 
     return Formula(value, "out_money3")
@@ -241,10 +429,8 @@ CURVES = TableBlock(
         Column("series", "Candidate, owned or rented", Formula(_series_name)),
         *(Column(f"u{j}", f"{u:.0%}", _at_utilization(j)) for j, u in enumerate(UTILIZATIONS)),
     ),
-    lit("$ per million tokens by utilization, owned and rented: ")
-    & TCO_WORKLOAD["benchmark"]
-    & lit(" ")
-    & TCO_WORKLOAD["scenario"],
+    lit("$ per million tokens by utilization, owned and rented (reserved), at your service level: ")
+    & TCO_WORKLOAD["benchmark"],
 )
 
 
@@ -288,12 +474,17 @@ MOVED: tuple[tuple[str, str], ...] = (
     ("kwh", "Electricity $/kWh"),
     ("colo", "Colocation $/kW-month"),
     ("software", "Software $/GPU-year"),
+    ("support", "Support/maintenance share"),
+    ("network", "Network and storage share"),
+    ("tax", "Tax and installation share"),
+    ("staff", "Staff $/GPU-year"),
     ("utilization", "Utilization"),
 )
 
 
-_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software")
-"""OWNEDGPUHOUR's arguments, in its order (residual: its $ per GPU, from the share of capex)."""
+_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software", *_MORE)
+"""OWNEDGPUHOUR's arguments, in its order (residual: its $ per GPU, from the share of capex); availability is
+not moved (+10% of 98% is no share of hours), it stays as typed."""
 
 
 def _moved_arg(name: str) -> Formula:
@@ -306,6 +497,7 @@ def _moved_arg(name: str) -> Formula:
             "capex": Expr.of(_FIRST["capex_gpu"].abs),
             "kw": Expr.of(_FIRST["kw"].abs),
             **{k: Expr.of(INPUTS[k]) for k in ("years", "rate", "residual", "pue", "kwh", "colo", "software")},
+            **{k: Expr.of(INPUTS[k]) for k in _MORE},
         }
         moved = {k: v * (1 + STEP) if k == key else v for k, v in base.items()}
         if name == "residual":  # $ per GPU: the (moved) capex x the (moved) share
@@ -364,13 +556,137 @@ def _most() -> Expr:
 
 
 MOST = Fields(TCO, top=under(MOVES, titled=False), fields=(Field("most", "Moves it most", Formula(_most())),))
+
+
+# ------------------------------------------------------------ the cost lines per candidate, and a chart
+
+PARTS: tuple[tuple[str, str], ...] = (
+    ("capital", "Capital, net of residual"),
+    ("energy", "Energy"),
+    ("colo", "Colocation"),
+    ("software", "Software"),
+    ("rest", "Support and staff"),
+)
+
+
+def _part(key: str) -> Lifted:
+    """OWNEDGPUHOUR of every candidate with only the part's cost lines, one array formula for the column: each
+    part its own answer (per available GPU-hour)."""
+
+    def value(_: Mapping[str, Expr]) -> Expr:
+        t = {k: _span(TCO_TABLE.column(k)) for k in ("capex_gpu", "residual_gpu", "kw", "owned")}
+        i = INPUTS
+        zero = (0, 0, 0, 0)
+        years, avail = i["years"], i["availability"]
+        capital_lines = (i["network"], i["tax"], 0)
+        only = {
+            "capital": (t["capex_gpu"], years, i["rate"], t["residual_gpu"], 0, 1, 0, 0, 0, 0, *capital_lines),
+            "energy": (0, years, 0, 0, t["kw"], i["pue"], i["kwh"], 0, 0, *zero),
+            "colo": (0, years, 0, 0, t["kw"], 1, 0, i["colo"], 0, *zero),
+            "software": (0, years, 0, 0, 0, 1, 0, 0, i["software"], *zero),
+        }[key]
+        return if_number(t["owned"], call("OWNEDGPUHOUR", *only, avail))
+
+    return Lifted(value, "out_money")
+
+
+def _shown_part(key: str) -> Formula:
+    """The part's hidden cell (PARTS_HIDDEN); the rest is what the whole leaves."""
+
+    def value(r: RowCells) -> Expr:
+        owned = TCO_TABLE.row(r.index)["owned"]
+        if key != "rest":
+            return Expr.of(PARTS_HIDDEN.row(r.index)[key])
+        parts = [r[k] for k, _ in PARTS[:-1]]
+        return if_number(owned, owned - parts[0] - parts[1] - parts[2] - parts[3])
+
+    return Formula(value, "out_money")
+
+
+BREAKDOWN = TableBlock(
+    TCO,
+    under(MOST, titled=True),
+    SIZING_TABLE.slots,
+    (
+        Column("candidate", "Candidate", Formula(lambda r: Expr.of(TCO_TABLE.row(r.index)["candidate"]))),
+        *(Column(k, label, _shown_part(k)) for k, label in PARTS),
+    ),
+    lit("Owned $ per available GPU-hour, line by line (each OWNEDGPUHOUR of its lines alone; capital includes ")
+    & lit("network, storage, tax and installation)"),
+    header_height=40,
+)
+PARTS_HIDDEN = TableBlock(
+    TCO,
+    BREAKDOWN.header_row,
+    BREAKDOWN.slots,
+    tuple(Column(k, k, _part(k)) for k, _ in PARTS[:-1]),
+    left=LIFTED.left,
+)
+"""Hidden: each part of every candidate, one array formula a column beside the breakdown."""
+BREAKDOWN_CHART = Chart(
+    top=under(BREAKDOWN, gap=1, titled=False),
+    kind="column",
+    series=tuple(
+        Series(
+            Cell(TCO, BREAKDOWN.header_row, 1 + j),
+            Span(Cell(TCO, BREAKDOWN.first, 0), Cell(TCO, BREAKDOWN.end, 0)),
+            Span(Cell(TCO, BREAKDOWN.first, 1 + j), Cell(TCO, BREAKDOWN.end, 1 + j)),
+        )
+        for j in range(len(PARTS))
+    ),
+    title=BREAKDOWN.title_cell,
+    x_axis={"name": "candidate"},
+    y_axis={"name": "$ per GPU-hour", "num_format": "$0.00", "major_gridlines": {"visible": True}},
+    legend="right",
+    width=860,
+    height=360,
+)
+
+# ------------------------------------------------------------ a yearly cash-flow schedule, first candidate
+
+MAX_YEARS = 10
+"""The schedule's rows: years 0..10, then the NPVs and the verdict (a longer depreciation shows its first 10)."""
+_CASH_ROWS = MAX_YEARS + 1 + 2
+_CASH_LEFT = _HIDDEN + 3 + len(_ARGS)  # hidden, after the moved arguments
+
+
+def _cash_call() -> Expr:
+    own = _own_args(TCO_TABLE.row(0))
+    return call("TCOCASHFLOW", _FIRST["rented"].abs, *(a.abs if isinstance(a, Cell) else a for a in own))
+
+
+CASH: ArrayBlock  # below: the hidden answer CASH_TABLE shows
+CASH_TABLE = TableBlock(
+    TCO,
+    under(BREAKDOWN_CHART, gap=0, titled=True),
+    _CASH_ROWS,
+    tuple(
+        Column(key, label, Formula(lambda r, j=j: Expr.of(CASH.cell(r.first + r.index, j)), style))
+        for j, (key, label, style) in enumerate(
+            (
+                ("year", "Year", "out_text"),
+                ("own", "Owning ($ per GPU)", "out_money0"),
+                ("rent", "Renting, reserved ($ per GPU)", "out_money0"),
+            )
+        )
+    ),
+    lit("Cash flows of owning against renting the same GPU-hours (TCOCASHFLOW): ") & _FIRST["candidate"].abs,
+    header_height=40,
+)
+CASH = ArrayBlock(TCO, CASH_TABLE.first, _CASH_LEFT, _CASH_ROWS, 3, _cash_call(), skip=1)
+"""TCOCASHFLOW of the first candidate after its header, from one array formula in hidden columns (LibreOffice
+shows an array formula's cached values only in its first cell): empty text past the last year."""
+
+
 TCO_SHEET = sheet(
     TCO,
-    (("A", 30), ("B", 10), ("C", 12), ("D:N", 10), ("O", 36), ("P", 22), ("Q:AD", 0)),
+    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", 36), ("T", 22), ("U", 11), ("V:AW", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,
         INPUTS,
+        SLO_HEADER,
+        SERVICE,
         TCO_TABLE,
         MEASURED,
         BREAKEVEN,
@@ -379,7 +695,13 @@ TCO_SHEET = sheet(
         MOVES,
         MOVE_ARGS,
         MOST,
-        notes(TCO, under(MOST, titled=False)),
+        LIFTED,
+        BREAKDOWN,
+        PARTS_HIDDEN,
+        BREAKDOWN_CHART,
+        CASH_TABLE,
+        CASH,
+        notes(TCO, under(CASH_TABLE, titled=False)),
     ),
     one_page=False,
 )

@@ -23,6 +23,7 @@ from benchsheet.data import store
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
+from benchsheet.templates.sheets import tco as T
 
 
 def fn(name: str, *args: Any) -> Any:
@@ -78,12 +79,18 @@ def crf(rate: float, years: float) -> float:
 
 
 def owned_by_hand(capex: float, years: float, rate: float, residual: float, kw: float, **k: float) -> float:
-    """$ per GPU-hour of owning, every hour of the year: the yearly capital charge net of the residual value
-    (recovered at the end: its present value's annuity, residual x (CRF - r)), colocation per kW of IT power,
-    software, over 8,760 hours; then electricity at the facility's PUE."""
+    """$ per available GPU-hour of owning: the yearly capital charge of capex with its network/storage and
+    tax/installation shares, net of the residual value (recovered at the end: its present value's annuity,
+    residual x (CRF - r)), colocation per kW of IT power, software, support (a share of capex a year), staff,
+    and electricity at the facility's PUE every hour; over the hours the GPU is available."""
     f = crf(rate, years)
-    yearly = capex * f - residual * (f - rate) + k["colo"] * kw * 12 + k["software"]
-    return yearly / 8760 + kw * k["pue"] * k["kwh"]
+    upfront = capex * (1 + k.get("network", 0) + k.get("tax", 0))
+    yearly = upfront * f - residual * (f - rate) + k["colo"] * kw * 12 + k["software"]
+    yearly += k.get("support", 0) * capex + k.get("staff", 0) + kw * k["pue"] * k["kwh"] * 8760
+    return yearly / (8760 * k.get("availability", 1))
+
+
+MORE = ("support", "network", "tax", "staff", "availability")
 
 
 def test_every_owning_input_is_a_labelled_input_with_its_source(built: Path) -> None:
@@ -103,6 +110,7 @@ def test_every_owning_input_is_a_labelled_input_with_its_source(built: Path) -> 
 def test_owned_against_rented_per_candidate(built: Path) -> None:
     book = Book(built)
     i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    sl = {f.key: book[T.SERVICE[f.key]] for f in T.SERVICE.fields}
     util = book[S.WORKLOAD["utilization"]]
     bench, scen = book[S.WORKLOAD["benchmark"]], book[S.WORKLOAD["scenario"]]
     seen = []
@@ -113,24 +121,32 @@ def test_owned_against_rented_per_candidate(built: Path) -> None:
             assert row["candidate"] in ("", None) and row["owned"] in ("", None)
             continue
         seen.append(row["candidate"])
-        assert row["candidate"] == sizing["candidate"] and row["per_gpu"] == sizing["per_gpu"]
+        assert row["candidate"] == sizing["candidate"]
         assert row["gpus_server"] == sizing["gpus_per_node"]
         capex = row["capex_server"] / row["gpus_server"]
         assert row["capex_gpu"] == pytest.approx(capex)
-        # no gpt-oss-120b Server row of the candidates has measured power: the user's kW, and the row says so
+        # no gpt-oss-120b Server row of the candidates has measured power: the row's own kW input, said so
         assert fn("KWPERGPU", sizing["entry"], bench, scen).startswith("#N/A")
-        assert row["kw"] == i["kw"] and row["kw_source"].startswith("your input: no measured power")
+        assert row["kw"] == row["kw_own"] and row["kw_source"].startswith(f"your input for {row['candidate']}")
         args = (capex, i["years"], i["rate"], capex * i["residual"], row["kw"], i["pue"], i["kwh"], i["colo"])
-        assert row["owned"] == pytest.approx(fn("OWNEDGPUHOUR", *args, i["software"]), rel=1e-12)
-        by_hand = owned_by_hand(*args[:5], pue=i["pue"], kwh=i["kwh"], colo=i["colo"], software=i["software"])
-        assert row["owned"] == pytest.approx(by_hand, rel=1e-12)
-        assert row["owned_mtok"] == pytest.approx(fn("COSTPERMTOK", row["owned"], row["per_gpu"], util), rel=1e-12)
-        assert row["owned_mtok"] == pytest.approx(row["owned"] * 1e6 / (row["per_gpu"] * 3600 * util), rel=1e-12)
-        assert row["rented_mtok"] == pytest.approx(fn("COSTPERMTOK", row["rented"], row["per_gpu"], util))
-        assert row["breakeven"] == pytest.approx(row["owned"] / util, rel=1e-12)
-        assert row["api_owned"] == pytest.approx(fn("APIUTILIZATION", row["owned"], row["per_gpu"], i["api"]))
-        assert row["api_rented"] == pytest.approx(fn("APIUTILIZATION", row["rented"], row["per_gpu"], i["api"]))
-        assert row["cheaper"] == ("owning" if row["owned_mtok"] <= row["rented_mtok"] else "renting")
+        more = [i[k] for k in MORE]
+        assert row["owned"] == pytest.approx(fn("OWNEDGPUHOUR", *args, i["software"], *more), rel=1e-12)
+        lines = {k: i[k] for k in (*MORE, "pue", "kwh", "colo", "software")}
+        assert row["owned"] == pytest.approx(owned_by_hand(*args[:5], **lines), rel=1e-12)
+        # the rate at the service level the API sells: SLOBEST's row, its scenario beside it
+        rate = fn("SLOBEST", row["candidate"], bench, sl["ttft"], sl["tpot"], "available", 8)
+        if not isinstance(rate, float):
+            assert row["per_gpu"] == row["scenario"] == T.NO_RATE == row["owned_sl"] == row["api_owned"]
+            continue
+        assert row["per_gpu"] == rate
+        assert row["scenario"] == fn("SLOBESTSCENARIO", row["candidate"], bench, sl["ttft"], sl["tpot"], "available", 8)
+        assert row["owned_sl"] == pytest.approx(row["owned"] * 1e6 / (rate * 3600 * util), rel=1e-12)
+        assert row["rented_sl"] == pytest.approx(row["rented"] * 1e6 / (rate * 3600 * util), rel=1e-12)
+        # one rental model (reserved: every hour paid): the break-even rental is the owned price itself
+        assert row["breakeven"] == pytest.approx(row["owned"], rel=1e-12)
+        api = sl["api"] + sl["in_tokens"] / sl["out_tokens"] * sl["api_in"]  # cached share 0
+        assert row["api_owned"] == pytest.approx(row["owned"] * 1e6 / (rate * 3600) / api, rel=1e-12)
+        assert row["api_rented"] == pytest.approx(row["rented"] * 1e6 / (rate * 3600) / api, rel=1e-12)
     assert seen == ["B200", "B300", "GB300", "MI355X", "H200"]
     # rented prices from Quotes: the baseline's for B200, a family's first quote with a price, as typed there
     rented = {book[S.TCO_TABLE.row(k)["candidate"]]: book[S.TCO_TABLE.row(k)["rented"]] for k in range(5)}
@@ -151,7 +167,11 @@ def test_the_chart_table_is_cost_per_mtok_at_each_utilization(built: Path) -> No
             continue
         price = book[candidate["rented" if k % 2 else "owned"]]
         per_gpu = book[candidate["per_gpu"]]
-        assert book[row["series"]] == f"{book[candidate['candidate']]} {'rented' if k % 2 else 'owned'}"
+        name = f"{book[candidate['candidate']]} {'rented' if k % 2 else 'owned'}"
+        assert book[row["series"]] == (name if isinstance(per_gpu, float) else f"{name}: {T.NO_RATE}")
+        if per_gpu == T.NO_RATE:
+            assert all(book[row[f"u{j}"]] == T.NO_RATE for j in range(len(S.UTILIZATIONS)))
+            continue
         for j, u in enumerate(S.UTILIZATIONS):
             got = book[row[f"u{j}"]]
             assert got == pytest.approx(fn("COSTPERMTOK", price, per_gpu, u), rel=1e-12)
@@ -163,7 +183,7 @@ def test_which_input_moves_owned_cost_most(built: Path) -> None:
     first = S.TCO_TABLE.row(0)
     capex, kw = book[first["capex_gpu"]], book[first["kw"]]
     base = dict(capex=capex, years=i["years"], rate=i["rate"], residual=i["residual"], kw=kw)
-    costs = dict(pue=i["pue"], kwh=i["kwh"], colo=i["colo"], software=i["software"])
+    costs = {k: i[k] for k in ("pue", "kwh", "colo", "software", *MORE)}
 
     def owned(**up: float) -> float:
         b, c = (
@@ -173,7 +193,9 @@ def test_which_input_moves_owned_cost_most(built: Path) -> None:
         return owned_by_hand(b["capex"], b["years"], b["rate"], b["capex"] * b["residual"], b["kw"], **c)
 
     now = owned()
-    want = {key: owned(**{key: {**base, **costs}[key] * 1.1}) / now - 1 for key in (*base, *costs)}
+    moved = [key for key, _ in S.MOVED if key != "utilization"]
+    assert "availability" not in moved  # +10% of 98% is no share of hours: it stays as typed
+    want = {key: owned(**{key: {**base, **costs}[key] * 1.1}) / now - 1 for key in moved}
     want["utilization"] = 1 / 1.1 - 1
     got = {key: book[S.MOVES.row(k)["change"]] for k, (key, _) in enumerate(S.MOVED)}
     assert got == pytest.approx(want, rel=1e-9)
@@ -203,13 +225,15 @@ def test_a_measured_row_gives_its_power_and_says_so(template: Path) -> None:
     measured = fn("KWPERGPU", "5.1-0061", "llama2-70b-99", "Offline")
     assert isinstance(measured, float) and row["kw"] == pytest.approx(measured, rel=1e-12)
     assert row["kw_source"] == "measured: 5.1-0061 system power / GPUs (KWPERGPU)"
-    assert row["owned"] == pytest.approx(
-        fn("OWNEDGPUHOUR", row["capex_gpu"], 4, 0.08, row["capex_gpu"] * 0.1, measured, 1.3, 0.1, 150, 4500),
-        rel=1e-12,
-    )
-    # FLEET sizes families: the entry ID's row is left out of it, the others stay
+    more = [book[S.TCO_INPUTS[k]] for k in MORE]
+    owned = fn("OWNEDGPUHOUR", row["capex_gpu"], 4, 0.08, row["capex_gpu"] * 0.1, measured, 1.3, 0.1, 150, 4500, *more)
+    assert row["owned"] == pytest.approx(owned, rel=1e-12)
+    # FLEET takes the entry ID as a candidate of its own rows (issue 40, item 2): the Fleet mix's workloads
+    # are not ones 5.1-0061 ran, and its rows say so instead of vanishing
     fleet = [book[fleet_cell(k, 0)] for k in range(S.FLEET_TABLE.slots)]
-    assert "5.1-0061" not in fleet and "B200" in fleet
+    assert "5.1-0061" in fleet and "B200" in fleet
+    own = next(k for k in range(S.FLEET_TABLE.slots) if book[fleet_cell(k, 0)] == "5.1-0061")
+    assert book[fleet_cell(own, 6)].startswith("none: 5.1-0061 has no gpt-oss-120b Server result")
 
 
 def test_a_quote_may_take_the_owned_price(template: Path, built: Path) -> None:
@@ -267,6 +291,8 @@ def test_the_fleet_table_is_fleets_answer(built: Path) -> None:
         [[v] for v in col[2]],
         [[v] for v in lat[0]],
         [[v] for v in lat[1]],
+        book[S.WORKLOAD["headroom"]],
+        book[S.MIX_INPUTS["pool"]] == "yes",
     )
     assert isinstance(want, list), want
     got = [[book[fleet_cell(k, j)] for j in range(len(S.FLEET_TABLE.columns))] for k in range(S.FLEET_TABLE.slots)]
@@ -298,3 +324,129 @@ def test_shares_that_do_not_add_up_say_so_and_owned_prices_flow(template: Path) 
     assert book[S.FLEET_REASON["reason"]].startswith("#VALUE! shares add up to 90%, not 100%")
     assert all(book[fleet_cell(k, 0)] in ("", None) for k in range(S.FLEET_TABLE.slots))
     assert book[S.FLEET_CANDIDATES.row(0)["price"]] == book[S.TCO_TABLE.row(0)["owned"]]
+
+
+# ------------------------------------------------ issue 39: the buyer's numbers complete and consistent
+
+
+def test_sizing_shows_cost_as_bought_beside_the_rate(built: Path) -> None:
+    # B200: 184 GPUs (1,000,000 x 1.2 at 60%, whole nodes of 8) x $3.00 x 730 h = $402,960 a month, over the
+    # month's output at the target: $0.153 per million as bought; the rate alone at 60% is $0.123
+    book = Book(built)
+    w = {k: book[S.WORKLOAD[k]] for k in ("target", "hours", "utilization")}
+    row = {k: book[c] for k, c in S.SIZING_TABLE.row(0).items()}
+    assert row["monthly_cost"] == row["gpus"] * row["price"] * w["hours"] == 402_960
+    by_hand = row["monthly_cost"] * 1e6 / (w["target"] * 3600 * w["hours"])
+    assert row["bought_mtok"] == pytest.approx(by_hand, rel=1e-12) and round(by_hand, 3) == 0.153
+    at_rate = row["price"] * 1e6 / (row["per_gpu"] * 3600 * w["utilization"])
+    assert row["cost_per_mtok"] == pytest.approx(at_rate, rel=1e-12) and round(at_rate, 3) == 0.123
+    headers = {c.key: c.header for c in S.SIZING_TABLE.columns}
+    assert "as bought" in headers["bought_mtok"] and "at utilization" in headers["cost_per_mtok"]
+
+
+def test_fleet_buys_sizings_headroom(built: Path) -> None:
+    book = Book(built)
+    headroom, util = book[S.WORKLOAD["headroom"]], book[S.WORKLOAD["utilization"]]
+    assert book[S.MIX_INPUTS["headroom"]] == headroom == 0.2
+    nodes = {
+        book[S.FLEET_CANDIDATES.row(i)["candidate"]]: book[S.FLEET_CANDIDATES.row(i)["gpus_node"]] for i in range(5)
+    }
+    checked = 0
+    for k in range(S.FLEET_TABLE.slots):
+        family, bench, target, rate = (book[fleet_cell(k, j)] for j in (0, 1, 3, 4))
+        if not isinstance(rate, float):
+            continue
+        node = nodes[family]
+        assert book[fleet_cell(k, 7)] == fn("GPUSNEEDED", target * (1 + headroom), rate, util, node), (family, bench)
+        checked += 1
+    assert checked >= 10
+
+
+def test_one_place_for_the_service_level_and_rates_that_meet_it(built: Path) -> None:
+    book = Book(built)
+    assert (book[T.SERVICE["ttft"]], book[T.SERVICE["tpot"]]) == (2000, 15)
+    b200 = {k: book[c] for k, c in S.TCO_TABLE.row(0).items()}
+    # gpt-oss-120b at 2,000 ms / 15 ms: only Interactive's bounds (LoadGen's mlperf.conf) are that strict
+    assert b200["scenario"] == "Interactive"
+    server = fn("BEST", "B200", "gpt-oss-120b", "Server", "available", 8)
+    assert round(b200["per_gpu"] / server, 2) == 0.15  # the API's speed: 0.15x the Server rate on B200
+    # the API as it charges: $0.60/M out + 1,112 / 1,278.2 x $0.15/M in
+    api = book[T.SERVICE["api_cost"]]
+    assert api == pytest.approx(0.60 + 1112 / 1278.2 * 0.15, rel=1e-12)
+
+
+def test_every_cost_line_has_a_labelled_input_and_reaches_owned(built: Path) -> None:
+    wb = openpyxl.load_workbook(built)
+    ws = wb[S.TCO]
+    labels = {ws.cell(S.TCO_INPUTS[k].row, 1).value: k for k in MORE}
+    assert set(labels.values()) == set(MORE)
+    for k in MORE:
+        note = ws.cell(S.TCO_INPUTS[k].row, 3).value
+        assert note and note.startswith("assumption"), k
+    book = Book(built)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    for slot in range(5):
+        row = {k: book[c] for k, c in S.TCO_TABLE.row(slot).items()}
+        parts = {k: book[c] for k, c in T.BREAKDOWN.row(slot).items()}
+        assert parts["candidate"] == row["candidate"]
+        total = sum(parts[k] for k, _ in T.PARTS)
+        assert total == pytest.approx(row["owned"], rel=1e-12)
+        # each part by hand, per available hour
+        hours = 8760 * i["availability"]
+        capital = row["capex_gpu"] * (1 + i["network"] + i["tax"]) * crf(i["rate"], i["years"])
+        capital -= row["residual_gpu"] * (crf(i["rate"], i["years"]) - i["rate"])
+        assert parts["capital"] == pytest.approx(capital / hours, rel=1e-12)
+        assert parts["energy"] == pytest.approx(row["kw"] * i["pue"] * i["kwh"] * 8760 / hours, rel=1e-12)
+        assert parts["rest"] == pytest.approx((i["support"] * row["capex_gpu"] + i["staff"]) / hours, rel=1e-12)
+        # residual value in $ per GPU beside the share typed above, both said
+        assert row["residual_gpu"] == pytest.approx(row["capex_gpu"] * i["residual"], rel=1e-12)
+
+
+def test_npv_schedule_and_one_rental_model(built: Path) -> None:
+    book = Book(built)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    for slot in range(5):
+        row = {k: book[c] for k, c in S.TCO_TABLE.row(slot).items()}
+        args = (row["capex_gpu"], i["years"], i["rate"], row["residual_gpu"], row["kw"], i["pue"], i["kwh"])
+        flows = fn("TCOCASHFLOW", row["rented"], *args, i["colo"], i["software"], *[i[k] for k in MORE])
+        npv = flows[int(i["years"]) + 2]
+        assert row["npv_own"] == pytest.approx(npv[1], rel=1e-9) and row["npv_rent"] == pytest.approx(npv[2])
+        assert row["cheaper"] == flows[int(i["years"]) + 3][1]
+        # reserved renting throughout: the NPV verdict is the $/GPU-hour verdict, and the break-even rental
+        assert row["cheaper"] == ("owning" if row["owned"] <= row["rented"] else "renting")
+        assert row["breakeven"] == pytest.approx(row["owned"], rel=1e-12)
+        if slot == 0:  # the first candidate's schedule, as TCOCASHFLOW answers it
+            shown = [
+                [book[c] if book[c] is not None else "" for c in T.CASH_TABLE.row(k).values()]
+                for k in range(len(flows) - 1)
+            ]
+            assert shown == [pytest.approx(line) if isinstance(line[1], float) else line for line in flows[1:]]
+    headers = {c.key: c.header for c in S.TCO_TABLE.columns}
+    assert all("reserved" in headers[k] for k in ("rented", "rented_sl", "npv_rent", "breakeven"))
+
+
+def test_nodes_per_candidate_from_the_mlperf_row(template: Path) -> None:
+    # GB300's node size left blank on Sizing: TCO takes its MLPerf system's, accelerators / nodes
+    edit(template, {S.SIZING_TABLE.row(2)["gpus_per_node"]: None})
+    book = Book(template)
+    entry = book[S.SIZING_TABLE.row(2)["entry"]]
+    by_hand = fn("ENTRY", entry, "gpus") / fn("ENTRY", entry, "nodes")
+    assert by_hand == 4
+    assert book[S.TCO_TABLE.row(2)["gpus_server"]] == 4
+    kws = {book[S.TCO_TABLE.row(k)["kw"]] for k in range(5)}
+    assert len(kws) > 1  # power per GPU per candidate, not one figure for all
+
+
+def test_a_typo_and_an_entry_id_on_sizing_keep_the_fleet_table(template: Path) -> None:
+    # issue 40: Sizing's candidate GB300 typed GB30, and an entry ID in an empty slot (the header invites
+    # "family or entry ID"): FLEET's table keeps every other candidate and says why for these two
+    edit(template, {S.SIZING_TABLE.row(2)["candidate"]: "GB30", S.SIZING_TABLE.row(5)["candidate"]: "6.1-0052"})
+    book = Book(template)
+    assert book[S.FLEET_REASON["reason"]] == "the table below"
+    rows = [[book[fleet_cell(k, j)] for j in (0, 1, 6, 7)] for k in range(S.FLEET_TABLE.slots)]
+    families = [r[0] for r in rows if r[0]]
+    assert {"B200", "B300", "MI355X", "H200", "GB30", "6.1-0052"} <= set(families)
+    typo = [r for r in rows if r[0] == "GB30"]
+    assert typo[0][2] == "none: Unknown family 'GB30': did you mean GB300?", typo[0][2]
+    own = next(r for r in rows if r[0] == "6.1-0052" and r[1] == "gpt-oss-120b")
+    assert own[2] == "6.1-0052" and own[3] > 0

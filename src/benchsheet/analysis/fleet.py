@@ -12,13 +12,14 @@ from collections.abc import Sequence
 
 from benchsheet.analysis.best import best_row
 from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, check_price, check_rate, gpus_for
-from benchsheet.analysis.entries import unknown_family
+from benchsheet.analysis.entries import ENTRY_ID, find_row
+from benchsheet.analysis.pergpu import per_gpu_of
 from benchsheet.analysis.selection import Filters
 from benchsheet.analysis.slo import Bounds, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
-from benchsheet.data.names import family_key
 from benchsheet.data.table import Row, Table
-from benchsheet.errors import BenchError, bad_value, not_available
+from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available
+from excelcalc.textnum import text_number
 
 KW_PER_MW = 1000
 
@@ -87,6 +88,30 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _read(value: object) -> object:
+    """A cell's value as FLEET reads it: text Excel reads as a number ("50%", "1,000") is that number."""
+    if isinstance(value, str) and type(value) is str:
+        number = text_number(value)
+        return value if number is None else number
+    return value
+
+
+def _error_code(value: object) -> str | None:
+    """The error code a cell holds (#N/A, #VALUE!...), or None: an error in an argument is FLEET's error."""
+    if isinstance(value, str) and value.strip():
+        code = value.split(maxsplit=1)[0]
+        return code if code in ALL_ERROR_CODES else None
+    return None
+
+
+def _refuse_errors(cells: Cells | None, name: str) -> None:
+    for i, v in enumerate((v for row in cells or () for v in row), 1):
+        code = _error_code(v)
+        if code is not None:
+            said = code if code in ERROR_CODES else "#VALUE!"
+            raise BenchError(said, f"{name} row {i} is {code}: correct that cell first")
+
+
 def _column(cells: Cells, name: str, count: int) -> list[object]:
     """A range's values row by row: one per workload, or one cell for all."""
     values = [v for row in cells for v in row]
@@ -123,7 +148,8 @@ def _shared(targets: Cells, shares: Cells, count: int) -> list[object]:
     total = _column(targets, "targets", 1)[0] if len([v for row in targets for v in row]) == 1 else None
     if total is None:
         raise bad_value("targets must be one cell, the total target/s, when shares are given")
-    values = [v for row in shares for v in row]
+    values = [_read(v) for row in shares for v in row]
+    total = _read(total)
     if len(values) != count:
         raise bad_value(f"shares must be one per benchmark ({count}), not {len(values)}")
     if not _is_number(total) or float(total) < 0:  # type: ignore[arg-type]
@@ -132,7 +158,7 @@ def _shared(targets: Cells, shares: Cells, count: int) -> list[object]:
 
 
 def _check_shares(benchmarks: list[object], shares: Cells) -> None:
-    values = [v for row in shares for v in row]
+    values = [_read(v) for row in shares for v in row]
     named = [(i, v) for i, (b, v) in enumerate(zip(benchmarks, values, strict=True), 1) if not _blank(b)]
     added = 0.0
     for i, v in named:
@@ -154,8 +180,12 @@ def _workloads(
     """(benchmark, scenario, target, latency target) per benchmark cell; a blank benchmark cell is no workload."""
     benches = [v for row in benchmarks for v in row]
     scens = _column(scenarios, "scenarios", len(benches))
+    for cells, name in ((benchmarks, "benchmarks"), (scenarios, "scenarios"), (targets, "targets"), (shares, "shares")):
+        _refuse_errors(cells, name)
+    for cells, name in ((ttft_ms, "ttft_ms"), (tpot_ms, "tpot_ms")):
+        _refuse_errors(cells, name)
     if shares is None:
-        rates = _column(targets, "targets", len(benches))
+        rates = [_read(v) for v in _column(targets, "targets", len(benches))]
     else:
         rates = _shared(targets, shares, len(benches))
         _check_shares(benches, shares)
@@ -179,30 +209,53 @@ def _workloads(
     return out
 
 
-def _best(table: Table, bounds: Bounds, family: str, work: Workload, filters: Filters) -> tuple[float, Row]:
-    """BEST's row for the workload: in its scenario, or, with a latency target, among the scenarios strict
-    enough for it (SLOBEST's choice), the scenario typed beside it one of them."""
+def _is_entry(table: Table, candidate: str) -> bool:
+    return bool(ENTRY_ID.fullmatch(candidate.strip()) or table.entry_rows(candidate))
+
+
+def _row_of(table: Table, candidate: str, bench: str, scen: str, filters: Filters) -> tuple[float, Row]:
+    """A family's best row (BEST) or an entry ID's own row, for a workload in one scenario."""
+    if _is_entry(table, candidate):
+        row = find_row(table, candidate, bench, scen)
+        return per_gpu_of(row), row
+    return best_row(table, candidate, bench, scen, filters)
+
+
+def _best(table: Table, bounds: Bounds, candidate: str, work: Workload, filters: Filters) -> tuple[float, Row]:
+    """The candidate's row for the workload (a family's BEST, an entry ID's own): in its scenario, or, with a
+    latency target, among the scenarios strict enough for it (SLOBEST's choice), the scenario typed beside it
+    one of them."""
     bench, scen, _, latency = work
     if latency is None:
-        return best_row(table, family, bench, scen, filters)
+        return _row_of(table, candidate, bench, scen, filters)
+    strict = [s for s, _, _ in strict_scenarios(table, bounds, bench, *latency)]
     if scen:
-        strict = [s for s, _, _ in strict_scenarios(table, bounds, bench, *latency)]
         if scen.lower() not in {s.lower() for s in strict}:
             raise not_available(
                 f"{table.spelled(bench, scen)}'s latency bounds are looser than your target "
                 f"(TTFT {latency[0]:,g} ms, TPOT {latency[1]:,g} ms); as strict: {', '.join(strict)}"
             )
-        return best_row(table, family, bench, scen, filters)
-    return slo_best_row(table, bounds, family, bench, *latency, filters)
+        return _row_of(table, candidate, bench, scen, filters)
+    if not _is_entry(table, candidate):
+        return slo_best_row(table, bounds, candidate, bench, *latency, filters)
+    found: list[tuple[float, Row]] = []
+    refused: list[BenchError] = []
+    for s in strict:
+        try:
+            found.append(_row_of(table, candidate, bench, s, filters))
+        except BenchError as err:
+            refused.append(err)
+    if not found:
+        raise refused[0]
+    return max(found, key=lambda p: p[0])
 
 
-def _families(table: Table, cells: Cells) -> list[str]:
+def _candidates(cells: Cells) -> list[str]:
+    """The candidates named (families or entry IDs); one the table does not know gets "none:" rows."""
+    _refuse_errors(cells, "families")
     names = [v.strip() for row in cells for v in row if isinstance(v, str) and v.strip()]
     if not names:
         raise bad_value("families names no family: give family names, e.g. B200")
-    for name in names:
-        if family_key(name) not in table.families:
-            raise unknown_family(table, name)
     return names
 
 
@@ -229,28 +282,39 @@ def _prices(cells: Cells, families: Cells, count: int) -> list[float]:
     return [float(v) for v in values]  # type: ignore[arg-type]
 
 
-NodeSizes = int | Cells
+NodeSizes = int | Cells | None
 
 
 def _node_cells(gpus_per_node: NodeSizes) -> Cells:
-    """The node sizes as cells, each a whole number (checked as a whole-number argument is, before the rest)."""
-    cells: Cells = [[gpus_per_node]] if isinstance(gpus_per_node, int) else gpus_per_node
+    """The node sizes as cells, each a whole number or blank (checked as a whole-number argument is)."""
+    cells: Cells = [[gpus_per_node]] if gpus_per_node is None or isinstance(gpus_per_node, int) else gpus_per_node
     for v in (v for row in cells for v in row):
         if _blank(v):
-            continue  # a blank slot's, left out with its family
+            continue  # the MLPerf row's node size, or a blank slot's, left out with its family
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")
         if v != int(v):
             raise bad_value(f"gpus_per_node must be a whole number, not {v:g}")
+        if v < 1:
+            raise bad_value("gpus_per_node must be a whole number >= 1")
     return cells
 
 
-def _nodes(cells: Cells, families: Cells, count: int) -> list[int]:
-    values = _per_family(cells, families, "gpus_per_node", count)
-    for v in values:
-        if not _is_number(v):
-            raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")
-    return [int(v) for v in values]  # type: ignore[call-overload]
+def _nodes(cells: Cells, families: Cells, count: int) -> list[int | None]:
+    """Each candidate's node size; None (blank): the node size of the MLPerf row each workload uses."""
+    return [None if _blank(v) else int(v) for v in _per_family(cells, families, "gpus_per_node", count)]  # type: ignore[call-overload]
+
+
+def row_node_size(row: Row) -> int:
+    """GPUs per node of the MLPerf system the row measured (its accelerators / its nodes)."""
+    if row.nodes >= 1 and row.gpus >= row.nodes and row.gpus % row.nodes == 0:
+        return row.gpus // row.nodes
+    return DEFAULT_GPUS_PER_NODE
+
+
+def _check_headroom(headroom: float) -> None:
+    if not (math.isfinite(headroom) and 0 <= headroom <= 100):
+        raise bad_value("headroom is extra capacity on top of the target, >= 0: type 20% as 0.2")
 
 
 def fleet(
@@ -267,49 +331,73 @@ def fleet(
     shares: Cells | None = None,
     ttft_ms: Cells | None = None,
     tpot_ms: Cells | None = None,
+    headroom: float = 0.0,
+    pool_nodes: bool = False,
     bounds: Bounds | None = None,
 ) -> list[list[object]]:
-    """FLEET: per family, each workload's best per-GPU rate (BEST under the filters), the GPUs it needs in
-    whole nodes (GPUSNEEDED), their monthly cost and $ per million; then the family's total and blended $
-    per million (the month's cost over the month's output at the targets). With ``shares``, ``targets`` is the
-    total and each workload's target its share of it; a workload with a TTFT and TPOT target takes the best row
-    among the scenarios whose bounds are at least as strict (SLOBEST), and shows that scenario."""
+    """FLEET: per candidate (a family's best rows under the filters, or an entry ID's own), each workload's
+    per-GPU rate, the GPUs it needs for its target plus ``headroom`` in whole nodes (GPUSNEEDED; the node size
+    given, else the MLPerf system's), their monthly cost and $ per million (as bought: over the target's
+    output); then the candidate's total and blended $ per million. With ``pool_nodes`` the workloads share
+    nodes: each needs whole GPUs and the total is whole nodes of their sum. With ``shares``, ``targets`` is the
+    total; a workload with a TTFT and TPOT target takes the best row among the scenarios whose bounds are at
+    least as strict (SLOBEST), and shows that scenario. A candidate without a row, or unknown, gets "none:"
+    rows with the reason."""
+    filters = filters.check()
     node_cells = _node_cells(gpus_per_node)
     mix = _workloads(benchmarks, scenarios, targets, shares, ttft_ms, tpot_ms)
-    names = _families(table, families)
+    names = _candidates(families)
     price_of = _prices(prices, families, len(names))
     check_rate(hours_per_month, "hours_per_month")
+    _check_headroom(headroom)
     node_of = _nodes(node_cells, families, len(names))
     for node in node_of:
-        gpus_for(0, 1, utilization, node)  # the utilization and node sizes, checked once
+        gpus_for(0, 1, utilization, node or DEFAULT_GPUS_PER_NODE)  # the utilization, checked once
     out: list[list[object]] = [list(FLEET_HEADER)]
-    for family, price, gpus_per_node in zip(names, price_of, node_of, strict=True):
-        missing, units, gpus, monthly = 0, set(), 0, 0.0
+    for family, price, given_node in zip(names, price_of, node_of, strict=True):
+        missing, units, sizes, monthly = 0, set(), set(), 0.0
+        exact = 0.0  # pooled: the GPUs the workloads need together, before whole nodes
         for work in mix:
             bench, scen, target, _ = work
             try:
                 rate, row = _best(table, bounds or {}, family, work, filters)
             except BenchError as err:
                 missing += 1
-                out.append([family, bench, scen, target, "", "", f"none: {err.reason}", "", "", price, "", ""])
+                reason = err.reason.split(" Known: ")[0] if "did you mean" in err.reason else err.reason
+                out.append([family, bench, scen, target, "", "", f"none: {reason}", "", "", price, "", ""])
                 continue
-            n = gpus_for(target, rate, utilization, gpus_per_node)
+            node = given_node or row_node_size(row)
+            sizes.add(node)
+            wanted = target * (1 + headroom)
+            n = gpus_for(wanted, rate, utilization, 1 if pool_nodes else node)
+            exact += wanted / (rate * utilization)
             cost = n * price * hours_per_month
             per_m = cost * 1e6 / (target * 3600 * hours_per_month) if target else ""
             units.add(row.units)
             scen = scen or row.scenario  # a latency target chose it
-            out.append(
-                [family, bench, scen, target, rate, row.units, row.entry, n, n // gpus_per_node, price, cost, per_m]
-            )
-            gpus, monthly = gpus + n, monthly + cost
+            nodes: object = "" if pool_nodes else n // node
+            out.append([family, bench, scen, target, rate, row.units, row.entry, n, nodes, price, cost, per_m])
+            monthly += cost
         total = sum(w[2] for w in mix)
         if missing:
             note = f"incomplete: no row for {missing} of {len(mix)} workloads"
             out.append([family, "total", "", total, "", "", note, "", "", price, "", ""])
             continue
-        blended: object = monthly * 1e6 / (total * 3600 * hours_per_month) if total else ""
+        workload_rows = out[-len(mix) :]
+        gpus = sum(int(r[7]) for r in workload_rows)  # type: ignore[call-overload]
+        node_total = sum(int(r[8]) for r in workload_rows) if not pool_nodes else 0  # type: ignore[call-overload]
         note = ""
+        if pool_nodes:
+            if len(sizes) > 1:
+                note = f"pooled: the rows' nodes differ ({', '.join(map(str, sorted(sizes)))} GPUs): give gpus_per_node"
+                out.append([family, "total", "", total, "", "", note, "", "", price, "", ""])
+                continue
+            node = sizes.pop()
+            gpus = gpus_for(exact, 1.0, 1.0, node)
+            node_total, monthly = gpus // node, gpus * price * hours_per_month
+            note = f"pooled in nodes of {node}"
+        blended: object = monthly * 1e6 / (total * 3600 * hours_per_month) if total else ""
         if len(units) > 1:
             blended, note = "", f"mixed units ({', '.join(sorted(units))}): no blended figure"
-        out.append([family, "total", "", total, "", "", note, gpus, gpus // gpus_per_node, price, monthly, blended])
+        out.append([family, "total", "", total, "", "", note, gpus, node_total, price, monthly, blended])
     return out

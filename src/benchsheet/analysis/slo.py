@@ -12,7 +12,7 @@ from __future__ import annotations
 from benchsheet.analysis.best import best_row
 from benchsheet.analysis.costs import check_rate
 from benchsheet.analysis.selection import Filters, check_known
-from benchsheet.data.names import SCENARIOS, benchmark_keys
+from benchsheet.data.names import SCENARIOS, benchmark_key, benchmark_keys
 from benchsheet.data.table import Row, Table
 from benchsheet.errors import BenchError, not_available
 
@@ -24,8 +24,18 @@ def _ms(value: float) -> str:
     return f"{value:,g} ms"
 
 
+def covered(table: Table, bounds: Bounds, benchmark: str) -> list[str]:
+    """The table's benchmarks a name stands for: itself, or, for a name of the latency table's that the
+    results split by accuracy target (llama2-70b), each benchmark it covers (llama2-70b-99, llama2-70b-99.9)."""
+    if table.has_benchmark(benchmark) or benchmark_key(benchmark) not in bounds:
+        check_known(table, benchmark, SCENARIOS[0])  # an unknown benchmark says so first
+        return [benchmark]
+    key = benchmark_key(benchmark)
+    return sorted({r.benchmark for r in table.rows if benchmark_keys(r.benchmark)[1] == key and r.benchmark != key})
+
+
 def _scenario_bounds(table: Table, bounds: Bounds, benchmark: str) -> dict[str, list[float]]:
-    check_known(table, benchmark, SCENARIOS[0])  # an unknown benchmark says so first
+    covered(table, bounds, benchmark)
     for key in benchmark_keys(benchmark):
         if key in bounds:
             return bounds[key]
@@ -51,7 +61,12 @@ def strict_scenarios(
     asked = " and ".join(_ms(a) for _, _, a in failing)
     reason = f"{table.spelled(benchmark, scen)} allows {said}; you asked {asked}: no MLPerf row shows it"
     latency_scenarios = {s for scenarios in bounds.values() for s in scenarios}
-    unbounded = [s for s in SCENARIOS if s in latency_scenarios - set(by_scenario) and table.bench_rows(benchmark, s)]
+    benches = covered(table, bounds, benchmark)
+    unbounded = [
+        s
+        for s in SCENARIOS
+        if s in latency_scenarios - set(by_scenario) and any(table.bench_rows(b, s) for b in benches)
+    ]
     if unbounded:
         reason += f" (the latency table has no bounds for its {' and '.join(unbounded)} rows)"
     raise not_available(reason)
@@ -70,10 +85,11 @@ def slo_best_row(
     found: list[tuple[float, Row]] = []
     refused: list[BenchError] = []
     for scenario, _, _ in strict_scenarios(table, bounds, benchmark, ttft_ms, tpot_ms):
-        try:
-            found.append(best_row(table, family, benchmark, scenario, filters))
-        except BenchError as err:
-            refused.append(err)
+        for bench in covered(table, bounds, benchmark):
+            try:
+                found.append(best_row(table, family, bench, scenario, filters))
+            except BenchError as err:
+                refused.append(err)
     if not found:
         raise refused[0]  # the strictest scenario's reason
     return max(found, key=lambda p: p[0])  # a tie keeps the stricter scenario

@@ -1,6 +1,7 @@
-"""Owning against renting: the owned $/GPU-hour from labelled inputs (OWNEDGPUHOUR), the rental price at
-which owning costs the same (RENTVSOWN), power per GPU from a measured row (KWPERGPU), and the utilization
-at which a GPU costs what an API charges per token (APIUTILIZATION).
+"""Owning against renting: the owned $/GPU-hour from every labelled cost line (OWNEDGPUHOUR), its yearly cash
+flows against renting with their NPVs (TCOCASHFLOW), the rental price at which owning costs the same
+(RENTVSOWN), power per GPU from a measured row (KWPERGPU), an API's price with the input it charges
+(APICOSTPERMTOK), and the utilization at which a GPU costs what the API charges (APIUTILIZATION).
 
 Every figure is the user's input; the data give only measured power (MLPerf Power rows), never a
 design or TDP figure. The capital is annualised with the capital recovery factor
@@ -13,9 +14,12 @@ counted (COSTPERMTOK) and in the rent-versus-own break-even.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields
+from typing import Any
 
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
+from benchsheet.data.names import benchmark_key
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value, not_available
 
@@ -47,6 +51,80 @@ def _check_rate_of_capital(rate: float) -> None:
         raise bad_value("cost_of_capital is a yearly rate as a fraction, >= 0 and <= 1: type 8% as 0.08")
 
 
+@dataclass(frozen=True, slots=True)
+class Owning:
+    """Every cost line of owning one GPU, as the user gives them (OWNEDGPUHOUR's arguments, checked).
+
+    Capital: ``capex_per_gpu`` plus the back-end network and storage share of the cluster and sales tax and
+    installation, each a share of capex paid with it (year 0); the residual value (in $) comes back at the end.
+    Yearly: colocation per kW of IT power, software, support/maintenance (a share of capex a year) and staff.
+    Energy: kW x PUE x $/kWh for every hour. ``availability`` is the share of hours the GPU can serve: the
+    cost of the year falls on those hours."""
+
+    capex_per_gpu: float
+    years: float
+    cost_of_capital: float = 0.0
+    residual_value: float = 0.0
+    kw_per_gpu: float = 0.0
+    pue: float = 1.0
+    price_per_kwh: float = 0.0
+    colo_per_kw_month: float = 0.0
+    software_per_gpu_year: float = 0.0
+    support_share_per_year: float = 0.0
+    network_storage_share: float = 0.0
+    tax_install_share: float = 0.0
+    staff_per_gpu_year: float = 0.0
+    availability: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_price(self.capex_per_gpu, "capex_per_gpu")
+        check_rate(self.years, "years")
+        _check_rate_of_capital(self.cost_of_capital)
+        if not (math.isfinite(self.residual_value) and 0 <= self.residual_value <= self.capex_per_gpu):
+            raise bad_value("residual_value must be >= 0 and <= capex_per_gpu (in $ per GPU, not a share)")
+        check_price(self.kw_per_gpu, "kw_per_gpu")
+        check_pue(self.pue)
+        for name in ("price_per_kwh", "colo_per_kw_month", "software_per_gpu_year", "staff_per_gpu_year"):
+            check_price(getattr(self, name), name)
+        for name in ("support_share_per_year", "network_storage_share", "tax_install_share"):
+            share = getattr(self, name)
+            if not (math.isfinite(share) and 0 <= share <= 10):
+                raise bad_value(f"{name} is a share of capex, >= 0: type 8% as 0.08")
+        if not (math.isfinite(self.availability) and 0 < self.availability <= 1):
+            raise bad_value("availability is the share of hours the GPU can serve, > 0 and <= 1")
+
+    @property
+    def upfront(self) -> float:
+        """Year 0: capex, its network and storage share, tax and installation."""
+        return self.capex_per_gpu * (1 + self.network_storage_share + self.tax_install_share)
+
+    @property
+    def energy_per_year(self) -> float:
+        return self.kw_per_gpu * self.pue * self.price_per_kwh * HOURS_PER_YEAR
+
+    @property
+    def running_per_year(self) -> float:
+        """Each year's costs beside capital and energy: colocation, software, support and staff."""
+        colo = self.colo_per_kw_month * self.kw_per_gpu * MONTHS_PER_YEAR
+        support = self.support_share_per_year * self.capex_per_gpu
+        return colo + self.software_per_gpu_year + support + self.staff_per_gpu_year
+
+    def capital_per_year(self) -> float:
+        """The up-front cost annualised (CRF), less the residual's sinking fund."""
+        crf = capital_recovery_factor(self.cost_of_capital, self.years)
+        sinking = crf - self.cost_of_capital  # r / ((1+r)^n - 1); 1/n at r = 0
+        return self.upfront * crf - self.residual_value * sinking
+
+    def per_hour(self) -> float:
+        yearly = self.capital_per_year() + self.running_per_year + self.energy_per_year
+        return yearly / (HOURS_PER_YEAR * self.availability)
+
+
+def owning_of(arguments: dict[str, Any]) -> Owning:
+    """The Owning of a function's arguments named as its fields (OWNEDGPUHOUR's and TCOCASHFLOW's)."""
+    return Owning(**{f.name: arguments[f.name] for f in fields(Owning)})
+
+
 def owned_gpu_hour(
     capex_per_gpu: float,
     years: float,
@@ -57,24 +135,60 @@ def owned_gpu_hour(
     price_per_kwh: float = 0.0,
     colo_per_kw_month: float = 0.0,
     software_per_gpu_year: float = 0.0,
+    support_share_per_year: float = 0.0,
+    network_storage_share: float = 0.0,
+    tax_install_share: float = 0.0,
+    staff_per_gpu_year: float = 0.0,
+    availability: float = 1.0,
 ) -> float:
-    """$ per GPU-hour of owning: yearly capital (CRF, less the residual's sinking fund), colocation per kW of
-    IT power and software, over the year's hours; plus energy, kW x PUE x $/kWh."""
-    check_price(capex_per_gpu, "capex_per_gpu")
-    check_rate(years, "years")
-    _check_rate_of_capital(cost_of_capital)
-    if not (math.isfinite(residual_value) and 0 <= residual_value <= capex_per_gpu):
-        raise bad_value("residual_value must be >= 0 and <= capex_per_gpu")
-    check_price(kw_per_gpu, "kw_per_gpu")
-    check_pue(pue)
-    check_price(price_per_kwh, "price_per_kwh")
-    check_price(colo_per_kw_month, "colo_per_kw_month")
-    check_price(software_per_gpu_year, "software_per_gpu_year")
-    crf = capital_recovery_factor(cost_of_capital, years)
-    sinking = crf - cost_of_capital  # r / ((1+r)^n - 1); 1/n at r = 0
-    capital = capex_per_gpu * crf - residual_value * sinking
-    yearly = capital + colo_per_kw_month * kw_per_gpu * MONTHS_PER_YEAR + software_per_gpu_year
-    return yearly / HOURS_PER_YEAR + kw_per_gpu * pue * price_per_kwh
+    """$ per GPU-hour of owning: yearly capital (CRF of capex with its network/storage and tax/installation
+    shares, less the residual's sinking fund), colocation per kW of IT power, software, support and staff, and
+    energy (kW x PUE x $/kWh every hour), over the hours the GPU is available."""
+    return owning_of(locals()).per_hour()
+
+
+CASH_FLOW_HEADER = ["year", "owning $ per GPU", "renting $ per GPU"]
+
+
+def cash_flows(
+    rented_price_per_gpu_hour: float,
+    capex_per_gpu: float,
+    years: float,
+    cost_of_capital: float = 0.0,
+    residual_value: float = 0.0,
+    kw_per_gpu: float = 0.0,
+    pue: float = 1.0,
+    price_per_kwh: float = 0.0,
+    colo_per_kw_month: float = 0.0,
+    software_per_gpu_year: float = 0.0,
+    support_share_per_year: float = 0.0,
+    network_storage_share: float = 0.0,
+    tax_install_share: float = 0.0,
+    staff_per_gpu_year: float = 0.0,
+    availability: float = 1.0,
+) -> list[list[object]]:
+    """TCOCASHFLOW: owning against renting the same GPU-hours, year by year: owning pays capex and its one-off
+    shares in year 0, then each year's running costs and energy, and gets the residual back at the end; renting
+    pays the rented price for every hour the owned GPU would be available (a reserved rental). Then the NPV of
+    each at the cost of capital, and the cheaper one. Owning's NPV x CRF over the year's available hours is
+    OWNEDGPUHOUR: the verdict is the same as comparing the two $/GPU-hour."""
+    check_price(rented_price_per_gpu_hour, "rented_price_per_gpu_hour")
+    own = owning_of(locals())
+    if years != int(years) or years > 100:
+        raise bad_value("years must be a whole number of years, at most 100, for a yearly schedule")
+    n = int(years)
+    yearly_own = own.running_per_year + own.energy_per_year
+    yearly_rent = rented_price_per_gpu_hour * HOURS_PER_YEAR * availability
+    owning = [own.upfront] + [yearly_own - (own.residual_value if t == n else 0.0) for t in range(1, n + 1)]
+    renting = [0.0] + [yearly_rent] * n
+    discount = [(1 + cost_of_capital) ** -t for t in range(n + 1)]
+    npv_own = math.fsum(cf * d for cf, d in zip(owning, discount, strict=True))
+    npv_rent = math.fsum(cf * d for cf, d in zip(renting, discount, strict=True))
+    rows: list[list[object]] = [list(CASH_FLOW_HEADER)]
+    rows += [[t, o, r] for t, (o, r) in enumerate(zip(owning, renting, strict=True))]
+    rows.append([f"NPV at {cost_of_capital:.1%}", npv_own, npv_rent])
+    rows.append(["cheaper", "owning" if npv_own <= npv_rent else "renting", ""])
+    return rows
 
 
 def rent_vs_own(owned_price_per_gpu_hour: float, utilization: float) -> float:
@@ -93,14 +207,95 @@ def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float
     return watts / row.gpus / 1000
 
 
-def api_utilization(price_per_gpu_hour: float, tokens_per_sec_per_gpu: float, api_price_per_mtok: float) -> float:
-    """The utilization at which a GPU at this $/GPU-hour costs the API's $ per million tokens: COSTPERMTOK at
-    100% / the API's price; ``#N/A`` where that is above 100%."""
+PUBLISHED_MEAN_TOKENS: dict[str, tuple[float | None, float | None, str]] = {
+    "gpt-oss-120b": (
+        None,
+        1278.20,
+        "the reference mean output length of the performance dataset (mlcommons/inference "
+        "compliance/TEST09/gpt-oss-120b/audit.config, 'reference mean-OSL: 1278.20'); no mean input length published",
+    ),
+}
+"""Mean input and output tokens per request of a benchmark's dataset, as MLCommons publishes them (None where
+it publishes none), and where: the default workload of an API comparison, where the user gives none."""
+
+
+def _check_tokens(value: float, name: str) -> float:
+    if not (math.isfinite(value) and value > 0):
+        raise bad_value(f"{name} must be a number of tokens per request > 0")
+    return value
+
+
+def _lengths(input_tokens: float | None, output_tokens: float | None, benchmark: str | None) -> tuple[float, float]:
+    """The workload's mean (input, output) tokens per request: the user's, else the benchmark's published ones."""
+    if input_tokens is not None and output_tokens is not None:
+        return _check_tokens(input_tokens, "input_tokens"), _check_tokens(output_tokens, "output_tokens")
+    published = PUBLISHED_MEAN_TOKENS.get(benchmark_key(benchmark)) if benchmark else None
+    ins = input_tokens if input_tokens is not None else published[0] if published else None
+    outs = output_tokens if output_tokens is not None else published[1] if published else None
+    if ins is None or outs is None:
+        ask = "give input_tokens and output_tokens (the workload's mean tokens per request): the API charges input"
+        if published:
+            pairs = (("input", published[0]), ("output", published[1]))
+            have = " and ".join(f"{w} ({v:,g} tokens)" for w, v in pairs if v)
+            lack = " or ".join(w for w, v in pairs if not v)
+            ask = f"MLCommons publishes {benchmark}'s mean {have} but no mean {lack}: give {lack}_tokens"
+        elif benchmark:
+            ask += f"; MLCommons publishes no mean lengths for {benchmark.strip()}"
+        raise not_available(ask)
+    return _check_tokens(ins, "input_tokens"), _check_tokens(outs, "output_tokens")
+
+
+def api_cost_per_mtok(
+    api_price_per_mtok: float,
+    input_price_per_mtok: float = 0.0,
+    input_tokens: float | None = None,
+    output_tokens: float | None = None,
+    cached_input_price_per_mtok: float | None = None,
+    cached_share: float = 0.0,
+    benchmark: str | None = None,
+) -> float:
+    """What the API charges per million output tokens, the input it charges for included: output price + input
+    tokens per output token x (uncached share x input price + cached share x cached-input price)."""
     check_price(api_price_per_mtok, "api_price_per_mtok")
+    check_price(input_price_per_mtok, "input_price_per_mtok")
+    if not (math.isfinite(cached_share) and 0 <= cached_share <= 1):
+        raise bad_value("cached_share must be a share of the input tokens from 0 to 100%")
+    cached = input_price_per_mtok if cached_input_price_per_mtok is None else cached_input_price_per_mtok
+    check_price(cached, "cached_input_price_per_mtok")
+    per_input = (1 - cached_share) * input_price_per_mtok + cached_share * cached
+    if per_input == 0:
+        return api_price_per_mtok
+    ins, outs = _lengths(input_tokens, output_tokens, benchmark)
+    return api_price_per_mtok + ins / outs * per_input
+
+
+def api_utilization(
+    price_per_gpu_hour: float,
+    tokens_per_sec_per_gpu: float,
+    api_price_per_mtok: float,
+    input_price_per_mtok: float = 0.0,
+    input_tokens: float | None = None,
+    output_tokens: float | None = None,
+    cached_input_price_per_mtok: float | None = None,
+    cached_share: float = 0.0,
+    benchmark: str | None = None,
+) -> float:
+    """The utilization at which a GPU at this $/GPU-hour costs what the API charges per million output tokens
+    (its input included, APICOSTPERMTOK): COSTPERMTOK at 100% / the API's cost; ``#N/A`` where that is above
+    100%. MLPerf's LLM rates count output tokens; the GPU's price already bears the prefill of the inputs."""
+    api = api_cost_per_mtok(
+        api_price_per_mtok,
+        input_price_per_mtok,
+        input_tokens,
+        output_tokens,
+        cached_input_price_per_mtok,
+        cached_share,
+        benchmark,
+    )
     at_full = per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
-    if at_full > api_price_per_mtok:
+    if at_full > api:
         raise not_available(
             f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "
-            f"${api_price_per_mtok:,.2f}: no utilization <= 100% reaches it"
+            f"${api:,.2f}: no utilization <= 100% reaches it"
         )
-    return at_full / api_price_per_mtok if api_price_per_mtok else 0.0
+    return at_full / api if api else 0.0

@@ -20,31 +20,66 @@ NODE = Arg(
 )
 TTFT = Arg("ttft_ms", "number", "Your p99 time to first token target in ms, > 0")
 TPOT = Arg("tpot_ms", "number", "Your p99 time per output token target in ms (= 1000 / tokens/s per user), > 0")
+API_OUT = Arg("api_price_per_mtok", "number", "The API's $ per million output tokens")
+API_INPUT: tuple[Arg, ...] = (
+    Arg("input_price_per_mtok", "number", "The API's $ per million input tokens (default 0: output price only)", 0.0),
+    Arg(
+        "input_tokens",
+        "number",
+        "The workload's mean input tokens per request (default: the benchmark's, as MLCommons publishes it)",
+        None,
+    ),
+    Arg("output_tokens", "number", "The workload's mean output tokens per request (default: the benchmark's)", None),
+    Arg(
+        "cached_input_price_per_mtok",
+        "number",
+        "The API's $ per million cached input tokens (default: the input price)",
+        None,
+    ),
+    Arg("cached_share", "number", "Share of input tokens served from the API's cache, 0 to 1 (default 0)", 0.0),
+    Arg("benchmark", "text", "The benchmark whose published mean lengths stand in for lengths left out", None),
+)
+MORE_COSTS: tuple[Arg, ...] = (
+    Arg("support_share_per_year", "number", "Support/maintenance a year, a share of capex, e.g. 0.08 (default 0)", 0.0),
+    Arg(
+        "network_storage_share",
+        "number",
+        "Back-end network and storage, a share of capex bought with it (default 0)",
+        0.0,
+    ),
+    Arg("tax_install_share", "number", "Sales tax and installation, a share of capex paid with it (default 0)", 0.0),
+    Arg("staff_per_gpu_year", "number", "Staff (operations) in $ per GPU per year (default 0)", 0.0),
+    Arg(
+        "availability", "number", "Share of hours the GPU can serve (downtime left out), > 0 and <= 1 (default 1)", 1.0
+    ),
+)
+OWN_ARGS: tuple[Arg, ...] = (
+    Arg("capex_per_gpu", "number", "Purchase price per GPU in $ (a server's price / its GPUs), >= 0"),
+    Arg("years", "number", "Depreciation period in years, > 0"),
+    Arg(
+        "cost_of_capital",
+        "number",
+        "Yearly cost of capital, a fraction from 0 to 1, e.g. 0.08 (default 0)",
+        0.0,
+    ),
+    Arg("residual_value", "number", "Value per GPU in $ at the end of the period, <= capex (default 0)", 0.0),
+    Arg("kw_per_gpu", "number", "Average power per GPU in kW, your input or KWPERGPU(...) (default 0)", 0.0),
+    Arg("pue", "number", "Power usage effectiveness, facility / IT power, >= 1 (default 1)", 1.0),
+    Arg("price_per_kwh", "number", "Electricity in $ per kWh (default 0)", 0.0),
+    Arg("colo_per_kw_month", "number", "Colocation in $ per kW of IT power per month (default 0)", 0.0),
+    Arg("software_per_gpu_year", "number", "Software licences in $ per GPU per year (default 0)", 0.0),
+    *MORE_COSTS,
+)
 SLO_ARGS: tuple[Arg, ...] = (FAMILY, BENCH, TTFT, TPOT, AVAIL, MAXG, ROUND, SOFT)
 SLO_NOTE = "among the scenarios whose latency bounds are at least as strict as your target (SLOSCENARIOS)"
 
 FUNCTIONS: tuple[Function, ...] = (
     Function(
         "OWNEDGPUHOUR",
-        (
-            Arg("capex_per_gpu", "number", "Purchase price per GPU in $ (a server's price / its GPUs), >= 0"),
-            Arg("years", "number", "Depreciation period in years, > 0"),
-            Arg(
-                "cost_of_capital",
-                "number",
-                "Yearly cost of capital, a fraction from 0 to 1, e.g. 0.08 (default 0)",
-                0.0,
-            ),
-            Arg("residual_value", "number", "Value per GPU in $ at the end of the period, <= capex (default 0)", 0.0),
-            Arg("kw_per_gpu", "number", "Average power per GPU in kW, your input or KWPERGPU(...) (default 0)", 0.0),
-            Arg("pue", "number", "Power usage effectiveness, facility / IT power, >= 1 (default 1)", 1.0),
-            Arg("price_per_kwh", "number", "Electricity in $ per kWh (default 0)", 0.0),
-            Arg("colo_per_kw_month", "number", "Colocation in $ per kW of IT power per month (default 0)", 0.0),
-            Arg("software_per_gpu_year", "number", "Software licences in $ per GPU per year (default 0)", 0.0),
-        ),
-        "$ per GPU-hour of owning, every hour of the year: (capex x CRF - residual x (CRF - r) + colocation x kW x "
-        "12 + software) / 8,760 + kW x PUE x $/kWh; CRF = r(1+r)^n/((1+r)^n-1), 1/n at r = 0. COSTPERMTOK takes "
-        "it like a rented price.",
+        OWN_ARGS,
+        "$ per available GPU-hour of owning: (capex x (1 + network + tax shares) x CRF - residual x (CRF - r) + "
+        "colocation x kW x 12 + software + support + staff + kW x PUE x $/kWh x 8,760) / (8,760 x availability); "
+        "CRF = r(1+r)^n/((1+r)^n-1).",
         "=OWNEDGPUHOUR(30000,4,0.08,3000,1.2,1.3,0.1,150,4000)",
         tco.owned_gpu_hour,
         "number",
@@ -60,6 +95,18 @@ FUNCTIONS: tuple[Function, ...] = (
         "=RENTVSOWN(OWNEDGPUHOUR(30000,4,0.08,3000,1.2,1.3,0.1,150,4000),0.6)",
         tco.rent_vs_own,
         "number",
+    ),
+    Function(
+        "TCOCASHFLOW",
+        (
+            Arg("rented_price_per_gpu_hour", "number", "The rental $ per GPU-hour (reserved: every hour paid)"),
+            *OWN_ARGS,
+        ),
+        "Owning against renting the same GPU-hours, year by year (capex and one-off shares in year 0, yearly costs, "
+        "residual back at the end), the NPV of each at the cost of capital, and the cheaper. Spills.",
+        "=TCOCASHFLOW(2,30000,4,0.08,3000,1.2,1.3,0.1,150,4000)",
+        tco.cash_flows,
+        "table",
     ),
     Function(
         "KWPERGPU",
@@ -104,15 +151,29 @@ FUNCTIONS: tuple[Function, ...] = (
         "text",
     ),
     Function(
+        "APICOSTPERMTOK",
+        (API_OUT, *API_INPUT),
+        "An API's $ per million output tokens with the input it charges: output price + input/output tokens x "
+        "input price (cached input at its own). Lengths left out: the benchmark's means as MLCommons publishes "
+        "them.",
+        "=APICOSTPERMTOK(0.6,0.15,870,1000)",
+        tco.api_cost_per_mtok,
+        "number",
+    ),
+    Function(
         "APIUTILIZATION",
         (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour, rented or OWNEDGPUHOUR(...)"),
-            PER_GPU,
-            Arg("api_price_per_mtok", "number", "The API's $ per million output tokens"),
+            PER_GPU.but(
+                "Output tokens/s per GPU at the service level the API sells, e.g. SLOBEST(...) at its TTFT/TPOT"
+            ),
+            API_OUT,
+            *API_INPUT,
         ),
-        "The utilization at which the GPU costs the API's price per token: COSTPERMTOK at 100% / the API's price. "
-        "Above it the GPU is cheaper; #N/A where no utilization <= 100% reaches the API's price.",
-        '=APIUTILIZATION(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
+        "The utilization at which the GPU costs the API's $/M output tokens, input included (APICOSTPERMTOK): "
+        "COSTPERMTOK at 100% / that. Above it the GPU is cheaper. Give the rate at the API's service level "
+        "(SLOBEST).",
+        '=APIUTILIZATION(2,SLOBEST("B200","gpt-oss-120b",2000,15),0.6,0.15,870,1000)',
         tco.api_utilization,
         "number",
     ),
@@ -153,9 +214,9 @@ FUNCTIONS: tuple[Function, ...] = (
             Arg(
                 "gpus_per_node",
                 "cells",
-                f"Accelerators per node, whole nodes only: one for all, or one per family (default "
-                f"{DEFAULT_GPUS_PER_NODE})",
-                DEFAULT_GPUS_PER_NODE,
+                "Accelerators per node, whole nodes only: one for all, or one per family (default or blank: the "
+                "node size of the MLPerf system each rate comes from)",
+                None,
             ),
             Arg(
                 "hours_per_month",
@@ -182,10 +243,18 @@ FUNCTIONS: tuple[Function, ...] = (
                 None,
             ),
             Arg("tpot_ms", "cells", "Each workload's p99 TPOT target in ms, beside ttft_ms", None),
+            Arg("headroom", "number", "Extra capacity on top of each target, e.g. 0.2 for 20% (default 0)", 0.0),
+            Arg(
+                "pool_nodes",
+                "bool",
+                "TRUE: the workloads share nodes (whole GPUs each, whole nodes of their sum); default FALSE: "
+                "whole nodes per workload",
+                False,
+            ),
         ),
-        "Per family and workload: BEST's per-GPU rate and entry, GPUs (whole nodes), nodes, monthly $ and $ per "
-        "million; then the family's total and blended $/M. Shares split a total target; a TTFT/TPOT target picks "
-        "the scenario (SLOBEST). Spills.",
+        "Per candidate (family or entry ID) and workload: per-GPU rate and entry, GPUs for target + headroom in "
+        "whole nodes, monthly $ and $/M as bought; then the total and blended $/M. A TTFT/TPOT target picks the "
+        "scenario (SLOBEST). Spills.",
         '=FLEET("gpt-oss-120b","Server",1000000,"GB300",5,0.7)',
         fleet.fleet,
         "table",

@@ -142,7 +142,6 @@ BENCHES, SCENS, TARGETS = _columns(MIX)
         ((BENCHES, SCENS, TARGETS, "B200", 5, 0), "utilization must be > 0 and <= 1"),
         ((BENCHES, SCENS, "lots", "B200", 5), "targets row 1 must be a number >= 0"),
         ((BENCHES, [["Server"], ["Server"], ["Offline"]], TARGETS, "B200", 5), "scenarios must be one cell or one"),
-        ((BENCHES, SCENS, TARGETS, "TPU9", 5), "Unknown family 'TPU9'"),
         ((BENCHES, SCENS, TARGETS, "", 5), "families names no family"),
         (("", "Server", 1000, "B200", 5), "benchmarks names no workload"),
     ],

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from benchsheet.analysis.slo import strict_scenarios
 from benchsheet.catalogue.engine import evaluate
+from benchsheet.data.snapshot import latency_bounds
+from benchsheet.data.table import Table
+from benchsheet.errors import BenchError
 from benchsheet.udfs import functions as udf
 from excelcalc.values import ReasonedError
 
@@ -53,12 +57,14 @@ def test_no_scenario_strict_enough_is_a_plain_answer(ttft: float, tpot: float, r
     assert udf.SLOBEST("GB300", "deepseek-r1", ttft, tpot) == got
 
 
-def test_scenarios_without_bounds_in_the_table_are_said() -> None:
-    # gpt-oss-120b has Interactive rows, but the shipped table bounds only its Server scenario
-    assert [row[0] for row in udf.SLOSCENARIOS("gpt-oss-120b", 3000, 80)[1:]] == ["Server"]
-    got = udf.SLOSCENARIOS("gpt-oss-120b", 3000, 40)
-    assert got.startswith("#N/A gpt-oss-120b Server allows TPOT 80 ms; you asked 40 ms: no MLPerf row shows it")
-    assert "no bounds for its Interactive rows" in got
+def test_scenarios_without_bounds_in_the_table_are_said(table: Table) -> None:
+    # a latency table without gpt-oss-120b's Interactive line (as shipped before issue 39): its rows are said
+    shipped = latency_bounds()
+    bounds = {**shipped, "gpt-oss-120b": {"Server": shipped["gpt-oss-120b"]["Server"]}}
+    with pytest.raises(BenchError) as err:
+        strict_scenarios(table, bounds, "gpt-oss-120b", 3000, 40)
+    assert err.value.reason.startswith("gpt-oss-120b Server allows TPOT 80 ms; you asked 40 ms: no MLPerf row shows")
+    assert "no bounds for its Interactive rows" in err.value.reason
     none = udf.SLOSCENARIOS("qwen3-vl-235b-a22b", 3000, 80)
     assert none.startswith("#N/A No latency bounds for qwen3-vl-235b-a22b")
 

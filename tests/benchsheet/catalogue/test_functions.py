@@ -225,10 +225,12 @@ ERRORS = [
     (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A Unknown family 'TPU9'"),
     (("SLOBESTSCENARIO", "B200", "deepseek-r1", 1500, 15), "#N/A B200 has no closed deepseek-r1 Interactive rows"),
     (("APIUTILIZATION", 5, 100, 2), "#N/A The GPU costs $13.89 per million tokens at 100% utilization"),
+    (("APICOSTPERMTOK", 0.6, 0.15), "#N/A give input_tokens and output_tokens"),
+    (("TCOCASHFLOW", 3, 30000, 4.5), "#VALUE! years must be a whole number"),
     (("MWGPUS", 10, 1.2, 0.9), "#VALUE! pue must be a number >= 1"),
     (("MWTOKENS", 10, 0, 1.3, 1000), "#VALUE! kw_per_gpu must be a number > 0"),
     (("TOKENSPERMW", 0, 1.2, 1.3), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
-    (("FLEET", "gpt-oss-120b", "Server", 1e6, "TPU9", 5), "#N/A Unknown family 'TPU9'"),
+    (("FLEET", "gpt-oss-120b", "Server", 1e6, "B200", 5, 1, 8, 730, "nope"), "#VALUE! availability must be one of"),
     # MLPerf Endpoints curves (issue 31): none is bundled, so each answers that none is loaded
     (("CURVES",), "#N/A No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder>"),
     (("CURVEPOINTS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
