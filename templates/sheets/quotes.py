@@ -25,6 +25,7 @@ from benchsheet.templates.layout import (
     RowCells,
     Span,
     TableBlock,
+    Term,
     call,
     eq,
     if_,
@@ -101,7 +102,8 @@ def _owned_price(accelerator: Cell) -> Expr:
     """TCO's owned $/GPU-hour for ``accelerator`` (one of Sizing's candidates), or why there is none."""
     at = call("MATCH", accelerator, _span(TCO_TABLE.column("candidate")), 0)
     missing = lit("#N/A no owned $/GPU-hour for ") & accelerator & lit(": owning is priced for Sizing's candidates")
-    return call("IFERROR", call("INDEX", _span(TCO_TABLE.column("owned")), at), missing)
+    # ISNA, not IFERROR: TCO's own reason (depreciation years = 0...) passes on
+    return if_(call("ISNA", at), missing, call("INDEX", _span(TCO_TABLE.column("owned")), at))
 
 
 def _price_used(r: RowCells) -> Expr:
@@ -248,23 +250,46 @@ def _first_quote(r: RowCells) -> Expr:
     return call("MATCH", r["candidate"], _span(QUOTES_TABLE.column("accelerator")), 0)
 
 
+def _rental(r: RowCells) -> Expr:
+    """The quote's price as a rental: "" where it is blank or "owned"; a price that is no number ("3,40")
+    answers #VALUE!, the engine naming the quote's cell (its only text), so TCO never takes Sizing's instead."""
+    price = QUOTES_TABLE.row(r.index)["price"]
+    return if_(call("OR", eq(price, lit("")), eq(price, lit(OWNED))), lit(""), price + 0)
+
+
+RENTALS = TableBlock(
+    QUOTES,
+    _HEADER,
+    QUOTES_TABLE.slots,
+    (Column("rental", "quote as a rental $/GPU-hour", Formula(_rental, "out_num2")),),
+    left=RENTED_COL - 2,
+)
+"""Hidden (column S): each quote's price as a rental, in the quote's row."""
+
+
 def _quoted(r: RowCells) -> Expr:
-    """The candidate's first quote's price where it is a number (a quote typed "owned" is no rental), else ""."""
-    price = call("INDEX", _span(QUOTES_TABLE.column("price")), _first_quote(r))
-    return call("IFERROR", if_(call("ISNUMBER", price), price, lit("")), lit(""))
+    """The candidate's first quote's rental price (``RENTALS``): "" for none; an error where it has no quote."""
+    return call("INDEX", _span(RENTALS.column("rental")), _first_quote(r))
+
+
+def _rented_or(r: RowCells, sizing: Term, quoted: Term) -> Expr:
+    """``quoted`` where the candidate's first quote is a rental price or no number, else ``sizing`` (no quote, a
+    blank one, or "owned")."""
+    price = _quoted(r)
+    rental = if_(call("ISERROR", price), quoted, if_(eq(price, lit("")), sizing, quoted))
+    return if_(call("ISNA", _first_quote(r)), sizing, rental)
 
 
 def _rented(r: RowCells) -> Expr:
     """Each TCO candidate's rented $/GPU-hour: the baseline price for the baseline's family, else the family's
     first quote with a price, else the $/GPU-hour Sizing uses for the row."""
-    sizing = SIZING_TABLE.row(r.index)["price"]
-    other = if_(eq(_quoted(r), lit("")), sizing, _quoted(r))
+    other = _rented_or(r, SIZING_TABLE.row(r.index)["price"], _quoted(r))
     return unless_blank(r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), BASELINE["price"], other))
 
 
 def _rented_from(r: RowCells) -> Expr:
     vendor = call("INDEX", _span(QUOTES_TABLE.column("vendor")), _first_quote(r))
-    other = if_(eq(_quoted(r), lit("")), lit("Sizing's $/GPU-hour"), lit("Quotes: ") & vendor)
+    other = _rented_or(r, lit("Sizing's $/GPU-hour"), lit("Quotes: ") & vendor)
     return unless_blank(
         r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), lit("Quotes: baseline"), other)
     )
@@ -301,6 +326,14 @@ class _AtTarget(Block):
 
 QUOTES_SHEET = sheet(
     QUOTES,
-    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M:N", 13), ("O", 0), ("T:V", 0)),
-    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False)), RENTED, _AtTarget()),
+    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M:N", 13), ("O", 0), ("S:V", 0)),
+    (
+        QUOTES_WORKLOAD,
+        BASELINE,
+        QUOTES_TABLE,
+        notes(QUOTES, under(QUOTES_TABLE, titled=False)),
+        RENTALS,
+        RENTED,
+        _AtTarget(),
+    ),
 )

@@ -94,12 +94,15 @@ SIZING_COLUMNS = (
         Formula(
             lambda r: if_number(
                 r["per_gpu"],
-                call(
-                    "GPUSNEEDED",
+                if_number(
                     WORKLOAD["target_with_headroom"],
-                    r["per_gpu"],
-                    WORKLOAD["utilization"],
-                    r["gpus_per_node"],
+                    call(
+                        "GPUSNEEDED",
+                        WORKLOAD["target_with_headroom"],
+                        r["per_gpu"],
+                        WORKLOAD["utilization"],
+                        r["gpus_per_node"],
+                    ),
                 ),
             ),
             "out_int",

@@ -5,7 +5,19 @@ prices), and shown on the other sheets as links to it, in the data's spelling.
 from __future__ import annotations
 
 from benchsheet.analysis.choices import AVAILABILITY_CHOICES
-from benchsheet.templates.layout import Expr, Field, Fields, Formula, Input, ListRule, NumberRule
+from benchsheet.templates.layout import (
+    Expr,
+    Field,
+    Fields,
+    Formula,
+    Input,
+    ListRule,
+    NumberRule,
+    RowCells,
+    eq,
+    if_,
+    lit,
+)
 from benchsheet.templates.sheets.common import SIZING, canonical, unless_blank
 
 AVAILABILITY = Field(
@@ -22,6 +34,15 @@ MAX_GPUS = Field(
     "only systems with at most this many GPUs; blank = any size",
     NumberRule(1, whole=True),
 )
+
+
+def _with_headroom(w: RowCells) -> Expr:
+    """target x (1 + headroom); a blank target is named (GPUSNEEDED would size it as 0 GPUs, $0)."""
+    target = w["target"]
+    blank = lit(f"#VALUE! the target throughput is required: {SIZING}!{target.a1} is empty")
+    return if_(eq(target.rel, lit("")), blank, target.rel * (1 + w["headroom"].rel))
+
+
 WORKLOAD = Fields(
     SIZING,
     top=5,
@@ -65,7 +86,7 @@ WORKLOAD = Fields(
         Field(
             "target_with_headroom",
             "Target with headroom",
-            Formula(lambda w: w["target"].rel * (1 + w["headroom"].rel), "out_int"),
+            Formula(_with_headroom, "out_int"),
             "target x (1 + headroom)",
         ),
     ),

@@ -1,0 +1,137 @@
+"""The workbook survives the first edit (issue 40): a built workbook edited as a new user would (openpyxl),
+recomputed by ``benchsheet template calc``, its cells and its exit status checked.
+
+Every figure and reason is the catalogue functions' own answer on the official results, never a number kept here.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.functions import BY_NAME
+from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.templates import builder as B
+from benchsheet.templates import sheets as S
+from benchsheet.templates.layout import Cell
+
+
+def fn(name: str, *args: Any) -> Any:
+    """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
+    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("first-edit-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BENCHSHEET_HOME", str(home))
+        store.set_table(None)
+        path = tmp_path_factory.mktemp("first-edit") / "cluster-sizing.xlsx"
+        B.build(path)
+        store.set_table(None)
+        yield path
+
+
+@pytest.fixture
+def template(built: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "edited.xlsx"
+    shutil.copy(built, copy)
+    return copy
+
+
+class Book:
+    """The cached values of a workbook, by ``Cell``."""
+
+    def __init__(self, path: Path) -> None:
+        self.wb = openpyxl.load_workbook(path, data_only=True)
+
+    def __getitem__(self, cell: Cell) -> Any:
+        return self.wb[cell.sheet][cell.a1].value
+
+
+def where(cell: Cell) -> str:
+    return f"{cell.sheet}!{cell.a1}"
+
+
+def edit_and_calc(path: Path, changes: dict[Cell, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, Book]:
+    """Type ``changes`` through openpyxl, run ``benchsheet template calc`` on the file: its exit status, its
+    stderr and the values it wrote."""
+    wb = openpyxl.load_workbook(path)
+    for cell, value in changes.items():
+        wb[cell.sheet][cell.a1] = value
+    wb.save(path)
+    capsys.readouterr()
+    status = main(["template", "calc", str(path)])
+    return status, capsys.readouterr().err, Book(path)
+
+
+# ------------------------------------------------------------------ item 6: every error is counted
+
+
+def test_an_owned_quote_for_a_family_sizing_does_not_price_is_an_error(
+    template: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The workbook's own reason ("#N/A no owned $/GPU-hour ...") is an error calc counts, not plain text."""
+    row = S.QUOTES_TABLE.row(len(S.SAMPLE_QUOTES))
+    status, err, book = edit_and_calc(
+        template, {row["vendor"]: "Own fleet", row["accelerator"]: "GB200", row["price"]: "owned"}, capsys
+    )
+    reason = book[row["price_used"]]
+    assert reason.startswith("#N/A ") and "GB200" in reason
+    assert status == 1
+    assert reason in err and where(row["price_used"]) in err
+
+
+def test_a_fresh_template_calcs_with_status_0(template: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err, _ = edit_and_calc(template, {}, capsys)
+    assert status == 0, err
+
+
+def test_the_owned_price_keeps_tcos_own_reason(template: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Depreciation years = 0: the owned quote says OWNEDGPUHOUR's reason, not "not a Sizing candidate"."""
+    row = S.QUOTES_TABLE.row(len(S.SAMPLE_QUOTES))
+    status, _, book = edit_and_calc(
+        template,
+        {row["vendor"]: "Own fleet", row["accelerator"]: "B300", row["price"]: "owned", S.TCO_INPUTS["years"]: 0},
+        capsys,
+    )
+    owned = book[S.TCO_TABLE.row(1)["owned"]]
+    capex = book[S.TCO_TABLE.row(1)["capex_gpu"]]
+    own = fn("OWNEDGPUHOUR", capex, 0, 0.08, capex * 0.1, 1.2, 1.3, 0.1, 150, 4500)
+    assert own.startswith("#") and "years" in own
+    assert owned.startswith(own.split(" ", 1)[0]) and "years" in owned, owned
+    assert book[row["price_used"]] == owned
+    assert "Sizing's candidates" not in book[row["price_used"]]
+    assert status == 1
+
+
+def test_a_quote_that_is_no_number_is_not_replaced_by_sizings_price(
+    template: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "3,40" (a decimal comma: no en-US number) on B300's first quote: TCO's rented B300 price says so and names
+    the quote's cell; it never falls back to Sizing's $3.00."""
+    quote = S.QUOTES_TABLE.row(0)
+    assert S.SAMPLE_QUOTES[0][1] == "B300" and S.CANDIDATES[1][0] == "B300"
+    status, err, book = edit_and_calc(template, {quote["price"]: "3,40"}, capsys)
+    rented = book[S.TCO_TABLE.row(1)["rented"]]
+    assert isinstance(rented, str) and rented.startswith("#VALUE!"), rented
+    assert status == 1
+    assert where(quote["price"]) in err and "'3,40'" in err
+
+
+def test_a_blank_target_is_named_not_zero_gpus(template: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = S.WORKLOAD["target"]
+    status, err, book = edit_and_calc(template, {target: None}, capsys)
+    for i in range(len(S.CANDIDATES)):
+        gpus = book[S.SIZING_TABLE.row(i)["gpus"]]
+        assert isinstance(gpus, str) and gpus.startswith("#VALUE!") and f"{where(target)} is empty" in gpus, gpus
+        assert book[S.SIZING_TABLE.row(i)["monthly_cost"]] == gpus
+    assert status == 1 and f"{where(target)} is empty" in err
