@@ -447,7 +447,7 @@ class Field:
     """One labelled value: label in A, value in B, an optional note in C."""
 
     key: str
-    label: str
+    label: str | Expr  # an Expr: a formula, e.g. a label naming the workload's unit
     content: Content
     note: str = ""
     check: Rule | None = None
@@ -483,7 +483,7 @@ class Fields(Block):
         row = self.cells()
         for i, f in enumerate(self.fields):
             r = self.top + i
-            yield Put(Cell(self.sheet, r, 0), Text(f.label, f.label_style))
+            yield Put(Cell(self.sheet, r, 0), _heading(f.label, f.label_style, fit=True))
             yield Put(Cell(self.sheet, r, 1), f.content.at(row) if isinstance(f.content, Formula) else f.content)
             if f.note:
                 yield Put(Cell(self.sheet, r, 2), Text(f.note, "note"))
@@ -507,7 +507,7 @@ class Column:
     """
 
     key: str
-    header: str
+    header: str | Expr  # an Expr: a formula, e.g. a heading naming the workload's unit
     content: Content | Lifted
     check: Rule | None = None
     values: Sequence[Scalar] = ()
@@ -557,7 +557,7 @@ class TableBlock(Headed):
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
         for j, c in enumerate(self.columns):
-            yield Put(Cell(self.sheet, self.header_row, self.left + j), Text(c.header, "header", fit=False))
+            yield Put(Cell(self.sheet, self.header_row, self.left + j), _heading(c.header, "header", fit=False))
             if isinstance(c.content, Lifted):
                 whole = ArrayFormula(c.content.expr(self.ranges()), self.slots, 1, c.content.style)
                 yield Put(Cell(self.sheet, self.first, self.left + j), whole)
@@ -584,6 +584,11 @@ class TableBlock(Headed):
             row = self.row(i)
             for cite in _cites(self.cite):
                 yield _use(f"{self.sheet} row {row.first + i}", cite, row)
+
+
+def _heading(text: str | Expr, style: Style, fit: bool) -> Text | Formula:
+    """A label or a column's heading: its text, or the formula that makes it."""
+    return Text(text, style, fit) if isinstance(text, str) else Formula(text, style)
 
 
 def _slot(c: Column, i: int, row: RowCells) -> Content:

@@ -18,6 +18,7 @@ from benchsheet.templates.layout import (
     Fields,
     Lines,
     ListRule,
+    RowCells,
     Sheet,
     Term,
     call,
@@ -65,6 +66,8 @@ LISTS = ListsSheet(
         ("Scenarios", "scenarios"),
         ("Families", "families"),
         ("Availability", "availability"),
+        ("Workload", "workloads"),
+        ("Units", "units"),
     ),
     TEXTS["lists"]["note"],
 )
@@ -106,9 +109,28 @@ def per_gpu(entry: Cell, workload: Fields) -> Expr:
     return unless_error(entry, call("PERGPU", entry, workload["benchmark"], workload["scenario"]))
 
 
-def cost_per_mtok(price: Term, per_gpu: Cell, utilization: Term) -> Expr:
-    """COSTPERMTOK at ``price`` and ``utilization`` once ``per_gpu`` is a number (else its reason)."""
-    return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization))
+def units(workload: Fields | RowCells) -> Expr:
+    """The workload as COSTPERMTOK's and GPUSNEEDED's units read it ("stable-diffusion-xl Server"): its per-GPU
+    values' unit, so a benchmark in queries or samples is sized and priced per million of them."""
+    return workload["benchmark"] & lit(" ") & workload["scenario"]
+
+
+def cost_per_mtok(price: Term, per_gpu: Cell, utilization: Term, workload: Fields) -> Expr:
+    """COSTPERMTOK at ``price`` and ``utilization`` once ``per_gpu`` is a number (else its reason), per million
+    of the workload's unit."""
+    return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization, units(workload)))
+
+
+def unit_name(workload: Fields | RowCells) -> Expr:
+    """The unit of the workload's per-GPU values as the Lists sheet has it ("Tokens/s", "Samples/s"); where the
+    workload is not listed, "the benchmark's units"."""
+    at = call("MATCH", units(workload), LISTS.ref("workloads"), 0)
+    return call("IFERROR", call("INDEX", LISTS.ref("units"), at), lit("the benchmark's units"))
+
+
+def per_million(workload: Fields | RowCells) -> Expr:
+    """What a cost per million counts: "tokens", "samples", "queries"."""
+    return call("LOWER", call("SUBSTITUTE", unit_name(workload), lit("/s"), lit("")))
 
 
 def canonical(cell: Cell, source: str) -> Expr:

@@ -42,6 +42,7 @@ from benchsheet.templates.sheets.common import (
     if_number,
     notes,
     per_gpu,
+    per_million,
     sheet,
     unless_blank,
     unless_error,
@@ -78,8 +79,11 @@ BASELINE = Fields(
         ),
         Field(
             "cost_per_mtok",
-            "Baseline cost per million tokens",
-            Formula(lambda b: cost_per_mtok(b["price"], b["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
+            lit("Baseline cost per million (") & per_million(QUOTES_WORKLOAD) & lit(")"),
+            Formula(
+                lambda b: cost_per_mtok(b["price"], b["per_gpu"], QUOTES_WORKLOAD["utilization"], QUOTES_WORKLOAD),
+                "out_money3",
+            ),
         ),
     ),
 )
@@ -117,7 +121,7 @@ def _cost(r: RowCells) -> Expr:
     is TCO's owned $/M tokens for the family (the same per-GPU value: its best entry under the same workload)."""
     at = call("MATCH", r["accelerator"], _span(TCO_TABLE.column("candidate")), 0)
     owned = unless_error(r["price_used"], call("INDEX", _span(TCO_TABLE.column("owned_mtok")), at))
-    quoted = cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"])
+    quoted = cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"], QUOTES_WORKLOAD)
     return if_(eq(r["price"], lit(OWNED)), owned, quoted)
 
 
@@ -220,7 +224,7 @@ QUOTES_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        "Cost per million tokens",
+        lit("Cost per million (") & per_million(QUOTES_WORKLOAD) & lit(")"),
         Formula(_cost, "out_money3"),
     ),
     Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio"), short="ratio"),

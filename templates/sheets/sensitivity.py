@@ -1,5 +1,5 @@
-"""The Sensitivity sheet: cost per million tokens of one accelerator by price and utilization (a grid
-and its chart).
+"""The Sensitivity sheet: cost per million tokens (or the benchmark's units) of one accelerator by price and
+utilization (a grid and its chart).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from benchsheet.templates.sheets.common import (
     entry_used,
     notes,
     per_gpu,
+    per_million,
     sheet,
 )
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
@@ -54,7 +55,9 @@ GRID_ARRAY = 10
 SENS_GRID = Grid(
     SENSITIVITY,
     header_row=under(SENS),
-    title=lit("Cost per million tokens ($): ")
+    title=lit("Cost per million ")
+    & per_million(SENS_WORKLOAD)
+    & lit(" ($): ")
     & SENS["accelerator"]
     & lit(", ")
     & SENS_WORKLOAD["benchmark"]
@@ -69,7 +72,7 @@ SENS_GRID = Grid(
     down_first=Expr.of(SENS["price_from"]),
     down_next=lambda above: above + SENS["price_step"],
     down_style="out_money",
-    body=lambda price, utilization: cost_per_mtok(price, SENS["per_gpu"], utilization),
+    body=lambda price, utilization: cost_per_mtok(price, SENS["per_gpu"], utilization, SENS_WORKLOAD),
     body_style="out_money3",
     lifted_at=GRID_ARRAY,  # one COSTPERMTOK over the prices' column and the utilizations' row, not one a cell
 )
@@ -87,7 +90,11 @@ SENS_CHART = Chart(
     ),
     title=SENS_GRID.title_cell,
     x_axis={"name": "$/GPU-hour", "num_format": "$0.00"},
-    y_axis={"name": "$ per million tokens", "num_format": "$0.00", "major_gridlines": {"visible": True}},
+    y_axis={
+        "name": "$ per million (the benchmark's units)",
+        "num_format": "$0.00",
+        "major_gridlines": {"visible": True},
+    },
     legend="right",
     width=860,
     height=400,

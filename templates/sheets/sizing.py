@@ -25,7 +25,9 @@ from benchsheet.templates.sheets.common import (
     if_number,
     notes,
     per_gpu,
+    per_million,
     sheet,
+    units,
     unless_blank,
     unless_error,
 )
@@ -84,7 +86,7 @@ SIZING_COLUMNS = (
     ),
     Column(
         "per_gpu",
-        "Per-GPU throughput",
+        lit("Per-GPU throughput (") & WORKLOAD["unit"] & lit(")"),
         Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
         short="per-GPU",
     ),
@@ -102,6 +104,7 @@ SIZING_COLUMNS = (
                         r["per_gpu"],
                         WORKLOAD["utilization"],
                         r["gpus_per_node"],
+                        units(WORKLOAD),
                     ),
                 ),
             ),
@@ -124,8 +127,8 @@ SIZING_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        "Cost per million tokens",
-        Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
+        lit("Cost per million (") & per_million(WORKLOAD) & lit(")"),
+        Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"], WORKLOAD), "out_money3"),
         short="$/M tokens",
     ),
     Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),

@@ -18,7 +18,7 @@ from benchsheet.templates.layout import (
     if_,
     lit,
 )
-from benchsheet.templates.sheets.common import SIZING, canonical, unless_blank
+from benchsheet.templates.sheets.common import SIZING, canonical, unit_name, unless_blank
 
 AVAILABILITY = Field(
     "availability",
@@ -71,7 +71,7 @@ WORKLOAD = Fields(
             "target",
             "Target throughput",
             Input(1_000_000, "in_int"),
-            "tokens/s (the benchmark's units) to serve",
+            "in the benchmark's units (below) to serve",
             NumberRule(0),
         ),
         Field("headroom", "Headroom", Input(0.2, "in_pct"), "extra capacity on top of the target", NumberRule(0)),
@@ -89,6 +89,12 @@ WORKLOAD = Fields(
             Formula(_with_headroom, "out_int"),
             "target x (1 + headroom)",
         ),
+        Field(
+            "unit",
+            "Units",
+            Formula(unit_name, "out_text"),
+            "the benchmark's: the target, per-GPU values and costs per million are in them",
+        ),
     ),
 )
 
@@ -100,6 +106,7 @@ _LISTED = {"benchmark": "benchmarks", "scenario": "scenarios", "availability": "
 def linked(key: str, note: str = "") -> Field:
     """The workload's ``key``, shown on another sheet as a link to Sizing (in the data's spelling)."""
     label = next(f.label for f in WORKLOAD.fields if f.key == key)
+    assert isinstance(label, str), key
     source = WORKLOAD[key]
     shown = canonical(source, _LISTED[key]) if key in _LISTED else Expr.of(source)
     return Field(key, label, Formula(unless_blank(source, shown), _LINK_STYLES.get(key, "out_text")), note)

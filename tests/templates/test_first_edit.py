@@ -18,6 +18,7 @@ from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.cli import main
 from benchsheet.data import store
+from benchsheet.data.table import round_sort_key
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
@@ -135,3 +136,55 @@ def test_a_blank_target_is_named_not_zero_gpus(template: Path, capsys: pytest.Ca
         assert isinstance(gpus, str) and gpus.startswith("#VALUE!") and f"{where(target)} is empty" in gpus, gpus
         assert book[S.SIZING_TABLE.row(i)["monthly_cost"]] == gpus
     assert status == 1 and f"{where(target)} is empty" in err
+
+
+# ------------------------------------------------------------------ item 3: the benchmark's unit flows
+
+
+def _workload_unit(benchmark: str, scenario: str) -> str:
+    """The unit of the workload's latest round's rows, from the official table."""
+    rows = [r for r in store.get_table().bench_rows(benchmark, scenario) if r.division == "closed"]
+    latest = max(rows, key=lambda r: round_sort_key(r.round)).round
+    (unit,) = {r.units for r in rows if r.round == latest}
+    return unit
+
+
+@pytest.mark.parametrize(("benchmark", "scenario"), [("stable-diffusion-xl", "Server"), ("whisper", "Offline")])
+def test_a_benchmark_in_queries_or_samples_is_sized_in_its_unit(
+    template: Path, capsys: pytest.CaptureFixture[str], benchmark: str, scenario: str
+) -> None:
+    """Sizing, Quotes and Sensitivity size and price a benchmark measured in queries or samples per million of
+    them (COSTPERMTOK's and GPUSNEEDED's units: the workload), and their headings say the unit."""
+    unit = _workload_unit(benchmark, scenario)
+    assert unit != "Tokens/s"
+    items = unit.removesuffix("/s").lower()
+    w = S.WORKLOAD
+    status, err, book = edit_and_calc(template, {w["benchmark"]: benchmark, w["scenario"]: scenario}, capsys)
+    workload = f"{benchmark} {scenario}"
+    assert book[w["unit"]] == unit
+    sized = 0
+    for i in range(len(S.CANDIDATES)):
+        row = {k: book[c] for k, c in S.SIZING_TABLE.row(i).items()}
+        if not isinstance(row["per_gpu"], float | int):
+            assert "units" not in str(row["per_gpu"]), row  # a family with no row says so, not "give units"
+            continue
+        sized += 1
+        want = fn("GPUSNEEDED", book[w["target_with_headroom"]], row["per_gpu"], 0.6, row["gpus_per_node"], workload)
+        assert row["gpus"] == want
+        cost = fn("COSTPERMTOK", row["price"], row["per_gpu"], 0.6, workload)
+        assert row["cost_per_mtok"] == pytest.approx(cost, rel=1e-12)
+    assert sized >= 2
+    header = S.SIZING_TABLE.header_row
+    headings = [book[Cell(S.SIZING, header, j)] for j in range(len(S.SIZING_COLUMNS))]
+    assert f"Cost per million ({items})" in headings and f"Per-GPU throughput ({unit})" in headings
+    assert not any("tokens" in str(h) for h in headings)
+    quotes = {k: book[c] for k, c in S.BASELINE.cells().items()}
+    if isinstance(quotes["per_gpu"], float):
+        assert quotes["cost_per_mtok"] == pytest.approx(fn("COSTPERMTOK", 3.0, quotes["per_gpu"], 0.6, workload))
+    lines = err.splitlines()
+    for reason, cells in zip(lines[1::2], lines[2::2], strict=False):
+        mine = [c for c in cells.split() if c.startswith((f"{S.SIZING}!", f"{S.QUOTES}!", f"{S.SENSITIVITY}!"))]
+        assert "give units" not in reason or not mine, (reason, cells)  # TCO and Fleet: their modules' to pass
+    title = book[S.SENS_GRID.title_cell]
+    assert title.startswith(f"Cost per million {items} ($)"), title
+    del status  # TCO and Fleet are sized elsewhere (their own sheets' modules)
