@@ -289,7 +289,7 @@ def uses_of(path: Path) -> dict[tuple[str, str, str], list[str]]:
     out: dict[tuple[str, str, str], list[str]] = {}
     for use in S.USES:
         entry = wb[use.entry.sheet][use.entry.a1].value
-        if entry and not str(entry).startswith("#"):
+        if entry and not str(entry).startswith("#") and " " not in str(entry):  # not a reason (FLEET's "none: ")
             # a claim's entries are cited for the benchmark and scenario of the claim, the rest for Sizing's
             b, s = (
                 wb[c.sheet][c.a1].value if c else default
@@ -380,7 +380,9 @@ def test_sources_follow_rows_filled_after_the_build(template: Path, table: Any) 
     cited, uses = cited_rows(template), uses_of(template)
     assert sorted(cited) == sorted(uses) and len(cited) == len(before) + 1
     row = cited[new, "gpt-oss-120b", "Server"]
-    assert row["used_on"] == f"{S.SIZING} row {sizing['candidate'][1:]}" and row["citation"].startswith("MLPerf®")
+    tco = S.TCO_TABLE.first + len(S.CANDIDATES) + 1  # TCO's row of the Sizing row reads its entry
+    used_on = f"{S.SIZING} row {sizing['candidate'][1:]}, {S.TCO} row {tco}"
+    assert row["used_on"] == used_on and row["citation"].startswith("MLPerf®")
     quoted = values(template)[S.QUOTES]
     for q in quotes[:2] + quotes[3:]:
         entry = quoted[q["entry"]].value

@@ -6,6 +6,7 @@ Every figure and reason is the catalogue functions' own answer on the official r
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -188,3 +189,43 @@ def test_a_benchmark_in_queries_or_samples_is_sized_in_its_unit(
     title = book[S.SENS_GRID.title_cell]
     assert title.startswith(f"Cost per million {items} ($)"), title
     del status  # TCO and Fleet are sized elsewhere (their own sheets' modules)
+
+
+# ------------------------------------------------------------------ item 4: Sources cites every entry used
+
+ENTRY_ID = re.compile(r"^\d+\.\d+-\d{4}$")  # an MLPerf entry ID as the official results files write it
+
+
+def _cited(book: Book) -> dict[str, list[str]]:
+    """Sources' cited entries: entry -> the "Used on" of each row citing it."""
+    ws = book.wb[S.SOURCES]
+    out: dict[str, list[str]] = {}
+    for i in range(S.CITED.slots):
+        row = S.CITED.row(i)
+        entry = ws[row["entry"].a1].value
+        if entry:
+            out.setdefault(entry, []).append(str(ws[row["used_on"].a1].value))
+    return out
+
+
+def test_sources_cites_every_entry_a_sheet_shows_with_the_sheets_using_it(built: Path) -> None:
+    """Every entry ID any answering sheet shows (Fleet's and TCO's too) is cited on Sources, and its "Used on"
+    names each sheet that shows it."""
+    book = Book(built)
+    cited = _cited(book)
+    shown: dict[str, set[str]] = {}
+    for sheet in S.ANSWERING:
+        ws = book.wb[sheet.name]
+        hidden = {n for d in ws.column_dimensions.values() if d.hidden or d.width == 0 for n in range(d.min, d.max + 1)}
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and ENTRY_ID.match(cell.value) and cell.column not in hidden:
+                    shown.setdefault(cell.value, set()).add(sheet.name)
+    fleet = {e for e, sheets in shown.items() if S.FLEET in sheets}
+    assert len(fleet) >= 4, shown  # the issue's six: 6.0-0048, 6.0-0024, 6.1-0014, ...
+    missing = sorted(set(shown) - set(cited))
+    assert not missing, missing
+    for entry, sheets in shown.items():
+        places = [p for used_on in cited[entry] for p in used_on.split(", ")]
+        for name in sheets:
+            assert any(p == name or p.startswith(f"{name} ") for p in places), (entry, name, places)
