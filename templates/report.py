@@ -39,6 +39,7 @@ class SizingLine:
     price: Value
     cost_per_mtok: Value
     monthly_cost: Value
+    status: Value = None  # "ok", or the row's first error
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ class QuoteLine:
     price_used: Value = None  # the price, or TCO's owned $/GPU-hour where the quote says "owned"
     at_target: Value = None  # the break-even at the Curves sheet's target interactivity (MLPerf Endpoints)
     at_target_all: Value = None  # the same, from the hidden array formula it shows
+    status: Value = None  # "ok", or the row's first error
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ and xlwings.conf sheets, the book's properties, and the formula pieces the sheet
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,14 @@ def canonical(cell: Cell, source: str) -> Expr:
     as titles show it; the text as typed where the list does not have it."""
     listed = LISTS.ref(source)
     return call("IFERROR", call("INDEX", listed, call("MATCH", cell, listed, 0)), cell)
+
+
+STATUS_WIDTH = 52
+"""Characters a table's status column shows: a reason's first words, where the functions put what to do
+("#N/A Unknown family 'GB30': did you mean GB300?"); the rest runs on over the empty cells to its right."""
+
+
+def status(filled: str, last: str) -> Callable[[RowCells], Expr]:
+    """A row's status: "ok", or the error its ``last`` column carries (each column passes on the first error
+    of the ones it reads), in full, where a narrow number column shows only its start; empty for an empty slot."""
+    return lambda r: unless_blank(r[filled], unless_error(r[last], lit("ok")))

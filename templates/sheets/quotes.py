@@ -36,6 +36,7 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     QUOTES,
+    STATUS_WIDTH,
     cost_per_mtok,
     entry_used,
     filters,
@@ -44,6 +45,7 @@ from benchsheet.templates.sheets.common import (
     per_gpu,
     per_million,
     sheet,
+    status,
     unless_blank,
     unless_error,
 )
@@ -245,6 +247,7 @@ QUOTES_COLUMNS = (
     ),
     # hidden (O): BREAKEVEN at the target for every row, one array formula shown through the column above
     Column("at_target_all", "break-even at the Curves target", Lifted(_at_target_all, "out_ratio")),
+    Column("status", "Status: ok, or the row's first problem", Formula(status("accelerator", "verdict"))),
 )
 QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry"))
 
@@ -330,7 +333,18 @@ class _AtTarget(Block):
 
 QUOTES_SHEET = sheet(
     QUOTES,
-    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M:N", 13), ("O", 0), ("S:V", 0)),
+    (
+        ("A", 30),
+        ("B:C", 14),
+        ("D:E", 11),
+        ("F:J", 13),
+        ("K", 22),
+        ("L", 28),
+        ("M:N", 13),
+        ("O", 0),
+        ("P", STATUS_WIDTH),
+        ("S:V", 0),
+    ),
     (
         QUOTES_WORKLOAD,
         BASELINE,

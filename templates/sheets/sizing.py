@@ -20,6 +20,7 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     SIZING,
+    STATUS_WIDTH,
     cost_per_mtok,
     entry_used,
     if_number,
@@ -27,6 +28,7 @@ from benchsheet.templates.sheets.common import (
     per_gpu,
     per_million,
     sheet,
+    status,
     units,
     unless_blank,
     unless_error,
@@ -132,6 +134,7 @@ SIZING_COLUMNS = (
         short="$/M tokens",
     ),
     Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
+    Column("status", "Status: ok, or the row's first problem", Formula(status("candidate", "monthly_cost"))),
 )
 SIZING_TABLE = TableBlock(
     SIZING,
@@ -144,6 +147,6 @@ SIZING_TABLE = TableBlock(
 )
 SIZING_SHEET = sheet(
     SIZING,
-    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:L", 13)),
+    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:L", 13), ("M", STATUS_WIDTH)),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )

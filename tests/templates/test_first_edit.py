@@ -229,3 +229,30 @@ def test_sources_cites_every_entry_a_sheet_shows_with_the_sheets_using_it(built:
         places = [p for used_on in cited[entry] for p in used_on.split(", ")]
         for name in sheets:
             assert any(p == name or p.startswith(f"{name} ") for p in places), (entry, name, places)
+
+
+# ------------------------------------------------------------------ item 5: reasons readable where they show
+
+
+def _width(ws: Any, cell: Cell) -> float:
+    dim = next(d for d in ws.column_dimensions.values() if d.min <= cell.col + 1 <= d.max)
+    return float(dim.width)
+
+
+@pytest.mark.parametrize("typed", ["GB30", "GB3OO"])
+def test_a_typo_shows_its_suggestion_in_the_rows_status(
+    template: Path, capsys: pytest.CaptureFixture[str], typed: str
+) -> None:
+    """A misspelt family (GB30; GB3OO with the letter O) shows "did you mean GB300?" in a status column wide
+    enough to read it, on Sizing and on Quotes; the other rows say ok."""
+    sizing, quote = S.SIZING_TABLE.row(2), S.QUOTES_TABLE.row(3)
+    assert S.CANDIDATES[2][0] == "GB300" and S.SAMPLE_QUOTES[3][1] == "GB300"
+    status, err, book = edit_and_calc(template, {sizing["candidate"]: typed, quote["accelerator"]: typed}, capsys)
+    assert status == 1 and typed in err
+    for cell in (sizing["status"], quote["status"]):
+        shown = book[cell]
+        assert shown.startswith("#N/A ") and typed in shown, shown
+        end = shown.index("did you mean GB300") + len("did you mean GB300")
+        width = _width(openpyxl.load_workbook(template)[cell.sheet], cell)
+        assert width >= end, (cell, width, shown)  # characters of the default font the column shows
+    assert book[S.SIZING_TABLE.row(0)["status"]] == "ok" and book[S.QUOTES_TABLE.row(0)["status"]] == "ok"
