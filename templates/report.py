@@ -33,6 +33,7 @@ class SizingLine:
     entry: Value
     availability: Value
     per_gpu: Value
+    rows: Value
     gpus: Value
     nodes: Value
     headroom: Value
@@ -40,6 +41,7 @@ class SizingLine:
     cost_per_mtok: Value
     monthly_cost: Value
     status: Value = None  # "ok", or the row's first error
+    rows_all: Value = None  # ROWSBEHIND, from the hidden array formula the rows column shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,9 @@ class QuoteLine:
     price_used: Value = None  # the price, or TCO's owned $/GPU-hour where the quote says "owned"
     at_target: Value = None  # the break-even at the Curves sheet's target interactivity (MLPerf Endpoints)
     at_target_all: Value = None  # the same, from the hidden array formula it shows
+    rows: Value = None  # how many rows stand behind the per-GPU value (BEST of how many)
     status: Value = None  # "ok", or the row's first error
+    rows_all: Value = None  # ROWSBEHIND, from the hidden array formula the rows column shows
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ and xlwings.conf sheets, the book's properties, and the formula pieces the sheet
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,8 @@ from benchsheet.templates.layout import (
     Cell,
     Expr,
     Fields,
+    Formula,
+    Lifted,
     Lines,
     ListRule,
     RowCells,
@@ -150,3 +152,22 @@ def status(filled: str, last: str) -> Callable[[RowCells], Expr]:
     """A row's status: "ok", or the error its ``last`` column carries (each column passes on the first error
     of the ones it reads), in full, where a narrow number column shows only its start; empty for an empty slot."""
     return lambda r: unless_blank(r[filled], unless_error(r[last], lit("ok")))
+
+
+def rows_behind(spec: str, entry: str, workload: Fields) -> Lifted:
+    """How many rows stand behind each row's per-GPU value: ROWSBEHIND of every row's ``spec`` (a family) under
+    the workload's filters, one call for the column, or 1 where ``spec`` is an entry ID (its own row); in a
+    hidden column the shown one reads (``rows_shown``). Empty for an empty slot, and where the entry is an
+    error: the row's own cells show that reason."""
+
+    def value(c: Mapping[str, Expr]) -> Expr:
+        counted = if_(eq(c[entry], c[spec]), 1, call("ROWSBEHIND", c[spec], *filters(workload)))
+        return unless_blank(c[spec], call("IFERROR", counted, lit("")))
+
+    return Lifted(value, "out_int")
+
+
+def rows_shown(spec: str, entry: str, hidden: str) -> Formula:
+    """The row's count of rows behind its per-GPU value (``rows_behind``, in its ``hidden`` cell), or the entry's
+    error."""
+    return Formula(lambda r: unless_blank(r[spec], unless_error(r[entry], r[hidden])), "out_int")

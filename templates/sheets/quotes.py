@@ -44,6 +44,8 @@ from benchsheet.templates.sheets.common import (
     notes,
     per_gpu,
     per_million,
+    rows_behind,
+    rows_shown,
     sheet,
     status,
     unless_blank,
@@ -55,6 +57,14 @@ from benchsheet.templates.sheets.tco import RENTED_COL, TCO_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
 QUOTES_WORKLOAD = workload_links(QUOTES, *FILTER_KEYS, "utilization")
+
+
+def _baseline_rows(b: RowCells) -> Expr:
+    """How many rows the baseline's per-GPU value is the best of: 1 for an entry ID (its own row)."""
+    counted = if_(eq(b["entry"], b["accelerator"]), 1, call("ROWSBEHIND", b["accelerator"], *filters(QUOTES_WORKLOAD)))
+    return unless_error(b["entry"], counted)
+
+
 BASELINE = Fields(
     QUOTES,
     top=under(QUOTES_WORKLOAD),
@@ -78,6 +88,12 @@ BASELINE = Fields(
         Field("entry", "Baseline entry used", Formula(lambda b: entry_used(b["accelerator"], QUOTES_WORKLOAD))),
         Field(
             "per_gpu", "Baseline per-GPU throughput", Formula(lambda b: per_gpu(b["entry"], QUOTES_WORKLOAD), "out_num")
+        ),
+        Field(
+            "rows",
+            "Baseline rows behind it",
+            Formula(_baseline_rows, "out_int"),
+            "BEST of how many rows (ROWSBEHIND); 1: one system alone",
         ),
         Field(
             "cost_per_mtok",
@@ -247,7 +263,10 @@ QUOTES_COLUMNS = (
     ),
     # hidden (O): BREAKEVEN at the target for every row, one array formula shown through the column above
     Column("at_target_all", "break-even at the Curves target", Lifted(_at_target_all, "out_ratio")),
+    Column("rows", "Rows behind its per-GPU value (BEST of how many)", rows_shown("accelerator", "entry", "rows_all")),
     Column("status", "Status: ok, or the row's first problem", Formula(status("accelerator", "verdict"))),
+    # hidden (R): ROWSBEHIND of every quote's accelerator, one array formula the rows column shows
+    Column("rows_all", "rows behind each BEST", rows_behind("accelerator", "entry", QUOTES_WORKLOAD)),
 )
 QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry"))
 
@@ -342,8 +361,9 @@ QUOTES_SHEET = sheet(
         ("L", 28),
         ("M:N", 13),
         ("O", 0),
-        ("P", STATUS_WIDTH),
-        ("S:V", 0),
+        ("P", 11),
+        ("Q", STATUS_WIDTH),
+        ("R:V", 0),
     ),
     (
         QUOTES_WORKLOAD,

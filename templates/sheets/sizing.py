@@ -27,6 +27,8 @@ from benchsheet.templates.sheets.common import (
     notes,
     per_gpu,
     per_million,
+    rows_behind,
+    rows_shown,
     sheet,
     status,
     units,
@@ -92,6 +94,7 @@ SIZING_COLUMNS = (
         Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
         short="per-GPU",
     ),
+    Column("rows", "Rows behind it (BEST of how many)", rows_shown("candidate", "entry", "rows_all"), short="rows"),
     Column(
         "gpus",
         "GPUs needed",
@@ -135,6 +138,8 @@ SIZING_COLUMNS = (
     ),
     Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
     Column("status", "Status: ok, or the row's first problem", Formula(status("candidate", "monthly_cost"))),
+    # hidden: ROWSBEHIND of every candidate, one array formula the rows column shows
+    Column("rows_all", "rows behind each BEST", rows_behind("candidate", "entry", WORKLOAD)),
 )
 SIZING_TABLE = TableBlock(
     SIZING,
@@ -147,6 +152,9 @@ SIZING_TABLE = TableBlock(
 )
 SIZING_SHEET = sheet(
     SIZING,
-    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:L", 13), ("M", STATUS_WIDTH)),
+    (
+        *(("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F", 13), ("G", 9), ("H:I", 13), ("J", 18), ("K:M", 13)),
+        *(("N", STATUS_WIDTH), ("O", 0)),
+    ),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )

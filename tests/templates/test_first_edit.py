@@ -256,3 +256,42 @@ def test_a_typo_shows_its_suggestion_in_the_rows_status(
         width = _width(openpyxl.load_workbook(template)[cell.sheet], cell)
         assert width >= end, (cell, width, shown)  # characters of the default font the column shows
     assert book[S.SIZING_TABLE.row(0)["status"]] == "ok" and book[S.QUOTES_TABLE.row(0)["status"]] == "ok"
+
+
+# ------------------------------------------------------------------ item 7: rows behind each BEST
+
+
+def _rows_by_hand(family: str, benchmark: str, scenario: str, availability: str, max_gpus: int) -> set[str]:
+    """The official rows BEST chooses from, counted here from the table: closed division, the family, the
+    workload, the availability, at most ``max_gpus`` accelerators, in the latest round that has such rows."""
+    rows = [
+        r
+        for r in store.get_table().bench_rows(benchmark, scenario)
+        if r.division == "closed"
+        and r.family == family
+        and r.availability.lower() == availability
+        and 0 < r.gpus <= max_gpus
+        and r.id_source != "local"
+    ]
+    latest = max(rows, key=lambda r: round_sort_key(r.round)).round
+    return {r.entry for r in rows if r.round == latest}
+
+
+def test_each_best_says_how_many_rows_stand_behind_it(template: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """H200's per-GPU value (and so its quote's verdict) rests on one row, 6.0-0092: Sizing and Quotes say so;
+    every other candidate's count is the rows BEST chose from; an entry ID typed as a candidate rests on itself."""
+    slot = S.SIZING_TABLE.row(len(S.CANDIDATES))
+    status, err, book = edit_and_calc(template, {slot["candidate"]: "6.1-0052", slot["gpus_per_node"]: 8}, capsys)
+    assert status == 0, err
+    for i, (family, _) in enumerate(S.CANDIDATES):
+        row = {k: book[c] for k, c in S.SIZING_TABLE.row(i).items()}
+        behind = _rows_by_hand(family, "gpt-oss-120b", "Server", "available", 8)
+        assert row["entry"] in behind and row["rows"] == len(behind) == fn(
+            "ROWSBEHIND", family, "gpt-oss-120b", "Server", "available", 8
+        ), (family, row["rows"], behind)
+    h200 = {k: book[c] for k, c in S.SIZING_TABLE.row(4).items()}
+    assert h200["candidate"] == "H200" and h200["entry"] == "6.0-0092" and h200["rows"] == 1
+    assert book[slot["rows"]] == 1  # an entry ID
+    quote = S.QUOTES_TABLE.row(4)
+    assert S.SAMPLE_QUOTES[4][1] == "H200" and book[quote["rows"]] == 1
+    assert book[S.BASELINE["rows"]] == len(_rows_by_hand("B200", "gpt-oss-120b", "Server", "available", 8))
