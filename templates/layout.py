@@ -214,6 +214,7 @@ class Formula:
     expr: Expr | Callable[[RowCells], Expr]
     style: Style = "out_text"
     span: int = 1  # columns the cell spans to its right, merged: a long text wraps inside them (a wrapping style)
+    fit: bool = True  # make the row tall enough for the text when the style wraps (a heading's row has its height)
 
     def at(self, row: RowCells) -> Formula:
         return self if isinstance(self.expr, Expr) else replace(self, expr=self.expr(row))
@@ -588,7 +589,7 @@ class TableBlock(Headed):
 
 def _heading(text: str | Expr, style: Style, fit: bool) -> Text | Formula:
     """A label or a column's heading: its text, or the formula that makes it."""
-    return Text(text, style, fit) if isinstance(text, str) else Formula(text, style)
+    return Text(text, style, fit) if isinstance(text, str) else Formula(text, style, fit=fit)
 
 
 def _slot(c: Column, i: int, row: RowCells) -> Content:
@@ -763,6 +764,29 @@ class Sheet:
     def uses(self) -> Iterator[Use]:
         for b in self.blocks:
             yield from b.uses()
+
+    def _tables(self) -> list[TableBlock]:
+        """The tables a reader sees (from column A): hidden helper tables beside them are left out."""
+        return [b for b in self.blocks if isinstance(b, TableBlock) and b.left == 0]
+
+    def print_titles(self, breaks: Sequence[int]) -> int | None:
+        """The row printed atop every page: ``repeat_row``, else the header row of the first table a page break
+        cuts (``breaks``: the first row of each page after the first), so its rows on the next page keep their
+        column headers; None where no break cuts a table."""
+        if self.repeat_row is not None or self.one_page:
+            return self.repeat_row
+        cut = (t for t in self._tables() for b in breaks if t.header_row < b <= t.end)
+        return next((t.header_row for t in cut), None)
+
+    def frozen(self) -> tuple[int, int]:
+        """(rows, columns) frozen while scrolling: column A (the labels) and the title and subtitle, or down to
+        the first table's header row where it is near the top (a taller frozen block would fill the screen)."""
+        heads = [t.header_row for t in self._tables() if t.header_row <= FREEZE_ROWS]
+        return (heads[0] if heads else 2), 1
+
+
+FREEZE_ROWS = 20
+"""The most rows a sheet freezes above its scrolling part: a screen shows about 35."""
 
 
 def columns_of(widths: Sequence[tuple[str, float]]) -> Iterator[tuple[str, float]]:

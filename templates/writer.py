@@ -42,6 +42,9 @@ FONT, FONT_SIZE = "Arial", 10
 DEFAULT_WIDTH = 8.43  # characters, a column XlsxWriter leaves alone
 RED_TEXT_SPAN = xl_range(0, 0, 199, 25)  # cells whose text starts with "#" (an error's) show red
 A4 = 9
+A4_LONG, A4_SHORT = 842.0, 595.0  # points
+MARGIN_SIDE, MARGIN_END = 0.4 * 72, 0.5 * 72  # points: left and right; top and bottom
+DEFAULT_ROW = 15.0  # points: the height XlsxWriter gives a row it is told nothing of
 _INPUT = {"bg_color": "#FFF2CC", "border": 1, "border_color": "#BF9000", "locked": False, "valign": "top"}
 # A number format ends in "_)": a space as wide as ")" on the right, so a right-aligned number
 # never touches the left-aligned text in the next cell ("$3.6012 months")
@@ -155,7 +158,8 @@ class SheetWriter:
                 self._merge(cell, content.span, self.fmt(content.style))
             ws.write_formula(row, col, "=" + content.expr.render(cell.sheet), self.fmt(content.style), value)
             self.formulas += 1
-            self._fit(cell, value, content.style, content.span)
+            if content.fit:
+                self._fit(cell, value, content.style, content.span)
             self._shows(cell, value, content.style)
         elif isinstance(content, Input):
             _write_input(ws, row, col, content.value, self.fmt(content.style))
@@ -254,6 +258,23 @@ class SheetWriter:
         self.last_row = max(self.last_row, c.end)
         self.last_col = max(self.last_col, self.columns_covering(c.width))
 
+    def page_breaks(self) -> list[int]:
+        """The first row of each printed page after the first, as the page setup below prints the sheet: A4, the
+        margins set, one page wide (the scale that takes), rows of the heights set (15 points, or the sheet's
+        empty row, where none is). An estimate: Excel and LibreOffice round the scale and break a little apart."""
+        wide, tall = (A4_LONG, A4_SHORT) if self.sheet.landscape else (A4_SHORT, A4_LONG)
+        pixels = sum(column_pixels(self.widths.get(xl_col_to_name(c), DEFAULT_WIDTH)) for c in range(self.last_col + 1))
+        scale = min(1.0, (wide - 2 * MARGIN_SIDE) / (pixels * 0.75))
+        page, default = (tall - 2 * MARGIN_END) / scale, self.sheet.empty_row or DEFAULT_ROW
+        breaks, used = [], 0.0
+        for row in range(1, self.last_row + 1):
+            height = self.heights.get(row, default)
+            if used + height > page:
+                breaks.append(row)
+                used = 0.0
+            used += height
+        return breaks
+
     def columns_covering(self, pixels: int) -> int:
         """The index of the column where ``pixels`` from column A's left edge end."""
         col, edge = 0, column_pixels(self.widths.get("A", DEFAULT_WIDTH))
@@ -282,9 +303,11 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
-        if self.sheet.repeat_row is not None:
-            ws.repeat_rows(self.sheet.repeat_row - 1)
-        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
+        titles = self.sheet.print_titles(self.page_breaks())
+        if titles is not None:
+            ws.repeat_rows(titles - 1)
+        ws.freeze_panes(*self.sheet.frozen())
+        ws.set_margins(left=MARGIN_SIDE / 72, right=MARGIN_SIDE / 72, top=MARGIN_END / 72, bottom=MARGIN_END / 72)
         if not self.sheet.landscape:
             ws.set_portrait()
 

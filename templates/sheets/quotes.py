@@ -242,7 +242,7 @@ QUOTES_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        lit("Cost per million (") & per_million(QUOTES_WORKLOAD) & lit(")"),
+        lit("$ per million ") & per_million(QUOTES_WORKLOAD),
         Formula(_cost, "out_money3"),
     ),
     Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio"), short="ratio"),
@@ -263,7 +263,7 @@ QUOTES_COLUMNS = (
     ),
     # hidden (O): BREAKEVEN at the target for every row, one array formula shown through the column above
     Column("at_target_all", "break-even at the Curves target", Lifted(_at_target_all, "out_ratio")),
-    Column("rows", "Rows behind its per-GPU value (BEST of how many)", rows_shown("accelerator", "entry", "rows_all")),
+    Column("rows", "Rows behind its per-GPU", rows_shown("accelerator", "entry", "rows_all")),
     Column("status", "Status: ok, or the row's first problem", Formula(status("accelerator", "verdict"))),
     # hidden (R): ROWSBEHIND of every quote's accelerator, one array formula the rows column shows
     Column("rows_all", "rows behind each BEST", rows_behind("accelerator", "entry", QUOTES_WORKLOAD)),
@@ -277,10 +277,12 @@ def _first_quote(r: RowCells) -> Expr:
 
 
 def _rental(r: RowCells) -> Expr:
-    """The quote's price as a rental: "" where it is blank or "owned"; a price that is no number ("3,40")
-    answers #VALUE!, the engine naming the quote's cell (its only text), so TCO never takes Sizing's instead."""
-    price = QUOTES_TABLE.row(r.index)["price"]
-    return if_(call("OR", eq(price, lit("")), eq(price, lit(OWNED))), lit(""), price + 0)
+    """The quote's price as a rental: "" where it is blank or "owned"; a price that is no number ("3,40") is the
+    quote's own cost error, which says why (so TCO never takes Sizing's price instead, and calc lists one reason)."""
+    quote = QUOTES_TABLE.row(r.index)
+    price = quote["price"]
+    rental = if_(call("ISNUMBER", price), price, quote["cost_per_mtok"])
+    return if_(call("OR", eq(price, lit("")), eq(price, lit(OWNED))), lit(""), rental)
 
 
 RENTALS = TableBlock(

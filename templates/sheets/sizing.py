@@ -90,11 +90,11 @@ SIZING_COLUMNS = (
     ),
     Column(
         "per_gpu",
-        lit("Per-GPU throughput (") & WORKLOAD["unit"] & lit(")"),
+        lit("Per-GPU (") & WORKLOAD["unit"] & lit(")"),
         Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
         short="per-GPU",
     ),
-    Column("rows", "Rows behind it (BEST of how many)", rows_shown("candidate", "entry", "rows_all"), short="rows"),
+    Column("rows", "Rows behind it", rows_shown("candidate", "entry", "rows_all"), short="rows"),
     Column(
         "gpus",
         "GPUs needed",
@@ -132,7 +132,7 @@ SIZING_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        lit("Cost per million (") & per_million(WORKLOAD) & lit(")"),
+        lit("$ per million ") & per_million(WORKLOAD),
         Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"], WORKLOAD), "out_money3"),
         short="$/M tokens",
     ),
@@ -153,7 +153,7 @@ SIZING_TABLE = TableBlock(
 SIZING_SHEET = sheet(
     SIZING,
     (
-        *(("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F", 13), ("G", 9), ("H:I", 13), ("J", 18), ("K:M", 13)),
+        *(("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F", 13), ("G", 12), ("H:I", 13), ("J", 18), ("K:M", 13)),
         *(("N", STATUS_WIDTH), ("O", 0)),
     ),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),

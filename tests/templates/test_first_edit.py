@@ -22,7 +22,7 @@ from benchsheet.data import store
 from benchsheet.data.table import round_sort_key
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import Cell
+from benchsheet.templates.layout import Cell, TableBlock
 
 
 def fn(name: str, *args: Any) -> Any:
@@ -125,8 +125,8 @@ def test_a_quote_that_is_no_number_is_not_replaced_by_sizings_price(
     status, err, book = edit_and_calc(template, {quote["price"]: "3,40"}, capsys)
     rented = book[S.TCO_TABLE.row(1)["rented"]]
     assert isinstance(rented, str) and rented.startswith("#VALUE!"), rented
-    assert status == 1
-    assert where(quote["price"]) in err and "'3,40'" in err
+    assert rented == book[quote["cost_per_mtok"]] and "'3,40'" in rented  # the quote's own reason
+    assert status == 1 and where(S.TCO_TABLE.row(1)["rented"]) in err
 
 
 def test_a_blank_target_is_named_not_zero_gpus(template: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -177,7 +177,7 @@ def test_a_benchmark_in_queries_or_samples_is_sized_in_its_unit(
     assert sized >= 2
     header = S.SIZING_TABLE.header_row
     headings = [book[Cell(S.SIZING, header, j)] for j in range(len(S.SIZING_COLUMNS))]
-    assert f"Cost per million ({items})" in headings and f"Per-GPU throughput ({unit})" in headings
+    assert f"$ per million {items}" in headings and f"Per-GPU ({unit})" in headings
     assert not any("tokens" in str(h) for h in headings)
     quotes = {k: book[c] for k, c in S.BASELINE.cells().items()}
     if isinstance(quotes["per_gpu"], float):
@@ -295,3 +295,27 @@ def test_each_best_says_how_many_rows_stand_behind_it(template: Path, capsys: py
     quote = S.QUOTES_TABLE.row(4)
     assert S.SAMPLE_QUOTES[4][1] == "H200" and book[quote["rows"]] == 1
     assert book[S.BASELINE["rows"]] == len(_rows_by_hand("B200", "gpt-oss-120b", "Server", "available", 8))
+
+
+# ------------------------------------------------------------------ item 8: printing and scrolling
+
+
+def test_every_sheet_freezes_its_headers_and_long_ones_print_their_column_headers(built: Path) -> None:
+    """Every answering sheet freezes column A and its title rows (or down to a table's header near the top); a
+    sheet printed over several pages repeats the header row of the table a page break cuts on every page
+    (Excel's print titles, the _xlnm.Print_Titles defined name, which openpyxl reads as print_title_rows)."""
+    wb = openpyxl.load_workbook(built)
+    for sheet in S.ANSWERING:
+        ws = wb[sheet.name]
+        assert ws.freeze_panes is not None and ws.freeze_panes[0] == "B", (sheet.name, ws.freeze_panes)
+        frozen = int(ws.freeze_panes[1:]) - 1
+        assert 2 <= frozen <= 20, (sheet.name, frozen)
+    # FLEET's 48 rows run onto a second page (LibreOffice prints its last rows on the next page): its header
+    # repeats there; on TCO and Claims no page break cuts a table with the sample (a chart, a block of fields)
+    for name, table in ((S.FLEET, S.FLEET_TABLE), (S.SOURCES, S.CITED)):
+        assert wb[name].print_title_rows == f"${table.header_row}:${table.header_row}", name
+    for sheet in S.ANSWERING:
+        rows = wb[sheet.name].print_title_rows
+        heads = {f"${b.header_row}:${b.header_row}" for b in sheet.blocks if isinstance(b, TableBlock)}
+        assert rows is None or rows in heads, (sheet.name, rows)
+    assert wb[S.SIZING].freeze_panes == f"B{S.SIZING_TABLE.header_row + 1}"
