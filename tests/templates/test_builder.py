@@ -150,7 +150,7 @@ def test_build_has_the_sheets_formulas_and_cached_values(built: tuple[Path, B.Bu
     # no full recalculation on load: it would turn the functions into #NAME? without the add-in
     with zipfile.ZipFile(path) as zf:
         assert "fullCalcOnLoad" not in zf.read("xl/workbook.xml").decode()
-        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 5  # and TCO, Curves
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 6  # TCO, Curves, tornado
 
 
 def test_the_xlwings_conf_sheet_names_benchsheets_module_for_this_workbook(template: Path) -> None:
@@ -1015,7 +1015,7 @@ def test_freeze_keeps_values_drops_formulas(built: tuple[Path, B.BuildReport], t
         fn("BREAKEVEN", "B200", "B300", "gpt-oss-120b", "Server", "available", 8)
     )
     with zipfile.ZipFile(out) as zf:
-        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 5  # and TCO, Curves
+        assert sum(n.startswith("xl/charts/chart") for n in zf.namelist()) == CHARTS == 6  # TCO, Curves, tornado
     with pytest.raises(CalcError, match="OUT must differ"):
         freeze(out, out)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -319,3 +320,36 @@ def test_every_sheet_freezes_its_headers_and_long_ones_print_their_column_header
         heads = {f"${b.header_row}:${b.header_row}" for b in sheet.blocks if isinstance(b, TableBlock)}
         assert rows is None or rows in heads, (sheet.name, rows)
     assert wb[S.SIZING].freeze_panes == f"B{S.SIZING_TABLE.header_row + 1}"
+
+
+def test_a_tornado_ranks_every_inputs_effect_with_a_chart(built: Path) -> None:
+    """Each owning input -10% and +10% alone (OWNEDGPUHOUR's own answers on TCO's first candidate), and the two
+    that divide $/M tokens (utilization, per-GPU throughput), ranked by swing on Sensitivity, with a bar chart."""
+    from benchsheet.templates.sheets.sensitivity import TORNADO, TORNADO_INPUTS
+
+    book = Book(built)
+    first = S.TCO_TABLE.row(0)
+    i = {f.key: book[S.TCO_INPUTS[f.key]] for f in S.TCO_INPUTS.fields}
+    base = dict(capex=book[first["capex_gpu"]], kw=book[first["kw"]], **{k: i[k] for k in i if k not in ("api", "kw")})
+    owned = book[first["owned"]]
+
+    def moved(key: str, factor: float) -> float:
+        a = {k: v * factor if k == key else v for k, v in base.items()}
+        args = (a["capex"], a["years"], a["rate"], a["capex"] * a["residual"], a["kw"], a["pue"], a["kwh"], a["colo"])
+        return float(fn("OWNEDGPUHOUR", *args, a["software"])) / float(owned) - 1
+
+    labels = dict(TORNADO_INPUTS)
+    want = {labels[k]: (moved(k, 0.9), moved(k, 1.1)) for k in base if k in labels}
+    for key in ("utilization", "per_gpu"):
+        want[labels[key]] = (1 / 0.9 - 1, 1 / 1.1 - 1)
+    got = [tuple(book[c] for c in TORNADO.row(k).values()) for k in range(TORNADO.slots)]
+    flat = {(name, side): v for name, low, high in got for side, v in (("low", low), ("high", high))}
+    expected = {(n, side): v for n, (low, high) in want.items() for side, v in (("low", low), ("high", high))}
+    assert flat == pytest.approx(expected, rel=1e-9)
+    swings = [abs(high - low) for _, low, high in got]
+    assert swings == sorted(swings, reverse=True) and len(got) == len(want) >= 11
+    assert book[S.ANSWERS["tornado"]].startswith(f"{got[0][0]}: -10% / +10% moves")
+    with zipfile.ZipFile(built) as zf:
+        charts = [zf.read(n).decode() for n in zf.namelist() if n.startswith("xl/charts/chart")]
+    tornado = [c for c in charts if f"$A${TORNADO.first}:$A${TORNADO.end}" in c]
+    assert len(tornado) == 1 and '<c:barDir val="bar"/>' in tornado[0] and tornado[0].count("<c:ser>") == 2
