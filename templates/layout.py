@@ -775,7 +775,7 @@ class Sheet:
         column headers; None where no break cuts a table."""
         if self.repeat_row is not None or self.one_page:
             return self.repeat_row
-        cut = (t for t in self._tables() for b in breaks if t.header_row < b <= t.end)
+        cut = (t for t in self._tables() for b in breaks if t.header_row < b <= t.end and t.slots >= REPEATED_SLOTS)
         return next((t.header_row for t in cut), None)
 
     def frozen(self) -> tuple[int, int]:
@@ -785,6 +785,9 @@ class Sheet:
         return (heads[0] if heads else 2), 1
 
 
+REPEATED_SLOTS = 20
+"""The rows a table needs for its header to repeat atop the next page: a shorter one is read with its header,
+and the page breaks are an estimate (a repeated header over a chart would say what is not there)."""
 FREEZE_ROWS = 20
 """The most rows a sheet freezes above its scrolling part: a screen shows about 35."""
 

@@ -303,7 +303,7 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
-        titles = self.sheet.print_titles(self.page_breaks())
+        titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks())
         if titles is not None:
             ws.repeat_rows(titles - 1)
         ws.freeze_panes(*self.sheet.frozen())

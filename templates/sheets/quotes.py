@@ -268,7 +268,7 @@ QUOTES_COLUMNS = (
     # hidden (R): ROWSBEHIND of every quote's accelerator, one array formula the rows column shows
     Column("rows_all", "rows behind each BEST", rows_behind("accelerator", "entry", QUOTES_WORKLOAD)),
 )
-QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry"))
+QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=44, cite=Cite("entry"))
 
 
 def _first_quote(r: RowCells) -> Expr:

@@ -245,5 +245,4 @@ SENSITIVITY_SHEET = sheet(
         MOVED_OWNED,
         UNRANKED,
     ),
-    one_page=False,
 )

@@ -153,7 +153,7 @@ SIZING_TABLE = TableBlock(
 SIZING_SHEET = sheet(
     SIZING,
     (
-        *(("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F", 13), ("G", 12), ("H:I", 13), ("J", 18), ("K:M", 13)),
+        *(("A", 30), ("B:C", 17), ("D", 11), ("E", 11), ("F", 13), ("G", 12), ("H:I", 13), ("J", 18), ("K:M", 13)),
         *(("N", STATUS_WIDTH), ("O", 0)),
     ),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
