@@ -16,11 +16,14 @@ from benchsheet.templates.layout import (
     Block,
     Cell,
     Expr,
+    Field,
     Fields,
     Formula,
+    Input,
     Lifted,
     Lines,
     ListRule,
+    NumberRule,
     RowCells,
     Sheet,
     Term,
@@ -171,3 +174,31 @@ def rows_shown(spec: str, entry: str, hidden: str) -> Formula:
     """The row's count of rows behind its per-GPU value (``rows_behind``, in its ``hidden`` cell), or the entry's
     error."""
     return Formula(lambda r: unless_blank(r[spec], unless_error(r[entry], r[hidden])), "out_int")
+
+
+# ------------------------------------------------------------ the input blocks several sheets repeat
+
+
+def accelerator_fields(workload: Fields, default: str, label: str = "Accelerator") -> tuple[Field, Field, Field]:
+    """An accelerator typed as a family or an entry ID, the entry used for it and its per-GPU value under the
+    workload: the block Quotes' baseline and Sensitivity's accelerator share (keys accelerator, entry,
+    per_gpu); ``label`` "Baseline accelerator" makes the others "Baseline entry used", "Baseline per-GPU ..."."""
+    prefix = label.removesuffix("Accelerator").removesuffix("accelerator")
+
+    def labelled(text: str) -> str:
+        return (prefix + text)[:1].upper() + (prefix + text)[1:]
+
+    return (
+        Field("accelerator", label, Input(default), "a family (its best entry) or an entry ID", FAMILY_RULE),
+        Field("entry", labelled("entry used"), Formula(lambda f: entry_used(f["accelerator"], workload))),
+        Field(
+            "per_gpu",
+            labelled("per-GPU throughput"),
+            Formula(lambda f: per_gpu(f["entry"], workload), "out_num"),
+        ),
+    )
+
+
+def example_price(key: str, label: str, value: float) -> Field:
+    """A $/GPU-hour typed by the user, with the sample's value and its notice (an example, not data)."""
+    return Field(key, label, Input(value, "in_money"), "an example price, not data", NumberRule(0))

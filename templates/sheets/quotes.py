@@ -20,7 +20,6 @@ from benchsheet.templates.layout import (
     FormulaRule,
     Input,
     Lifted,
-    NumberRule,
     Put,
     RowCells,
     Span,
@@ -37,8 +36,10 @@ from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     QUOTES,
     STATUS_WIDTH,
+    accelerator_fields,
     cost_per_mtok,
     entry_used,
+    example_price,
     filters,
     if_number,
     notes,
@@ -65,30 +66,19 @@ def _baseline_rows(b: RowCells) -> Expr:
     return unless_error(b["entry"], counted)
 
 
+_BASELINE_ACCELERATOR, _BASELINE_ENTRY, _BASELINE_PER_GPU = accelerator_fields(
+    QUOTES_WORKLOAD, "B200", "Baseline accelerator"
+)
 BASELINE = Fields(
     QUOTES,
     top=under(QUOTES_WORKLOAD),
     title="Baseline",
     cite=Cite("entry", "baseline"),
     fields=(
-        Field(
-            "accelerator",
-            "Baseline accelerator",
-            Input("B200"),
-            "a family (its best entry) or an entry ID",
-            FAMILY_RULE,
-        ),
-        Field(
-            "price",
-            "Baseline $/GPU-hour (example)",
-            Input(3.00, "in_money"),
-            "an example price, not data",
-            NumberRule(0),
-        ),
-        Field("entry", "Baseline entry used", Formula(lambda b: entry_used(b["accelerator"], QUOTES_WORKLOAD))),
-        Field(
-            "per_gpu", "Baseline per-GPU throughput", Formula(lambda b: per_gpu(b["entry"], QUOTES_WORKLOAD), "out_num")
-        ),
+        _BASELINE_ACCELERATOR,
+        example_price("price", "Baseline $/GPU-hour (example)", 3.00),
+        _BASELINE_ENTRY,
+        _BASELINE_PER_GPU,
         Field(
             "rows",
             "Baseline rows behind it",

@@ -27,13 +27,12 @@ from benchsheet.templates.layout import (
     under,
 )
 from benchsheet.templates.sheets.common import (
-    FAMILY_RULE,
     SENSITIVITY,
+    accelerator_fields,
     cost_per_mtok,
-    entry_used,
+    example_price,
     if_number,
     notes,
-    per_gpu,
     per_million,
     sheet,
 )
@@ -48,16 +47,8 @@ SENS = Fields(
     title="Accelerator and price range",
     cite=Cite("entry"),
     fields=(
-        Field("accelerator", "Accelerator", Input("B300"), "a family (its best entry) or an entry ID", FAMILY_RULE),
-        Field("entry", "Entry used", Formula(lambda s: entry_used(s["accelerator"], SENS_WORKLOAD))),
-        Field("per_gpu", "Per-GPU throughput", Formula(lambda s: per_gpu(s["entry"], SENS_WORKLOAD), "out_num")),
-        Field(
-            "price_from",
-            "$/GPU-hour, first row (example)",
-            Input(2.00, "in_money"),
-            "an example price, not data",
-            NumberRule(0),
-        ),
+        *accelerator_fields(SENS_WORKLOAD, "B300"),
+        example_price("price_from", "$/GPU-hour, first row (example)", 2.00),
         Field("price_step", "$/GPU-hour, step between rows", Input(0.50, "in_money"), check=NumberRule(0)),
     ),
 )
