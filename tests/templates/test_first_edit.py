@@ -16,19 +16,13 @@ from typing import Any
 import openpyxl
 import pytest
 
-from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.table import round_sort_key
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell, TableBlock
-
-
-def fn(name: str, *args: Any) -> Any:
-    """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
-    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
+from tests.templates.test_decision_sheets import Book, fn  # the catalogue's own answers; values by Cell
 
 
 @pytest.fixture(scope="module")
@@ -48,16 +42,6 @@ def template(built: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "edited.xlsx"
     shutil.copy(built, copy)
     return copy
-
-
-class Book:
-    """The cached values of a workbook, by ``Cell``."""
-
-    def __init__(self, path: Path) -> None:
-        self.wb = openpyxl.load_workbook(path, data_only=True)
-
-    def __getitem__(self, cell: Cell) -> Any:
-        return self.wb[cell.sheet][cell.a1].value
 
 
 def where(cell: Cell) -> str:
