@@ -81,7 +81,11 @@ FORMATS: dict[str, dict[str, Any]] = {
     "out_pct1": {"num_format": "0.0%_)", "valign": "top"},
     "out_verdict": {"bold": True, "valign": "top"},
     "out_bold_money3": {"num_format": "$#,##0.000_)", "bold": True},
+    "subtitle_wrap": {"italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"},
+    "note_wrap": {"italic": True, "font_color": "#7F7F7F", "valign": "top", "text_wrap": True},
 }
+RUN_ON = {"subtitle": "subtitle_wrap", "note": "note_wrap"}
+"""Styles of a line in column A that runs on over the empty cells to its right, and their wrapped forms."""
 
 
 class WorkbookWriter:
@@ -121,6 +125,7 @@ class SheetWriter:
         self.written: set[Cell] = set()
         self.shown: dict[int, float] = {}  # Excel row -> the largest font size of a cell that shows something
         self.last_row, self.last_col = 1, 0  # the printed area's far corner (Excel row, column index)
+        self.run_on: list[tuple[int, str, str]] = []  # (row, text, style) of a line that runs on to the right
 
     def write(self, lists: ListsSheet) -> int:
         """Write everything the description holds; returns the number of formulas."""
@@ -167,6 +172,8 @@ class SheetWriter:
         else:
             text = content.text if isinstance(content, Text) else f"benchsheet {__version__}, {self.book.built}"
             ws.write_string(row, col, text, self.fmt(content.style))
+            if col == 0 and content.style in RUN_ON:
+                self.run_on.append((cell.row, text, content.style))
             self._shows(cell, text, content.style)
             if not isinstance(content, Text) or content.fit:
                 self._fit(cell, text, content.style)
@@ -258,6 +265,21 @@ class SheetWriter:
         self.last_row = max(self.last_row, c.end)
         self.last_col = max(self.last_col, self.columns_covering(c.width))
 
+    def _wrap_long_lines(self) -> None:
+        """A subtitle or note in column A longer than the printed width would be cut at the page's edge: it is
+        merged across the printed columns and wrapped there, its row as tall as its lines (where the row holds
+        nothing else)."""
+        cols = range(self.last_col + 1)
+        width = sum(self.widths.get(xl_col_to_name(c), DEFAULT_WIDTH) for c in cols)
+        for row, text, style in self.run_on:
+            size = float(FORMATS[style].get("font_size", FONT_SIZE))
+            needed = text_height(text, width, size, FONT_SIZE)
+            taken = (Cell(self.sheet.name, row, c) for c in cols[1:])
+            if needed is None or any(c in self.written or c.abs in self.written for c in taken):
+                continue
+            self.ws.merge_range(row - 1, 0, row - 1, self.last_col, text, self.fmt(RUN_ON[style]))
+            self.height(row, needed)
+
     def page_breaks(self) -> list[int]:
         """The first row of each printed page after the first, as the page setup below prints the sheet: A4, the
         margins set, one page wide (the scale that takes), rows of the heights set (15 points, or the sheet's
@@ -289,6 +311,7 @@ class SheetWriter:
         ws.conditional_format(
             RED_TEXT_SPAN, {"type": "text", "criteria": "begins with", "value": "#", "format": self.fmt("error")}
         )
+        self._wrap_long_lines()
         if self.sheet.empty_row is not None:  # every row that shows something gets its own height
             ws.set_default_row(self.sheet.empty_row)
             for row, size in self.shown.items():

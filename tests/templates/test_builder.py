@@ -1260,3 +1260,27 @@ def test_libreoffice_renders_numbers_and_charts(built_pdf: Path) -> None:
         assert text.count("#NAME?") == text.count("shows #NAME? in every") == 1 and "Err:" not in text
         assert "1.260" in text and "within break-even" in text and "Lists" not in text
         assert S.XLWINGS_CONF.note[:40] not in text  # the hidden xlwings.conf sheet is not printed
+
+
+def _lines_of_pages(pdf: Path) -> Iterator[list[tuple[float, float, str]]]:
+    """Each rendered page's text lines as pdftotext lays them out: (left, right, text)."""
+    done = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True, check=True)
+    word = re.compile(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(.*?)</word>')
+    for body in re.findall(r"<page [^>]*>(.*?)</page>", done.stdout, re.DOTALL):
+        lines = [word.findall(line) for line in re.findall(r"<line [^>]*>(.*?)</line>", body, re.DOTALL)]
+        yield [(float(w[0][0]), float(w[-1][1]), " ".join(x[2] for x in w)) for w in lines if w]
+
+
+@pytest.mark.slow
+@needs_rendering
+def test_no_line_runs_past_the_printed_columns(built_pdf: Path) -> None:
+    """A subtitle or note in column A runs on over the empty cells to its right, and LibreOffice cuts it at the
+    printed area's edge (issue 40: Curves' subtitle and first note, Sensitivity's subtitle): checked from the
+    rendered PDF's text boxes, no line starting in column A ends right of every line starting further right."""
+    cut = []
+    for page, lines in enumerate(_lines_of_pages(built_pdf), 1):
+        left = min((line[0] for line in lines), default=0.0)
+        inner = [line[1] for line in lines if line[0] > left + 5]
+        edge = max(inner, default=float("inf"))
+        cut += [(page, text[:60]) for x0, x1, text in lines if x0 <= left + 1 and x1 > edge + 3]
+    assert not cut, cut
