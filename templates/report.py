@@ -99,7 +99,9 @@ def _value(c: Computed, cell: Cell) -> Value:
 ERROR_TEXT = re.compile("^(?:" + "|".join(map(re.escape, ALL_ERROR_CODES)) + ")(?: |$)")
 """A text that reads as an error: an Excel error code, then its reason (the add-in's errors, as Excel shows them,
 and the workbook's own: "#N/A no owned $/GPU-hour for GB200: ...")."""
-_FORMULA_TEXT = re.compile(r'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+\d+)"[^>]*?\bt="str"[^>]*>(.*?)</(?:\w+:)?c>', re.DOTALL)
+_FORMULA_TEXT = re.compile(  # a cell typed "str" (a formula's text) with a body: not one closed at once (<c .../>)
+    r'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+\d+)"[^>]*?\bt="str"[^>]*?(?<!/)>(.*?)</(?:\w+:)?c>', re.DOTALL
+)
 _VALUE = re.compile(r"<(?:\w+:)?v>(.*?)</(?:\w+:)?v>", re.DOTALL)
 
 
