@@ -18,7 +18,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchsheet.analysis.choices import AVAILABILITY_CHOICES, benchmarks, families, scenarios
+from benchsheet.analysis.choices import AVAILABILITY_CHOICES, benchmarks, families, scenarios, workload_units
 from benchsheet.catalogue.engine import compute
 from benchsheet.data.store import get_table
 from benchsheet.data.table import Table
@@ -33,11 +33,14 @@ __all__ = ["BuildReport", "build", "template_lists"]
 
 def template_lists(table: Table) -> Choices:
     """The drop-down choices, by the Lists sheet's list names, taken from ``table``."""
+    units = workload_units(table)
     return {
         "benchmarks": tuple(benchmarks(table)),
         "scenarios": tuple(scenarios(table)),
         "families": tuple(families(table)),
         "availability": AVAILABILITY_CHOICES,
+        "workloads": tuple(w for w, _ in units),
+        "units": tuple(u for _, u in units),
     }
 
 

@@ -67,6 +67,7 @@ def _checked_input(path: str) -> Path | None:
 
 def cmd_calc(args: argparse.Namespace) -> int:
     from benchsheet.catalogue.engine import calc
+    from benchsheet.templates.report import every_error
     from excelcalc.workbook.calc import CalcError
 
     src = _checked_input(args.input)
@@ -82,8 +83,9 @@ def cmd_calc(args: argparse.Namespace) -> int:
     print(f"computed {r.formulas} formulas of {src} and wrote their values {where} in {r.seconds:.1f} s")
     if r.note:
         print(r.note)
-    if r.errors:
-        _list_errors(r.errors)
+    errors = every_error(r.errors, r.path)  # the workbook's own error texts count too
+    if errors:
+        _list_errors(errors)
         return 1
     return 0
 

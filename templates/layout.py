@@ -214,6 +214,7 @@ class Formula:
     expr: Expr | Callable[[RowCells], Expr]
     style: Style = "out_text"
     span: int = 1  # columns the cell spans to its right, merged: a long text wraps inside them (a wrapping style)
+    fit: bool = True  # make the row tall enough for the text when the style wraps (a heading's row has its height)
 
     def at(self, row: RowCells) -> Formula:
         return self if isinstance(self.expr, Expr) else replace(self, expr=self.expr(row))
@@ -447,7 +448,7 @@ class Field:
     """One labelled value: label in A, value in B, an optional note in C."""
 
     key: str
-    label: str
+    label: str | Expr  # an Expr: a formula, e.g. a label naming the workload's unit
     content: Content
     note: str = ""
     check: Rule | None = None
@@ -483,7 +484,7 @@ class Fields(Block):
         row = self.cells()
         for i, f in enumerate(self.fields):
             r = self.top + i
-            yield Put(Cell(self.sheet, r, 0), Text(f.label, f.label_style))
+            yield Put(Cell(self.sheet, r, 0), _heading(f.label, f.label_style, fit=True))
             yield Put(Cell(self.sheet, r, 1), f.content.at(row) if isinstance(f.content, Formula) else f.content)
             if f.note:
                 yield Put(Cell(self.sheet, r, 2), Text(f.note, "note"))
@@ -507,7 +508,7 @@ class Column:
     """
 
     key: str
-    header: str
+    header: str | Expr  # an Expr: a formula, e.g. a heading naming the workload's unit
     content: Content | Lifted
     check: Rule | None = None
     values: Sequence[Scalar] = ()
@@ -557,7 +558,7 @@ class TableBlock(Headed):
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
         for j, c in enumerate(self.columns):
-            yield Put(Cell(self.sheet, self.header_row, self.left + j), Text(c.header, "header", fit=False))
+            yield Put(Cell(self.sheet, self.header_row, self.left + j), _heading(c.header, "header", fit=False))
             if isinstance(c.content, Lifted):
                 whole = ArrayFormula(c.content.expr(self.ranges()), self.slots, 1, c.content.style)
                 yield Put(Cell(self.sheet, self.first, self.left + j), whole)
@@ -584,6 +585,11 @@ class TableBlock(Headed):
             row = self.row(i)
             for cite in _cites(self.cite):
                 yield _use(f"{self.sheet} row {row.first + i}", cite, row)
+
+
+def _heading(text: str | Expr, style: Style, fit: bool) -> Text | Formula:
+    """A label or a column's heading: its text, or the formula that makes it."""
+    return Text(text, style, fit) if isinstance(text, str) else Formula(text, style, fit=fit)
 
 
 def _slot(c: Column, i: int, row: RowCells) -> Content:
@@ -758,6 +764,32 @@ class Sheet:
     def uses(self) -> Iterator[Use]:
         for b in self.blocks:
             yield from b.uses()
+
+    def _tables(self) -> list[TableBlock]:
+        """The tables a reader sees (from column A): hidden helper tables beside them are left out."""
+        return [b for b in self.blocks if isinstance(b, TableBlock) and b.left == 0]
+
+    def print_titles(self, breaks: Sequence[int]) -> int | None:
+        """The row printed atop every page: ``repeat_row``, else the header row of the first table a page break
+        cuts (``breaks``: the first row of each page after the first), so its rows on the next page keep their
+        column headers; None where no break cuts a table."""
+        if self.repeat_row is not None or self.one_page:
+            return self.repeat_row
+        cut = (t for t in self._tables() for b in breaks if t.header_row < b <= t.end and t.slots >= REPEATED_SLOTS)
+        return next((t.header_row for t in cut), None)
+
+    def frozen(self) -> tuple[int, int]:
+        """(rows, columns) frozen while scrolling: column A (the labels) and the title and subtitle, or down to
+        the first table's header row where it is near the top (a taller frozen block would fill the screen)."""
+        heads = [t.header_row for t in self._tables() if t.header_row <= FREEZE_ROWS]
+        return (heads[0] if heads else 2), 1
+
+
+REPEATED_SLOTS = 20
+"""The rows a table needs for its header to repeat atop the next page: a shorter one is read with its header,
+and the page breaks are an estimate (a repeated header over a chart would say what is not there)."""
+FREEZE_ROWS = 20
+"""The most rows a sheet freezes above its scrolling part: a screen shows about 35."""
 
 
 def columns_of(widths: Sequence[tuple[str, float]]) -> Iterator[tuple[str, float]]:

@@ -6,14 +6,19 @@ follows the layout wherever it moves.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates.layout import Cell, TableBlock
 from benchsheet.templates.sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
-from excelcalc.workbook.cells import Computed
+from excelcalc.workbook.calc import CellError
+from excelcalc.workbook.cells import Computed, quote_sheet
+from excelcalc.workbook.xlsxfile import read_package, sheet_parts
 
 Value = float | int | bool | str | None  # a computed cell: a number, text, an error's text; None if empty
 
@@ -28,6 +33,7 @@ class SizingLine:
     entry: Value
     availability: Value
     per_gpu: Value
+    rows: Value
     gpus: Value
     nodes: Value
     headroom: Value
@@ -35,6 +41,8 @@ class SizingLine:
     cost_per_mtok: Value
     bought_mtok: Value
     monthly_cost: Value
+    status: Value = None  # "ok", or the row's first error
+    rows_all: Value = None  # ROWSBEHIND, from the hidden array formula the rows column shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +64,9 @@ class QuoteLine:
     price_used: Value = None  # the price, or TCO's owned $/GPU-hour where the quote says "owned"
     at_target: Value = None  # the break-even at the Curves sheet's target interactivity (MLPerf Endpoints)
     at_target_all: Value = None  # the same, from the hidden array formula it shows
+    rows: Value = None  # how many rows stand behind the per-GPU value (BEST of how many)
+    status: Value = None  # "ok", or the row's first error
+    rows_all: Value = None  # ROWSBEHIND, from the hidden array formula the rows column shows
 
 
 @dataclass(frozen=True)
@@ -86,6 +97,36 @@ def _value(c: Computed, cell: Cell) -> Value:
     return c.shown_value(cell.sheet, cell.a1)
 
 
+ERROR_TEXT = re.compile("^(?:" + "|".join(map(re.escape, ALL_ERROR_CODES)) + ")(?: |$)")
+"""A text that reads as an error: an Excel error code, then its reason (the add-in's errors, as Excel shows them,
+and the workbook's own: "#N/A no owned $/GPU-hour for GB200: ...")."""
+_FORMULA_TEXT = re.compile(  # a cell typed "str" (a formula's text) with a body: not one closed at once (<c .../>)
+    r'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+\d+)"[^>]*?\bt="str"[^>]*?(?<!/)>(.*?)</(?:\w+:)?c>', re.DOTALL
+)
+_VALUE = re.compile(r"<(?:\w+:)?v>(.*?)</(?:\w+:)?v>", re.DOTALL)
+
+
+def error_texts(path: Path) -> tuple[CellError, ...]:
+    """The formula cells of the workbook at ``path`` whose cached text reads as an error (``ERROR_TEXT``), in
+    sheet order: the engine computed them without an error, yet each shows one (a formula's own error text, or
+    an add-in error a formula passed on as text), and a user reads them as errors, so calc counts them."""
+    package = read_package(path)
+    found = []
+    for sheet, part in sheet_parts(package).items():
+        for m in _FORMULA_TEXT.finditer(package[part].decode("utf-8")):
+            value = _VALUE.search(m.group(2))
+            text = html.unescape(value.group(1)) if value else ""
+            if ERROR_TEXT.match(text):
+                found.append(CellError(f"{quote_sheet(sheet)}!{m.group(1)}", text))
+    return tuple(found)
+
+
+def every_error(errors: Sequence[CellError], path: Path) -> tuple[CellError, ...]:
+    """``errors`` (the engine's), then the cells of ``path`` showing an error text that are not among them."""
+    known = {e.where for e in errors}
+    return (*errors, *(e for e in error_texts(path) if e.where not in known))
+
+
 def make_report(out: Path, c: Computed, count: int, seconds: float) -> BuildReport:
     return BuildReport(
         path=out,
@@ -99,7 +140,7 @@ def make_report(out: Path, c: Computed, count: int, seconds: float) -> BuildRepo
         quotes=tuple(QuoteLine(**row) for row in _rows(c, QUOTES_TABLE, "accelerator")),
         formulas=count,
         seconds=seconds,
-        errors={c.where(k): text for k, text in c.errors.items()},
+        errors={e.where: e.text for e in every_error([CellError(c.where(k), t) for k, t in c.errors.items()], out)},
     )
 
 

@@ -42,6 +42,9 @@ FONT, FONT_SIZE = "Arial", 10
 DEFAULT_WIDTH = 8.43  # characters, a column XlsxWriter leaves alone
 RED_TEXT_SPAN = xl_range(0, 0, 199, 25)  # cells whose text starts with "#" (an error's) show red
 A4 = 9
+A4_LONG, A4_SHORT = 842.0, 595.0  # points
+MARGIN_SIDE, MARGIN_END = 0.4 * 72, 0.5 * 72  # points: left and right; top and bottom
+DEFAULT_ROW = 15.0  # points: the height XlsxWriter gives a row it is told nothing of
 _INPUT = {"bg_color": "#FFF2CC", "border": 1, "border_color": "#BF9000", "locked": False, "valign": "top"}
 # A number format ends in "_)": a space as wide as ")" on the right, so a right-aligned number
 # never touches the left-aligned text in the next cell ("$3.6012 months")
@@ -78,7 +81,11 @@ FORMATS: dict[str, dict[str, Any]] = {
     "out_pct1": {"num_format": "0.0%_)", "valign": "top"},
     "out_verdict": {"bold": True, "valign": "top"},
     "out_bold_money3": {"num_format": "$#,##0.000_)", "bold": True},
+    "subtitle_wrap": {"italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"},
+    "note_wrap": {"italic": True, "font_color": "#7F7F7F", "valign": "top", "text_wrap": True},
 }
+RUN_ON = {"subtitle": "subtitle_wrap", "note": "note_wrap"}
+"""Styles of a line in column A that runs on over the empty cells to its right, and their wrapped forms."""
 
 
 class WorkbookWriter:
@@ -118,6 +125,7 @@ class SheetWriter:
         self.written: set[Cell] = set()
         self.shown: dict[int, float] = {}  # Excel row -> the largest font size of a cell that shows something
         self.last_row, self.last_col = 1, 0  # the printed area's far corner (Excel row, column index)
+        self.run_on: list[tuple[int, str, str]] = []  # (row, text, style) of a line that runs on to the right
 
     def write(self, lists: ListsSheet) -> int:
         """Write everything the description holds; returns the number of formulas."""
@@ -155,7 +163,8 @@ class SheetWriter:
                 self._merge(cell, content.span, self.fmt(content.style))
             ws.write_formula(row, col, "=" + content.expr.render(cell.sheet), self.fmt(content.style), value)
             self.formulas += 1
-            self._fit(cell, value, content.style, content.span)
+            if content.fit:
+                self._fit(cell, value, content.style, content.span)
             self._shows(cell, value, content.style)
         elif isinstance(content, Input):
             _write_input(ws, row, col, content.value, self.fmt(content.style))
@@ -163,6 +172,8 @@ class SheetWriter:
         else:
             text = content.text if isinstance(content, Text) else f"benchsheet {__version__}, {self.book.built}"
             ws.write_string(row, col, text, self.fmt(content.style))
+            if col == 0 and content.style in RUN_ON:
+                self.run_on.append((cell.row, text, content.style))
             self._shows(cell, text, content.style)
             if not isinstance(content, Text) or content.fit:
                 self._fit(cell, text, content.style)
@@ -254,6 +265,38 @@ class SheetWriter:
         self.last_row = max(self.last_row, c.end)
         self.last_col = max(self.last_col, self.columns_covering(c.width))
 
+    def _wrap_long_lines(self) -> None:
+        """A subtitle or note in column A longer than the printed width would be cut at the page's edge: it is
+        merged across the printed columns and wrapped there, its row as tall as its lines (where the row holds
+        nothing else)."""
+        cols = range(self.last_col + 1)
+        width = sum(self.widths.get(xl_col_to_name(c), DEFAULT_WIDTH) for c in cols)
+        for row, text, style in self.run_on:
+            size = float(FORMATS[style].get("font_size", FONT_SIZE))
+            needed = text_height(text, width, size, FONT_SIZE)
+            taken = (Cell(self.sheet.name, row, c) for c in cols[1:])
+            if needed is None or any(c in self.written or c.abs in self.written for c in taken):
+                continue
+            self.ws.merge_range(row - 1, 0, row - 1, self.last_col, text, self.fmt(RUN_ON[style]))
+            self.height(row, needed)
+
+    def page_breaks(self) -> list[int]:
+        """The first row of each printed page after the first, as the page setup below prints the sheet: A4, the
+        margins set, one page wide (the scale that takes), rows of the heights set (15 points, or the sheet's
+        empty row, where none is). An estimate: Excel and LibreOffice round the scale and break a little apart."""
+        wide, tall = (A4_LONG, A4_SHORT) if self.sheet.landscape else (A4_SHORT, A4_LONG)
+        pixels = sum(column_pixels(self.widths.get(xl_col_to_name(c), DEFAULT_WIDTH)) for c in range(self.last_col + 1))
+        scale = min(1.0, (wide - 2 * MARGIN_SIDE) / (pixels * 0.75))
+        page, default = (tall - 2 * MARGIN_END) / scale, self.sheet.empty_row or DEFAULT_ROW
+        breaks, used = [], 0.0
+        for row in range(1, self.last_row + 1):
+            height = self.heights.get(row, default)
+            if used + height > page:
+                breaks.append(row)
+                used = 0.0
+            used += height
+        return breaks
+
     def columns_covering(self, pixels: int) -> int:
         """The index of the column where ``pixels`` from column A's left edge end."""
         col, edge = 0, column_pixels(self.widths.get("A", DEFAULT_WIDTH))
@@ -268,6 +311,7 @@ class SheetWriter:
         ws.conditional_format(
             RED_TEXT_SPAN, {"type": "text", "criteria": "begins with", "value": "#", "format": self.fmt("error")}
         )
+        self._wrap_long_lines()
         if self.sheet.empty_row is not None:  # every row that shows something gets its own height
             ws.set_default_row(self.sheet.empty_row)
             for row, size in self.shown.items():
@@ -282,9 +326,11 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
-        if self.sheet.repeat_row is not None:
-            ws.repeat_rows(self.sheet.repeat_row - 1)
-        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
+        titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks())
+        if titles is not None:
+            ws.repeat_rows(titles - 1)
+        ws.freeze_panes(*self.sheet.frozen())
+        ws.set_margins(left=MARGIN_SIDE / 72, right=MARGIN_SIDE / 72, top=MARGIN_END / 72, bottom=MARGIN_END / 72)
         if not self.sheet.landscape:
             ws.set_portrait()
 

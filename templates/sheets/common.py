@@ -5,6 +5,7 @@ and xlwings.conf sheets, the book's properties, and the formula pieces the sheet
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,15 @@ from benchsheet.templates.layout import (
     Block,
     Cell,
     Expr,
+    Field,
     Fields,
+    Formula,
+    Input,
+    Lifted,
     Lines,
     ListRule,
+    NumberRule,
+    RowCells,
     Sheet,
     Term,
     call,
@@ -65,6 +72,8 @@ LISTS = ListsSheet(
         ("Scenarios", "scenarios"),
         ("Families", "families"),
         ("Availability", "availability"),
+        ("Workload", "workloads"),
+        ("Units", "units"),
     ),
     TEXTS["lists"]["note"],
 )
@@ -106,9 +115,28 @@ def per_gpu(entry: Cell, workload: Fields) -> Expr:
     return unless_error(entry, call("PERGPU", entry, workload["benchmark"], workload["scenario"]))
 
 
-def cost_per_mtok(price: Term, per_gpu: Cell, utilization: Term) -> Expr:
-    """COSTPERMTOK at ``price`` and ``utilization`` once ``per_gpu`` is a number (else its reason)."""
-    return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization))
+def units(workload: Fields | RowCells) -> Expr:
+    """The workload as COSTPERMTOK's and GPUSNEEDED's units read it ("stable-diffusion-xl Server"): its per-GPU
+    values' unit, so a benchmark in queries or samples is sized and priced per million of them."""
+    return workload["benchmark"] & lit(" ") & workload["scenario"]
+
+
+def cost_per_mtok(price: Term, per_gpu: Cell, utilization: Term, workload: Fields) -> Expr:
+    """COSTPERMTOK at ``price`` and ``utilization`` once ``per_gpu`` is a number (else its reason), per million
+    of the workload's unit."""
+    return if_number(per_gpu, call("COSTPERMTOK", price, per_gpu, utilization, units(workload)))
+
+
+def unit_name(workload: Fields | RowCells) -> Expr:
+    """The unit of the workload's per-GPU values as the Lists sheet has it ("Tokens/s", "Samples/s"); where the
+    workload is not listed, "the benchmark's units"."""
+    at = call("MATCH", units(workload), LISTS.ref("workloads"), 0)
+    return call("IFERROR", call("INDEX", LISTS.ref("units"), at), lit("the benchmark's units"))
+
+
+def per_million(workload: Fields | RowCells) -> Expr:
+    """What a cost per million counts: "tokens", "samples", "queries"."""
+    return call("LOWER", call("SUBSTITUTE", unit_name(workload), lit("/s"), lit("")))
 
 
 def canonical(cell: Cell, source: str) -> Expr:
@@ -116,3 +144,61 @@ def canonical(cell: Cell, source: str) -> Expr:
     as titles show it; the text as typed where the list does not have it."""
     listed = LISTS.ref(source)
     return call("IFERROR", call("INDEX", listed, call("MATCH", cell, listed, 0)), cell)
+
+
+STATUS_WIDTH = 52
+"""Characters a table's status column shows: a reason's first words, where the functions put what to do
+("#N/A Unknown family 'GB30': did you mean GB300?"); the rest runs on over the empty cells to its right."""
+
+
+def status(filled: str, last: str) -> Callable[[RowCells], Expr]:
+    """A row's status: "ok", or the error its ``last`` column carries (each column passes on the first error
+    of the ones it reads), in full, where a narrow number column shows only its start; empty for an empty slot."""
+    return lambda r: unless_blank(r[filled], unless_error(r[last], lit("ok")))
+
+
+def rows_behind(spec: str, entry: str, workload: Fields) -> Lifted:
+    """How many rows stand behind each row's per-GPU value: ROWSBEHIND of every row's ``spec`` (a family) under
+    the workload's filters, one call for the column, or 1 where ``spec`` is an entry ID (its own row); in a
+    hidden column the shown one reads (``rows_shown``). Empty for an empty slot, and where the entry is an
+    error: the row's own cells show that reason."""
+
+    def value(c: Mapping[str, Expr]) -> Expr:
+        counted = if_(eq(c[entry], c[spec]), 1, call("ROWSBEHIND", c[spec], *filters(workload)))
+        return unless_blank(c[spec], call("IFERROR", counted, lit("")))
+
+    return Lifted(value, "out_int")
+
+
+def rows_shown(spec: str, entry: str, hidden: str) -> Formula:
+    """The row's count of rows behind its per-GPU value (``rows_behind``, in its ``hidden`` cell), or the entry's
+    error."""
+    return Formula(lambda r: unless_blank(r[spec], unless_error(r[entry], r[hidden])), "out_int")
+
+
+# ------------------------------------------------------------ the input blocks several sheets repeat
+
+
+def accelerator_fields(workload: Fields, default: str, label: str = "Accelerator") -> tuple[Field, Field, Field]:
+    """An accelerator typed as a family or an entry ID, the entry used for it and its per-GPU value under the
+    workload: the block Quotes' baseline and Sensitivity's accelerator share (keys accelerator, entry,
+    per_gpu); ``label`` "Baseline accelerator" makes the others "Baseline entry used", "Baseline per-GPU ..."."""
+    prefix = label.removesuffix("Accelerator").removesuffix("accelerator")
+
+    def labelled(text: str) -> str:
+        return (prefix + text)[:1].upper() + (prefix + text)[1:]
+
+    return (
+        Field("accelerator", label, Input(default), "a family (its best entry) or an entry ID", FAMILY_RULE),
+        Field("entry", labelled("entry used"), Formula(lambda f: entry_used(f["accelerator"], workload))),
+        Field(
+            "per_gpu",
+            labelled("per-GPU throughput"),
+            Formula(lambda f: per_gpu(f["entry"], workload), "out_num"),
+        ),
+    )
+
+
+def example_price(key: str, label: str, value: float) -> Field:
+    """A $/GPU-hour typed by the user, with the sample's value and its notice (an example, not data)."""
+    return Field(key, label, Input(value, "in_money"), "an example price, not data", NumberRule(0))

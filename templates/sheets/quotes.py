@@ -20,11 +20,11 @@ from benchsheet.templates.layout import (
     FormulaRule,
     Input,
     Lifted,
-    NumberRule,
     Put,
     RowCells,
     Span,
     TableBlock,
+    Term,
     call,
     eq,
     if_,
@@ -35,13 +35,20 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     QUOTES,
+    STATUS_WIDTH,
+    accelerator_fields,
     cost_per_mtok,
     entry_used,
+    example_price,
     filters,
     if_number,
     notes,
     per_gpu,
+    per_million,
+    rows_behind,
+    rows_shown,
     sheet,
+    status,
     unless_blank,
     unless_error,
 )
@@ -51,34 +58,40 @@ from benchsheet.templates.sheets.tco import RENTED_COL, TCO_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
 QUOTES_WORKLOAD = workload_links(QUOTES, *FILTER_KEYS, "utilization")
+
+
+def _baseline_rows(b: RowCells) -> Expr:
+    """How many rows the baseline's per-GPU value is the best of: 1 for an entry ID (its own row)."""
+    counted = if_(eq(b["entry"], b["accelerator"]), 1, call("ROWSBEHIND", b["accelerator"], *filters(QUOTES_WORKLOAD)))
+    return unless_error(b["entry"], counted)
+
+
+_BASELINE_ACCELERATOR, _BASELINE_ENTRY, _BASELINE_PER_GPU = accelerator_fields(
+    QUOTES_WORKLOAD, "B200", "Baseline accelerator"
+)
 BASELINE = Fields(
     QUOTES,
     top=under(QUOTES_WORKLOAD),
     title="Baseline",
     cite=Cite("entry", "baseline"),
     fields=(
+        _BASELINE_ACCELERATOR,
+        example_price("price", "Baseline $/GPU-hour (example)", 3.00),
+        _BASELINE_ENTRY,
+        _BASELINE_PER_GPU,
         Field(
-            "accelerator",
-            "Baseline accelerator",
-            Input("B200"),
-            "a family (its best entry) or an entry ID",
-            FAMILY_RULE,
-        ),
-        Field(
-            "price",
-            "Baseline $/GPU-hour (example)",
-            Input(3.00, "in_money"),
-            "an example price, not data",
-            NumberRule(0),
-        ),
-        Field("entry", "Baseline entry used", Formula(lambda b: entry_used(b["accelerator"], QUOTES_WORKLOAD))),
-        Field(
-            "per_gpu", "Baseline per-GPU throughput", Formula(lambda b: per_gpu(b["entry"], QUOTES_WORKLOAD), "out_num")
+            "rows",
+            "Baseline rows behind it",
+            Formula(_baseline_rows, "out_int"),
+            "BEST of how many rows (ROWSBEHIND); 1: one system alone",
         ),
         Field(
             "cost_per_mtok",
-            "Baseline cost per million tokens",
-            Formula(lambda b: cost_per_mtok(b["price"], b["per_gpu"], QUOTES_WORKLOAD["utilization"]), "out_money3"),
+            lit("Baseline cost per million (") & per_million(QUOTES_WORKLOAD) & lit(")"),
+            Formula(
+                lambda b: cost_per_mtok(b["price"], b["per_gpu"], QUOTES_WORKLOAD["utilization"], QUOTES_WORKLOAD),
+                "out_money3",
+            ),
         ),
     ),
 )
@@ -101,7 +114,8 @@ def _owned_price(accelerator: Cell) -> Expr:
     """TCO's owned $/GPU-hour for ``accelerator`` (one of Sizing's candidates), or why there is none."""
     at = call("MATCH", accelerator, _span(TCO_TABLE.column("candidate")), 0)
     missing = lit("#N/A no owned $/GPU-hour for ") & accelerator & lit(": owning is priced for Sizing's candidates")
-    return call("IFERROR", call("INDEX", _span(TCO_TABLE.column("owned")), at), missing)
+    # ISNA, not IFERROR: TCO's own reason (depreciation years = 0...) passes on
+    return if_(call("ISNA", at), missing, call("INDEX", _span(TCO_TABLE.column("owned")), at))
 
 
 def _price_used(r: RowCells) -> Expr:
@@ -115,7 +129,7 @@ def _cost(r: RowCells) -> Expr:
     is TCO's owned $/M tokens for the family (the same per-GPU value: its best entry under the same workload)."""
     at = call("MATCH", r["accelerator"], _span(TCO_TABLE.column("candidate")), 0)
     owned = unless_error(r["price_used"], call("INDEX", _span(TCO_TABLE.column("owned_mtok")), at))
-    quoted = cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"])
+    quoted = cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"], QUOTES_WORKLOAD)
     return if_(eq(r["price"], lit(OWNED)), owned, quoted)
 
 
@@ -231,7 +245,7 @@ QUOTES_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        "Cost per million tokens",
+        lit("$ per million ") & per_million(QUOTES_WORKLOAD),
         Formula(_cost, "out_money3"),
     ),
     Column("ratio", "Quote ratio to baseline", Formula(_ratio, "out_ratio"), short="ratio"),
@@ -252,8 +266,12 @@ QUOTES_COLUMNS = (
     ),
     # hidden (O): BREAKEVEN at the target for every row, one array formula shown through the column above
     Column("at_target_all", "break-even at the Curves target", Lifted(_at_target_all, "out_ratio")),
+    Column("rows", "Rows behind its per-GPU", rows_shown("accelerator", "entry", "rows_all")),
+    Column("status", "Status: ok, or the row's first problem", Formula(status("accelerator", "verdict"))),
+    # hidden (R): ROWSBEHIND of every quote's accelerator, one array formula the rows column shows
+    Column("rows_all", "rows behind each BEST", rows_behind("accelerator", "entry", QUOTES_WORKLOAD)),
 )
-QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=40, cite=Cite("entry"))
+QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", header_height=44, cite=Cite("entry"))
 
 
 def _first_quote(r: RowCells) -> Expr:
@@ -261,23 +279,48 @@ def _first_quote(r: RowCells) -> Expr:
     return call("MATCH", r["candidate"], _span(QUOTES_TABLE.column("accelerator")), 0)
 
 
+def _rental(r: RowCells) -> Expr:
+    """The quote's price as a rental: "" where it is blank or "owned"; a price that is no number ("3,40") is the
+    quote's own cost error, which says why (so TCO never takes Sizing's price instead, and calc lists one reason)."""
+    quote = QUOTES_TABLE.row(r.index)
+    price = quote["price"]
+    rental = if_(call("ISNUMBER", price), price, quote["cost_per_mtok"])
+    return if_(call("OR", eq(price, lit("")), eq(price, lit(OWNED))), lit(""), rental)
+
+
+RENTALS = TableBlock(
+    QUOTES,
+    _HEADER,
+    QUOTES_TABLE.slots,
+    (Column("rental", "quote as a rental $/GPU-hour", Formula(_rental, "out_num2")),),
+    left=RENTED_COL - 2,
+)
+"""Hidden (column S): each quote's price as a rental, in the quote's row."""
+
+
 def _quoted(r: RowCells) -> Expr:
-    """The candidate's first quote's price where it is a number (a quote typed "owned" is no rental), else ""."""
-    price = call("INDEX", _span(QUOTES_TABLE.column("price")), _first_quote(r))
-    return call("IFERROR", if_(call("ISNUMBER", price), price, lit("")), lit(""))
+    """The candidate's first quote's rental price (``RENTALS``): "" for none; an error where it has no quote."""
+    return call("INDEX", _span(RENTALS.column("rental")), _first_quote(r))
+
+
+def _rented_or(r: RowCells, sizing: Term, quoted: Term) -> Expr:
+    """``quoted`` where the candidate's first quote is a rental price or no number, else ``sizing`` (no quote, a
+    blank one, or "owned")."""
+    price = _quoted(r)
+    rental = if_(call("ISERROR", price), quoted, if_(eq(price, lit("")), sizing, quoted))
+    return if_(call("ISNA", _first_quote(r)), sizing, rental)
 
 
 def _rented(r: RowCells) -> Expr:
     """Each TCO candidate's rented $/GPU-hour: the baseline price for the baseline's family, else the family's
     first quote with a price, else the $/GPU-hour Sizing uses for the row."""
-    sizing = SIZING_TABLE.row(r.index)["price"]
-    other = if_(eq(_quoted(r), lit("")), sizing, _quoted(r))
+    other = _rented_or(r, SIZING_TABLE.row(r.index)["price"], _quoted(r))
     return unless_blank(r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), BASELINE["price"], other))
 
 
 def _rented_from(r: RowCells) -> Expr:
     vendor = call("INDEX", _span(QUOTES_TABLE.column("vendor")), _first_quote(r))
-    other = if_(eq(_quoted(r), lit("")), lit("Sizing's $/GPU-hour"), lit("Quotes: ") & vendor)
+    other = _rented_or(r, lit("Sizing's $/GPU-hour"), lit("Quotes: ") & vendor)
     return unless_blank(
         r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), lit("Quotes: baseline"), other)
     )
@@ -314,6 +357,26 @@ class _AtTarget(Block):
 
 QUOTES_SHEET = sheet(
     QUOTES,
-    (("A", 30), ("B:C", 14), ("D:E", 11), ("F:J", 13), ("K", 22), ("L", 28), ("M:N", 13), ("O", 0), ("T:V", 0)),
-    (QUOTES_WORKLOAD, BASELINE, QUOTES_TABLE, notes(QUOTES, under(QUOTES_TABLE, titled=False)), RENTED, _AtTarget()),
+    (
+        ("A", 30),
+        ("B:C", 14),
+        ("D:E", 11),
+        ("F:J", 13),
+        ("K", 22),
+        ("L", 28),
+        ("M:N", 13),
+        ("O", 0),
+        ("P", 11),
+        ("Q", STATUS_WIDTH),
+        ("R:V", 0),
+    ),
+    (
+        QUOTES_WORKLOAD,
+        BASELINE,
+        QUOTES_TABLE,
+        notes(QUOTES, under(QUOTES_TABLE, titled=False)),
+        RENTALS,
+        RENTED,
+        _AtTarget(),
+    ),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from benchsheet.templates.layout import Expr, Field, Fields, Formula, Stamp, Text, call, lit, under
 from benchsheet.templates.sheets.common import READ_ME, TEXTS, prose, sheet
+from benchsheet.templates.sheets.sensitivity import TORNADO
 from benchsheet.templates.sheets.sources import ANSWERING, SOURCES_SHEET
 from benchsheet.templates.sheets.tco import MOST
 
@@ -18,6 +19,23 @@ SENSITIVITY_ROW = Field(
 )
 """Which owning input moves owned $ per million tokens most at the current values (TCO's sensitivity block)."""
 
+
+def _tornado_top() -> Expr:
+    first = TORNADO.row(0)
+    said = (
+        first["input"].abs
+        & lit(": -10% / +10% moves the owned $/M tokens by ")
+        & call("TEXT", first["low"].abs, lit("+0.0%;-0.0%"))
+        & lit(" / ")
+        & call("TEXT", first["high"].abs, lit("+0.0%;-0.0%"))
+        & lit("; every input ranked in the Sensitivity sheet's tornado")
+    )
+    return call("IFERROR", said, lit("no owned $/M tokens on TCO's first candidate row: see its reason on TCO"))
+
+
+TORNADO_ROW = Field("tornado", "Every input's effect", Formula(_tornado_top(), "out_wrap"), label_style="label")
+"""The tornado's largest effect (each input -10% and +10% alone, ranked on Sensitivity)."""
+
 ANSWERS = Fields(
     READ_ME,
     top=5,
@@ -25,6 +43,7 @@ ANSWERS = Fields(
     fields=(
         *(Field(s.name, s.name, Text(s.purpose, "wrap")) for s in (*ANSWERING, SOURCES_SHEET)),
         SENSITIVITY_ROW,
+        TORNADO_ROW,
     ),
 )
 HOW_TO = Fields(

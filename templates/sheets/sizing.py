@@ -20,12 +20,18 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     SIZING,
+    STATUS_WIDTH,
     cost_per_mtok,
     entry_used,
     if_number,
     notes,
     per_gpu,
+    per_million,
+    rows_behind,
+    rows_shown,
     sheet,
+    status,
+    units,
     unless_blank,
     unless_error,
 )
@@ -91,22 +97,27 @@ SIZING_COLUMNS = (
     ),
     Column(
         "per_gpu",
-        "Per-GPU throughput",
+        lit("Per-GPU (") & WORKLOAD["unit"] & lit(")"),
         Formula(lambda r: unless_blank(r["candidate"], per_gpu(r["entry"], WORKLOAD)), "out_num"),
         short="per-GPU",
     ),
+    Column("rows", "Rows behind it", rows_shown("candidate", "entry", "rows_all"), short="rows"),
     Column(
         "gpus",
         "GPUs needed",
         Formula(
             lambda r: if_number(
                 r["per_gpu"],
-                call(
-                    "GPUSNEEDED",
+                if_number(
                     WORKLOAD["target_with_headroom"],
-                    r["per_gpu"],
-                    WORKLOAD["utilization"],
-                    r["gpus_per_node"],
+                    call(
+                        "GPUSNEEDED",
+                        WORKLOAD["target_with_headroom"],
+                        r["per_gpu"],
+                        WORKLOAD["utilization"],
+                        r["gpus_per_node"],
+                        units(WORKLOAD),
+                    ),
                 ),
             ),
             "out_int",
@@ -128,17 +139,20 @@ SIZING_COLUMNS = (
     ),
     Column(
         "cost_per_mtok",
-        "$/M tokens at utilization",
-        Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"]), "out_money3"),
+        lit("$ per million ") & per_million(WORKLOAD) & lit(" at utilization"),
+        Formula(lambda r: cost_per_mtok(r["price"], r["per_gpu"], WORKLOAD["utilization"], WORKLOAD), "out_money3"),
         short="$/M tokens",
     ),
     Column(
         "bought_mtok",
-        "$/M tokens as bought",
+        lit("$ per million ") & per_million(WORKLOAD) & lit(" as bought"),
         Formula(_as_bought, "out_money3"),
         short="$/M bought",
     ),
     Column("monthly_cost", "Monthly cost", Formula(_monthly, "out_money0"), short="monthly"),
+    Column("status", "Status: ok, or the row's first problem", Formula(status("candidate", "monthly_cost"))),
+    # hidden: ROWSBEHIND of every candidate, one array formula the rows column shows
+    Column("rows_all", "rows behind each BEST", rows_behind("candidate", "entry", WORKLOAD)),
 )
 SIZING_TABLE = TableBlock(
     SIZING,
@@ -151,6 +165,9 @@ SIZING_TABLE = TableBlock(
 )
 SIZING_SHEET = sheet(
     SIZING,
-    (("A", 30), ("B:C", 14), ("D", 11), ("E", 11), ("F:H", 13), ("I", 18), ("J:M", 13)),
+    (
+        *(("A", 30), ("B:C", 17), ("D", 11), ("E", 11), ("F", 13), ("G", 12), ("H:I", 13), ("J", 18), ("K:N", 13)),
+        *(("O", STATUS_WIDTH), ("P", 0)),
+    ),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )

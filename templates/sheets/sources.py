@@ -1,14 +1,15 @@
 """The Sources sheet: the source files (DATAINFO) and every entry the answering sheets name, cited
 once per benchmark and scenario (ENTRIESUSED, CITE).
 
-``ANSWERING`` lists the sheets whose entries are cited here (their ``cite``); a new sheet is
-described in a module of its own and added to it.
+``ANSWERING`` lists the sheets whose entries are cited here; a new sheet is described in a module of its own
+and added to it. The places that use an entry are found from the sheets' descriptions (``USES``): each block's
+``cite``, a table function's rows of entries, and every formula reading an entry another sheet names.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from benchsheet.analysis.uses import USES_HEADER
 from benchsheet.templates.layout import (
@@ -21,6 +22,7 @@ from benchsheet.templates.layout import (
     Lifted,
     Lines,
     RowCells,
+    Sheet,
     TableBlock,
     Term,
     Text,
@@ -54,7 +56,44 @@ ANSWERING = (
 )  # a new sheet: describe it in a module of its own, add it here
 """The sheets that answer, in workbook order: the Read me lists them, this sheet cites what they use."""
 
-USES = tuple(use for sheet in ANSWERING for use in sheet.uses())
+
+def _table_uses(sheet: Sheet) -> Iterator[Use]:
+    """A table function's rows that name an entry each (FLEET's): a table whose columns are headed Entry,
+    Benchmark and Scenario; each row's entry is cited for its own benchmark and scenario."""
+    for block in sheet.blocks:
+        if not isinstance(block, TableBlock) or block.cite is not None:
+            continue
+        heads = {h.lower(): c.key for c in block.columns if isinstance(h := c.header, str)}
+        if {"entry", "benchmark", "scenario"} <= heads.keys():
+            for i in range(block.slots):
+                row = block.row(i)
+                cells = [row[heads[h]].abs for h in ("entry", "benchmark", "scenario")]
+                yield Use(f"{sheet.name} row {row.first + i}", *cells)
+
+
+def _referring_uses(sheet: Sheet, named: Mapping[Cell, Use]) -> Iterator[Use]:
+    """The cells of ``sheet`` whose formula reads an entry another sheet names (TCO's rows read Sizing's), one
+    use a row and entry: found from the formulas, so a sheet that starts using an entry is cited for it."""
+    seen: set[tuple[int, Cell]] = set()
+    for put in (p for block in sheet.blocks for p in block.puts()):
+        expr = put.content.expr if isinstance(put.content, Formula) else None
+        for part in expr.parts if isinstance(expr, Expr) else ():
+            use = named.get(part.abs) if isinstance(part, Cell) and part.sheet != sheet.name else None
+            if use is not None and (put.cell.row, use.entry) not in seen:
+                seen.add((put.cell.row, use.entry))
+                yield Use(f"{sheet.name} row {put.cell.row}", use.entry, use.benchmark, use.scenario)
+
+
+def _uses() -> tuple[Use, ...]:
+    """Every place that names an entry, in workbook order: the blocks' ``cite``, the table functions' rows of
+    entries, and the cells whose formulas read an entry named on another sheet."""
+    named = [use for sheet in ANSWERING for use in (*sheet.uses(), *_table_uses(sheet))]
+    by_cell = {use.entry: use for use in named}
+    found = {sheet.name: [*sheet.uses(), *_table_uses(sheet), *_referring_uses(sheet, by_cell)] for sheet in ANSWERING}
+    return tuple(use for sheet in ANSWERING for use in found[sheet.name])
+
+
+USES = _uses()
 SOURCES_WORKLOAD = Fields(
     SOURCES, top=4, fields=(linked("benchmark", "set on Sizing"), linked("scenario", "set on Sizing"))
 )
@@ -111,8 +150,10 @@ def _of_use(part: Callable[[Use], Term]) -> Formula:
 
 
 def _entry_of_use(use: Use) -> Expr:
-    """The use's entry; empty where it is an error (its reason shows where it is used, not here)."""
-    return call("IFERROR", if_(eq(call("LEFT", use.entry, 1), lit("#")), lit(""), use.entry), lit(""))
+    """The use's entry; empty where it is an error or a reason (FLEET's "none: ..."; an entry ID has no space):
+    the reason shows where it is used, not here."""
+    reason = call("OR", eq(call("LEFT", use.entry, 1), lit("#")), call("ISNUMBER", call("FIND", lit(" "), use.entry)))
+    return call("IFERROR", if_(reason, lit(""), use.entry), lit(""))
 
 
 def _used(column: str, style: str = "cite") -> Formula:

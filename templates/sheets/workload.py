@@ -5,8 +5,20 @@ prices), and shown on the other sheets as links to it, in the data's spelling.
 from __future__ import annotations
 
 from benchsheet.analysis.choices import AVAILABILITY_CHOICES
-from benchsheet.templates.layout import Expr, Field, Fields, Formula, Input, ListRule, NumberRule
-from benchsheet.templates.sheets.common import SIZING, canonical, unless_blank
+from benchsheet.templates.layout import (
+    Expr,
+    Field,
+    Fields,
+    Formula,
+    Input,
+    ListRule,
+    NumberRule,
+    RowCells,
+    eq,
+    if_,
+    lit,
+)
+from benchsheet.templates.sheets.common import SIZING, canonical, unit_name, unless_blank
 
 AVAILABILITY = Field(
     "availability",
@@ -22,6 +34,15 @@ MAX_GPUS = Field(
     "only systems with at most this many GPUs; blank = any size",
     NumberRule(1, whole=True),
 )
+
+
+def _with_headroom(w: RowCells) -> Expr:
+    """target x (1 + headroom); a blank target is named (GPUSNEEDED would size it as 0 GPUs, $0)."""
+    target = w["target"]
+    blank = lit(f"#VALUE! the target throughput is required: {SIZING}!{target.a1} is empty")
+    return if_(eq(target.rel, lit("")), blank, target.rel * (1 + w["headroom"].rel))
+
+
 WORKLOAD = Fields(
     SIZING,
     top=5,
@@ -50,7 +71,7 @@ WORKLOAD = Fields(
             "target",
             "Target throughput",
             Input(1_000_000, "in_int"),
-            "tokens/s (the benchmark's units) to serve",
+            "in the benchmark's units (below) to serve",
             NumberRule(0),
         ),
         Field("headroom", "Headroom", Input(0.2, "in_pct"), "extra capacity on top of the target", NumberRule(0)),
@@ -65,8 +86,14 @@ WORKLOAD = Fields(
         Field(
             "target_with_headroom",
             "Target with headroom",
-            Formula(lambda w: w["target"].rel * (1 + w["headroom"].rel), "out_int"),
+            Formula(_with_headroom, "out_int"),
             "target x (1 + headroom)",
+        ),
+        Field(
+            "unit",
+            "Units",
+            Formula(unit_name, "out_text"),
+            "the benchmark's: the target, per-GPU values and costs per million are in them",
         ),
     ),
 )
@@ -79,6 +106,7 @@ _LISTED = {"benchmark": "benchmarks", "scenario": "scenarios", "availability": "
 def linked(key: str, note: str = "") -> Field:
     """The workload's ``key``, shown on another sheet as a link to Sizing (in the data's spelling)."""
     label = next(f.label for f in WORKLOAD.fields if f.key == key)
+    assert isinstance(label, str), key
     source = WORKLOAD[key]
     shown = canonical(source, _LISTED[key]) if key in _LISTED else Expr.of(source)
     return Field(key, label, Formula(unless_blank(source, shown), _LINK_STYLES.get(key, "out_text")), note)

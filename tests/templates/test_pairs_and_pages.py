@@ -110,9 +110,10 @@ def test_claims_print_at_the_scale_of_the_other_sheets(book: Path) -> None:
 @pytest.mark.parametrize(("table", "lines"), [(S.SIZING_TABLE, 2), (S.QUOTES_TABLE, 3)], ids=["Sizing", "Quotes"])
 def test_header_rows_are_as_tall_as_their_text(book: Path, table: TableBlock, lines: int) -> None:
     """The longest header wraps to ``lines`` lines as LibreOffice renders it (Arial 10 bold; its
-    metrics are Liberation Sans'): the row is that tall and no taller (a line is 13.5 points)."""
+    metrics are Liberation Sans'): the row is that tall and no taller (a line is 13.5 points, and the cell's
+    padding: at 40 points LibreOffice cut the third line of Quotes' headers, issue 40)."""
     ws = openpyxl.load_workbook(book)[table.sheet]
-    assert (lines - 1) * 13.5 < ws.row_dimensions[table.header_row].height <= lines * 13.5
+    assert (lines - 1) * 13.5 < ws.row_dimensions[table.header_row].height <= lines * 13.5 + 4
 
 
 def test_compare_table_title_is_not_directly_under_the_filters() -> None:

@@ -33,6 +33,7 @@ from benchsheet.analysis.best import (
     median_per_gpu,
     ranked_families,
     results,
+    rows_behind,
     spread,
 )
 from benchsheet.analysis.bounds import latency_bounds
@@ -100,6 +101,7 @@ __all__ = [
     "result",
     "results",
     "row_notes",
+    "rows_behind",
     "scaling",
     "select",
     "spread",

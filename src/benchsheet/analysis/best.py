@@ -56,6 +56,12 @@ def median_per_gpu(table: Table, family: str, benchmark: str, scenario: str, fil
     return float(statistics.median(values))
 
 
+def rows_behind(table: Table, family: str, benchmark: str, scenario: str, filters: Filters) -> int:
+    """How many rows BEST picks its value from (the family's rows under the filters, in the latest round with
+    rows): 1 says the value rests on one system alone."""
+    return len(_ranked(_per_gpu_rows(table, benchmark, scenario, family, filters)))
+
+
 def spread(table: Table, family: str, benchmark: str, scenario: str, gpus: int, filters: Filters) -> float:
     """(max - min) / min of per-GPU values among systems with exactly ``gpus``.
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.data.names import SCENARIOS, benchmark_key, scenario_key
-from benchsheet.data.table import Row, Table
+from benchsheet.data.table import Row, Table, round_sort_key
 
 AVAILABILITY_CHOICES = ("available", "preview", "rdi", "any")
 
@@ -35,3 +35,17 @@ def scenarios(table: Table, benchmark: str | None = None) -> list[str]:
 def families(table: Table) -> list[str]:
     """Single accelerator families with per-GPU values, sorted by name."""
     return sorted({r.family for r in _usable(table.rows) if r.family}, key=str.lower)
+
+
+def workload_units(table: Table) -> list[tuple[str, str]]:
+    """("benchmark scenario", the unit of its per-GPU values) for each workload with per-GPU values, from its
+    latest round's rows (as ``COSTPERMTOK``'s units reads a workload); one in two units is left out."""
+    latest: dict[tuple[str, str], list[Row]] = {}
+    for r in _usable(table.rows):
+        rows = latest.setdefault((r.benchmark, r.scenario), [])
+        if rows and round_sort_key(r.round) > round_sort_key(rows[0].round):
+            rows.clear()
+        if not rows or r.round == rows[0].round:
+            rows.append(r)
+    units = {w: {r.units for r in rows} for w, rows in latest.items()}
+    return sorted(((f"{b} {s}", u.pop()) for (b, s), u in units.items() if len(u) == 1), key=lambda p: p[0].lower())

@@ -117,6 +117,14 @@ CATALOGUE: tuple[Function, ...] = (
         A.median_per_gpu,
     ),
     Function(
+        "ROWSBEHIND",
+        (FAMILY, BENCH, SCEN, *FILTERS),
+        "How many rows BEST picks a family's value from (its rows under the filters, in the latest round with rows): "
+        "1 says the value rests on one system alone.",
+        '=ROWSBEHIND("H200","gpt-oss-120b","Server")',
+        A.rows_behind,
+    ),
+    Function(
         "SPREAD",
         (
             FAMILY,

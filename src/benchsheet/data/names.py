@@ -264,7 +264,16 @@ def close_to(text: str, choices: Iterable[str], n: int = 3) -> list[str]:
     starts = sorted(c for k, c in by_spelling.items() if k.startswith(typed) and k != typed)
     if len(typed) >= 3 and 0 < len(starts) <= n:
         return starts
-    return [by_spelling[k] for k in difflib.get_close_matches(typed, list(by_spelling), n=n, cutoff=0.75)]
+    close = [by_spelling[k] for k in difflib.get_close_matches(typed, list(by_spelling), n=n, cutoff=0.75)]
+    if close:
+        return close
+    # letters typed for the digits they look like ("GB3OO" for GB300, "H2OO"): compared with them folded
+    folded = {k.translate(_LOOKALIKE): c for k, c in by_spelling.items()}
+    return [folded[k] for k in difflib.get_close_matches(typed.translate(_LOOKALIKE), list(folded), n=n, cutoff=0.75)]
+
+
+_LOOKALIKE = str.maketrans("oil", "011")
+"""Letters read as the digits they look like, for ``close_to``'s second look."""
 
 
 def either(names: Sequence[str]) -> str:

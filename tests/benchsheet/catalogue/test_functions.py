@@ -161,6 +161,7 @@ ERRORS = [
     (("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "six"), "#VALUE! round must look like"),
     (("BEST", "B200", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
     (("BESTENTRY", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9'"),
+    (("ROWSBEHIND", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9'"),
     (
         ("MEDIANPERGPU", "B200", "gpt-oss-120b", "Server", "available", None, None, "NoSuchStack"),
         "software containing 'NoSuchStack'",
