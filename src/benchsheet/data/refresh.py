@@ -30,7 +30,7 @@ from benchsheet.data.table import USER_ORIGIN, Table, build_table, round_sort_ke
 from benchsheet.data.userfiles import locked
 from benchsheet.data.values import one_line
 from benchsheet.errors import DataError, RefreshError
-from excelcalc.files import write_atomic
+from excelcalc.files import WriteRefused, writable_target, write_atomic
 
 DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubusercontent.com")
 MAX_BYTES = 64 * 1024 * 1024
@@ -216,16 +216,16 @@ def _refuse_rows(name: str, rows: int, merged: bool = False) -> None:
         )
 
 
-def refresh(
+def fetch_all(
     sources: Sequence[str],
     policy: Policy,
     progress: Callable[[str, int, int | None], None] | None = None,
-) -> Table:
-    """Fetch and import every source, then replace the user cache in one step; the table now loaded.
+) -> list[Imported]:
+    """Fetch and import every source, and check what the cache would hold with them: nothing is written.
 
-    The new cache is built, serialized and parsed back before anything is replaced, under the
-    cache's lock; on any failure the previous cache stays as it was.
-    """
+    A source that fails, a cache that would shrink by half or grow past ``MAX_ROWS``, a new cache that
+    would not load, and a cache path where no file can be written are each a ``RefreshError`` here, before
+    ``replace_cache`` (or anything else a refresh writes) runs."""
     imported = []
     for src in sources:
         report = None
@@ -238,13 +238,40 @@ def refresh(
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
             raise RefreshError(str(exc)) from None
+    _new_cache(imported)
+    try:
+        writable_target(user_cache())
+    except WriteRefused as exc:
+        raise RefreshError(f"the user cache {exc}") from None
+    return imported
+
+
+def _new_cache(imported: Sequence[Imported]) -> str:
+    """The text of the user cache with ``imported`` merged in, checked: it loads and is not too large."""
+    current = load_official()
+    check_against(current, imported)
+    merged = merge(current, imported)
+    _refuse_rows(", ".join(i.source.file for i in imported), len(merged.rows), merged=True)
+    text = merged.to_json()
+    table_from_json(text, "new cache")  # the file we write must load
+    return text
+
+
+def replace_cache(imported: Sequence[Imported]) -> Table:
+    """Replace the user cache in one step with ``imported`` merged in; the table now loaded.
+
+    The new cache is built, serialized and parsed back before anything is replaced, under the
+    cache's lock; on any failure the previous cache stays as it was."""
     cache = user_cache()
     with locked(cache):
-        current = load_official()
-        check_against(current, imported)
-        merged = merge(current, imported)
-        _refuse_rows(", ".join(i.source.file for i in imported), len(merged.rows), merged=True)
-        text = merged.to_json()
-        table_from_json(text, "new cache")  # the file we write must load
-        write_atomic(cache, text)
+        write_atomic(cache, _new_cache(imported))
     return load_table()
+
+
+def refresh(
+    sources: Sequence[str],
+    policy: Policy,
+    progress: Callable[[str, int, int | None], None] | None = None,
+) -> Table:
+    """Fetch and import every source, then replace the user cache in one step; the table now loaded."""
+    return replace_cache(fetch_all(sources, policy, progress))
