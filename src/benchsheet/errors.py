@@ -139,6 +139,11 @@ def bad_value(reason: str) -> BenchError:
     return BenchError("#VALUE!", reason)
 
 
+def too_large(where: str = "") -> BenchError:
+    """``#NUM!`` for an answer that is not a finite number (Excel has no infinity and no NaN)."""
+    return BenchError("#NUM!", f"{where}the answer is too large to be a number; check the inputs' units")
+
+
 class DataError(BenchsheetError):
     """A results or cache file that cannot be used: names the file, row and field."""
 

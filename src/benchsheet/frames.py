@@ -16,7 +16,8 @@ rest the rows, in order, each value as the cell holds it. A column of whole numb
 numbers ``float64`` (a blank cell among them NaN), of TRUE/FALSE ``bool``, of texts ``string``; a
 mixed one stays ``object``.
 An answer of one value is a one-cell frame. A failure raises ``FrameError`` with the Excel error
-code and the reason the cell would show.
+code and the reason the cell would show; so does an answer with an error in one of its cells (which row
+it is, and its reason), so a frame never holds an error object as data.
 
 pandas is imported here only: ``import benchsheet`` and the worksheet functions never import this
 module (xlwings Lite has no pandas).
@@ -91,6 +92,11 @@ def frame(name: str | None = None, *args: Any, **kwargs: Any) -> pd.DataFrame:
     answer = call(fn, get_table(), _positional(fn, args, kwargs), _failed)
     if isinstance(answer, FrameError):
         raise answer
+    if isinstance(answer, list):  # a cell of the answer is an error: raised, never held as data in a frame
+        for i, row in enumerate(answer):
+            for v in row if isinstance(row, list) else [row]:
+                if isinstance(v, FrameError):
+                    raise FrameError(v.code, f"row {i + 1} of {fn.name}'s answer: {v.reason}")
     return _frame(fn, answer)
 
 

@@ -16,7 +16,7 @@ import math
 from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.data.names import THROUGHPUT_UNITS, canonical_scenario
 from benchsheet.data.table import Row, Table, round_sort_key
-from benchsheet.errors import BenchError, bad_value
+from benchsheet.errors import BenchError, bad_value, too_large
 
 LATENCY_UNITS = ("Latency (ms)", "Latency (s)")
 
@@ -124,13 +124,16 @@ def per_million(price_per_gpu_hour: float, rate_per_gpu: float, utilization: flo
     check_rate(rate_per_gpu, "tokens_per_sec_per_gpu")
     check_utilization(utilization)
     served = _served(rate_per_gpu * 3600 * utilization)
-    return price_per_gpu_hour * 1e6 / served
+    cost = price_per_gpu_hour * 1e6 / served
+    if not math.isfinite(cost):  # never "$inf" in a reason that quotes it (APIUTILIZATION)
+        raise too_large()
+    return cost
 
 
 def _served(rate: float) -> float:
     """A rate to divide by: two tiny positive inputs multiply to 0.0 in floating point (1e-22 x 1e-308)."""
     if rate <= 0:
-        raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
+        raise too_large()
     return rate
 
 
