@@ -211,3 +211,46 @@ def test_a_killed_install_or_uninstall_leaves_the_configuration_whole(
         assert not changes.state_file(conf).exists()
         robustness.held(KILLED)
     assert kills >= 4, kills  # at least: opened, half written, closed, removed
+
+
+# A child that ends with status 3 the moment anything opens the user configuration FILE.
+NEVER_OPENED = r"""
+import os, sys
+
+conf = os.path.realpath(sys.argv[1])
+
+
+def hook(event, args):
+    if event == "open" and isinstance(args[0], str | bytes | os.PathLike) and os.path.realpath(args[0]) == conf:
+        sys.stderr.write(f"opened {conf}\n")
+        os._exit(3)
+
+
+sys.addaudithook(hook)
+from benchsheet.cli import main
+
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("argv", [["status"], ["install", "--config-only"], ["uninstall", "--config-only"]])
+def test_a_huge_xlwings_conf_is_refused_by_its_size_before_xlwings_reads_it(tmp_path: Path, argv: list[str]) -> None:
+    """Issue 42 item 3: `import xlwings` reads the whole user configuration (its licence check), so a
+    1.5 GB xlwings.conf ended in "MemoryError (please report this)" after 12 s at 1.6 GB, before benchsheet's
+    1 MiB check. The file is sparse (no disk used); the child stops at once if anything opens it."""
+    conf = tmp_path / ".xlwings" / "xlwings.conf"
+    conf.parent.mkdir()
+    with conf.open("wb") as f:
+        f.truncate(1_500_000_000)
+    env = {**os.environ, "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", NEVER_OPENED, str(conf), "addin", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"error: {conf}: 1,500,000,000 bytes, more than any xlwings configuration (at most 1,048,576); not read\n"
+    )
