@@ -133,14 +133,45 @@ def _backup(config: Path) -> Path:
 
 
 def _record(config: Path) -> dict[str, Any] | None:
+    """What install recorded, as install writes it; a file of any other shape is a ``ConfigError``."""
     path = state_file(config)
     if not path.is_file():
         return None
+    damaged = (
+        f"{path}: benchsheet's record of its changes is damaged (%s), so uninstall cannot tell what install "
+        "changed; move it aside, and put back by hand what you want from the backups beside it "
+        f"({config.name}.benchsheet-backup, -2, ...)"
+    )
     try:
-        found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"{path}: benchsheet's record of its changes cannot be read ({exc})") from None
-    return found
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: benchsheet's record of its changes cannot be read ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(damaged % f"not JSON at line {exc.lineno}") from None
+    except ValueError:
+        raise ConfigError(damaged % "not UTF-8 text") from None
+    if not _is_record(found):
+        raise ConfigError(damaged % "not what install writes")
+    return dict(found)
+
+
+def _is_record(found: Any) -> bool:
+    """``{"before": text or null, "after": text, "keys": {key: {"before": [lines], "after": [lines]}}}``."""
+
+    def lines(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(line, str) for line in value)
+
+    return (
+        isinstance(found, dict)
+        and isinstance(found.get("before"), str | None)
+        and "before" in found
+        and isinstance(found.get("after"), str)
+        and isinstance(found.get("keys"), dict)
+        and all(
+            isinstance(change, dict) and lines(change.get("before")) and lines(change.get("after"))
+            for change in found["keys"].values()
+        )
+    )
 
 
 def recorded(config: Path) -> list[str]:

@@ -8,6 +8,7 @@ exit non-zero: 1 for an error value from ``eval``, 2 for anything else.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from benchsheet import __version__
 from benchsheet.commands import Command, add, opt
 from benchsheet.console import print_error
-from benchsheet.errors import BenchsheetError, DataError, RefreshError
+from benchsheet.errors import BenchsheetError, DataError, RefreshError, os_reason
 from excelcalc.errors import ExcelCalcError
 
 if TYPE_CHECKING:
@@ -130,8 +131,10 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
 
 def _writable(path: Path) -> None:
+    from benchsheet.data.userfiles import check_folder
     from excelcalc.files import WriteRefused, writable_target
 
+    check_folder(path.parent)
     try:
         writable_target(path)
     except WriteRefused as exc:
@@ -434,6 +437,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     args = parser.parse_args(_formula_first(argv))
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets its escape (\xae)
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         code: int = args.func(args)
         return code
@@ -450,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as exc:  # a file the user named: the system's reason, with the file
-        print_error(str(exc))
+        print_error(os_reason(exc))
         return 2
     except Exception as exc:  # a defect: still one line, never a bare traceback
         print_error(f"{type(exc).__name__}: {exc} (please report this)")

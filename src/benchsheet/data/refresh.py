@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from benchsheet.data.importers import OFFICIAL_URLS, Imported, import_file
 from benchsheet.data.store import load_official, load_table, user_cache
 from benchsheet.data.table import USER_ORIGIN, Table, build_table, round_sort_key, table_from_json
-from benchsheet.data.userfiles import locked
+from benchsheet.data.userfiles import check_folder, locked
 from benchsheet.data.values import one_line
 from benchsheet.errors import DataError, RefreshError
 from excelcalc.files import WriteRefused, writable_target, write_atomic
@@ -238,6 +238,7 @@ def fetch_all(
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
             raise RefreshError(str(exc)) from None
+    check_folder(user_cache().parent)
     _new_cache(imported)
     try:
         writable_target(user_cache())

@@ -29,7 +29,7 @@ from benchsheet.data.table import (
     table_from_json,
 )
 from benchsheet.data.userfiles import read_regular
-from benchsheet.errors import DataError
+from benchsheet.errors import DataError, os_reason
 
 BUNDLED = Path(__file__).with_name("results.json")
 CACHE_NAME = "results.json"
@@ -88,13 +88,14 @@ def load_table() -> Table:
     try:
         private = load_runs()
     except (DataError, OSError) as exc:
-        table = Table(official.rows, official.sources, official.origin.noting(f"private runs unusable: {exc}"))
+        why = os_reason(exc) if isinstance(exc, OSError) else exc
+        table = Table(official.rows, official.sources, official.origin.noting(f"private runs unusable: {why}"))
     else:
         table = official.with_runs(private) if private.issued else official
     try:
         curves = load_curves()
     except (DataError, OSError) as exc:
-        note = table.origin.noting(f"Endpoints curves unusable: {exc}")
+        note = table.origin.noting(f"Endpoints curves unusable: {os_reason(exc) if isinstance(exc, OSError) else exc}")
         return Table(table.rows, table.sources, note, table.runs, table.runs_issued)
     return table.with_curves(curves) if curves else table
 
