@@ -8,7 +8,6 @@ exit non-zero: 1 for an error value from ``eval``, 2 for anything else.
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchsheet import __version__
 from benchsheet.commands import Command, add, opt
-from benchsheet.console import print_error
+from benchsheet.console import escaping, print_error, raw
 from benchsheet.errors import BenchsheetError, DataError, RefreshError, os_reason
 from excelcalc.errors import ExcelCalcError
 
@@ -73,6 +72,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_refresh(args: argparse.Namespace) -> int:
     """Every source read and checked first (Endpoints folders' curves, summary files, where each file goes);
     then the user cache written, then curves.json. On a failure before the first write nothing is written."""
+    from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
     from benchsheet.data.refresh import DEFAULT_HOSTS, Policy, fetch_all, replace_cache, sources_for
@@ -94,6 +94,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
                 TextColumn("{task.description}"),
                 BarColumn(),
                 DownloadColumn(),
+                console=Console(file=raw(sys.stderr)),  # its own cursor moves, on stderr
                 transient=True,
                 disable=not sys.stderr.isatty(),
             ) as bar:
@@ -437,11 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     args = parser.parse_args(_formula_first(argv))
-    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets its escape (\xae)
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
     try:
-        code: int = args.func(args)
+        with escaping():
+            code: int = args.func(args)
         return code
     except (
         BenchsheetError,

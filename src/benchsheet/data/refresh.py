@@ -43,6 +43,14 @@ MAX_ROWS = 8_000
 _UNSAFE_URL = re.compile(r"[\\\x00-\x20\x7f]|%[01][0-9a-f]|%7f", re.IGNORECASE)
 
 
+def check_plain_url(url: str) -> None:
+    """A URL whose host is the one it seems: no backslash, control character or space, no user name."""
+    if _UNSAFE_URL.search(url):
+        raise RefreshError(f"{url!r}: a URL with a backslash, a control character or a space is not fetched")
+    if "@" in urlsplit(url).netloc:  # "https://evil.com\@raw.githubusercontent.com": the host is not what it seems
+        raise RefreshError(f"{url}: a URL with a user name (user@host) is not fetched")
+
+
 @dataclass(frozen=True)
 class Policy:
     hosts: tuple[str, ...] = DEFAULT_HOSTS
@@ -56,11 +64,8 @@ class Policy:
             )
 
     def check_url(self, url: str) -> None:
-        if _UNSAFE_URL.search(url):
-            raise RefreshError(f"{url!r}: a URL with a backslash, a control character or a space is not fetched")
+        check_plain_url(url)
         parts = urlsplit(url)
-        if "@" in parts.netloc:  # "https://evil.com\@raw.githubusercontent.com": the host is not what it seems
-            raise RefreshError(f"{url}: a URL with a user name (user@host) is not fetched")
         host = (parts.hostname or "").lower()
         if parts.scheme == "http" and host in LOOPBACK:
             return
