@@ -212,7 +212,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from benchsheet.data.store import get_table
+    from benchsheet.data.store import UNUSABLE, get_table
     from benchsheet.data.values import escaped
 
     table = get_table()
@@ -227,7 +227,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
         flagged = sum(1 for p in c.points if p.flag)
         shown = (c.id, c.model, f"{len(c.points)} points ({flagged} flagged)", f"{c.gpus} x {c.accelerator}")
         print("\t".join(escaped(cell) for cell in (*shown, "your own run" if c.own else "Endpoints submission")))
-    return 0
+    unusable = [note for note in table.origin.notes if note.startswith(UNUSABLE)]
+    for note in unusable:  # the list is short of what the file held: say why, and exit 1
+        print(f"warning: {note}", file=sys.stderr)
+    return 1 if unusable else 0
 
 
 def cmd_forget(args: argparse.Namespace) -> int:

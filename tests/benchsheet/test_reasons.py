@@ -93,3 +93,15 @@ def test_info_names_a_data_folder_under_a_file_in_words(
     out = capsys.readouterr().out
     assert "Errno" not in out and "Not a directory" in out, out
     json.dumps(out)
+
+
+@pytest.mark.parametrize("name", ["curves.json", "runs.json"])
+def test_runs_says_a_damaged_file_is_why_it_lists_nothing(
+    name: str, user_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 8: a damaged curves.json was reported by `info` alone; `runs` listed nothing, exit 0."""
+    (user_home / name).write_text("{damaged")
+    assert main(["runs"]) == 1
+    out, err = capsys.readouterr()
+    assert f"{user_home / name}" in err and "unusable" in err, err
+    assert err.startswith("warning: ") and err.count("\n") == 1, err

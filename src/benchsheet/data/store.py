@@ -36,6 +36,9 @@ CACHE_NAME = "results.json"
 RUNS_NAME = "runs.json"
 CURVES_NAME = "curves.json"  # MLPerf Endpoints curves (benchsheet import-run of a submission folder)
 
+UNUSABLE = ("private runs unusable", "Endpoints curves unusable")
+"""How a note of the table's origin begins when runs.json or curves.json could not be loaded."""
+
 _PROCESS_CACHE: dict[str, Table] = {}  # "table": the loaded table of this process
 
 
@@ -89,13 +92,13 @@ def load_table() -> Table:
         private = load_runs()
     except (DataError, OSError) as exc:
         why = os_reason(exc) if isinstance(exc, OSError) else exc
-        table = Table(official.rows, official.sources, official.origin.noting(f"private runs unusable: {why}"))
+        table = Table(official.rows, official.sources, official.origin.noting(f"{UNUSABLE[0]}: {why}"))
     else:
         table = official.with_runs(private) if private.issued else official
     try:
         curves = load_curves()
     except (DataError, OSError) as exc:
-        note = table.origin.noting(f"Endpoints curves unusable: {os_reason(exc) if isinstance(exc, OSError) else exc}")
+        note = table.origin.noting(f"{UNUSABLE[1]}: {os_reason(exc) if isinstance(exc, OSError) else exc}")
         return Table(table.rows, table.sources, note, table.runs, table.runs_issued)
     return table.with_curves(curves) if curves else table
 
