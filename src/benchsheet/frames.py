@@ -29,6 +29,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from benchsheet.analysis.pergpu import per_gpu_value
@@ -115,7 +116,22 @@ def _positional(fn: Function, args: Sequence[Any], kwargs: dict[str, Any]) -> li
         values[at] = value
     while values and values[-1] is None:
         values.pop()
-    return values
+    return [_cells(v) for v in values]
+
+
+def _cells(value: Any) -> Any:
+    """A pandas or numpy argument as the range Excel would hand over: a Series or 1-D array a column of cells,
+    a DataFrame or 2-D array its rows (without the headings), each value a plain Python one."""
+    if isinstance(value, pd.DataFrame):
+        value = value.to_numpy()
+    if isinstance(value, pd.Series | pd.Index):
+        value = value.to_numpy()
+    if isinstance(value, np.ndarray):
+        if value.ndim > 2:
+            raise TypeError(f"a range has rows and columns; this array has {value.ndim} dimensions")
+        rows = value.reshape(-1, 1) if value.ndim < 2 else value
+        return [[v.item() if isinstance(v, np.generic) else v for v in row] for row in rows.tolist()]
+    return value
 
 
 def _failed(err: BenchError) -> FrameError:
