@@ -11,8 +11,10 @@
     benchsheet.frame("HISTORY", "GB300", "deepseek-r1", "Server")   # the same, by the function's name
 
 A table function's DataFrame has the header and rows of its cell answer: the first row of the
-answer is the columns (``HEADERLESS`` names the columns of the three tables without a header row), the
-rest the rows, in order, each value as the cell holds it. A column of whole numbers is ``int64``, of
+answer names the columns, in snake_case as ``results()`` names its own (``column_name``: "candidate
+per-GPU" is ``candidate_per_gpu``, "$/GPU-hour" ``usd_per_gpu_hour``; the headings as the cells show them
+are in ``df.attrs["headings"]``; ``HEADERLESS`` names the columns of the tables without a header row), the
+rest are the rows, in order, each value as the cell holds it. A column of whole numbers is ``int64``, of
 numbers ``float64`` (a blank cell among them NaN), of TRUE/FALSE ``bool``, of texts ``string``; a
 mixed one stays ``object``.
 An answer of one value is a one-cell frame. A failure raises ``FrameError`` with the Excel error
@@ -26,6 +28,7 @@ module (xlwings Lite has no pandas).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,14 +43,14 @@ from benchsheet.data.store import get_table
 from benchsheet.data.table import COLUMNS
 from benchsheet.errors import BenchError, BenchsheetError
 
-__all__ = ["HEADERLESS", "TABLE_FUNCTIONS", "FrameError", "frame", "results"]
+__all__ = ["HEADERLESS", "TABLE_FUNCTIONS", "FrameError", "column_name", "frame", "results"]
 
 TABLE_FUNCTIONS: tuple[str, ...] = tuple(fn.name for fn in CATALOGUE if fn.returns == "table")
 """The catalogue functions that answer a table: each is ``frames.NAME(...)``."""
 HEADERLESS: dict[str, tuple[str, ...]] = {
     "FAMILIES": ("family",),
     "CITE": ("line",),
-    "LATENCYBOUNDS": ("p99 TTFT ms", "p99 TPOT ms"),
+    "LATENCYBOUNDS": ("p99_ttft_ms", "p99_tpot_ms"),
 }
 """The table functions whose answer has no header row, and the columns their frames get."""
 
@@ -144,7 +147,20 @@ def _frame(fn: Function, answer: Any) -> pd.DataFrame:
     if fn.name in HEADERLESS:
         return _typed(pd.DataFrame(answer, columns=list(HEADERLESS[fn.name])))
     header, rows = answer[0], answer[1:]
-    return _typed(pd.DataFrame(rows, columns=header))
+    names: list[str] = []
+    for heading in header:
+        name = column_name(heading)
+        names.append(name if name not in names else f"{name}_{sum(n.startswith(name) for n in names) + 1}")
+    df = _typed(pd.DataFrame(rows, columns=names))
+    df.attrs["headings"] = list(header)
+    return df
+
+
+def column_name(heading: str) -> str:
+    """A heading of a table function's answer as a column name in ``results()``' convention: snake_case,
+    "$" as usd, "/" as per, "%" as pct ("candidate per-GPU" -> ``candidate_per_gpu``)."""
+    words = str(heading).replace("$", " usd ").replace("/", " per ").replace("%", " pct ")
+    return re.sub(r"[^0-9A-Za-z]+", "_", words).strip("_").lower() or "value"
 
 
 def _typed(df: pd.DataFrame) -> pd.DataFrame:
