@@ -102,6 +102,14 @@ def test_runs_says_a_damaged_file_is_why_it_lists_nothing(
     """Item 8: a damaged curves.json was reported by `info` alone; `runs` listed nothing, exit 0."""
     (user_home / name).write_text("{damaged")
     assert main(["runs"]) == 1
-    out, err = capsys.readouterr()
+    _, err = capsys.readouterr()
     assert f"{user_home / name}" in err and "unusable" in err, err
     assert err.startswith("warning: ") and err.count("\n") == 1, err
+
+
+def test_a_latency_target_is_quoted_as_asked_not_rounded_to_the_bound() -> None:
+    """Item 8: a target of 449.9999 ms was quoted as "you asked 450 ms" beside "allows TTFT 450 ms"."""
+    from benchsheet.catalogue import engine
+
+    value = engine.evaluate('=SLOSCENARIOS("llama2-70b-99",449.9999,40)')
+    assert "allows TTFT 450 ms; you asked 449.9999 ms" in value.reason, value.reason
