@@ -12,7 +12,6 @@ it writes, and running the command again finishes the job.
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -23,9 +22,9 @@ import pytest
 from benchsheet.addin import changes, manage
 from benchsheet.addin.manage import install, uninstall
 from tests import robustness
+from tests.killing import HANG_GUARD, PIPE_FD, kill_when_told
 
 KILLED = "addin install/uninstall killed with SIGKILL at each file step"
-HANG_GUARD = 120  # seconds: only a command that hangs waits this long
 
 # The child: `benchsheet addin ARGS` as the CLI runs it (on the Windows code path: xlwings' own step and
 # the probe of Excel's Python replaced, as no Excel is here), paused at its K-th file step in FOLDER.
@@ -126,35 +125,12 @@ BEFORE = (
 def _killed_at(k: int, conf: Path, argv: list[str]) -> str | None:
     """Run ``benchsheet addin ARGV`` paused at its K-th file step and SIGKILL it there; the step's name,
     or None where the command ended (successfully) before its K-th step."""
-    read_end, write_end = os.pipe()
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(k), str(conf.parent), str(write_end), *argv, "--config", str(conf)],
-            pass_fds=(write_end,),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        os.close(write_end)
-        write_end, reached = -1, ""
-        try:
-            ready, _, _ = select.select([read_end], [], [], HANG_GUARD)
-            reached = os.read(read_end, 100).decode() if ready else ""
-            if reached:
-                proc.send_signal(signal.SIGKILL)
-        finally:
-            if proc.poll() is None and not reached:
-                proc.kill()  # a hang guard
-            _, err = proc.communicate(timeout=HANG_GUARD)
-        if not reached:
-            assert proc.returncode == 0, err.decode(errors="replace")[-2000:]
-            return None
-        assert proc.returncode == -signal.SIGKILL, (k, reached, proc.returncode)
-        return reached
-    finally:
-        os.close(read_end)
-        if write_end != -1:
-            os.close(write_end)
+    ended = kill_when_told(CHILD, [str(k), str(conf.parent), PIPE_FD, *argv, "--config", str(conf)])
+    if not ended.reached:
+        assert ended.returncode == 0, ended.stderr
+        return None
+    assert ended.returncode == -signal.SIGKILL, (k, ended.reached, ended.returncode)
+    return ended.reached
 
 
 def _installed(conf: Path) -> str:
