@@ -243,10 +243,12 @@ def fetch_all(
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
             raise RefreshError(str(exc)) from None
-    check_folder(user_cache().parent)
     _new_cache(imported)
     try:
+        check_folder(user_cache().parent)
         writable_target(user_cache())
+    except DataError as exc:
+        raise RefreshError(str(exc)) from None
     except WriteRefused as exc:
         raise RefreshError(f"the user cache {exc}") from None
     return imported
