@@ -81,3 +81,13 @@ def test_frames_raise_the_num_error_never_hold_inf() -> None:
         frames.FLEET("gpt-oss-120b", "Server", 1000000, "GB300", 1e306, 0.7)
     assert raised.value.code == "#NUM!" and "too large" in raised.value.reason
     assert raised.value.reason.startswith("row 2 of FLEET's answer: monthly $: ")  # where it is
+
+
+def test_lite_answers_num_and_reports_the_reason() -> None:
+    from benchsheet import lite
+
+    said: list[str] = []
+    value = lite.answer(BY_NAME["FLEET"], FLEET_ARGS, said.append)
+    _finite(value)
+    assert "#NUM!" in _cells(value)
+    assert any(line.startswith("FLEET: #NUM! monthly $: the answer is too large") for line in said), said
