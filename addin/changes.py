@@ -49,11 +49,15 @@ def read(path: Path) -> str | None:
         raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, data: str | bytes, *, replace: bool = True) -> None:
+    """Write ``path`` whole or not at all (a temporary file renamed over it): a kill leaves the old file."""
+    from excelcalc.files import WriteRefused, write_atomic
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding=_encoding(), newline="") as f:
-            f.write(text)
+        write_atomic(path, data.encode(_encoding()) if isinstance(data, str) else data, replace=replace)
+    except WriteRefused as exc:
+        raise ConfigError(str(exc)) from None
     except (OSError, UnicodeError) as exc:
         raise ConfigError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
 
@@ -118,21 +122,56 @@ def _backup(config: Path) -> Path:
         n += 1
         path = base.with_name(f"{base.name}-{n}")
     try:
-        path.write_bytes(config.read_bytes())
+        data = config.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot keep a backup ({exc.strerror or exc}); nothing was changed") from None
+        raise ConfigError(f"{config}: cannot keep a backup ({exc.strerror or exc}); nothing was changed") from None
+    try:
+        _write(path, data, replace=False)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc}; cannot keep a backup, so nothing was changed") from None
     return path
 
 
 def _record(config: Path) -> dict[str, Any] | None:
+    """What install recorded, as install writes it; a file of any other shape is a ``ConfigError``."""
     path = state_file(config)
     if not path.is_file():
         return None
+    damaged = (
+        f"{path}: benchsheet's record of its changes is damaged (%s), so uninstall cannot tell what install "
+        "changed; move it aside, and put back by hand what you want from the backups beside it "
+        f"({config.name}.benchsheet-backup, -2, ...)"
+    )
     try:
-        found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"{path}: benchsheet's record of its changes cannot be read ({exc})") from None
-    return found
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: benchsheet's record of its changes cannot be read ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(damaged % f"not JSON at line {exc.lineno}") from None
+    except ValueError:
+        raise ConfigError(damaged % "not UTF-8 text") from None
+    if not _is_record(found):
+        raise ConfigError(damaged % "not what install writes")
+    return dict(found)
+
+
+def _is_record(found: Any) -> bool:
+    """``{"before": text or null, "after": text, "keys": {key: {"before": [lines], "after": [lines]}}}``."""
+
+    def lines(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(line, str) for line in value)
+
+    return (
+        isinstance(found, dict)
+        and isinstance(found.get("before"), str | None)
+        and "before" in found
+        and isinstance(found.get("after"), str)
+        and isinstance(found.get("keys"), dict)
+        and all(
+            isinstance(change, dict) and lines(change.get("before")) and lines(change.get("after"))
+            for change in found["keys"].values()
+        )
+    )
 
 
 def recorded(config: Path) -> list[str]:
@@ -141,8 +180,9 @@ def recorded(config: Path) -> list[str]:
     return [key.upper() for key in record["keys"]] if record else []
 
 
-def write(config: Path, before: str | None, after: str, say: Say, *, dry_run: bool = False) -> None:
-    """Show the change, then (unless ``dry_run``) keep a backup of the file and write ``after``."""
+def write(config: Path, before: str | None, after: str, say: Say, *, dry_run: bool = False, record: Any = None) -> None:
+    """Show the change, then (unless ``dry_run``) keep a backup of the file, write ``record`` (if any) and
+    then ``after``: killed between the two, uninstall finds the file as the record's "before" and leaves it."""
     say(f"{config}: benchsheet will write{' (a new file)' if before is None else ''}:")
     for line in diff(before or "", after):
         say(line)
@@ -151,6 +191,8 @@ def write(config: Path, before: str | None, after: str, say: Say, *, dry_run: bo
         return
     if before is not None:
         say(f"{config}: backup of the file as it was: {_backup(config)}")
+    if record is not None:
+        _write(state_file(config), json.dumps(record, indent=1))
     _write(config, after)
 
 
@@ -162,8 +204,8 @@ def install_changes(config: Path, edits: Sequence[Edit], say: Say, *, dry_run: b
         return False
     for edit in edits:
         say(f"{config}: {edit.why}")
-    write(config, before, after, say, dry_run=dry_run)
     if dry_run:
+        write(config, before, after, say, dry_run=True)
         return True
     record = _record(config) or {"before": before, "keys": {}}
     keys: dict[str, Any] = record["keys"]
@@ -172,10 +214,7 @@ def install_changes(config: Path, edits: Sequence[Edit], say: Say, *, dry_run: b
         if old != new:
             keys.setdefault(key, {"before": old})["after"] = new
     record["after"] = after
-    try:
-        state_file(config).write_text(json.dumps(record, indent=1), encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{state_file(config)}: {exc.strerror or exc}") from None
+    write(config, before, after, say, record=record)
     return True
 
 
@@ -192,6 +231,8 @@ def put_back(config: Path, say: Say) -> None:
         return
     if now == record["after"]:
         wanted = record["before"]
+    elif now == record["before"]:  # put back already (an uninstall stopped before it removed the record)
+        wanted = now
     else:
         wanted = now or ""
         for key, change in record["keys"].items():
@@ -201,7 +242,7 @@ def put_back(config: Path, say: Say) -> None:
                 say(f"{config}: {key.upper()} changed since install; left as it is")
     if wanted is None:
         say(f"{config}: install created it; removed")
-        config.unlink()
+        config.unlink()  # one step: the file is there or gone
     elif wanted != now:
         say(f"{config}: put back what `benchsheet addin install` changed:")
         for line in diff(now or "", wanted):

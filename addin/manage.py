@@ -46,6 +46,7 @@ from benchsheet.addin.config import (
     config_lines,
     udf_lines,
     udf_modules,
+    xlwings_module,
 )
 from benchsheet.data.table import Origin
 from benchsheet.errors import SetupError
@@ -127,6 +128,7 @@ class Tried:
 
 def conda_settings() -> tuple[str, str] | None:
     """CONDA PATH and CONDA ENV of the active conda environment, by xlwings' own rule (``get_conda_settings``)."""
+    xlwings_module()  # the user configuration's size checked before xlwings reads it
     from xlwings import cli
 
     settings: Callable[[], tuple[str | None, str | None]] = cli.get_conda_settings

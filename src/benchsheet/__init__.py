@@ -9,7 +9,7 @@ openpyxl or XlsxWriter)::
 
     from benchsheet import evaluate, get_table, build, calc, freeze, frame, results
 
-    evaluate('=PERGPU("6.1-0052","gpt-oss-120b","Server")')  # a value, or a ReasonedError
+    evaluate('=PERGPU("6.1-0052","gpt-oss-120b","Server")')  # a value, or an ErrorValue (.code, .reason)
     get_table()                                                # the loaded results (a Table)
     build(Path("cluster-sizing.xlsx"))                         # -> BuildReport
     calc(src, out)                                             # -> CalcReport

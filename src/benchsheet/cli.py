@@ -11,13 +11,16 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchsheet import __version__
 from benchsheet.commands import Command, add, opt
-from benchsheet.console import print_error
-from benchsheet.errors import BenchsheetError, RefreshError
+from benchsheet.console import escaping, print_error, raw
+from benchsheet.errors import BenchsheetError, DataError, RefreshError, os_reason
 from excelcalc.errors import ExcelCalcError
+
+if TYPE_CHECKING:
+    from benchsheet.data.table import Curve
 
 # ---------------------------------------------------------------- commands
 
@@ -67,41 +70,76 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
+    """Every source read and checked first (Endpoints folders' curves, summary files, where each file goes);
+    then the user cache written, then curves.json. On a failure before the first write nothing is written."""
+    from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-    from benchsheet.data.refresh import DEFAULT_HOSTS, Policy, refresh, sources_for
+    from benchsheet.data.refresh import DEFAULT_HOSTS, Policy, fetch_all, replace_cache, sources_for
+    from benchsheet.data.runs import add_curves
+    from benchsheet.data.store import load_curves, user_cache, user_curves
 
     policy = Policy(hosts=DEFAULT_HOSTS + tuple(h.lower() for h in args.allow_host), timeout=args.timeout)
     folders = [s for s in args.source if _is_curve_folder(s)]  # MLPerf Endpoints: read as import-run reads them
-    for folder in folders:
-        _import_curves(Path(folder), args)
-    if folders and len(folders) == len(args.source):
-        return 0
+    files = [s for s in args.source if s not in folders]
     try:
-        sources = [s for s in args.source if s not in folders] or sources_for(args.round)
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            transient=True,
-            disable=not sys.stderr.isatty(),
-        ) as bar:
-            tasks: dict[str, Any] = {}
+        read = {c.id.lower(): c for folder in folders for c in _read_curves(Path(folder), args)}
+        curves = tuple(read.values())  # a curve in two folders: the later one, as two imports leave it
+        if curves:
+            load_curves()  # curves.json readable, so that adding to it cannot fail after the cache is written
+            _writable(user_curves())
+        imported = []
+        if files or not folders:
+            with Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                DownloadColumn(),
+                console=Console(file=raw(sys.stderr)),  # its own cursor moves, on stderr
+                transient=True,
+                disable=not sys.stderr.isatty(),
+            ) as bar:
+                tasks: dict[str, Any] = {}
 
-            def progress(src: str, got: int, total: int | None) -> None:
-                if src not in tasks:
-                    tasks[src] = bar.add_task(src.rsplit("/", 2)[-2] if "/" in src else src, total=total)
-                bar.update(tasks[src], completed=got)
+                def progress(src: str, got: int, total: int | None) -> None:
+                    if src not in tasks:
+                        tasks[src] = bar.add_task(src.rsplit("/", 2)[-2] if "/" in src else src, total=total)
+                    bar.update(tasks[src], completed=got)
 
-            table = refresh(sources, policy, progress)
-    except RefreshError as exc:
-        raise RefreshError(f"refresh failed, the previous cache is unchanged: {exc}") from None
-    except TimeoutError:
-        raise RefreshError("another refresh holds the cache lock; try again when it has finished") from None
-    print(f"refreshed: {', '.join(table.rounds)} ({len(table.rows)} rows) -> user cache")
-    for s in table.sources:
-        print(f"  v{s.round}: {s.rows} rows, sha256 {s.sha256}")
+                imported = fetch_all(files or sources_for(args.round), policy, progress)
+    except BenchsheetError as exc:
+        raise RefreshError(f"refresh failed, nothing was written (the previous cache is unchanged): {exc}") from None
+    written: list[str] = []
+    try:
+        if imported:
+            table = replace_cache(imported)
+            written.append(f"the user cache {user_cache()}")
+        if curves:
+            add_curves(curves)
+    except (BenchsheetError, TimeoutError) as exc:
+        what = (
+            "another refresh holds the cache lock; try again when it has finished"
+            if isinstance(exc, TimeoutError)
+            else str(exc)
+        )
+        done = f"{' and '.join(written)} was written" if written else "nothing was written"
+        raise RefreshError(f"refresh failed, {done}: {what}") from None
+    _print_curves(curves)
+    if imported:
+        print(f"refreshed: {', '.join(table.rounds)} ({len(table.rows)} rows) -> user cache {user_cache()}")
+        for s in table.sources:
+            print(f"  v{s.round}: {s.rows} rows, sha256 {s.sha256}")
     return 0
+
+
+def _writable(path: Path) -> None:
+    from benchsheet.data.userfiles import check_folder
+    from excelcalc.files import WriteRefused, writable_target
+
+    check_folder(path.parent)
+    try:
+        writable_target(path)
+    except WriteRefused as exc:
+        raise DataError(str(path), None, None, exc.reason) from None
 
 
 def cmd_build_snapshot(args: argparse.Namespace) -> int:
@@ -130,17 +168,31 @@ def _is_curve_folder(path: str) -> bool:
     return "://" not in path and is_curve_folder(Path(path))
 
 
-def _import_curves(folder: Path, args: argparse.Namespace) -> None:
-    """The curves of an Endpoints folder into curves.json, one line printed per curve."""
-    from benchsheet.analysis.curves import flagged
-    from benchsheet.data.runs import import_curves
-    from benchsheet.data.values import escaped
+def _read_curves(folder: Path, args: argparse.Namespace) -> tuple[Curve, ...]:
+    """The curves of an Endpoints folder, read and checked; nothing written."""
+    from benchsheet.data.runs import read_curves
 
     system = getattr(args, "system", None)
-    curves = import_curves(folder, system and Path(system), getattr(args, "benchmark", None), getattr(args, "name", ""))
+    return read_curves(folder, system and Path(system), getattr(args, "benchmark", None), getattr(args, "name", ""))
+
+
+def _print_curves(curves: Sequence[Curve]) -> None:
+    """One line per curve imported."""
+    from benchsheet.analysis.curves import flagged
+    from benchsheet.data.values import escaped
+
     for c in curves:
         own = " (your own run)" if c.own else " (a TEST submission, not an MLPerf result)" if c.test else ""
         print(escaped(f"{c.id}: {len(c.points)} points ({flagged(c)} flagged) on {c.gpus} x {c.accelerator}{own}"))
+
+
+def _import_curves(folder: Path, args: argparse.Namespace) -> None:
+    """The curves of an Endpoints folder into curves.json, one line printed per curve."""
+    from benchsheet.data.runs import add_curves
+
+    curves = _read_curves(folder, args)
+    add_curves(curves)
+    _print_curves(curves)
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
@@ -161,7 +213,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 def cmd_runs(args: argparse.Namespace) -> int:
     from benchsheet.analysis.curves import flagged
-    from benchsheet.data.store import get_table
+    from benchsheet.data.store import UNUSABLE, get_table
     from benchsheet.data.values import escaped
 
     table = get_table()
@@ -178,7 +230,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
             "your own run" if c.own else "TEST submission, not an MLPerf result" if c.test else "Endpoints submission"
         )
         print("\t".join(escaped(cell) for cell in (*shown, what)))
-    return 0
+    unusable = [note for note in table.origin.notes if note.startswith(UNUSABLE)]
+    for note in unusable:  # the list is short of what the file held: say why, and exit 1
+        print(f"warning: {note}", file=sys.stderr)
+    return 1 if unusable else 0
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
@@ -390,7 +445,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     args = parser.parse_args(_formula_first(argv))
     try:
-        code: int = args.func(args)
+        with escaping():
+            code: int = args.func(args)
         return code
     except (
         BenchsheetError,
@@ -405,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as exc:  # a file the user named: the system's reason, with the file
-        print_error(str(exc))
+        print_error(os_reason(exc))
         return 2
     except Exception as exc:  # a defect: still one line, never a bare traceback
         print_error(f"{type(exc).__name__}: {exc} (please report this)")

@@ -139,6 +139,20 @@ def bad_value(reason: str) -> BenchError:
     return BenchError("#VALUE!", reason)
 
 
+def os_reason(exc: OSError) -> str:
+    """An operating system error in words: "FILE: No such file or directory", not Python's "[Errno 2] ..."."""
+    what = exc.strerror or type(exc).__name__
+    if exc.filename is None:
+        return what
+    other = f" -> {exc.filename2}" if exc.filename2 is not None else ""
+    return f"{exc.filename}{other}: {what}"
+
+
+def too_large(where: str = "") -> BenchError:
+    """``#NUM!`` for an answer that is not a finite number (Excel has no infinity and no NaN)."""
+    return BenchError("#NUM!", f"{where}the answer is too large to be a number; check the inputs' units")
+
+
 class DataError(BenchsheetError):
     """A results or cache file that cannot be used: names the file, row and field."""
 

@@ -11,12 +11,15 @@
     benchsheet.frame("HISTORY", "GB300", "deepseek-r1", "Server")   # the same, by the function's name
 
 A table function's DataFrame has the header and rows of its cell answer: the first row of the
-answer is the columns (``HEADERLESS`` names the columns of the three tables without a header row), the
-rest the rows, in order, each value as the cell holds it. A column of whole numbers is ``int64``, of
+answer names the columns, in snake_case as ``results()`` names its own (``column_name``: "candidate
+per-GPU" is ``candidate_per_gpu``, "$/GPU-hour" ``usd_per_gpu_hour``; the headings as the cells show them
+are in ``df.attrs["headings"]``; ``HEADERLESS`` names the columns of the tables without a header row), the
+rest are the rows, in order, each value as the cell holds it. A column of whole numbers is ``int64``, of
 numbers ``float64`` (a blank cell among them NaN), of TRUE/FALSE ``bool``, of texts ``string``; a
 mixed one stays ``object``.
 An answer of one value is a one-cell frame. A failure raises ``FrameError`` with the Excel error
-code and the reason the cell would show.
+code and the reason the cell would show; so does an answer with an error in one of its cells (which row
+it is, and its reason), so a frame never holds an error object as data.
 
 pandas is imported here only: ``import benchsheet`` and the worksheet functions never import this
 module (xlwings Lite has no pandas).
@@ -25,9 +28,11 @@ module (xlwings Lite has no pandas).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from benchsheet.analysis.pergpu import per_gpu_value
@@ -38,14 +43,14 @@ from benchsheet.data.store import get_table
 from benchsheet.data.table import COLUMNS
 from benchsheet.errors import BenchError, BenchsheetError
 
-__all__ = ["HEADERLESS", "TABLE_FUNCTIONS", "FrameError", "frame", "results"]
+__all__ = ["HEADERLESS", "TABLE_FUNCTIONS", "FrameError", "column_name", "frame", "results"]
 
 TABLE_FUNCTIONS: tuple[str, ...] = tuple(fn.name for fn in CATALOGUE if fn.returns == "table")
 """The catalogue functions that answer a table: each is ``frames.NAME(...)``."""
 HEADERLESS: dict[str, tuple[str, ...]] = {
     "FAMILIES": ("family",),
     "CITE": ("line",),
-    "LATENCYBOUNDS": ("p99 TTFT ms", "p99 TPOT ms"),
+    "LATENCYBOUNDS": ("p99_ttft_ms", "p99_tpot_ms"),
 }
 """The table functions whose answer has no header row, and the columns their frames get."""
 
@@ -91,6 +96,11 @@ def frame(name: str | None = None, *args: Any, **kwargs: Any) -> pd.DataFrame:
     answer = call(fn, get_table(), _positional(fn, args, kwargs), _failed)
     if isinstance(answer, FrameError):
         raise answer
+    if isinstance(answer, list):  # a cell of the answer is an error: raised, never held as data in a frame
+        for i, row in enumerate(answer):
+            for v in row if isinstance(row, list) else [row]:
+                if isinstance(v, FrameError):
+                    raise FrameError(v.code, f"row {i + 1} of {fn.name}'s answer: {v.reason}")
     return _frame(fn, answer)
 
 
@@ -109,7 +119,22 @@ def _positional(fn: Function, args: Sequence[Any], kwargs: dict[str, Any]) -> li
         values[at] = value
     while values and values[-1] is None:
         values.pop()
-    return values
+    return [_cells(v) for v in values]
+
+
+def _cells(value: Any) -> Any:
+    """A pandas or numpy argument as the range Excel would hand over: a Series or 1-D array a column of cells,
+    a DataFrame or 2-D array its rows (without the headings), each value a plain Python one."""
+    if isinstance(value, pd.DataFrame):
+        value = value.to_numpy()
+    if isinstance(value, pd.Series | pd.Index):
+        value = value.to_numpy()
+    if isinstance(value, np.ndarray):
+        if value.ndim > 2:
+            raise TypeError(f"a range has rows and columns; this array has {value.ndim} dimensions")
+        rows = value.reshape(-1, 1) if value.ndim < 2 else value
+        return [[v.item() if isinstance(v, np.generic) else v for v in row] for row in rows.tolist()]
+    return value
 
 
 def _failed(err: BenchError) -> FrameError:
@@ -122,7 +147,20 @@ def _frame(fn: Function, answer: Any) -> pd.DataFrame:
     if fn.name in HEADERLESS:
         return _typed(pd.DataFrame(answer, columns=list(HEADERLESS[fn.name])))
     header, rows = answer[0], answer[1:]
-    return _typed(pd.DataFrame(rows, columns=header))
+    names: list[str] = []
+    for heading in header:
+        name = column_name(heading)
+        names.append(name if name not in names else f"{name}_{sum(n.startswith(name) for n in names) + 1}")
+    df = _typed(pd.DataFrame(rows, columns=names))
+    df.attrs["headings"] = list(header)
+    return df
+
+
+def column_name(heading: str) -> str:
+    """A heading of a table function's answer as a column name in ``results()``' convention: snake_case,
+    "$" as usd, "/" as per, "%" as pct ("candidate per-GPU" -> ``candidate_per_gpu``)."""
+    words = str(heading).replace("$", " usd ").replace("/", " per ").replace("%", " pct ")
+    return re.sub(r"[^0-9A-Za-z]+", "_", words).strip("_").lower() or "value"
 
 
 def _typed(df: pd.DataFrame) -> pd.DataFrame:

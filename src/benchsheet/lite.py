@@ -159,8 +159,14 @@ def requirements_txt(wheel_url: str) -> str:
     the folder holding it (ending in ``/``). micropip reads the package's name and version from the
     URL's last part, which must be the wheel's real file name (else ``InvalidWheelFilename``).
     """
+    from benchsheet.data.refresh import check_plain_url  # as refresh checks a URL (the CLI only: not in Pyodide)
+
     if not wheel_url.startswith("https://"):
         raise BenchsheetError(f"--wheel-url must be an https:// address (Excel fetches it), not {wheel_url!r}")
+    try:
+        check_plain_url(wheel_url)
+    except BenchsheetError as exc:
+        raise BenchsheetError(f"--wheel-url {exc}") from None
     if "?" in wheel_url or "#" in wheel_url:
         raise BenchsheetError(f"--wheel-url must end in the wheel's file name (no query or fragment): {wheel_url!r}")
     if wheel_url.endswith("/"):

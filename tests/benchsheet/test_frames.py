@@ -8,6 +8,7 @@ imported only when a DataFrame is asked for: never by ``import benchsheet`` or a
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from typing import Any
@@ -67,8 +68,11 @@ def test_each_table_function_as_a_frame_is_its_cell_answer(fn: Function, args: l
         assert _as_cells(df) == [[cells]]
     elif fn.name in frames.HEADERLESS:  # a column of families or lines, two bounds: no header row to take
         assert list(df.columns) == list(frames.HEADERLESS[fn.name]) and _as_cells(df) == cells
-    else:
-        assert list(df.columns) == cells[0]
+    else:  # the headings as snake_case names, as results() names its columns (issue 42 item 10)
+        assert list(df.columns) == [frames.column_name(h) for h in cells[0]]
+        assert df.attrs["headings"] == cells[0]
+        assert all(re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", c) for c in df.columns), list(df.columns)
+        assert len(set(df.columns)) == len(df.columns)
         assert _as_cells(df) == cells[1:]
 
 
@@ -86,9 +90,9 @@ def test_every_table_function_is_covered_and_has_a_header_or_is_known_without(en
 
 def test_columns_are_typed() -> None:
     df = frames.RESULTS("gpt-oss-120b", "Server")
-    assert df["GPUs"].dtype == "int64" and df["per-GPU"].dtype == "float64" and df["entry"].dtype == "string"
+    assert df["gpus"].dtype == "int64" and df["per_gpu"].dtype == "float64" and df["entry"].dtype == "string"
     df = frames.frame("RATIOS", "Vera Rubin", "GB300")
-    assert df["ratio"].dtype == "float64" and df["candidate GPUs"].dtype == "int64"
+    assert df["ratio"].dtype == "float64" and df["candidate_gpus"].dtype == "int64"
 
 
 def test_the_loaded_table_as_a_frame() -> None:
@@ -149,3 +153,21 @@ def test_the_xlwings_functions_work_where_pandas_cannot_be_imported() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     per_gpu, rows = done.stdout.split()
     assert float(per_gpu) > 0 and int(rows) > 1
+
+
+@pytest.mark.parametrize(
+    ("heading", "name"),
+    [
+        ("candidate per-GPU", "candidate_per_gpu"),
+        ("$/GPU-hour", "usd_per_gpu_hour"),
+        ("monthly $", "monthly_usd"),
+        ("target/s", "target_per_s"),
+        ("p99 TTFT bound (ms)", "p99_ttft_bound_ms"),
+        ("GPUs", "gpus"),
+        ("per-GPU", "per_gpu"),
+    ],
+)
+def test_frame_columns_are_snake_case_as_results_names_its_own(heading: str, name: str) -> None:
+    """Issue 42 item 10: frames had display headings ("candidate per-GPU") where results() has snake_case."""
+    assert frames.column_name(heading) == name
+    assert "per_gpu" in benchsheet.results().columns and "gpus" in benchsheet.results().columns

@@ -1,22 +1,28 @@
 """Money and sizing from a per-GPU rate: cost per million tokens and GPUs to buy.
 
 Plain arithmetic: each input is checked (a price >= 0, a rate > 0, a utilization in (0, 1]) and an
-answer too large to be a number is ``#NUM!`` with its reason. The rate is a bare number (Excel passes
-no unit from BEST to COSTPERMTOK), so its unit is an optional argument: a unit, or the workload the
-rate was looked up for, read from the table; a latency is refused, any rate is per million of its items.
-Left out, the number itself is looked up: a rate that is exactly a per-GPU value the table answers in
-queries or samples (PERGPU or BEST of a row, MEDIANPERGPU of a workload's rows) is refused with the
-reason, since Excel handed over the table's number without its unit; any other bare number is tokens/s.
+answer too large to be a number is ``#NUM!`` with its reason. The rate is either named, an entry ID or a
+family with its workload in ``units`` ("stable-diffusion-xl Server"): the row's per-GPU value (a family's
+best, as BEST answers it), in the row's unit, so the unit is known; or a bare number (Excel passes no unit
+from BEST to COSTPERMTOK), whose unit is ``units`` (a unit, or the workload the rate was looked up for,
+read from the table; a latency is refused), any rate per million of its items. Left out, the number itself
+is looked up: a rate that is exactly a per-GPU value the table answers in queries or samples (PERGPU or
+BEST of a row, MEDIANPERGPU of a workload's rows) is refused with the reason, and so is such a rate with
+the units of another workload; any other bare number is assumed to be tokens/s (ROUND(BEST(...)) or
+BEST(...)*0.5 of a queries/s workload cannot be told from one: name the row instead).
 """
 
 from __future__ import annotations
 
 import math
 
-from benchsheet.analysis.pergpu import per_gpu_value
+from benchsheet.analysis.best import best_row
+from benchsheet.analysis.entries import ENTRY_ID, find_row
+from benchsheet.analysis.pergpu import per_gpu_of, per_gpu_value
+from benchsheet.analysis.selection import Filters
 from benchsheet.data.names import THROUGHPUT_UNITS, canonical_scenario
 from benchsheet.data.table import Row, Table, round_sort_key
-from benchsheet.errors import BenchError, bad_value
+from benchsheet.errors import BenchError, bad_value, too_large
 
 LATENCY_UNITS = ("Latency (ms)", "Latency (s)")
 
@@ -25,21 +31,28 @@ def rate_unit(table: Table, units: str | None, rate: float | None = None) -> str
     """The unit of a per-GPU rate: a rate unit as typed, or the units of a workload ("stable-diffusion-xl
     Server": its latest round's rows); a latency is refused. Left out, "Tokens/s", unless ``rate`` is a
     per-GPU value the table gives in another unit: then refused, naming the unit and where it is from."""
+    traced = _table_rates(table).get(rate) if rate is not None else None
     if units is None:
-        traced = _table_rates(table).get(rate) if rate is not None else None
         if traced is not None:
             raise bad_value(
                 f"{rate:.6g} is {traced[1]}, in {traced[0]}, not tokens/s: give units {traced[0]!r} (or the "
                 f"workload) to get $ per million {traced[0].split('/')[0].lower()}, or type the rate in tokens/s"
             )
         return "Tokens/s"
+    unit = _unit(table, units)
+    if traced is not None and traced[0] != unit:  # units of another workload than the one the rate is from
+        raise bad_value(f"{rate:.6g} is {traced[1]}, in {traced[0]}; units {units.strip()[:60]!r} says {unit}")
+    return unit
+
+
+def _unit(table: Table, units: str) -> str:
+    """The rate unit ``units`` names: a unit as typed, or a workload's (its latest round's rows)."""
     text = units.strip()
     known = {u.lower(): u for u in (*sorted(THROUGHPUT_UNITS), *LATENCY_UNITS)}
     unit = known.get(text.lower()) or known.get(text.lower() + "/s")
     if unit is None:
-        bench, _, scen = text.rpartition(" ")
-        rows = [r for r in table.bench_rows(bench, scen) if r.id_source != "local"] if bench and scen else []
-        if not rows or canonical_scenario(scen) is None:
+        bench, scen, rows = _workload(table, text)
+        if not rows:
             raise bad_value(
                 f"units {text[:40]!r} is neither a rate ({', '.join(sorted(THROUGHPUT_UNITS))}) nor a workload "
                 'of the table, e.g. "stable-diffusion-xl Server"'
@@ -54,6 +67,35 @@ def rate_unit(table: Table, units: str | None, rate: float | None = None) -> str
     if unit not in THROUGHPUT_UNITS:
         raise bad_value(f"units {unit} is a latency, not a rate: it has no cost per million and sizes no GPUs")
     return unit
+
+
+def _workload(table: Table, text: str) -> tuple[str, str, list[Row]]:
+    """``"stable-diffusion-xl Server"`` as its benchmark, scenario and official rows (none: no such workload)."""
+    bench, _, scen = text.strip().rpartition(" ")
+    if not bench or canonical_scenario(scen) is None:
+        return bench, scen, []
+    return bench, scen, [r for r in table.bench_rows(bench, scen) if r.id_source != "local"]
+
+
+def named_rate(table: Table, rate: float | str, units: str | None) -> tuple[float, str | None]:
+    """The per-GPU rate and its unit: an entry ID's or a family's (its best row, as BEST) of the workload
+    ``units`` names, in that row's unit; or a bare number, whose unit is ``units`` (None: the caller's)."""
+    if not isinstance(rate, str):
+        return rate, None
+    if units is None or not _workload(table, units)[2]:
+        raise bad_value(
+            f"tokens_per_sec_per_gpu names a row ({rate.strip()[:40]}): give its workload as units, e.g. "
+            '"stable-diffusion-xl Server", so that the row and its unit are known'
+        )
+    bench, scen, _ = _workload(table, units)
+    if table.entry_rows(rate) or ENTRY_ID.fullmatch(rate.strip()):
+        row = find_row(table, rate, bench, scen)
+        value = per_gpu_of(row)
+    else:
+        value, row = best_row(table, rate, bench, scen, Filters())
+    if row.units not in THROUGHPUT_UNITS:
+        raise bad_value(f"units: {table.spelled(bench, scen)} is a latency in {row.units}, not a rate")
+    return value, row.units
 
 
 _RATES: list[tuple[Table, dict[float, tuple[str, str]]]] = []
@@ -108,14 +150,16 @@ def check_utilization(u: float) -> None:
 def cost_per_mtok(
     table: Table,
     price_per_gpu_hour: float,
-    tokens_per_sec_per_gpu: float,
+    tokens_per_sec_per_gpu: float | str,
     utilization: float = 1.0,
     units: str | None = None,
 ) -> float:
     """Dollars per million tokens: price x 1e6 / (tokens/s x 3600 x utilization); per million queries or
     samples where ``units`` says the rate is one of those (the arithmetic is the same, the unit is not)."""
-    rate_unit(table, units, tokens_per_sec_per_gpu)
-    return per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, utilization)
+    rate, unit = named_rate(table, tokens_per_sec_per_gpu, units)
+    if unit is None:
+        rate_unit(table, units, rate)
+    return per_million(price_per_gpu_hour, rate, utilization)
 
 
 def per_million(price_per_gpu_hour: float, rate_per_gpu: float, utilization: float = 1.0) -> float:
@@ -124,13 +168,16 @@ def per_million(price_per_gpu_hour: float, rate_per_gpu: float, utilization: flo
     check_rate(rate_per_gpu, "tokens_per_sec_per_gpu")
     check_utilization(utilization)
     served = _served(rate_per_gpu * 3600 * utilization)
-    return price_per_gpu_hour * 1e6 / served
+    cost = price_per_gpu_hour * 1e6 / served
+    if not math.isfinite(cost):  # never "$inf" in a reason that quotes it (APIUTILIZATION)
+        raise too_large()
+    return cost
 
 
 def _served(rate: float) -> float:
     """A rate to divide by: two tiny positive inputs multiply to 0.0 in floating point (1e-22 x 1e-308)."""
     if rate <= 0:
-        raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
+        raise too_large()
     return rate
 
 
@@ -141,14 +188,16 @@ DEFAULT_GPUS_PER_NODE = 8
 def gpus_needed(
     table: Table,
     target_tokens_per_sec: float,
-    tokens_per_sec_per_gpu: float,
+    tokens_per_sec_per_gpu: float | str,
     utilization: float = 1.0,
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     units: str | None = None,
 ) -> int:
     """GPUs to buy for a target rate, rounded up to whole nodes (target and per-GPU rate in ``units``)."""
-    rate_unit(table, units, tokens_per_sec_per_gpu)
-    return gpus_for(target_tokens_per_sec, tokens_per_sec_per_gpu, utilization, gpus_per_node)
+    rate, unit = named_rate(table, tokens_per_sec_per_gpu, units)
+    if unit is None:
+        rate_unit(table, units, rate)
+    return gpus_for(target_tokens_per_sec, rate, utilization, gpus_per_node)
 
 
 def gpus_for(

@@ -18,7 +18,7 @@ from typing import Any
 
 from benchsheet.catalogue.declare import Arg, Function, Value
 from benchsheet.data.table import Table
-from benchsheet.errors import BenchError, bad_value
+from benchsheet.errors import BenchError, bad_value, too_large
 from excelcalc.textnum import text_number
 
 
@@ -325,6 +325,26 @@ def invalid_runs_named(fn: Function, table: Table, values: Sequence[Any]) -> lis
     return sorted(named & table.invalid_runs)
 
 
+def _finite_cells(rows: list[Any], on_error: Callable[[BenchError], Any]) -> list[Any]:
+    """A table's rows with every number that is not finite (inf, nan: Excel has neither) as ``#NUM!``,
+    its reason naming the column where the first row is headings; the rows themselves where none is."""
+    bad = [
+        (i, j)
+        for i, row in enumerate(rows)
+        if type(row) is list
+        for j, v in enumerate(row)
+        if type(v) is float and not math.isfinite(v)
+    ]
+    if not bad:
+        return rows
+    head = rows[0] if type(rows[0]) is list and all(type(h) is str for h in rows[0]) else None
+    out = [list(row) if type(row) is list else row for row in rows]
+    for i, j in bad:
+        where = f"{head[j]}: " if head is not None and j < len(head) and head[j] else ""
+        out[i][j] = on_error(too_large(where))
+    return out
+
+
 def _answer(
     fn: Function,
     table: Table,
@@ -337,7 +357,9 @@ def _answer(
         converted = _convert_all(fn.args, args, is_error)
         value = fn.answer(table, converted)
         if type(value) is float and not math.isfinite(value):
-            raise BenchError("#NUM!", "the answer is too large to be a number; check the inputs' units")
+            raise too_large()
+        if type(value) is list:
+            value = _finite_cells(value, on_error)
         invalid = invalid_runs_named(fn, table, converted) if table.invalid_runs else ()
         return f"INVALID run {', '.join(invalid)}: {value}" if invalid else value
     except _Passed as passed:

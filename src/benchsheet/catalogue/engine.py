@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from excelcalc.workbook.calc import CalcReport
     from excelcalc.workbook.cells import Computed
 
-__all__ = ["calc", "compute", "evaluate", "freeze", "freeze_report", "install", "to_error"]
+__all__ = ["ErrorValue", "calc", "compute", "evaluate", "freeze", "freeze_report", "install", "to_error"]
 
 
 def to_error(err: BenchError) -> ReasonedError:
@@ -51,9 +51,35 @@ def install() -> None:
         formula.register({fn.name: _engine_function(fn) for fn in CATALOGUE})
 
 
+class ErrorValue(ReasonedError):
+    """An Excel error value as ``evaluate`` answers it: ``code`` (``"#N/A"``) and ``reason`` (why, in words);
+    its repr shows both. It is the engine's error value (``str(err)`` is the code; equal to another error value
+    of the same code), so it passes through formulas as an error."""
+
+    @property
+    def code(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"ErrorValue({self.code!r}, {self.reason!r})"
+
+
 def evaluate(text: str) -> Any:
-    """Compute one formula, benchsheet's functions included: plain Python or a ReasonedError."""
-    return formula.evaluate(text)
+    """Compute one formula, benchsheet's functions included: plain Python (a number, text, bool, None, or
+    rows of them), an error as an ``ErrorValue`` (alone or in a cell of the rows). A formula that is not
+    text is a ``TypeError``."""
+    if not isinstance(text, str):
+        raise TypeError(f"evaluate takes a formula as text, e.g. '=PI()', not {type(text).__name__}")
+    return _reasoned(formula.evaluate(text))
+
+
+def _reasoned(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_reasoned(v) for v in value]
+    if is_error(value):
+        code = str.__str__(value)
+        return ErrorValue(code, getattr(value, "reason", "") or formula.BARE_REASONS.get(code, ""))
+    return value
 
 
 def calc(src: Path, out: Path, *, force: bool = False) -> CalcReport:

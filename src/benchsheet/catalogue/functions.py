@@ -29,7 +29,6 @@ from benchsheet.catalogue.declare import (
     FILTERS,
     MAXG,
     PAIR_ARGS,
-    PER_GPU,
     ROUND,
     SCEN,
     SOFT,
@@ -51,6 +50,16 @@ _INTERACTIVITY = Arg(
     "(a family: its best curve of the model), the scenario is not used; default: Inference rows",
     None,
 )
+
+
+NAMED_RATE = Arg(
+    "tokens_per_sec_per_gpu",
+    "spec",
+    'An entry ID or a family (its best row) with its workload as units, e.g. "B200" and "stable-diffusion-xl '
+    "Server\": the unit is the row's. Or a number, e.g. BEST(...); ROUND(BEST(...)) or BEST(...)*0.5 of a "
+    "queries/s row looks like tokens/s",
+)
+_ASSUMED = "A bare number is assumed to be tokens/s unless units or the table says queries/samples: name the row."
 
 
 CATALOGUE: tuple[Function, ...] = (
@@ -166,12 +175,12 @@ CATALOGUE: tuple[Function, ...] = (
         "COSTPERMTOK",
         (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour"),
-            PER_GPU,
+            NAMED_RATE,
             Arg("utilization", "number", "Share of the hour spent serving, > 0 and <= 1 (default 1)", 1.0),
             UNITS,
         ),
         "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization); per million queries "
-        "(samples) where units says so. A bare number is tokens/s, unless the table has it in queries/samples.",
+        f"(samples) where the rate is in those. {_ASSUMED}",
         '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
         A.cost_per_mtok,
     ),
@@ -179,7 +188,7 @@ CATALOGUE: tuple[Function, ...] = (
         "GPUSNEEDED",
         (
             Arg("target_tokens_per_sec", "number", "Throughput to serve, tokens/s"),
-            PER_GPU,
+            NAMED_RATE,
             Arg("utilization", "number", "Planned utilization, > 0 and <= 1 (default 1)", 1.0),
             Arg(
                 "gpus_per_node",
@@ -189,8 +198,8 @@ CATALOGUE: tuple[Function, ...] = (
             ),
             UNITS,
         ),
-        "GPUs to buy for a target throughput, rounded up to whole nodes; the target is in the rate's units "
-        "(tokens/s for a bare number; queries/s, samples/s where units says so).",
+        "GPUs to buy for a target throughput, rounded up to whole nodes; the target is in the rate's unit "
+        f"(queries/s, samples/s where the rate is in those). {_ASSUMED}",
         '=GPUSNEEDED(1000000,BEST("B200","gpt-oss-120b","Server"),0.7,8)',
         A.gpus_needed,
     ),

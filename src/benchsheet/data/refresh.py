@@ -27,10 +27,10 @@ from urllib.parse import urlsplit
 from benchsheet.data.importers import OFFICIAL_URLS, Imported, import_file
 from benchsheet.data.store import load_official, load_table, user_cache
 from benchsheet.data.table import USER_ORIGIN, Table, build_table, round_sort_key, table_from_json
-from benchsheet.data.userfiles import locked
+from benchsheet.data.userfiles import check_folder, locked
 from benchsheet.data.values import one_line
 from benchsheet.errors import DataError, RefreshError
-from excelcalc.files import write_atomic
+from excelcalc.files import WriteRefused, writable_target, write_atomic
 
 DEFAULT_HOSTS = ("raw.githubusercontent.com", "github.com", "objects.githubusercontent.com")
 MAX_BYTES = 64 * 1024 * 1024
@@ -41,6 +41,14 @@ MAX_TIMEOUT = 3600
 # 8,000 fit). A valid 60 MB file of 40,000 rows took 31 s to refresh and 2.6-3.1 s every eval after
 MAX_ROWS = 8_000
 _UNSAFE_URL = re.compile(r"[\\\x00-\x20\x7f]|%[01][0-9a-f]|%7f", re.IGNORECASE)
+
+
+def check_plain_url(url: str) -> None:
+    """A URL whose host is the one it seems: no backslash, control character or space, no user name."""
+    if _UNSAFE_URL.search(url):
+        raise RefreshError(f"{url!r}: a URL with a backslash, a control character or a space is not fetched")
+    if "@" in urlsplit(url).netloc:  # "https://evil.com\@raw.githubusercontent.com": the host is not what it seems
+        raise RefreshError(f"{url}: a URL with a user name (user@host) is not fetched")
 
 
 @dataclass(frozen=True)
@@ -56,11 +64,8 @@ class Policy:
             )
 
     def check_url(self, url: str) -> None:
-        if _UNSAFE_URL.search(url):
-            raise RefreshError(f"{url!r}: a URL with a backslash, a control character or a space is not fetched")
+        check_plain_url(url)
         parts = urlsplit(url)
-        if "@" in parts.netloc:  # "https://evil.com\@raw.githubusercontent.com": the host is not what it seems
-            raise RefreshError(f"{url}: a URL with a user name (user@host) is not fetched")
         host = (parts.hostname or "").lower()
         if parts.scheme == "http" and host in LOOPBACK:
             return
@@ -216,16 +221,16 @@ def _refuse_rows(name: str, rows: int, merged: bool = False) -> None:
         )
 
 
-def refresh(
+def fetch_all(
     sources: Sequence[str],
     policy: Policy,
     progress: Callable[[str, int, int | None], None] | None = None,
-) -> Table:
-    """Fetch and import every source, then replace the user cache in one step; the table now loaded.
+) -> list[Imported]:
+    """Fetch and import every source, and check what the cache would hold with them: nothing is written.
 
-    The new cache is built, serialized and parsed back before anything is replaced, under the
-    cache's lock; on any failure the previous cache stays as it was.
-    """
+    A source that fails, a cache that would shrink by half or grow past ``MAX_ROWS``, a new cache that
+    would not load, and a cache path where no file can be written are each a ``RefreshError`` here, before
+    ``replace_cache`` (or anything else a refresh writes) runs."""
     imported = []
     for src in sources:
         report = None
@@ -238,13 +243,43 @@ def refresh(
             imported.append(import_file(data, name, url=src if "://" in src else ""))
         except DataError as exc:
             raise RefreshError(str(exc)) from None
+    _new_cache(imported)
+    try:
+        check_folder(user_cache().parent)
+        writable_target(user_cache())
+    except DataError as exc:
+        raise RefreshError(str(exc)) from None
+    except WriteRefused as exc:
+        raise RefreshError(f"the user cache {exc}") from None
+    return imported
+
+
+def _new_cache(imported: Sequence[Imported]) -> str:
+    """The text of the user cache with ``imported`` merged in, checked: it loads and is not too large."""
+    current = load_official()
+    check_against(current, imported)
+    merged = merge(current, imported)
+    _refuse_rows(", ".join(i.source.file for i in imported), len(merged.rows), merged=True)
+    text = merged.to_json()
+    table_from_json(text, "new cache")  # the file we write must load
+    return text
+
+
+def replace_cache(imported: Sequence[Imported]) -> Table:
+    """Replace the user cache in one step with ``imported`` merged in; the table now loaded.
+
+    The new cache is built, serialized and parsed back before anything is replaced, under the
+    cache's lock; on any failure the previous cache stays as it was."""
     cache = user_cache()
     with locked(cache):
-        current = load_official()
-        check_against(current, imported)
-        merged = merge(current, imported)
-        _refuse_rows(", ".join(i.source.file for i in imported), len(merged.rows), merged=True)
-        text = merged.to_json()
-        table_from_json(text, "new cache")  # the file we write must load
-        write_atomic(cache, text)
+        write_atomic(cache, _new_cache(imported))
     return load_table()
+
+
+def refresh(
+    sources: Sequence[str],
+    policy: Policy,
+    progress: Callable[[str, int, int | None], None] | None = None,
+) -> Table:
+    """Fetch and import every source, then replace the user cache in one step; the table now loaded."""
+    return replace_cache(fetch_all(sources, policy, progress))

@@ -116,11 +116,23 @@ def import_curves(
     """Add the MLPerf Endpoints curves of a v1.0 submission folder, or your own run's report directories
     (one curve, marked as yours), to the user folder's curves.json (a curve imported again is replaced,
     its provenance the new files'); the curves imported."""
+    curves = read_curves(folder, system, benchmark, name)
+    add_curves(curves)
+    return curves
+
+
+def read_curves(
+    folder: Path, system: Path | None = None, benchmark: str | None = None, name: str = ""
+) -> tuple[Curve, ...]:
+    """The curves ``import_curves`` adds, read and checked; nothing is written."""
     own = not is_submission(folder)
-    curves = (import_report(folder, system, benchmark, name),) if own else import_submission(folder)
+    return (import_report(folder, system, benchmark, name),) if own else import_submission(folder)
+
+
+def add_curves(curves: tuple[Curve, ...]) -> None:
+    """Add ``curves`` to curves.json, replacing those of the same IDs."""
     ids = {c.id.lower() for c in curves}
     _update_curves(lambda current: tuple(c for c in current if c.id.lower() not in ids) + curves)
-    return curves
 
 
 def is_curve_folder(folder: Path) -> bool:

@@ -29,12 +29,15 @@ from benchsheet.data.table import (
     table_from_json,
 )
 from benchsheet.data.userfiles import read_regular
-from benchsheet.errors import DataError
+from benchsheet.errors import DataError, os_reason
 
 BUNDLED = Path(__file__).with_name("results.json")
 CACHE_NAME = "results.json"
 RUNS_NAME = "runs.json"
 CURVES_NAME = "curves.json"  # MLPerf Endpoints curves (benchsheet import-run of a submission folder)
+
+UNUSABLE = ("private runs unusable", "Endpoints curves unusable")
+"""How a note of the table's origin begins when runs.json or curves.json could not be loaded."""
 
 _PROCESS_CACHE: dict[str, Table] = {}  # "table": the loaded table of this process
 
@@ -88,13 +91,14 @@ def load_table() -> Table:
     try:
         private = load_runs()
     except (DataError, OSError) as exc:
-        table = Table(official.rows, official.sources, official.origin.noting(f"private runs unusable: {exc}"))
+        why = os_reason(exc) if isinstance(exc, OSError) else exc
+        table = Table(official.rows, official.sources, official.origin.noting(f"{UNUSABLE[0]}: {why}"))
     else:
         table = official.with_runs(private) if private.issued else official
     try:
         curves = load_curves()
     except (DataError, OSError) as exc:
-        note = table.origin.noting(f"Endpoints curves unusable: {exc}")
+        note = table.origin.noting(f"{UNUSABLE[1]}: {os_reason(exc) if isinstance(exc, OSError) else exc}")
         return Table(table.rows, table.sources, note, table.runs, table.runs_issued)
     return table.with_curves(curves) if curves else table
 

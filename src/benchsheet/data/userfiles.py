@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchsheet.errors import DataError
 
-__all__ = ["MAX_FILE_BYTES", "locked", "read_regular", "too_large"]
+__all__ = ["MAX_FILE_BYTES", "check_folder", "locked", "read_regular", "too_large"]
 
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -53,6 +53,24 @@ def locked(path: Path, timeout: float = 60.0) -> Iterator[None]:
     """Serialize writers of ``path`` across processes."""
     from filelock import FileLock
 
+    check_folder(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(path) + ".lock", timeout=timeout):
         yield
+
+
+def check_folder(folder: Path) -> None:
+    """The data folder can be made or is there: no file in its place or in a folder's above it (a
+    ``DataError`` saying so, where Python would say "[Errno 17] File exists"). Nothing is created."""
+    for at in (folder, *folder.parents):
+        if at.exists():
+            if not at.is_dir():
+                where = "it is a file" if at == folder else f"{at} is a file"
+                raise DataError(
+                    str(folder),
+                    None,
+                    None,
+                    f"not a folder ({where}): benchsheet keeps its data in a folder; move the file, or set "
+                    "BENCHSHEET_HOME to a folder",
+                )
+            return

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import select
 import signal
 import subprocess
 import sys
@@ -19,9 +18,9 @@ from pathlib import Path
 
 from benchsheet.data.table import table_from_json
 from tests import robustness
+from tests.killing import HANG_GUARD, PIPE_FD, kill_when_told
 
 KILLED = "refreshes killed with SIGKILL at each step of the write"
-HANG_GUARD = 120  # seconds: only a refresh that hangs waits this long
 
 # The child: `benchsheet refresh SOURCE` as the CLI runs it, paused at STEP. A pause writes STEP to
 # the pipe SIGNAL_FD and waits on stdin, which stays open until the test ends (then it goes on).
@@ -112,33 +111,9 @@ def _refresh(home: Path, source: Path) -> None:
 
 def _killed_at(home: Path, source: Path, step: str, fraction: float = 0.0) -> None:
     """Run the refresh paused at ``step`` and SIGKILL it there."""
-    read_end, write_end = os.pipe()
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", CHILD, step, str(source), repr(fraction), str(write_end)],
-            env=_env(home),
-            pass_fds=(write_end,),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        os.close(write_end)
-        write_end, reached = -1, ""
-        try:
-            ready, _, _ = select.select([read_end], [], [], HANG_GUARD)
-            reached = os.read(read_end, 100).decode() if ready else ""
-            if reached == step:
-                proc.send_signal(signal.SIGKILL)
-        finally:
-            if proc.poll() is None and reached != step:
-                proc.kill()  # a hang guard: the child never reached the step
-            _, err = proc.communicate(timeout=HANG_GUARD)
-        assert reached == step, f"the refresh ended before {step}: {err.decode(errors='replace')[-2000:]}"
-        assert proc.returncode == -signal.SIGKILL, (step, proc.returncode)
-    finally:
-        os.close(read_end)
-        if write_end != -1:
-            os.close(write_end)
+    ended = kill_when_told(CHILD, [step, str(source), repr(fraction), PIPE_FD], _env(home))
+    assert ended.reached == step, f"the refresh ended before {step}: {ended.stderr}"
+    assert ended.returncode == -signal.SIGKILL, (step, ended.returncode)
 
 
 def test_sigkill_during_refresh_never_corrupts_the_cache(shared: Path, user_home: Path) -> None:
