@@ -23,12 +23,14 @@ from excelcalc.errors import ExcelCalcError
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from benchsheet.catalogue.functions import CATALOGUE
     from benchsheet.data.store import BUNDLED, get_table, user_cache
 
     table = get_table()
+    cache = user_cache()
     print(f"benchsheet {__version__}")
     print(f"data: {table.origin}")
-    print(f"user cache: {user_cache()}")
+    print(f"user cache: {cache}" + ("" if cache.exists() else " (none yet: `benchsheet refresh` writes it)"))
     print(f"bundled snapshot: {BUNDLED}")
     print(f"rounds: {', '.join(table.rounds)}  rows: {len(table.rows)}")
     for s in table.sources:
@@ -39,6 +41,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         "Per-GPU values are derived metrics, not official MLPerf results. "
         "MLPerf is a trademark of MLCommons Association."
     )
+    example = CATALOGUE[0].example
+    print(f"Next: `benchsheet eval '{example}'`, or `benchsheet functions` for every function")
     return 0
 
 
@@ -190,7 +194,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def cmd_functions(args: argparse.Namespace) -> int:
-    from benchsheet.catalogue.docs import function_reference, update_page
+    from benchsheet.catalogue.docs import update_page
+    from benchsheet.catalogue.wizard import function_list
 
     if args.name:
         from benchsheet.catalogue.wizard import function_help
@@ -203,7 +208,7 @@ def cmd_functions(args: argparse.Namespace) -> int:
         update_page(Path(args.update), build_parser())
         print(f"updated the function and command references in {args.update}")
     else:
-        print(function_reference())
+        print(function_list())
     return 0
 
 
@@ -316,12 +321,12 @@ COMMANDS = (
     ),
     Command(
         "functions",
-        "print the function reference (Markdown), or one function's help; --update also rewrites the command reference",
+        "list the functions, or print one function's help; --update rewrites the references of docs/functions.md",
         cmd_functions,
-        "Print the reference of every function (Markdown), or with NAME one function's help as Excel's function "
+        "List every function with what it answers, or with NAME print one function's help as Excel's function "
         "wizard shows it: its signature, what it answers, each argument (required or its default, what it takes "
         "and the values the loaded results hold), the example with its answer, and the errors it answers, "
-        "computed on the loaded results. --update PAGE also rewrites the command reference.",
+        "computed on the loaded results. --update PAGE rewrites the function and command references of PAGE.",
         options=(
             opt("name", nargs="?", metavar="NAME", help="one function, e.g. BREAKEVEN (any case)"),
             opt(
