@@ -85,12 +85,18 @@ def wheels() -> dict[str, Path]:
 
 
 def run(
-    wheel: Path, tmp: Path, job: dict[str, Any] | None = None, timeout: float = 600, index: str | None = None
+    wheel: Path,
+    tmp: Path,
+    job: dict[str, Any] | None = None,
+    timeout: float = 600,
+    index: str | None = None,
+    requirement: str = "",
 ) -> dict[str, Any]:
     """lite_driver.main(job) inside Pyodide, after micropip installed xlwings and benchsheet's ``wheel``: from
     local files, or with ``index`` (a package index on loopback, ``http://127.0.0.1:PORT``, holding both wheels)
-    by name and version from its simple API, as a company's self-hosted xlwings Lite installs from its own index
-    (the one address Pyodide may then fetch from)."""
+    from its simple API, xlwings by its pinned version and benchsheet by ``requirement`` (a requirements.txt
+    line), as a company's self-hosted xlwings Lite installs from its own index (the one address Pyodide may then
+    fetch from)."""
     local = wheels()
     installs = [local["xlwings"], wheel]
     files = {f"/wheels/{local['micropip'].name}": str(local["micropip"])}
@@ -106,7 +112,7 @@ def run(
     else:
         if not re.fullmatch(r"http://127\.0\.0\.1:\d+", index):
             raise ValueError(f"the Pyodide test fetches from loopback only, not {index}")
-        install["install"] = ["==".join(w.name.split("-")[:2]) for w in installs]  # xlwings==0.37.8, benchsheet==...
+        install["install"] = [f"xlwings=={pinned()['xlwings']}", requirement]
         install["index_urls"] = [f"{index}/simple"]  # micropip appends /<name>/
         allow.append(index)
     spec = {"files": files, "job": {**(job or {}), **install}, "allow": allow}

@@ -31,6 +31,7 @@ import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML, the test extra (no stubs installed)
 
 from benchsheet import __version__
+from benchsheet.cli import main
 from tests import ROOT, pyodide_harness
 
 WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
@@ -218,11 +219,16 @@ def test_pip_installs_benchsheet_from_the_company_index(index: Index, tmp_path: 
 
 
 @pytest.mark.slow
-def test_micropip_installs_benchsheet_from_the_company_index_in_pyodide(index: Index, tmp_path: Path) -> None:
+def test_micropip_installs_benchsheet_from_the_company_index_in_pyodide(
+    index: Index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The line `benchsheet lite requirements.txt` prints for an index, installed as Lite installs it."""
+    assert main(["lite", "requirements.txt"]) == 0
+    line = capsys.readouterr().out.strip()
     reason = pyodide_harness.missing()
     if reason:
         pytest.skip(reason)
-    report = pyodide_harness.run(index.wheel, tmp_path, {"cases": [GPUS]}, index=index.url)
+    report = pyodide_harness.run(index.wheel, tmp_path, {"cases": [GPUS]}, index=index.url, requirement=line)
     assert report["platform"] == "emscripten"
     versions = pyodide_harness.pinned()
     assert report["installed"] == {"benchsheet": __version__, "xlwings": versions["xlwings"]}  # nothing else

@@ -214,30 +214,26 @@ def cmd_functions(args: argparse.Namespace) -> int:
 
 def cmd_lite(args: argparse.Namespace) -> int:
     from benchsheet.data.values import CONTROL, escaped
-    from benchsheet.lite import WHEEL, main_py, requirements_txt
+    from benchsheet.lite import main_py, requirement_paths
 
     if args.file == "main.py":
         print(main_py(), end="")
         return 0
-    if args.wheel_url is None:
-        raise BenchsheetError(
-            "benchsheet is not on the package index, so requirements.txt names its wheel's address: build the wheel"
-            f" (pip wheel --no-deps -w dist . in benchsheet's folder), put dist/{WHEEL} on an https server that"
-            " allows cross-origin requests (CORS) from Excel, and pass its address with --wheel-url"
-        )
-    if CONTROL.search(args.wheel_url) or any(c.isspace() for c in args.wheel_url):
+    if args.wheel_url is not None and (CONTROL.search(args.wheel_url) or any(c.isspace() for c in args.wheel_url)):
         raise BenchsheetError(
             "--wheel-url must not hold spaces or control characters (write a space as %20):"
             f" {escaped(args.wheel_url)!r}"
         )
-    requirements = requirements_txt(args.wheel_url)
-    if args.file == "requirements.txt":
-        print(requirements, end="")
+    line, paths = requirement_paths(args.wheel_url)
+    if args.file == "requirements.txt":  # the file's line alone on stdout; which path it is, on stderr
+        print("\n".join(paths), file=sys.stderr)
+        print(line)
     else:
         print("# ---- main.py: paste into the main.py tab of the xlwings Lite editor ----")
         print(main_py())
+        print("\n".join(f"# {p}" for p in paths))  # comments: harmless if pasted with main.py
         print("# ---- requirements.txt: add below the xlwings line of the requirements.txt tab ----")
-        print(requirements, end="")
+        print(line)
     return 0
 
 
@@ -341,15 +337,16 @@ COMMANDS = (
         "print the main.py and requirements.txt of xlwings Lite (Excel on Mac and the web)",
         cmd_lite,
         "Print what to paste into the xlwings Lite editor so that benchsheet's functions work in Excel on "
-        "Windows, Mac and the web: main.py and the line for requirements.txt.",
+        "Windows, Mac and the web: main.py and the line for requirements.txt (for PyPI, a company's own "
+        "package index or a wheel's address: it prints each and says which one it assumes).",
         (
             opt("file", nargs="?", choices=("main.py", "requirements.txt"), help="print only this file"),
             opt(
                 "--wheel-url",
                 metavar="URL",
                 help="the https address of benchsheet's wheel (`pip wheel --no-deps -w dist .` builds it), or of "
-                "its folder (ending in /); the server must allow cross-origin requests (CORS). Needed for "
-                "requirements.txt: benchsheet is not on the package index",
+                "its folder (ending in /); the server must allow cross-origin requests (CORS). Without it, "
+                "requirements.txt installs this version from a package index: PyPI, or a company's own",
             ),
         ),
     ),
