@@ -109,32 +109,23 @@ def _formulas() -> list[Example]:
     return found
 
 
-def _command_blocks() -> list[Example]:
-    found = []
+def _blocks() -> list[Example]:
+    """Every fenced block of the pages; its kind (``bash``, ``python``, ...) as its context."""
+    found: list[Example] = []
     for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for block in FENCE.finditer(text):
-            body = block.group(3)
-            commands = [line for line in body.splitlines() if COMMAND.match(line.strip().removeprefix("$ "))]
-            if block.group(2) in ("bash", "sh", "") and commands:
-                example = Example(str(page.relative_to(ROOT)), _line(text, block.start(3)), body, block.group(2))
-                found.append(example)
+        text, name = page.read_text(encoding="utf-8"), str(page.relative_to(ROOT))
+        found += [Example(name, _line(text, b.start(3)), b.group(3), b.group(2)) for b in FENCE.finditer(text)]
     return found
 
 
-def _python_blocks() -> list[Example]:
-    found = []
-    for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for block in FENCE.finditer(text):
-            if block.group(2) == "python":
-                found.append(Example(str(page.relative_to(ROOT)), _line(text, block.start(3)), block.group(3), ""))
-    return found
+def _runs_commands(block: Example) -> bool:
+    lines = block.text.splitlines()
+    return block.context in ("bash", "sh", "") and any(COMMAND.match(line.strip().removeprefix("$ ")) for line in lines)
 
 
 FORMULAS = _formulas()
-COMMANDS = _command_blocks()
-PYTHON = _python_blocks()
+COMMANDS = [b for b in _blocks() if _runs_commands(b)]
+PYTHON = [b for b in _blocks() if b.context == "python"]
 
 
 def _import_what_it_names(text: str, shared: Path, tmp_path: Path) -> bool:
