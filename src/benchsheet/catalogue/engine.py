@@ -59,7 +59,9 @@ def evaluate(text: str) -> Any:
     typed as people often type it (texts in single or mail quotes, ``;`` between arguments, a misspelt
     function) answers its error with what to type instead (``typing_error``)."""
     value = formula.evaluate(text)
-    return typing_error(text, value) or value if isinstance(value, ReasonedError) else value
+    if isinstance(value, ReasonedError):
+        return typing_error(text, value) or value
+    return value
 
 
 _TYPED = {
