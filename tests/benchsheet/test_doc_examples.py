@@ -296,7 +296,7 @@ def test_the_workbook_page_names_only_sample_quotes_the_workbook_has() -> None:
                 f"docs/workbook.md names a {word} quote; the sample has {len(SAMPLE_QUOTES)}"
             )
     if re.search(r"`owned`[^|)]*sample", page):  # a sample quote said to be owned
-        assert any(q[2] == OWNED for q in SAMPLE_QUOTES)
+        assert any(str(q[2]) == OWNED for q in SAMPLE_QUOTES)
 
 
 @pytest.mark.slow
