@@ -110,8 +110,8 @@ def run(
         files |= {f"/wheels/{w.name}": str(w) for w in installs}
         install["install"] = [f"emfs:/wheels/{w.name}" for w in installs]
     else:
-        if not re.fullmatch(r"http://127\.0\.0\.1:\d+", index):
-            raise ValueError(f"the Pyodide test fetches from loopback only, not {index}")
+        if not re.fullmatch(r"http://127\.0\.0\.1:\d+", index) or not requirement:
+            raise ValueError(f"an index on loopback and benchsheet's requirement line, not {index!r}, {requirement!r}")
         install["install"] = [f"xlwings=={pinned()['xlwings']}", requirement]
         install["index_urls"] = [f"{index}/simple"]  # micropip appends /<name>/
         allow.append(index)
