@@ -224,7 +224,7 @@ async def install(job: dict[str, Any]) -> dict[str, Any]:
 
     before = {p.name for p in micropip.list().values()}
     t0 = time.perf_counter()
-    await micropip.install(job["install"])
+    await micropip.install(job["install"], index_urls=job.get("index_urls"))  # None: micropip's default
     ms = (time.perf_counter() - t0) * 1e3
     after = {p.name: p.version for p in micropip.list().values()}
     return {"install_ms": ms, "installed": {n: v for n, v in sorted(after.items()) if n not in before}}

@@ -14,6 +14,7 @@ anything else fails.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -83,18 +84,38 @@ def wheels() -> dict[str, Path]:
     return found
 
 
-def run(wheel: Path, tmp: Path, job: dict[str, Any] | None = None, timeout: float = 600) -> dict[str, Any]:
-    """lite_driver.main(job) inside Pyodide, after micropip installed xlwings and benchsheet's ``wheel``."""
+def run(
+    wheel: Path,
+    tmp: Path,
+    job: dict[str, Any] | None = None,
+    timeout: float = 600,
+    index: str | None = None,
+    requirement: str = "",
+) -> dict[str, Any]:
+    """lite_driver.main(job) inside Pyodide, after micropip installed xlwings and benchsheet's ``wheel``: from
+    local files, or with ``index`` (a package index on loopback, ``http://127.0.0.1:PORT``, holding both wheels)
+    from its simple API, xlwings by its pinned version and benchsheet by ``requirement`` (a requirements.txt
+    line), as a company's self-hosted xlwings Lite installs from its own index (the one address Pyodide may then
+    fetch from)."""
     local = wheels()
     installs = [local["xlwings"], wheel]
-    files = {f"/wheels/{w.name}": str(w) for w in (local["micropip"], *installs)}
+    files = {f"/wheels/{local['micropip'].name}": str(local["micropip"])}
     files |= {f"/harness/tests/{name}": str(ROOT / "tests" / name) for name in DRIVER}
-    install = {
+    install: dict[str, Any] = {
         "micropip": f"/wheels/{local['micropip'].name}",
-        "install": [f"emfs:/wheels/{w.name}" for w in installs],
         "install_bytes": sum(w.stat().st_size for w in installs),
     }
-    spec = {"files": files, "job": {**(job or {}), **install}}
+    allow: list[str] = []
+    if index is None:
+        files |= {f"/wheels/{w.name}": str(w) for w in installs}
+        install["install"] = [f"emfs:/wheels/{w.name}" for w in installs]
+    else:
+        if not re.fullmatch(r"http://127\.0\.0\.1:\d+", index) or not requirement:
+            raise ValueError(f"an index on loopback and benchsheet's requirement line, not {index!r}, {requirement!r}")
+        install["install"] = [f"xlwings=={pinned()['xlwings']}", requirement]
+        install["index_urls"] = [f"{index}/simple"]  # micropip appends /<name>/
+        allow.append(index)
+    spec = {"files": files, "job": {**(job or {}), **install}, "allow": allow}
     job_path, out_path = tmp / "pyodide-job.json", tmp / "pyodide-out.json"
     job_path.write_text(json.dumps(spec), encoding="utf-8")
     proc = subprocess.run(

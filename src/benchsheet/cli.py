@@ -26,12 +26,14 @@ if TYPE_CHECKING:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from benchsheet.catalogue.functions import CATALOGUE
     from benchsheet.data.store import BUNDLED, get_table, user_cache
 
     table = get_table()
+    cache = user_cache()
     print(f"benchsheet {__version__}")
     print(f"data: {table.origin}")
-    print(f"user cache: {user_cache()}")
+    print(f"user cache: {cache}" + ("" if cache.exists() else " (none yet: `benchsheet refresh` writes it)"))
     print(f"bundled snapshot: {BUNDLED}")
     print(f"rounds: {', '.join(table.rounds)}  rows: {len(table.rows)}")
     for s in table.sources:
@@ -42,6 +44,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         "Per-GPU values are derived metrics, not official MLPerf results. "
         "MLPerf is a trademark of MLCommons Association."
     )
+    example = CATALOGUE[0].example
+    print(f"Next: `benchsheet eval '{example}'`, or `benchsheet functions` for every function")
     return 0
 
 
@@ -248,7 +252,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def cmd_functions(args: argparse.Namespace) -> int:
-    from benchsheet.catalogue.docs import function_reference, update_page
+    from benchsheet.catalogue.docs import update_page
+    from benchsheet.catalogue.wizard import function_list
 
     if args.name:
         from benchsheet.catalogue.wizard import function_help
@@ -261,36 +266,32 @@ def cmd_functions(args: argparse.Namespace) -> int:
         update_page(Path(args.update), build_parser())
         print(f"updated the function and command references in {args.update}")
     else:
-        print(function_reference())
+        print(function_list())
     return 0
 
 
 def cmd_lite(args: argparse.Namespace) -> int:
     from benchsheet.data.values import CONTROL, escaped
-    from benchsheet.lite import WHEEL, main_py, requirements_txt
+    from benchsheet.lite import main_py, requirement_paths
 
     if args.file == "main.py":
         print(main_py(), end="")
         return 0
-    if args.wheel_url is None:
-        raise BenchsheetError(
-            "benchsheet is not on the package index, so requirements.txt names its wheel's address: build the wheel"
-            f" (pip wheel --no-deps -w dist . in benchsheet's folder), put dist/{WHEEL} on an https server that"
-            " allows cross-origin requests (CORS) from Excel, and pass its address with --wheel-url"
-        )
-    if CONTROL.search(args.wheel_url) or any(c.isspace() for c in args.wheel_url):
+    if args.wheel_url is not None and (CONTROL.search(args.wheel_url) or any(c.isspace() for c in args.wheel_url)):
         raise BenchsheetError(
             "--wheel-url must not hold spaces or control characters (write a space as %20):"
             f" {escaped(args.wheel_url)!r}"
         )
-    requirements = requirements_txt(args.wheel_url)
-    if args.file == "requirements.txt":
-        print(requirements, end="")
+    line, paths = requirement_paths(args.wheel_url)
+    if args.file == "requirements.txt":  # the file's line alone on stdout; which path it is, on stderr
+        print("\n".join(paths), file=sys.stderr)
+        print(line)
     else:
         print("# ---- main.py: paste into the main.py tab of the xlwings Lite editor ----")
         print(main_py())
+        print("\n".join(f"# {p}" for p in paths))  # comments: harmless if pasted with main.py
         print("# ---- requirements.txt: add below the xlwings line of the requirements.txt tab ----")
-        print(requirements, end="")
+        print(line)
     return 0
 
 
@@ -374,12 +375,12 @@ COMMANDS = (
     ),
     Command(
         "functions",
-        "print the function reference (Markdown), or one function's help; --update also rewrites the command reference",
+        "list the functions, or print one function's help; --update rewrites the references of docs/functions.md",
         cmd_functions,
-        "Print the reference of every function (Markdown), or with NAME one function's help as Excel's function "
+        "List every function with what it answers, or with NAME print one function's help as Excel's function "
         "wizard shows it: its signature, what it answers, each argument (required or its default, what it takes "
         "and the values the loaded results hold), the example with its answer, and the errors it answers, "
-        "computed on the loaded results. --update PAGE also rewrites the command reference.",
+        "computed on the loaded results. --update PAGE rewrites the function and command references of PAGE.",
         options=(
             opt("name", nargs="?", metavar="NAME", help="one function, e.g. BREAKEVEN (any case)"),
             opt(
@@ -394,15 +395,16 @@ COMMANDS = (
         "print the main.py and requirements.txt of xlwings Lite (Excel on Mac and the web)",
         cmd_lite,
         "Print what to paste into the xlwings Lite editor so that benchsheet's functions work in Excel on "
-        "Windows, Mac and the web: main.py and the line for requirements.txt.",
+        "Windows, Mac and the web: main.py and the line for requirements.txt (for PyPI, a company's own "
+        "package index or a wheel's address: it prints each and says which one it assumes).",
         (
             opt("file", nargs="?", choices=("main.py", "requirements.txt"), help="print only this file"),
             opt(
                 "--wheel-url",
                 metavar="URL",
                 help="the https address of benchsheet's wheel (`pip wheel --no-deps -w dist .` builds it), or of "
-                "its folder (ending in /); the server must allow cross-origin requests (CORS). Needed for "
-                "requirements.txt: benchsheet is not on the package index",
+                "its folder (ending in /); the server must allow cross-origin requests (CORS). Without it, "
+                "requirements.txt installs this version from a package index: PyPI, or a company's own",
             ),
         ),
     ),

@@ -151,11 +151,30 @@ def main_py() -> str:
     )
 
 
+PINNED = f"benchsheet=={__version__}"
+"""The requirements.txt line that installs this version from a package index: PyPI (where a tag publishes it,
+.github/workflows/release.yml), or a company's own index. Never the bare name, which installs whatever is newest."""
+
+
+def requirement_paths(wheel_url: str | None) -> tuple[str, list[str]]:
+    """The requirements.txt line of the path assumed (a wheel's address when ``wheel_url`` is given, else a
+    package index by version), and the lines saying the line of each path and which one is assumed."""
+    line = requirements_txt(wheel_url).rstrip("\n") if wheel_url else PINNED
+    wheel = line if wheel_url else f"https://<your server>/<folder>/{WHEEL} (--wheel-url URL prints it)"
+    assumed = "the wheel's address given with --wheel-url" if wheel_url else "PyPI, or your company's index"
+    return line, [
+        "requirements.txt, below the xlwings line: the line of the place xlwings Lite installs benchsheet from",
+        f"  PyPI (xlwings Lite's default): {PINNED}",
+        f"  your company's index (a self-hosted Lite's XLWINGS_PYPI_INDEX_URL; upload {WHEEL} there): {PINNED}",
+        f"  a wheel on an https server that allows cross-origin requests (CORS): {wheel}",
+        f"assumed here: {assumed}",
+    ]
+
+
 def requirements_txt(wheel_url: str) -> str:
     """The line to add to the add-in's ``requirements.txt`` (below its xlwings line): the wheel's address.
 
-    benchsheet is not on the package index, so the line is never a bare name (whoever registered
-    it later would be installed). ``wheel_url`` is the https address of this version's wheel, or of
+    ``wheel_url`` is the https address of this version's wheel, or of
     the folder holding it (ending in ``/``). micropip reads the package's name and version from the
     URL's last part, which must be the wheel's real file name (else ``InvalidWheelFilename``).
     """

@@ -21,6 +21,7 @@ __all__ = [
     "cell_text",
     "errors_in",
     "normalize_formula",
+    "retyped",
     "shown",
     "tokenizer",
     "too_long",
@@ -99,3 +100,53 @@ def cell_text(text: str) -> str:
     apostrophe, the spreadsheet convention for "this is text".
     """
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+_MAIL_QUOTES = {"“": "”", "„": "“", "”": "”"}  # opening -> closing: English “…”, German „…“, and ”…” as some apps write
+_SINGLE_QUOTES = {"'": "'", "‘": "’", "’": "’"}
+
+
+def retyped(formula: str) -> tuple[str, tuple[str, ...]]:
+    """``formula`` as Excel's formula bar takes it where it was typed as people often type it, and what was changed.
+
+    Outside Excel's texts (in straight double quotes): a text in single quotes (``'6.1-0052'``, ``‘…’``) or in the
+    quotes a mail program makes (``“6.1-0052”``, ``„…“``) is written in straight double quotes, its own double quotes
+    doubled, as Excel writes a text in a formula; a ``;`` between arguments, as Excel in many languages separates them,
+    becomes ``,`` (in an array constant ``;`` separates rows, as in Excel, and stays). A name in single quotes followed
+    by ``!`` is a sheet's name (``'My sheet'!A1``) and stays. The changes: "single quotes", "“ ”", "semicolon"."""
+    out: list[str] = []
+    changed: dict[str, None] = {}
+    braces = 0
+    i, n = 0, len(formula)
+    while i < n:
+        ch = formula[i]
+        if ch == '"':  # Excel's own text: to its closing quote ("" inside stays)
+            end = formula.find('"', i + 1)
+            while end != -1 and formula[end + 1 : end + 2] == '"':
+                end = formula.find('"', end + 2)
+            end = n - 1 if end == -1 else end
+            out.append(formula[i : end + 1])
+            i = end + 1
+            continue
+        close = _MAIL_QUOTES.get(ch) or _SINGLE_QUOTES.get(ch)
+        if close is not None:
+            end = formula.find(close, i + 1)
+            if ch == "'":  # '' inside is one quote, as in a sheet's name
+                while end != -1 and formula[end + 1 : end + 2] == "'":
+                    end = formula.find("'", end + 2)
+            if end != -1 and not formula[end + 1 :].lstrip().startswith("!"):
+                text = formula[i + 1 : end].replace("''", "'") if ch == "'" else formula[i + 1 : end]
+                out.append('"' + text.replace('"', '""') + '"')
+                changed["single quotes" if ch in _SINGLE_QUOTES else "“ ”"] = None
+                i = end + 1
+                continue
+        if ch == "{":
+            braces += 1
+        elif ch == "}":
+            braces = max(braces - 1, 0)
+        elif ch == ";" and not braces:
+            ch = ","
+            changed["semicolon"] = None
+        out.append(ch)
+        i += 1
+    return "".join(out), tuple(changed)

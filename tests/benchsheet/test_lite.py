@@ -247,12 +247,31 @@ def test_lite_command_prints_main_py_and_the_wheel_address(capsys: pytest.Captur
     assert capsys.readouterr().out == URL + "\n"  # a folder: the wheel's own name is added
 
 
-def test_lite_command_never_prints_a_bare_package_name(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["lite"], ["lite", "requirements.txt"]):
-        assert main(argv) == 2
-        captured = capsys.readouterr()
-        assert captured.out == ""  # nothing to paste
-        assert "not on the package index" in captured.err and lite.WHEEL in captured.err and "CORS" in captured.err
+def test_lite_command_prints_the_line_of_each_path_and_the_one_it_assumes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 43: PyPI by version, a company's own index (the same line; a self-hosted Lite's
+    XLWINGS_PYPI_INDEX_URL says where), a wheel's address; never a bare name (whatever is newest)."""
+    pinned = f"benchsheet=={__version__}"
+    assert main(["lite", "requirements.txt"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == pinned + "\n"  # the file's content alone: it can be redirected
+    assert "assumed here: PyPI" in captured.err and "XLWINGS_PYPI_INDEX_URL" in captured.err
+    assert main(["lite"]) == 0
+    out = capsys.readouterr().out
+    assert lite.main_py() in out and out.endswith("\n" + pinned + "\n")
+    notes, _, requirements = out[out.index(lite.main_py()) + len(lite.main_py()) :].partition("# ---- requirements.txt")
+    assert requirements.splitlines()[1:] == [pinned]  # the tab gets the line alone
+    # the paths are Python comments after main.py: pasted with it, they change nothing
+    assert notes.strip() and all(line.startswith("# ") for line in notes.strip().splitlines())
+    text = notes
+    assert f"PyPI (xlwings Lite's default): {pinned}" in text
+    assert f"XLWINGS_PYPI_INDEX_URL; upload {lite.WHEEL} there): {pinned}" in text
+    assert f"/{lite.WHEEL}" in text and "CORS" in text and "assumed here: PyPI" in text
+    assert main(["lite", "requirements.txt", "--wheel-url", URL]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == URL + "\n" and "assumed here: the wheel's address" in captured.err
+    for argv in (["lite", "requirements.txt"], ["lite"]):
+        assert main(argv) == 0
+        assert "benchsheet\n" not in capsys.readouterr().out  # never the bare name
 
 
 @pytest.mark.parametrize(

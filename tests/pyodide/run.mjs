@@ -1,6 +1,6 @@
 // Runs tests/lite_driver.py inside Pyodide under Node, with no network (micropip installs from local files):
 //   node run.mjs JOB.json OUT.json
-// JOB: {"files": {"<path in Pyodide>": "<path on disk>"}, "job": {...}} -- the files (wheels, the
+// JOB: {"files": {"<path in Pyodide>": "<path on disk>"}, "job": {...}, "allow": [origins]} -- the files (wheels, the
 // driver) are copied into Pyodide's file system, then lite_driver.main(job) runs and its JSON answer
 // is written to OUT.json; the job tells it how long loadPyodide took and Pyodide's version.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,9 +11,16 @@ const [jobPath, outPath] = process.argv.slice(2);
 const spec = JSON.parse(readFileSync(jobPath, "utf8"));
 
 // Nothing may come from the network: Pyodide reads its runtime from node_modules, and any
-// attempt to fetch a package fails loudly instead of downloading it.
-globalThis.fetch = async (url) => {
-  throw new Error(`network access refused in the Pyodide test: ${url}`);
+// attempt to fetch a package fails loudly instead of downloading it. The one exception is a
+// package index the test itself runs on loopback (JOB's "allow": its origins, http://127.0.0.1:PORT).
+const realFetch = globalThis.fetch;
+const allowed = spec.allow ?? [];
+globalThis.fetch = async (url, options) => {
+  const href = String(url?.url ?? url);
+  if (allowed.some((origin) => href.startsWith(`${origin}/`))) {
+    return realFetch(url, options);
+  }
+  throw new Error(`network access refused in the Pyodide test: ${href}`);
 };
 
 const t0 = performance.now();

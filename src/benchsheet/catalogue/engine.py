@@ -9,6 +9,7 @@ engine's with benchsheet's functions in it.
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,8 @@ from benchsheet.data.store import get_table
 from benchsheet.errors import BenchError
 from excelcalc import formula
 from excelcalc.backend import Array
+from excelcalc.formula_text import normalize_formula, retyped, tokenizer
+from excelcalc.lib import CHECKED
 from excelcalc.values import FunctionError, ReasonedError, is_error, plain
 
 if TYPE_CHECKING:
@@ -67,10 +70,14 @@ class ErrorValue(ReasonedError):
 def evaluate(text: str) -> Any:
     """Compute one formula, benchsheet's functions included: plain Python (a number, text, bool, None, or
     rows of them), an error as an ``ErrorValue`` (alone or in a cell of the rows). A formula that is not
-    text is a ``TypeError``."""
+    text is a ``TypeError``. A formula typed as people often type it (texts in single or mail quotes, ``;``
+    between arguments, a misspelt function) answers its error with what to type instead (``typing_error``)."""
     if not isinstance(text, str):
         raise TypeError(f"evaluate takes a formula as text, e.g. '=PI()', not {type(text).__name__}")
-    return _reasoned(formula.evaluate(text))
+    value = formula.evaluate(text)
+    if isinstance(value, ReasonedError):
+        value = typing_error(text, value) or value
+    return _reasoned(value)
 
 
 def _reasoned(value: Any) -> Any:
@@ -80,6 +87,44 @@ def _reasoned(value: Any) -> Any:
         code = str.__str__(value)
         return ErrorValue(code, getattr(value, "reason", "") or formula.BARE_REASONS.get(code, ""))
     return value
+
+
+_TYPED = {
+    "single quotes": 'a text is written in double quotes ("6.1-0052"), not in single quotes',
+    "“ ”": 'a text is written in straight double quotes ("), not in the quotes “ ” a mail program makes',
+    "semicolon": "arguments are separated by commas (,), not by semicolons (;)",
+}
+
+
+def typing_error(text: str, answer: ReasonedError) -> ReasonedError | None:
+    """What is wrong with a formula that could not be computed, and what to type instead; None when the
+    formula is typed as Excel's formula bar takes it and its names are known."""
+    fixed, changes = retyped(text.strip())
+    if changes:
+        why = "; ".join(_TYPED[c] for c in changes)
+        return ReasonedError("#VALUE!", f"cannot read the formula: {why}: type {fixed}")
+    if str(answer) != "#NAME?":
+        return None
+    unknown = [name for name in _called(text) if name not in formula.functions()]
+    if not unknown:
+        return None
+    known = sorted({*formula.registered(), *(name.removeprefix("_XLFN.") for name in CHECKED)})
+    close = {name: difflib.get_close_matches(name, known, n=3, cutoff=0.75) for name in unknown}
+    for_name = len(unknown) > 1
+    hints = [f"did you mean {' or '.join(c)}{f' for {n}' if for_name else ''}?" for n, c in close.items() if c]
+    hint = " ".join(hints) or "`benchsheet functions` lists benchsheet's functions"
+    return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}; {hint}")
+
+
+def _called(text: str) -> list[str]:
+    """The names of the functions a formula calls, in upper case, as the engine looks them up."""
+    tokens = tokenizer()
+    body = normalize_formula(text.strip() if text.strip().startswith("=") else "=" + text.strip())
+    try:
+        items = tokens.Tokenizer(body).items
+    except (tokens.TokenizerError, IndexError):
+        return []
+    return list(dict.fromkeys(t.value[:-1].upper() for t in items if t.type == "FUNC" and t.subtype == "OPEN"))
 
 
 def calc(src: Path, out: Path, *, force: bool = False) -> CalcReport:

@@ -62,6 +62,18 @@ def find(name: str) -> Function:
     raise UnknownFunction(f"no function {name.strip()}; the functions are: {', '.join(f.name for f in CATALOGUE)}")
 
 
+def function_list() -> str:
+    """Every function, one line each (its name and what it answers, shortened to the terminal's width), and
+    how to see one function's help: ``benchsheet functions`` without a name."""
+    width = max(len(fn.name) for fn in CATALOGUE)
+    lines = [f"benchsheet's {len(CATALOGUE)} worksheet functions:", ""]
+    for fn in CATALOGUE:
+        line = f"  {fn.name:<{width}}  {' '.join(fn.help.split())}"
+        lines.append(line if len(line) <= WIDTH else line[: WIDTH - 1].rsplit(" ", 1)[0] + " …")
+    lines += ["", "One function's help (its arguments, an example, its errors): benchsheet functions NAME"]
+    return "\n".join(lines)
+
+
 def function_help(name: str) -> str:
     fn = find(name)
     table = get_table()
