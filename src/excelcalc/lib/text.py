@@ -2,7 +2,7 @@
 group it takes from formulas as they are (``FORMULAS``), checked against Excel.
 
 * TEXT with number formats of up to four sections; VALUE of text as Excel (en-US) reads it.
-* DOLLAR (formulas has none).
+* DOLLAR (formulas has none), FIXED and TEXT of the number as Excel holds it (15 digits).
 * REPT refuses a text longer than Excel's 32,767 characters before making it.
 * The text arguments of the text functions (LEFT, LEN, FIND...) and of ``&``: a number written as
   Excel writes it (15 significant digits: ``0.1+0.2`` is "0.3"), TRUE/FALSE in capitals.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -34,7 +34,7 @@ from excelcalc.backend import (
     wrap_ufunc,
 )
 from excelcalc.formula_text import MAX_TEXT, too_long
-from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, scalar, whole_number
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, whole_number
 from excelcalc.lib.datetime import date_text, is_date_section
 from excelcalc.lib.sheets import current
 from excelcalc.textnum import text_number
@@ -317,8 +317,8 @@ def _number_text(value: float, section: str) -> str | None:
     int_places = int_code.replace(",", "")
     frac_places = m.group("frac") or ""
     percent = (m.group("pre") + m.group("post")).count("%")
-    n = abs(value) * 100**percent / 1000**scale
-    rounded = Decimal(repr(n)).quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP)
+    n = _WIDE.divide(held(abs(value)) * 100**percent, Decimal(1000) ** scale)  # 15 digits, then scaled exactly
+    rounded = n.quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP, context=_WIDE)
     whole, _, frac = f"{rounded:f}".partition(".")
     whole = whole.lstrip("0")
     pad = [("0" if p == "0" else " " if p == "?" else "") for p in int_places[: max(0, len(int_places) - len(whole))]]
@@ -445,6 +445,31 @@ def value(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 MAX_DOLLAR = 1e15  # beyond 15 digits Excel shows digits it does not keep: not computed here
+MAX_DECIMALS = 127  # FIXED's and DOLLAR's decimals (Microsoft's FIXED page: "can be as large as 127")
+_WIDE = Context(prec=400)  # 1E308 and 127 decimals: every digit kept while rounding
+
+
+def held(x: float) -> Decimal:
+    """``x`` as Excel holds it, in decimal: its 15 significant digits (Microsoft's FIXED page:
+    "Numbers in Microsoft Excel can never have more than 15 significant digits"), so 2.675 is
+    2.675 (its double is 2.67499999999999982236431605997495353221893310546875) and 0.1+0.2 is 0.3."""
+    return Decimal(f"{x:.15g}")
+
+
+def rounded_to(x: float, places: int) -> Decimal:
+    """``|x|`` as Excel holds it rounded half away from zero to ``places`` decimals (negative:
+    left of the decimal point, as ROUND): 2.675 to 2 is 2.68, 1E23 to 0 is 1E23 exactly."""
+    exact = abs(held(x))
+    if places >= 0:
+        return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=_WIDE)
+    unit = Decimal(1).scaleb(-places)
+    return (exact / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_WIDE) * unit
+
+
+def _decimals(d: float) -> int | XlError:
+    if not math.isfinite(d) or d > MAX_DECIMALS:
+        return error("#VALUE!")
+    return int(d)
 
 
 def dollar(value: Any, decimals: Any = 2.0) -> Any:
@@ -457,19 +482,44 @@ def dollar(value: Any, decimals: Any = 2.0) -> Any:
         if isinstance(v, XlError):
             return v
     assert isinstance(x, float) and isinstance(d, float)
-    if not math.isfinite(x) or not math.isfinite(d) or d > 127:
+    places = _decimals(d)
+    if isinstance(places, XlError) or not math.isfinite(x):
         return error("#VALUE!")
-    places = int(d)
     if abs(x) >= MAX_DOLLAR:
         return ReasonedError("#VALUE!", "DOLLAR of a number of more than 15 digits is not computed by benchsheet")
-    rounded = Decimal(repr(abs(x))).quantize(Decimal(1).scaleb(-max(places, 0)), rounding=ROUND_HALF_UP)
-    if places < 0:
-        unit = Decimal(10) ** -places
-        rounded = (rounded / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP) * unit
-    if x < 0 and rounded == 0:
+    shown_value = rounded_to(x, places)
+    if x < 0 and shown_value == 0:
         return ReasonedError("#VALUE!", "DOLLAR of a negative number that rounds to 0 is not computed by benchsheet")
-    shown = f"${rounded:,.{max(places, 0)}f}"
+    shown = f"${shown_value:,.{max(places, 0)}f}"
     return f"({shown})" if x < 0 else shown
+
+
+def fixed(original: Callable[..., Any]) -> Callable[..., Any]:
+    """FIXED(number, [decimals], [no_commas]) (Microsoft's FIXED page): the number as Excel holds it,
+    15 significant digits, rounded to ``decimals`` (default 2, at most 127, negative left of the
+    decimal point) and written with thousands commas unless no_commas is TRUE; digits past the 15th
+    are zeros (``FIXED(1E23,0)`` is "100,000,000,000,000,000,000,000"). formulas rounded the binary
+    double (``FIXED(2.675,2)`` "2.67", Excel "2.68") and wrote its 17 digits. A negative number
+    that rounds to 0 goes to formulas as before."""
+
+    def one(value: Any, decimals: Any = 2.0, no_commas: Any = False) -> Any:
+        x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
+        for v in (x, d, no_commas):
+            if isinstance(v, XlError):
+                return v
+        assert isinstance(x, float) and isinstance(d, float)
+        places = _decimals(d)
+        if isinstance(places, XlError) or not math.isfinite(x):
+            return error("#VALUE!")
+        shown = rounded_to(x, places)
+        if x < 0 and shown == 0:
+            return _call(original, value, decimals, no_commas)
+        grouping = "" if plain_bool(no_commas) else ","
+        return ("-" if x < 0 else "") + f"{shown:{grouping}.{max(places, 0)}f}"
+
+    run = cells(one)
+    run.__name__ = "FIXED"
+    return run
 
 
 # ------------------------------------------------------------------------------------ REPT
@@ -529,7 +579,8 @@ FUNCTIONS: dict[str, Entry] = {
     "DOLLAR": cells(dollar),
     **{name: _with_text(name) for name in TEXT_ARGUMENTS},
     "REPT": Wraps(_rept),
-    **formulas_own("CHAR CLEAN CODE FIXED T"),
+    "FIXED": Wraps(lambda table: fixed(lazy(table, "FIXED"))),
+    **formulas_own("CHAR CLEAN CODE T"),
     **{name: _joining(name) for name in ("TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT")},
 }
 
