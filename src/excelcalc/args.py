@@ -136,7 +136,7 @@ class Running:
     total of its numbers as ``SUM`` adds them, left to right (``total``): a reader's SUM is one
     look-up, where summing each range anew grew with the square of the rows."""
 
-    __slots__ = ("cols", "count", "error", "error_at", "grid", "indexes", "sums")
+    __slots__ = ("cols", "count", "error", "error_at", "grid", "kept", "sums")
 
     def __init__(self, cols: int) -> None:
         self.cols = cols
@@ -145,7 +145,9 @@ class Running:
         self.sums: list[float] = []  # sums[i]: SUM of the first i + 1 cells, row by row
         self.error: Any = None  # the first error among the cells summed, at error_at
         self.error_at = -1
-        self.indexes: dict[Any, Any] = {}  # a look-up's index of a column (``lib.lookup_index``)
+        # what its readers work out from its rows and keep for the next: a look-up's index of a
+        # column (``lib.lookup_index``), a running MAX, COUNTIF... (``lib.running``)
+        self.kept: dict[Any, Any] = {}
 
     def add(self, row: list[Any]) -> None:
         if self.count == len(self.grid):

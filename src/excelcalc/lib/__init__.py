@@ -31,10 +31,11 @@ from excelcalc.lib import (
     logical,
     lookup,
     math,
+    running,
     statistical,
     text,
 )
-from excelcalc.lib._common import FORMULAS, Entry, Wraps
+from excelcalc.lib._common import FORMULAS, Entry, Wraps, lazy
 from excelcalc.values import ReasonedError
 
 __all__ = ["CATEGORIES", "CHECKED", "NOT_COMPUTED", "register"]
@@ -299,11 +300,15 @@ def _made(entry: Entry, table: FunctionTable) -> Any:
 def register(table: FunctionTable) -> None:
     """Install every category's functions into ``table`` (formulas' own kept inside it, read with
     ``table.excel``) and its operators into formulas' operators."""
+    installed: set[str] = set()
     for category in CATEGORIES:
         for name, entry in category.FUNCTIONS.items():
             if entry is not FORMULAS:
                 table[name] = _made(entry, table)
+                installed.add(name)
         operators: dict[str, Entry] = getattr(category, "OPERATORS", {})
         replace_operators({name: _made(entry, table) for name, entry in operators.items()})
+    for name in running.RUNNING:  # answered from a range read by many from its first row, where it is one
+        table[name] = running.over(name, table[name] if name in installed else lazy(table, name))
     for name in NOT_COMPUTED:  # none of them in formulas 1.3 (checked by tests/excelcalc/lib/test_registry.py)
         table[name] = _not_computed(name)

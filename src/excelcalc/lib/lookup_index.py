@@ -87,10 +87,10 @@ def _index(arg: Any, grid: np.ndarray[Any, Any], axis: int, at: int, fold: Fold)
     length; the length."""
     known = arg.known if isinstance(arg, KnownRange) else None
     if axis == 0 and isinstance(known, Running):
-        indexes: dict[tuple[int, Fold], _Index] = known.indexes
-        found = indexes.get((at, fold))
+        store: dict[Any, Any] = known.kept
+        found = store.get(("index", at, fold))
         if found is None:
-            found = indexes[(at, fold)] = _Index()
+            found = store[("index", at, fold)] = _Index()
         rows = grid.shape[0]
         if found.built < rows:
             cells = known.grid
