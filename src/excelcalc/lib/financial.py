@@ -3,28 +3,40 @@ formulas as they are (``FORMULAS``), checked against Excel.
 
 * FV with its terms in the order Excel computes them (Excel's last digits).
 * NPV at a rate of -1 divides by zero, as in Excel (formulas answered inf).
+* FV beyond Excel's largest number is #NUM! (formulas' overflow was #VALUE!).
+* IPMT of a period outside 1 to nper, XNPV and XIRR of dates before the first or of as many
+  dates as values are #NUM!, as Microsoft's pages state (formulas answered a number, or #VALUE!).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from excelcalc.backend import FunctionTable, XlError, elementwise
+import numpy as np
+
+from excelcalc.backend import FunctionTable, Ranges, XlError, as_grid, elementwise, error
 from excelcalc.lib._common import Entry, Wraps, formulas_own, lazy, number, plain_number
 from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS"]
 
 
-def fv(rate: float, nper: float, pmt: float, pv: float = 0.0, kind: float = 0.0) -> float:
+def fv(rate: float, nper: float, pmt: float, pv: float = 0.0, kind: float = 0.0) -> float | XlError:
     """FV (Microsoft's page), its terms in the order Excel computes them: POI's FormulaEvalTestData
     (Excel-cached) has ``FV(2.95,13,13000,-17406.78521481564,1)`` = 333891.23010253906 to the last
     digit; formulas answered 333891.2279 (the cancellation of terms near 6E11 shows the order)."""
     if rate == 0:
         return -(pv + pmt * nper)
-    growth = (1 + rate) ** nper
-    return float(-(pv * growth + pmt * (1 + rate * (1 if kind else 0)) / rate * (growth - 1)))
+    try:
+        growth = (1 + rate) ** nper
+        got = -(pv * growth + pmt * (1 + rate * (1 if kind else 0)) / rate * (growth - 1))
+    except OverflowError:  # FV(1,1E6,1): Excel's #NUM!
+        return error("#NUM!")
+    if isinstance(got, complex) or not math.isfinite(got):  # (-0.5)^0.5: no real number
+        return error("#NUM!")
+    return float(got)
 
 
 def npv(table: FunctionTable) -> Callable[..., Any]:
@@ -42,8 +54,60 @@ def npv(table: FunctionTable) -> Callable[..., Any]:
     return run
 
 
+def ipmt(table: FunctionTable) -> Callable[..., Any]:
+    """IPMT(rate, per, nper, pv, [fv], [type]) (Microsoft's IPMT page: per "must be in the range 1
+    to nper"): a period outside it is #NUM! (formulas answered IPMT(0.1,0,3,8000) -1019.72 and
+    IPMT(0.1,4,3,8000) 0, where PPMT is #NUM!); the rest as formulas computes it."""
+    original = lazy(table, "IPMT")
+
+    def run(rate: Any, per: Any, nper: Any, *rest: Any) -> Any:
+        if not any(isinstance(a, Ranges | np.ndarray) and as_grid(a).size > 1 for a in (per, nper)):
+            p, n = plain_number(per, "IPMT's per"), plain_number(nper, "IPMT's nper")
+            if isinstance(p, float) and isinstance(n, float) and not 1 <= p <= n:
+                return ReasonedError("#NUM!", f"IPMT's period {p:g} is outside 1 to nper ({n:g})")
+        return original(rate, per, nper, *rest)
+
+    run.__name__ = "IPMT"
+    return run
+
+
+def dated(name: str) -> Callable[[FunctionTable], Callable[..., Any]]:
+    """XNPV(rate, values, dates) and XIRR(values, dates, [guess]) (Microsoft's pages: "If any number
+    in dates precedes the starting date, XNPV returns the #NUM! error value", "If values and dates
+    contain a different number of values", #NUM!; XIRR's page the same): those #NUM!, the rest as
+    formulas computes it (formulas discounted a date before the first backwards, and answered
+    #VALUE! for the count)."""
+
+    def make(table: FunctionTable) -> Callable[..., Any]:
+        original = lazy(table, name)
+        at = 1 if name == "XNPV" else 0
+
+        def run(*args: Any) -> Any:
+            if len(args) < at + 2:
+                return original(*args)
+            values, dates = (as_grid(a).ravel() for a in args[at : at + 2])
+            if any(isinstance(v, XlError) for v in (*values, *dates)):
+                return original(*args)  # the error is the answer
+            if values.size != dates.size:
+                return ReasonedError("#NUM!", f"{name} has {values.size} values and {dates.size} dates")
+            days = [d for d in dates if isinstance(d, int | float) and not isinstance(d, bool)]
+            if len(days) == dates.size and days and any(math.trunc(d) < math.trunc(days[0]) for d in days):
+                return ReasonedError("#NUM!", f"{name}: a date precedes the first date")
+            return original(*args)
+
+        run.__name__ = name
+        return run
+
+    return make
+
+
 FUNCTIONS: dict[str, Entry] = {
     "FV": elementwise(fv, number),
     "NPV": Wraps(npv),
     **formulas_own("IRR NPER PMT PV RATE SLN"),
+    # issue 41: checked against Microsoft's pages (tests/excelcalc/lib/test_financial.py)
+    "IPMT": Wraps(ipmt),
+    "XNPV": Wraps(dated("XNPV")),
+    "XIRR": Wraps(dated("XIRR")),
+    **formulas_own("PPMT CUMIPMT CUMPRINC DB DDB SYD VDB EFFECT NOMINAL MIRR"),
 }
