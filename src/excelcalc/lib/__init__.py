@@ -8,7 +8,8 @@ of formulas' own (``Wraps``), or formulas' own checked as it is (``FORMULAS``):
 * ``math`` (Math & Trig, and the arithmetic operators), ``text`` (Text, and ``&``), ``datetime``
   (Date & Time), ``lookup`` (Lookup & Reference, implicit intersection and ``:``),
   ``statistical`` (Statistical, with Compatibility's STDEV, VAR, MODE...), ``information``,
-  ``engineering``, ``financial``, ``logical`` (Logical, and the comparison operators).
+  ``engineering``, ``financial``, ``logical`` (Logical, and the comparison operators), ``arrays``
+  (Excel 365's dynamic arrays: FILTER, SORT, SORTBY, UNIQUE, SEQUENCE).
 * ``sheets``: the workbook as OFFSET, INDIRECT, SUBTOTAL... read it while a formula runs.
 * ``excelcalc.args``: how Excel reads the arguments of its functions of many values.
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from excelcalc.backend import FunctionTable, replace_operators
 from excelcalc.lib import (
+    arrays,
     datetime,
     engineering,
     financial,
@@ -50,6 +52,7 @@ CATEGORIES: tuple[ModuleType, ...] = (
     engineering,
     financial,
     logical,
+    arrays,
 )
 
 # issue 30, checked by tests/excelcalc/lib against the examples of Microsoft's pages (no corpus workbook
@@ -72,7 +75,10 @@ _SINCE_ISSUE_30 = (
 )
 
 # issue 41, checked by tests/excelcalc/lib/test_financial.py against the examples of Microsoft's pages
-_SINCE_ISSUE_41 = "IPMT PPMT CUMIPMT CUMPRINC DB DDB SYD VDB EFFECT NOMINAL MIRR XNPV XIRR"
+_SINCE_ISSUE_41 = (
+    "IPMT PPMT CUMIPMT CUMPRINC DB DDB SYD VDB EFFECT NOMINAL MIRR XNPV XIRR "
+    "FILTER _XLFN._XLWS.FILTER SORT _XLFN._XLWS.SORT SORTBY _XLFN.SORTBY UNIQUE _XLFN.UNIQUE SEQUENCE _XLFN.SEQUENCE"
+)
 
 # Excel's functions the engine computes and has checked against Excel: those the corpus of
 # workbooks Excel saved exercises (tests/corpus; its test judges every cell), and those the
@@ -277,7 +283,7 @@ CHECKED = frozenset(
 # Excel's built-in functions formulas does not know at all (a formula calling one answered "unknown
 # function", as for a name no one defined): the table knows them as functions not computed, so such a
 # formula answers "#NAME? F is not computed by benchsheet" like any Excel function not in CHECKED.
-_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML FORMULATEXT IMAGE RANDARRAY SEQUENCE SHEET SHEETS"
+_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML FORMULATEXT IMAGE RANDARRAY SHEET SHEETS"
 NOT_COMPUTED = frozenset(
     (
         "CALL CELL CUBEKPIMEMBER CUBEMEMBER CUBEMEMBERPROPERTY CUBERANKEDMEMBER CUBESET CUBESETCOUNT CUBEVALUE "

@@ -45,6 +45,7 @@ INSTALLED |= {"MATCH", "VLOOKUP", "HLOOKUP"}  # match_type 1 / range_lookup TRUE
 INSTALLED |= {"PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "_XLFN.PERCENTRANK.INC", "_XLFN.PERCENTRANK.EXC"}
 INSTALLED |= {"POISSON", "POISSON.DIST", "_XLFN.POISSON.DIST"}  # x truncated (formulas: 0 for a fraction)
 INSTALLED |= {"FIXED", "COUNTIF", "IPMT", "XNPV", "XIRR"}  # issue 41: 15 digits, running ranges, errors
+INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENCE", "_XLFN.SEQUENCE"}  # issue 41
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
@@ -107,7 +108,7 @@ def test_a_built_in_function_formulas_lacks_is_not_computed_not_unknown() -> Non
     does not compute answer as every Excel function not checked against Excel does."""
     table = formula.functions().load_all()
     assert sorted(n for n in lib.NOT_COMPUTED if table.excel(n) is not table.excel("NO.SUCH.FUNCTION")) == []
-    for call, name in (("DSUM(1,1,1)", "DSUM"), ('PHONETIC("a")', "PHONETIC"), ("_xlfn.SEQUENCE(3)", "SEQUENCE")):
+    for call, name in (("DSUM(1,1,1)", "DSUM"), ('PHONETIC("a")', "PHONETIC"), ("_xlfn.RANDARRAY(3)", "RANDARRAY")):
         got = formula.evaluate(f"=IF(FALSE,{call},1)")
         assert isinstance(got, ReasonedError) and got.text == f"#NAME? {name} is not computed by benchsheet"
     assert formula.evaluate("=ECMA.CEILING(1,1)").text == "#NAME? ECMA.CEILING is not computed by benchsheet"
