@@ -527,9 +527,13 @@ def fixed(original: Callable[..., Any]) -> Callable[..., Any]:
 
 def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
     """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
-    (``REPT("a",1000000000)`` would need a gigabyte)."""
+    (``REPT("a",1000000000)`` would need a gigabyte), and a negative number_times (Excel's #VALUE!;
+    formulas answered "")."""
 
     def bounded(text: Any, times: Any) -> Any:
+        once = scalar(times)
+        if is_number(once) and float(once) <= -1:  # truncated, as number_times is: -0.5 is 0
+            return ReasonedError("#VALUE!", f"REPT's number_times is negative ({float(once):g})")
         def values(v: Any) -> list[Any]:
             v = plain(v)
             return [x for row in v for x in row] if isinstance(v, list) else [v]

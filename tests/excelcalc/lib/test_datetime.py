@@ -170,3 +170,17 @@ def test_working_days_in_a_1904_workbook(tmp_path: Path) -> None:
     cells |= {"B1": "=WORKDAY.INTL(A1,1,1,A2:A3)", "B2": "=NETWORKDAYS(A1,A1+9,A2:A3)"}
     got = book(tmp_path, cells, mac)
     assert (got["B1"], got["B2"]) == (45300 - 1462, 5)
+
+
+def test_edate_and_eomonth_at_the_end_of_excels_calendar() -> None:
+    """Issue 41: EOMONTH(2958465,0) (December 31, 9999, the last date Excel has: "Excel specifications
+    and limits") answered #VALUE! "wrong type" where Excel answers 2958465, and a month past December
+    9999 #VALUE! where Excel answers #NUM! (Microsoft's EOMONTH page: "If start_date plus months yields
+    an invalid date, EOMONTH returns the #NUM! error value"; EDATE the same)."""
+    assert evaluate("=EOMONTH(2958465,0)") == 2958465
+    assert evaluate("=EDATE(2958465,0)") == 2958465
+    assert evaluate("=EOMONTH(2958100,11)") == 2958434  # December 31, 9998 + 11 months: November 30, 9999
+    assert evaluate("=EDATE(2958100,12)") == 2958465
+    for formula in ("=EOMONTH(2958465,1)", "=EDATE(2958465,1)", "=EDATE(2958435,1)", "=EOMONTH(45000,1E10)"):
+        assert str(evaluate(formula)) == "#NUM!", formula
+    assert evaluate("=EOMONTH(45000,1)") == 45046  # April 30, 2023, as before

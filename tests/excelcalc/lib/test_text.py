@@ -111,3 +111,11 @@ def test_fixed_and_text_write_the_15_digits_excel_holds() -> None:
     got = {f: evaluate(f) for f in examples}
     assert {f: str(v) for f, v in got.items()} == examples
     assert evaluate("=ROUND(2.675,2)") == 2.68  # the same digits ROUND rounds
+
+
+def test_rept_of_a_negative_count_is_value() -> None:
+    """Issue 41 (measured in Excel): REPT("a",-1) is #VALUE!; it answered "". Microsoft's REPT page:
+    number_times is "a positive number specifying the number of times to repeat text"; 0 is ""."""
+    assert str(evaluate('=REPT("a",-1)')) == "#VALUE!"
+    assert evaluate('=REPT("a",0)') == ""
+    assert evaluate('=REPT("ab",2.9)') == "abab"
