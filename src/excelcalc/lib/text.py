@@ -522,6 +522,25 @@ def fixed(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+# ------------------------------------------------------------------------------------ UNICHAR
+
+
+def unichar(original: Callable[..., Any]) -> Callable[..., Any]:
+    """UNICHAR(number) as formulas computes it, but of a surrogate (U+D800 to U+DFFF, half of a
+    character) #N/A: Microsoft's UNICHAR page, "If numbers are partial surrogates and data types
+    aren't valid, UNICHAR returns the #N/A error value" (formulas answered the half character,
+    which no file can hold)."""
+
+    def one(number: Any) -> Any:
+        n = scalar(number)
+        if is_number(n) and 0xD800 <= math.trunc(float(n)) <= 0xDFFF:
+            return ReasonedError("#N/A", f"UNICHAR({math.trunc(float(n))}) is half of a character (a surrogate)")
+        return original(number)
+
+    one.__name__ = "UNICHAR"
+    return one
+
+
 # ------------------------------------------------------------------------------------ REPT
 
 
@@ -583,6 +602,9 @@ FUNCTIONS: dict[str, Entry] = {
     "DOLLAR": cells(dollar),
     **{name: _with_text(name) for name in TEXT_ARGUMENTS},
     "REPT": Wraps(_rept),
+    "UNICHAR": Wraps(lambda table: unichar(lazy(table, "UNICHAR"))),
+    "_XLFN.UNICHAR": Wraps(lambda table: unichar(lazy(table, "_XLFN.UNICHAR"))),
+    **formulas_own("UNICODE _XLFN.UNICODE"),
     "FIXED": Wraps(lambda table: fixed(lazy(table, "FIXED"))),
     **formulas_own("CHAR CLEAN CODE T"),
     **{name: _joining(name) for name in ("TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT")},

@@ -66,6 +66,11 @@ EXAMPLES: dict[str, tuple[float, int]] = {
     f"=XNPV(0.09,{VALUES},{DATES})": (2086.647602, 6),
     f"=XIRR({VALUES},{DATES},0.1)": (0.3733625, 7),
     f"=XIRR({VALUES},{DATES})": (0.3733625, 7),
+    # ACCRINT page (issue 44): issued 3/1/2008, first interest 8/31/2008, settled 5/1/2008, 10%, par 1,000,
+    # twice a year, 30/360; issued 3/5/2008 with calc_method FALSE; issued 4/5/2008 with TRUE
+    "=ACCRINT(39508,39691,39569,0.1,1000,2,0)": (16.666666667, 9),
+    "=ACCRINT(DATE(2008,3,5),39691,39569,0.1,1000,2,0,FALSE)": (15.555555556, 9),
+    "=ACCRINT(DATE(2008,4,5),39691,39569,0.1,1000,2,0,TRUE)": (7.2222222222, 10),
 }
 
 

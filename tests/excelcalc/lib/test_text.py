@@ -119,3 +119,13 @@ def test_rept_of_a_negative_count_is_value() -> None:
     assert str(evaluate('=REPT("a",-1)')) == "#VALUE!"
     assert evaluate('=REPT("a",0)') == ""
     assert evaluate('=REPT("ab",2.9)') == "abab"
+
+
+def test_unicode_and_unichar_as_microsoft_documents_them() -> None:
+    """Issue 44: UNICODE and UNICHAR answered "not computed". Microsoft's UNICHAR page: UNICHAR(66)
+    is "B", UNICHAR(32) a space; 0 is #VALUE!; "partial surrogates" #N/A. The UNICODE page:
+    UNICODE(" ") is 32, UNICODE("B") 66. Files write them _xlfn.UNICHAR, _xlfn.UNICODE."""
+    assert [evaluate("=UNICHAR(66)"), evaluate("=UNICHAR(32)"), evaluate("=_xlfn.UNICHAR(128512)")] == ["B", " ", "😀"]
+    assert [evaluate('=UNICODE(" ")'), evaluate('=UNICODE("B")'), evaluate('=_xlfn.UNICODE("😀")')] == [32, 66, 128512]
+    assert str(evaluate("=UNICHAR(0)")) == "#VALUE!"
+    assert str(evaluate("=UNICHAR(55296)")) == "#N/A"
