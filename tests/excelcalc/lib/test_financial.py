@@ -6,11 +6,13 @@ by benchsheet" before."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from excelcalc.formula import evaluate
+from tests.excelcalc.lib.workbooks import book
 
 VALUES = "{-10000;2750;4250;3250;2750}"
 DATES = "{39448;39508;39751;39859;39904}"  # 1/1/2008, 3/1/2008, 10/30/2008, 2/15/2009, 4/1/2009
@@ -113,3 +115,42 @@ def test_fv_beyond_excels_largest_number_is_num() -> None:
     assert str(evaluate("=FV(1,1E6,1)")) == "#NUM!"
     assert str(evaluate("=FV(-1.5,0.5,1)")) == "#NUM!"  # no real number
     assert math.isclose(evaluate("=FV(0.06/12,10,-200,-500,1)"), 2581.40337406012)  # the FV page's example
+
+
+def test_npv_and_irr_as_microsoft_documents_them(tmp_path: Path) -> None:
+    """Microsoft's NPV page: 10%, -10,000 then 3,000, 4,200, 6,800 is $1,188.44; 8%, -40,000 then
+    8,000, 9,200, 10,000, 12,000, 14,500 is $1,922.06, and ($3,749.47) with a loss of 9,000 in the
+    sixth year. "Empty cells, logical values, or text representations of numbers ... are ignored" in a
+    reference: the blank A12 is no period. The IRR page: -70,000 then 12,000, 15,000, 18,000, 21,000,
+    26,000: -2.1% after four years, 8.7% after five, -44.4% after two with the guess -10%."""
+    cells = {f"A{i + 1}": v for i, v in enumerate([-70000, 12000, 15000, 18000, 21000, 26000])}
+    cells |= {f"B{i + 1}": v for i, v in enumerate([8000, 9200, 10000, 12000, 14500])}
+    cells |= {"A11": 100, "A13": 200, "A14": "text", "A15": True}
+    cells |= {
+        "C1": "=NPV(10%,-10000,3000,4200,6800)",
+        "C2": "=NPV(8%,B1:B5)-40000",
+        "C3": "=NPV(8%,B1:B5,-9000)-40000",
+        "C4": "=NPV(10%,A11:A15)",
+        "C5": "=NPV(10%,A11,A13)",
+        "D1": "=IRR(A1:A5)",
+        "D2": "=IRR(A1:A6)",
+        "D3": "=IRR(A1:A3,-10%)",
+    }
+    got = book(tmp_path, cells)
+    shown = {"C1": 1188.44, "C2": 1922.06, "C3": -3749.47, "D1": -0.021244848, "D2": 0.086630948, "D3": -0.443506941}
+    for cell, value in shown.items():
+        decimals = 2 if cell.startswith("C") else 9
+        assert round(got[cell], decimals) == pytest.approx(value, abs=10**-decimals / 2), cell
+    assert got["C4"] == got["C5"] == pytest.approx(100 / 1.1 + 200 / 1.1**2)
+
+
+def test_irr_finds_the_root_its_guess_leads_to(tmp_path: Path) -> None:
+    """Issue 44 (IRR choosing another root): -100, 230, -132 has two rates, 10% and 20%. Microsoft's
+    IRR page: "Starting with guess, IRR cycles through the calculation until the result is accurate
+    within 0.00001 percent"; "if the result is not close to what you expected, try again with a
+    different value for guess": from 0.25 Excel's steps reach 20%. formulas took 10% whatever the guess."""
+    cells = {"A1": -100, "A2": 230, "A3": -132, "B1": "=IRR(A1:A3)", "B2": "=IRR(A1:A3,0.25)", "B3": "=IRR(A1:A2)"}
+    got = book(tmp_path, cells)
+    assert got["B1"] == pytest.approx(0.1, abs=1e-12)
+    assert got["B2"] == pytest.approx(0.2, abs=1e-12)
+    assert got["B3"] == pytest.approx(1.3, abs=1e-12)
