@@ -522,6 +522,56 @@ def fixed(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+# ------------------------------------------------------------------------------------ SEARCH
+
+
+def _pattern(find_text: str) -> re.Pattern[str]:
+    """SEARCH's find_text as a pattern (Microsoft's SEARCH page: "the question mark (?) matches any
+    single character; an asterisk (*) matches any sequence of characters. If you want to find an
+    actual question mark or asterisk, type a tilde (~) before the character"); ``~~`` is a tilde,
+    a tilde before any other character is itself."""
+    out, i = [], 0
+    while i < len(find_text):
+        ch = find_text[i]
+        if ch == "~" and i + 1 < len(find_text) and find_text[i + 1] in "*?~":
+            out.append(re.escape(find_text[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.IGNORECASE | re.DOTALL)
+
+
+def search(original: Callable[..., Any]) -> Callable[..., Any]:
+    """SEARCH(find_text, within_text, [start_num]) with Excel's wildcards and the tilde before them
+    (``_pattern``); formulas looked for ``*``, ``?`` and ``~`` as they are (SEARCH("~*","a*b") was
+    #VALUE!, Excel 2). Without them, and for arrays, formulas' own."""
+
+    def run(find_text: Any, within_text: Any, start_num: Any = None) -> Any:
+        find, within = scalar(find_text), scalar(within_text)
+        if not isinstance(find, str) or isinstance(find, XlError) or not any(ch in find for ch in "*?~"):
+            return (
+                original(find_text, within_text) if start_num is None else original(find_text, within_text, start_num)
+            )
+        if isinstance(within, XlError):
+            return within
+        if isinstance(within, np.ndarray) or isinstance(scalar(start_num), np.ndarray):
+            return (
+                original(find_text, within_text) if start_num is None else original(find_text, within_text, start_num)
+            )
+        text = "" if within is EMPTY else str(within)
+        start = whole_number(1.0 if start_num is None else scalar(start_num))
+        if isinstance(start, XlError):
+            return start
+        if not 1 <= start <= len(text) + 1:
+            return error("#VALUE!")
+        found = _pattern(find).search(text, int(start) - 1)
+        return found.start() + 1 if found is not None else error("#VALUE!")
+
+    run.__name__ = "SEARCH"
+    return run
+
+
 # ------------------------------------------------------------------------------------ UNICHAR
 
 
@@ -553,6 +603,7 @@ def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
         once = scalar(times)
         if is_number(once) and float(once) <= -1:  # truncated, as number_times is: -0.5 is 0
             return ReasonedError("#VALUE!", f"REPT's number_times is negative ({float(once):g})")
+
         def values(v: Any) -> list[Any]:
             v = plain(v)
             return [x for row in v for x in row] if isinstance(v, list) else [v]
@@ -602,6 +653,7 @@ FUNCTIONS: dict[str, Entry] = {
     "DOLLAR": cells(dollar),
     **{name: _with_text(name) for name in TEXT_ARGUMENTS},
     "REPT": Wraps(_rept),
+    "SEARCH": Wraps(lambda table: textual(search(table.excel("SEARCH")), TEXT_ARGUMENTS["SEARCH"])),
     "UNICHAR": Wraps(lambda table: unichar(lazy(table, "UNICHAR"))),
     "_XLFN.UNICHAR": Wraps(lambda table: unichar(lazy(table, "_XLFN.UNICHAR"))),
     **formulas_own("UNICODE _XLFN.UNICODE"),

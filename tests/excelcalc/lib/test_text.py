@@ -129,3 +129,23 @@ def test_unicode_and_unichar_as_microsoft_documents_them() -> None:
     assert [evaluate('=UNICODE(" ")'), evaluate('=UNICODE("B")'), evaluate('=_xlfn.UNICODE("😀")')] == [32, 66, 128512]
     assert str(evaluate("=UNICHAR(0)")) == "#VALUE!"
     assert str(evaluate("=UNICHAR(55296)")) == "#N/A"
+
+
+def test_search_with_wildcards_as_microsoft_documents_it() -> None:
+    """Microsoft's SEARCH page: "the question mark (?) matches any single character; an asterisk (*)
+    matches any sequence of characters. If you want to find an actual question mark or asterisk, type
+    a tilde (~) before the character"; its examples SEARCH("e","Statements",6) is 7 and
+    SEARCH("margin","Profit Margin") 8. formulas looked for * ? ~ as they are (issue 44: SEARCH of "~")."""
+    examples = {
+        '=SEARCH("e","Statements",6)': 7,
+        '=SEARCH("margin","Profit Margin")': 8,
+        '=SEARCH("a*c","xAbC")': 2,
+        '=SEARCH("b?d","abcd")': 2,
+        '=SEARCH("~*","a*b")': 2,
+        '=SEARCH("~?","a?b")': 2,
+        '=SEARCH("~~","a~b")': 2,
+        '=SEARCH("p*r","printer",2)': "#VALUE!",
+    }
+    assert {
+        f: (v if isinstance(v, int | float) else str(v)) for f, v in ((f, evaluate(f)) for f in examples)
+    } == examples
