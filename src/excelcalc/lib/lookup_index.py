@@ -9,12 +9,13 @@ values sorted as formulas orders them (kind first: numbers, texts, TRUE/FALSE, e
 as Excel's own look-up caches answer. Where the engine hands the same range to many readers (a
 range from one first cell read by several formulas, ``args.Running``) the index lives on it and
 grows with its rows, so ``MATCH(A9,$A$2:A9,0)`` filled down is linear too; any other range keeps
-its index while it is among the last few ranges looked in (``_RECENT``).
+its index while it lives and is among the last few ranges looked in (``_RECENT``).
 """
 
 from __future__ import annotations
 
 import bisect
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -32,7 +33,7 @@ LOWER: Fold = str.lower  # MATCH, VLOOKUP, HLOOKUP (formulas' ``_lower``)
 CASEFOLD: Fold = str.casefold  # XLOOKUP, XMATCH (formulas' ``_casefold``)
 
 _NUMBER, _TEXT, _BOOL, _ERROR, _BLANK = 0, 1, 2, 4, 99  # formulas' ``_get_type_id`` order
-_RECENT = 8  # ranges outside a ``Running`` whose index is kept (a strong reference: their ids stay theirs)
+_RECENT = 8  # ranges outside a ``Running`` whose index is kept while they live
 
 
 def key(v: Any, fold: Fold) -> Key:
@@ -79,7 +80,18 @@ class _Index:
         self.built = max(self.built, upto)
 
 
-_recent: OrderedDict[tuple[int, int, int, Fold], tuple[np.ndarray[Any, Any], _Index]] = OrderedDict()
+# ranges outside a ``Running``: their index while the range lives (a weak reference: an index never
+# keeps its range, and goes with it), the last ``_RECENT`` of them
+_recent: OrderedDict[tuple[int, int, int, Fold], tuple[weakref.ref[Any], _Index]] = OrderedDict()
+
+
+def _forget(name: tuple[int, int, int, Fold]) -> Callable[[weakref.ref[Any]], None]:
+    def gone(ref: weakref.ref[Any]) -> None:
+        kept = _recent.get(name)
+        if kept is not None and kept[0] is ref:
+            del _recent[name]
+
+    return gone
 
 
 def _index(arg: Any, grid: np.ndarray[Any, Any], axis: int, at: int, fold: Fold) -> tuple[_Index, int]:
@@ -98,13 +110,13 @@ def _index(arg: Any, grid: np.ndarray[Any, Any], axis: int, at: int, fold: Fold)
         return found, rows
     name = (id(grid), axis, at, fold)
     kept = _recent.get(name)
-    if kept is not None and kept[0] is grid:
+    if kept is not None and kept[0]() is grid:
         _recent.move_to_end(name)
         return kept[1], grid.shape[axis]
     made = _Index()
     line = grid[:, at] if axis == 0 else grid[at, :]
     made.grow(line.__getitem__, len(line), fold)
-    _recent[name] = (grid, made)
+    _recent[name] = (weakref.ref(grid, _forget(name)), made)
     while len(_recent) > _RECENT:
         _recent.popitem(last=False)
     return made, len(line)

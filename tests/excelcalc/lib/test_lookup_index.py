@@ -80,3 +80,19 @@ def test_a_range_read_by_many_answers_from_its_first_rows() -> None:
         known = make_range(range_parts("S0", 1, 1, n, 1), rows, running)
         for v in ("a", 2, True, "ss", 7.5):
             assert _same(table["MATCH"](v, known, 0), table.excel("MATCH")(v, rows.copy(), 0)), (n, v)
+
+
+def test_an_index_goes_with_its_range() -> None:
+    """An index of a range outside a ``Running`` never keeps the range (nor itself) once the range
+    is gone: a long-lived process does not hold the last ranges looked in."""
+    import gc
+
+    from excelcalc.lib import lookup_index
+
+    grid = _column([float(i) for i in range(1000)])
+    assert lookup_index.position(3.0, grid, grid) == 3
+    assert any(ref() is grid for ref, _ in lookup_index._recent.values())
+    del grid
+    gc.collect()
+    assert all(ref() is not None for ref, _ in lookup_index._recent.values())
+    assert not any(len(index.first) == 1000 for _, index in lookup_index._recent.values())
