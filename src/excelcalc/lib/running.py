@@ -41,44 +41,6 @@ def _running(arg: Any) -> tuple[Running, int] | None:
     return None
 
 
-class _Prefix:
-    """One running aggregate of a ``Running``'s cells: its value after each cell, the first error."""
-
-    __slots__ = ("after", "error", "error_at")
-
-    def __init__(self) -> None:
-        self.after: list[Any] = []
-        self.error: Any = None
-        self.error_at = -1
-
-
-Step = Callable[[Any, Any], Any]
-
-
-def _prefix(
-    running: Running, name: Any, cells: int, rule: Callable[[Any], Any], step: Step, start: Any
-) -> tuple[Any, Any]:
-    """The aggregate ``name`` of the first ``cells`` cells (``step`` over what ``rule`` keeps, from
-    ``start``), and the first error among them (None)."""
-    kept: _Prefix | None = running.kept.get(name)
-    if kept is None:
-        kept = running.kept[name] = _Prefix()
-    after, grid, cols = kept.after, running.grid, running.cols
-    acc = after[-1] if after else start
-    for i in range(len(after), cells):
-        got = rule(grid[i // cols, i % cols])
-        if got is not SKIP:
-            if isinstance(got, XlError):
-                if kept.error is None:
-                    kept.error, kept.error_at = got, i
-            else:
-                acc = step(acc, got)
-        after.append(acc)
-    if kept.error is not None and kept.error_at < cells:
-        return None, kept.error
-    return (after[cells - 1] if cells else start), None
-
-
 def _larger(acc: Any, x: float) -> float:
     return x if acc is None or x > acc else acc
 
@@ -106,15 +68,15 @@ def _aggregate(name: str, _own: Callable[..., Any]) -> Callable[..., Any]:
             return _NOT
         running, cells = found
         if name in ("MAX", "MIN"):
-            got, err = _prefix(running, name, cells, in_range, _larger if name == "MAX" else _smaller, None)
+            got, err = running.prefix(name, cells, in_range, _larger if name == "MAX" else _smaller, None)
             return err if err is not None else (0.0 if got is None else got)
         if name == "AVERAGE":
-            got, err = _prefix(running, name, cells, in_range, _add, (0.0, 0))
+            got, err = running.prefix(name, cells, in_range, _add, (0.0, 0))
             if err is not None:
                 return err
             return got[0] / got[1] if got[1] else error("#DIV/0!")
         rule = _counted if name == "COUNT" else (lambda v: SKIP if v is EMPTY else 1.0)
-        got, _ = _prefix(running, name, cells, rule, _count, 0)
+        got, _ = running.prefix(name, cells, rule, _count, 0)
         return float(got)
 
     return run
@@ -140,21 +102,12 @@ def _sumproduct(*args: Any) -> Any:
             out *= float(v) if is_number(v) else 0.0
         return out
 
-    kept: _Prefix | None = first.kept.get(("SUMPRODUCT", others))
-    if kept is None:
-        kept = first.kept[("SUMPRODUCT", others)] = _Prefix()
-    acc = kept.after[-1] if kept.after else 0.0
-    for i in range(len(kept.after), cells):
-        got = product(i)
-        if isinstance(got, XlError):
-            if kept.error is None:
-                kept.error, kept.error_at = got, i
-        else:
-            acc += got
-        kept.after.append(acc)
-    if kept.error is not None and kept.error_at < cells:
-        return kept.error
-    return kept.after[cells - 1]
+    got, err = first.prefix(("SUMPRODUCT", others), cells, lambda v: v, _plus, 0.0, at=product)
+    return err if err is not None else got
+
+
+def _plus(acc: float, x: float) -> float:
+    return acc + x
 
 
 # ------------------------------------------------------------------------------------ COUNTIF

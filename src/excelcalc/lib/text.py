@@ -466,10 +466,17 @@ def rounded_to(x: float, places: int) -> Decimal:
     return (exact / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_WIDE) * unit
 
 
-def _decimals(d: float) -> int | XlError:
-    if not math.isfinite(d) or d > MAX_DECIMALS:
+def _amount(value: Any, decimals: Any) -> tuple[float, int] | XlError:
+    """DOLLAR's and FIXED's number and decimals (a blank is 0, text that reads as a number that
+    number); decimals beyond 127 #VALUE!; an error among them as it is."""
+    x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
+    for v in (x, d):
+        if isinstance(v, XlError):
+            return v
+    assert isinstance(x, float) and isinstance(d, float)
+    if not math.isfinite(x) or not math.isfinite(d) or d > MAX_DECIMALS:
         return error("#VALUE!")
-    return int(d)
+    return x, int(d)
 
 
 def dollar(value: Any, decimals: Any = 2.0) -> Any:
@@ -477,14 +484,10 @@ def dollar(value: Any, decimals: Any = 2.0) -> Any:
     (default 2; negative rounds left of the decimal point) in the format ``$#,##0.00_);($#,##0.00)``:
     a negative number in parentheses. Excel's cached values add: a blank cell is $0.00, TRUE in a
     cell $1.00, text that reads as a number ("1", "$1.00") that number, other text #VALUE!."""
-    x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
-    for v in (x, d):
-        if isinstance(v, XlError):
-            return v
-    assert isinstance(x, float) and isinstance(d, float)
-    places = _decimals(d)
-    if isinstance(places, XlError) or not math.isfinite(x):
-        return error("#VALUE!")
+    got = _amount(value, decimals)
+    if isinstance(got, XlError):
+        return got
+    x, places = got
     if abs(x) >= MAX_DOLLAR:
         return ReasonedError("#VALUE!", "DOLLAR of a number of more than 15 digits is not computed by benchsheet")
     shown_value = rounded_to(x, places)
@@ -503,14 +506,12 @@ def fixed(original: Callable[..., Any]) -> Callable[..., Any]:
     that rounds to 0 goes to formulas as before."""
 
     def one(value: Any, decimals: Any = 2.0, no_commas: Any = False) -> Any:
-        x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
-        for v in (x, d, no_commas):
-            if isinstance(v, XlError):
-                return v
-        assert isinstance(x, float) and isinstance(d, float)
-        places = _decimals(d)
-        if isinstance(places, XlError) or not math.isfinite(x):
-            return error("#VALUE!")
+        got = _amount(value, decimals)
+        if isinstance(got, XlError):
+            return got
+        if isinstance(no_commas, XlError):
+            return no_commas
+        x, places = got
         shown = rounded_to(x, places)
         if x < 0 and shown == 0:
             return _call(original, value, decimals, no_commas)
