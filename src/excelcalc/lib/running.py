@@ -9,9 +9,9 @@ square of the rows (issue 41: COUNTIF over 10,000 rows took 81 s; SUM was made l
   the answer), the sum left to right as ``_common.total`` adds.
 * SUMPRODUCT of such ranges of one shape: the running sum of the products of their cells (a text,
   TRUE or blank is 0; an error is the answer), as ``lib.math.sumproduct`` adds them.
-* COUNTIF of such a range: for a criterion met before, its count so far and the count of the rows
-  read since, by the function itself (``COUNTIF`` adds over cells); a criterion that is one number
-  over cells of no text, or one plain text, is counted by value, in one pass for all of them.
+* COUNTIF and SUMIF of such ranges: for a criterion met before, its count (sum) so far and that of
+  the rows read since, by the function itself (both add over cells); COUNTIF of a criterion that is
+  one number over cells of no text, or one plain text, is counted by value, in one pass for all.
 
 Any other call is the function's own (``over``).
 """
@@ -187,21 +187,55 @@ def _countif(_name: str, original: Callable[..., Any]) -> Callable[..., Any]:
         got = _by_value(running, cells, criterion)
         if got is not _NOT:
             return got
-        name = ("COUNTIF", type(criterion), criterion)
-        try:
-            done, count = running.kept.get(name, (0, 0.0))
-        except TypeError:
+        rows, cols = cells // running.cols, running.cols
+
+        def more(done: int) -> Any:
+            return original(running.grid[done:rows, :cols].view(Array), criterion)
+
+        return _since(("COUNTIF", type(criterion), criterion), running, rows, more)
+
+    return run
+
+
+def _since(name: Any, running: Running, rows: int, more: Callable[[int], Any]) -> Any:
+    """A sum over cells (COUNTIF's count, SUMIF's sum) of the first ``rows`` rows: what the last
+    reader of ``name`` found, plus ``more(done)``, the function itself over the rows read since."""
+    try:
+        done, total = running.kept.get(name, (0, 0.0))
+    except TypeError:  # an unhashable criterion
+        return _NOT
+    if done > rows:
+        return _NOT
+    if rows > done:
+        got = scalar(more(done))
+        if not is_number(got):
+            return _NOT  # an error among the new rows, or no number: the function itself says what
+        total += float(got)
+    running.kept[name] = (rows, total)
+    return total
+
+
+def _sumif(_name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """SUMIF(range, criteria, [sum_range]) of ranges read from their first row: the sum so far plus
+    formulas' own SUMIF of the rows read since, per criterion (the sums of a criterion that stays the
+    same, ``SUMIF($A$2:A9,">5",$B$2:B9)``, are linear in rows)."""
+
+    def run(*args: Any) -> Any:
+        found = _running(args[0]) if len(args) in (2, 3) else None
+        added = _running(args[2]) if len(args) == 3 else found
+        criterion = scalar(args[1]) if found is not None else None
+        if found is None or added is None or isinstance(criterion, np.ndarray | XlError):
+            return _NOT
+        (running, cells), (summed, summed_cells) = found, added
+        if summed.cols != running.cols or summed_cells != cells:
             return _NOT
         rows, cols = cells // running.cols, running.cols
-        if done > rows:
-            return _NOT
-        if rows > done:
-            more = scalar(original(running.grid[done:rows, :cols].view(Array), criterion))
-            if not is_number(more):
-                return _NOT
-            count += float(more)
-        running.kept[name] = (rows, count)
-        return count
+
+        def more(done: int) -> Any:
+            part = running.grid[done:rows, :cols].view(Array)
+            return original(part, criterion, summed.grid[done:rows, :cols].view(Array))
+
+        return _since(("SUMIF", type(criterion), criterion, summed), running, rows, more)
 
     return run
 
@@ -213,6 +247,7 @@ RUNNING: dict[str, Callable[[str, Callable[..., Any]], Callable[..., Any]]] = {
     **dict.fromkeys(("MAX", "MIN", "AVERAGE", "COUNT", "COUNTA"), _aggregate),
     "SUMPRODUCT": lambda name, own: _sumproduct,
     "COUNTIF": _countif,
+    "SUMIF": _sumif,
 }
 
 

@@ -44,7 +44,18 @@ INSTALLED |= {"QUOTIENT", "SERIESSUM", "HYPERLINK"} | lib.NOT_COMPUTED  # formul
 INSTALLED |= {"MATCH", "VLOOKUP", "HLOOKUP"}  # match_type 1 / range_lookup TRUE by Excel's binary search
 INSTALLED |= {"PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "_XLFN.PERCENTRANK.INC", "_XLFN.PERCENTRANK.EXC"}
 INSTALLED |= {"POISSON", "POISSON.DIST", "_XLFN.POISSON.DIST"}  # x truncated (formulas: 0 for a fraction)
-INSTALLED |= {"FIXED", "COUNTIF", "IPMT", "XNPV", "XIRR", "ACCRINT", "UNICHAR", "_XLFN.UNICHAR", "IRR"}  # issues 41, 44
+INSTALLED |= {
+    "FIXED",
+    "COUNTIF",
+    "IPMT",
+    "XNPV",
+    "XIRR",
+    "ACCRINT",
+    "UNICHAR",
+    "_XLFN.UNICHAR",
+    "IRR",
+    "SUMIF",
+}  # issues 41, 44
 INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENCE", "_XLFN.SEQUENCE"}  # issue 41
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 

@@ -1,8 +1,9 @@
 """Functions of a range read from its first row by many formulas (``excelcalc.lib.running``, issue 41):
-MAX, MIN, AVERAGE, COUNT, COUNTA, SUMPRODUCT and COUNTIF of the first rows of a ``Running`` answer
-what the same functions answer of those rows as a plain array, which they compute cell by cell
-(COUNTIF is formulas' own): compared on random columns of numbers, texts that read as numbers or
-dates and texts that do not, TRUE/FALSE, blanks and errors, with criteria of every kind."""
+MAX, MIN, AVERAGE, COUNT, COUNTA, SUMPRODUCT, COUNTIF and SUMIF of the first rows of a ``Running``
+answer what the same functions answer of those rows as a plain array, which they compute cell by
+cell (COUNTIF and SUMIF are formulas' own; SUMIF's sums, added in another order, to 1E-9): compared
+on random columns of numbers, texts that read as numbers or dates and texts that do not,
+TRUE/FALSE, blanks and errors, with criteria of every kind."""
 
 from __future__ import annotations
 
@@ -61,3 +62,5 @@ def test_a_running_range_answers_as_its_rows(seed: int, cols: int, numbers_only:
         for criterion in rng.sample(CRITERIA, 6):
             got, want = table["COUNTIF"](ra, criterion), table.excel("COUNTIF")(plain_a, criterion)
             assert _same(got, want), (criterion, n, rows[:n])
+            got, want = table["SUMIF"](ra, criterion, rb), table.excel("SUMIF")(plain_a, criterion, plain_b)
+            assert _same(got, want) or abs(float(plain(got)) - float(plain(want))) < 1e-9, ("SUMIF", criterion, n)
