@@ -161,6 +161,7 @@ SCALAR_FUNCTIONS = frozenset(
         "DATE",
         "DAY",
         "DAYS",
+        "DAYS360",
         "DEGREES",
         "DOLLAR",
         "EDATE",

@@ -184,3 +184,15 @@ def test_edate_and_eomonth_at_the_end_of_excels_calendar() -> None:
     for formula in ("=EOMONTH(2958465,1)", "=EDATE(2958465,1)", "=EDATE(2958435,1)", "=EOMONTH(45000,1E10)"):
         assert str(evaluate(formula)) == "#NUM!", formula
     assert evaluate("=EOMONTH(45000,1)") == 45046  # April 30, 2023, as before
+
+
+def test_days360_of_whole_columns_reads_the_formulas_row(tmp_path: Path) -> None:
+    """Issue 44: DAYS360 with whole-column arguments (``DAYS360(F:F,G:G)``) took the columns' first
+    cells. Microsoft's "Implicit intersection operator: @" page: an ordinary formula reads a range
+    given where one value is needed as the cell in the formula's own row (Excel writes it
+    ``DAYS360(@F:F,@G:G)``); DAYS360's dates are single values (its page)."""
+    cells = {"F1": 45000, "F2": 45010, "F3": 45020, "G1": 45100, "G2": 45200, "G3": 45300}
+    cells |= {"H2": "=DAYS360(F:F,G:G)", "H3": "=DAYS360($F$1:$F$3,$G$1:$G$3)", "I2": "=DAYS360(F2,G2)"}
+    cells |= {"I3": "=DAYS360(F3,G3)"}
+    got = book(tmp_path, cells)
+    assert (got["H2"], got["H3"]) == (got["I2"], got["I3"]) == (186, 275)
