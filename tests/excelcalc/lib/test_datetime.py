@@ -191,7 +191,7 @@ def test_days360_of_whole_columns_reads_the_formulas_row(tmp_path: Path) -> None
     cells. Microsoft's "Implicit intersection operator: @" page: an ordinary formula reads a range
     given where one value is needed as the cell in the formula's own row (Excel writes it
     ``DAYS360(@F:F,@G:G)``); DAYS360's dates are single values (its page)."""
-    cells = {"F1": 45000, "F2": 45010, "F3": 45020, "G1": 45100, "G2": 45200, "G3": 45300}
+    cells: dict[str, Any] = {"F1": 45000, "F2": 45010, "F3": 45020, "G1": 45100, "G2": 45200, "G3": 45300}
     cells |= {"H2": "=DAYS360(F:F,G:G)", "H3": "=DAYS360($F$1:$F$3,$G$1:$G$3)", "I2": "=DAYS360(F2,G2)"}
     cells |= {"I3": "=DAYS360(F3,G3)"}
     got = book(tmp_path, cells)

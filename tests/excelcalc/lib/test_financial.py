@@ -123,7 +123,7 @@ def test_npv_and_irr_as_microsoft_documents_them(tmp_path: Path) -> None:
     sixth year. "Empty cells, logical values, or text representations of numbers ... are ignored" in a
     reference: the blank A12 is no period. The IRR page: -70,000 then 12,000, 15,000, 18,000, 21,000,
     26,000: -2.1% after four years, 8.7% after five, -44.4% after two with the guess -10%."""
-    cells = {f"A{i + 1}": v for i, v in enumerate([-70000, 12000, 15000, 18000, 21000, 26000])}
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate([-70000, 12000, 15000, 18000, 21000, 26000])}
     cells |= {f"B{i + 1}": v for i, v in enumerate([8000, 9200, 10000, 12000, 14500])}
     cells |= {"A11": 100, "A13": 200, "A14": "text", "A15": True}
     cells |= {
@@ -149,7 +149,8 @@ def test_irr_finds_the_root_its_guess_leads_to(tmp_path: Path) -> None:
     IRR page: "Starting with guess, IRR cycles through the calculation until the result is accurate
     within 0.00001 percent"; "if the result is not close to what you expected, try again with a
     different value for guess": from 0.25 Excel's steps reach 20%. formulas took 10% whatever the guess."""
-    cells = {"A1": -100, "A2": 230, "A3": -132, "B1": "=IRR(A1:A3)", "B2": "=IRR(A1:A3,0.25)", "B3": "=IRR(A1:A2)"}
+    cells: dict[str, Any] = {"A1": -100, "A2": 230, "A3": -132, "B1": "=IRR(A1:A3)", "B2": "=IRR(A1:A3,0.25)"}
+    cells["B3"] = "=IRR(A1:A2)"
     got = book(tmp_path, cells)
     assert got["B1"] == pytest.approx(0.1, abs=1e-12)
     assert got["B2"] == pytest.approx(0.2, abs=1e-12)

@@ -7,6 +7,7 @@ over a range the engine hands to many readers (``args.Running``), read from its 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,7 @@ def _same(a: Any, b: Any) -> bool:
     return (a in blank and b == 0) or (b in blank and a == 0)
 
 
-CALLS = [
+CALLS: list[tuple[str, Callable[..., tuple[Any, ...]]]] = [
     ("MATCH", lambda v, col, ret, tab: (v, col, 0)),
     ("VLOOKUP", lambda v, col, ret, tab: (v, tab, 2, False)),
     ("HLOOKUP", lambda v, col, ret, tab: (v, tab.T.copy(), 2, 0)),
