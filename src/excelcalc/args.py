@@ -129,22 +129,35 @@ def values(args: Iterable[Any], ranged: Rule, single: Rule, cell_is_single: bool
     return out
 
 
+class _Prefix:
+    """One running aggregate of a ``Running``'s cells: its value after each cell, the first error."""
+
+    __slots__ = ("after", "error", "error_at")
+
+    def __init__(self) -> None:
+        self.after: list[Any] = []
+        self.error: Any = None
+        self.error_at = -1
+
+
 class Running:
     """A range's cells from its first row down, as the formulas filled down a column read them
     (``SUM($A$2:A9)`` from each row, ``SUM(Sales[Qty])`` beside each row): grown by rows as its
-    readers need them (``add``), each reader given the rows it reads (``rows``), and the running
-    total of its numbers as ``SUM`` adds them, left to right (``total``): a reader's SUM is one
-    look-up, where summing each range anew grew with the square of the rows."""
+    readers need them (``add``), each reader given the rows it reads (``rows``), and running
+    aggregates of its cells (``prefix``), the running total as ``SUM`` adds them, left to right
+    (``total``): a reader's SUM is one look-up, where summing each range anew grew with the square
+    of the rows."""
 
-    __slots__ = ("cols", "count", "error", "error_at", "grid", "sums")
+    __slots__ = ("cols", "count", "grid", "kept")
 
     def __init__(self, cols: int) -> None:
         self.cols = cols
         self.count = 0  # rows read
         self.grid: np.ndarray[Any, Any] = np.empty((16, cols), dtype=object)
-        self.sums: list[float] = []  # sums[i]: SUM of the first i + 1 cells, row by row
-        self.error: Any = None  # the first error among the cells summed, at error_at
-        self.error_at = -1
+        # what its readers work out from its rows and keep for the next: running aggregates
+        # (``prefix``: SUM here, MAX, COUNTIF... in ``lib.running``), a look-up's index of a column
+        # (``lib.lookup_index``)
+        self.kept: dict[Any, Any] = {}
 
     def add(self, row: list[Any]) -> None:
         if self.count == len(self.grid):
@@ -159,25 +172,45 @@ class Running:
         """The first ``n`` rows (a view: the cells a reader reads, never changed)."""
         return self.grid[:n]
 
+    def prefix(
+        self,
+        name: Any,
+        cells: int,
+        rule: Rule,
+        step: Callable[[Any, Any], Any],
+        start: Any,
+        at: Callable[[int], Any] | None = None,
+    ) -> tuple[Any, Any]:
+        """The aggregate ``name`` of the first ``cells`` cells, row by row: ``step`` over what ``rule``
+        keeps of each (``at(i)``, the cell itself by default), from ``start``, grown from where the last
+        reader left it; and the first error among those cells (None)."""
+        kept: _Prefix | None = self.kept.get(name)
+        if kept is None:
+            kept = self.kept[name] = _Prefix()
+        after, grid, cols = kept.after, self.grid, self.cols
+        acc = after[-1] if after else start
+        for i in range(len(after), cells):
+            got = rule(grid[i // cols, i % cols] if at is None else at(i))
+            if got is not SKIP:
+                if isinstance(got, XlError):
+                    if kept.error is None:
+                        kept.error, kept.error_at = got, i
+                else:
+                    acc = step(acc, got)
+            after.append(acc)
+        if kept.error is not None and kept.error_at < cells:
+            return None, kept.error
+        return (after[cells - 1] if cells else start), None
+
     def total(self, rows: int) -> Any:
         """SUM of the first ``rows`` rows as ``values`` and ``total`` add them (numbers only, left to
         right; the first error met is the answer)."""
-        n = rows * self.cols
-        sums, grid = self.sums, self.grid
-        cols = self.cols
-        s = sums[-1] if sums else 0.0
-        for i in range(len(sums), n):
-            got = in_range(grid[i // cols, i % cols])
-            if got is not SKIP:
-                if isinstance(got, XlError):
-                    if self.error is None:
-                        self.error, self.error_at = got, i
-                else:
-                    s += got
-            sums.append(s)
-        if self.error is not None and self.error_at < n:
-            return self.error
-        return sums[n - 1] if n else 0.0
+        got, err = self.prefix("SUM", rows * self.cols, in_range, _add, 0.0)
+        return err if err is not None else got
+
+
+def _add(acc: float, x: float) -> float:
+    return acc + x
 
 
 def many(name: str, of: Callable[[list[float]], Any], ranged: Rule, single: Rule) -> Callable[..., Any]:

@@ -36,6 +36,7 @@ from excelcalc.formula_text import (
     shown,
     tokenizer,
     too_long,
+    written_out,
 )
 from excelcalc.lib import CHECKED
 from excelcalc.lib.lookup import WHOLE, intersected
@@ -141,7 +142,9 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
     if len(text) > MAX_FORMULA:
         why = f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"
         return Prepared(text, (), ReasonedError("#VALUE!", why))
-    text = normalize_formula(text)
+    text, wrong = written_out(normalize_formula(text))
+    if wrong is not None:
+        return Prepared(text, (), ReasonedError("#VALUE!", wrong))
     for _ in range(MAX_NAME_DEPTH + 1):  # defined names standing for other names, at most this deep
         try:
             items = Tokenizer(text).items

@@ -150,3 +150,65 @@ def retyped(formula: str) -> tuple[str, tuple[str, ...]]:
         out.append(ch)
         i += 1
     return "".join(out), tuple(changed)
+
+
+_LET = ("LET(", "_XLFN.LET(")
+MAX_LETS = 64  # LET calls in one formula, written out one by one
+
+
+def _name(tokens: list[Any]) -> str | None:
+    """A LET argument that is a name (``x``, or ``_xlpm.x`` as Excel writes it in a file), upper-cased."""
+    if len(tokens) != 1 or tokens[0].type != "OPERAND" or tokens[0].subtype != "RANGE" or "!" in tokens[0].value:
+        return None
+    name: str = tokens[0].value.upper().removeprefix("_XLPM.")
+    return name if name and (name[0].isalpha() or name[0] == "_") else None
+
+
+def _written(part: list[Any], meaning: dict[str, str]) -> str:
+    return "".join(meaning.get(_name([t]) or "", t.value) for t in part)
+
+
+def _let_at(items: list[Any]) -> int | None:
+    """The innermost (or last) LET call's opening token: no LET inside it."""
+    starts = [i for i, t in enumerate(items) if t.type == "FUNC" and t.subtype == "OPEN" and t.value.upper() in _LET]
+    return starts[-1] if starts else None
+
+
+def written_out(text: str) -> tuple[str, str | None]:
+    """``LET(name1, value1, [name2, value2, ...], calculation)`` (Microsoft's LET page) written out:
+    the calculation with each name replaced by its value, in parentheses (a value may use the names
+    before it; an inner LET is written out first, so its names hide the outer ones). Excel's
+    functions answer the same for the same arguments, so the formula answers as LET does (a volatile
+    RAND() named once is drawn once per use here). Also why a LET cannot be written out, or None."""
+    if "LET(" not in text.upper():
+        return text, None  # most formulas: not tokenized twice
+    tokens = tokenizer()
+    for _ in range(MAX_LETS):
+        try:
+            items = tokens.Tokenizer(text).items
+        except (tokens.TokenizerError, IndexError):
+            return text, None  # the engine says what it cannot read
+        start = _let_at(items)
+        if start is None:
+            return text, None
+        args: list[list[Any]] = [[]]
+        depth, end = 0, None
+        for i in range(start + 1, len(items)):
+            t = items[i]
+            if t.subtype == "CLOSE" and depth == 0:
+                end = i
+                break
+            depth += 1 if t.subtype == "OPEN" else -1 if t.subtype == "CLOSE" else 0
+            if depth == 0 and t.type == "SEP" and t.subtype == "ARG":
+                args.append([])
+            elif t.type != "WHITE-SPACE":
+                args[-1].append(t)
+        names = [_name(a) for a in args[0:-1:2]]
+        if end is None or len(args) < 3 or len(args) % 2 == 0 or None in names:
+            return text, "LET takes names, each with its value, then a calculation: LET(x, 1, x + 1)"
+        meaning: dict[str, str] = {}
+        for name, value in zip(names, args[1:-1:2], strict=True):
+            meaning[str(name)] = "(" + _written(value, meaning) + ")"
+        whole = "(" + _written(args[-1], meaning) + ")"
+        text = "=" + "".join(t.value for t in items[:start]) + whole + "".join(t.value for t in items[end + 1 :])
+    return text, f"more than {MAX_LETS} LET calls in one formula"

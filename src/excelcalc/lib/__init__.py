@@ -8,7 +8,8 @@ of formulas' own (``Wraps``), or formulas' own checked as it is (``FORMULAS``):
 * ``math`` (Math & Trig, and the arithmetic operators), ``text`` (Text, and ``&``), ``datetime``
   (Date & Time), ``lookup`` (Lookup & Reference, implicit intersection and ``:``),
   ``statistical`` (Statistical, with Compatibility's STDEV, VAR, MODE...), ``information``,
-  ``engineering``, ``financial``, ``logical`` (Logical, and the comparison operators).
+  ``engineering``, ``financial``, ``logical`` (Logical, and the comparison operators), ``arrays``
+  (Excel 365's dynamic arrays: FILTER, SORT, SORTBY, UNIQUE, SEQUENCE).
 * ``sheets``: the workbook as OFFSET, INDIRECT, SUBTOTAL... read it while a formula runs.
 * ``excelcalc.args``: how Excel reads the arguments of its functions of many values.
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from excelcalc.backend import FunctionTable, replace_operators
 from excelcalc.lib import (
+    arrays,
     datetime,
     engineering,
     financial,
@@ -31,10 +33,11 @@ from excelcalc.lib import (
     logical,
     lookup,
     math,
+    running,
     statistical,
     text,
 )
-from excelcalc.lib._common import FORMULAS, Entry, Wraps
+from excelcalc.lib._common import FORMULAS, Entry, Wraps, lazy
 from excelcalc.values import ReasonedError
 
 __all__ = ["CATEGORIES", "CHECKED", "NOT_COMPUTED", "register"]
@@ -49,6 +52,7 @@ CATEGORIES: tuple[ModuleType, ...] = (
     engineering,
     financial,
     logical,
+    arrays,
 )
 
 # issue 30, checked by tests/excelcalc/lib against the examples of Microsoft's pages (no corpus workbook
@@ -68,6 +72,13 @@ _SINCE_ISSUE_30 = (
     "HYPGEOMDIST NEGBINOM.DIST NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV "
     "PERCENTRANK.INC PERCENTRANK T.TEST TTEST CHISQ.TEST CHITEST Z.TEST ZTEST F.TEST FTEST FISHER FISHERINV PHI "
     "PERCENTRANK.EXC GAMMA GAUSS"
+)
+
+# issue 41, checked by tests/excelcalc/lib/test_financial.py against the examples of Microsoft's pages
+_SINCE_ISSUE_41 = (
+    "IPMT PPMT CUMIPMT CUMPRINC DB DDB SYD VDB EFFECT NOMINAL MIRR XNPV XIRR ACCRINT "
+    "UNICODE _XLFN.UNICODE UNICHAR _XLFN.UNICHAR "
+    "FILTER _XLFN._XLWS.FILTER SORT _XLFN._XLWS.SORT SORTBY _XLFN.SORTBY UNIQUE _XLFN.UNIQUE SEQUENCE _XLFN.SEQUENCE"
 )
 
 # Excel's functions the engine computes and has checked against Excel: those the corpus of
@@ -265,6 +276,7 @@ CHECKED = frozenset(
         "_XLFN.XLOOKUP",
         "_XLFN.XMATCH",
         *_SINCE_ISSUE_30.split(),
+        *_SINCE_ISSUE_41.split(),
     }
 )
 
@@ -272,7 +284,7 @@ CHECKED = frozenset(
 # Excel's built-in functions formulas does not know at all (a formula calling one answered "unknown
 # function", as for a name no one defined): the table knows them as functions not computed, so such a
 # formula answers "#NAME? F is not computed by benchsheet" like any Excel function not in CHECKED.
-_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML FORMULATEXT IMAGE RANDARRAY SEQUENCE SHEET SHEETS"
+_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML FORMULATEXT IMAGE RANDARRAY SHEET SHEETS"
 NOT_COMPUTED = frozenset(
     (
         "CALL CELL CUBEKPIMEMBER CUBEMEMBER CUBEMEMBERPROPERTY CUBERANKEDMEMBER CUBESET CUBESETCOUNT CUBEVALUE "
@@ -299,11 +311,15 @@ def _made(entry: Entry, table: FunctionTable) -> Any:
 def register(table: FunctionTable) -> None:
     """Install every category's functions into ``table`` (formulas' own kept inside it, read with
     ``table.excel``) and its operators into formulas' operators."""
+    installed: set[str] = set()
     for category in CATEGORIES:
         for name, entry in category.FUNCTIONS.items():
             if entry is not FORMULAS:
                 table[name] = _made(entry, table)
+                installed.add(name)
         operators: dict[str, Entry] = getattr(category, "OPERATORS", {})
         replace_operators({name: _made(entry, table) for name, entry in operators.items()})
+    for name in running.RUNNING:  # answered from a range read by many from its first row, where it is one
+        table[name] = running.over(name, table[name] if name in installed else lazy(table, name))
     for name in NOT_COMPUTED:  # none of them in formulas 1.3 (checked by tests/excelcalc/lib/test_registry.py)
         table[name] = _not_computed(name)

@@ -502,8 +502,37 @@ def networkdays(start_date: Any, end_date: Any, holidays: Any = None) -> Any:
     return networkdays_intl(start_date, end_date, None, holidays)
 
 
+def calendar_end(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """EDATE or EOMONTH (of 1900 serials) whose month is December 9999 or later: formulas' date
+    arithmetic fails past 9999-12-31 (#VALUE! "wrong type"). Excel's EOMONTH page: "If start_date
+    plus months yields an invalid date, EOMONTH returns the #NUM! error value"; December 9999 itself
+    is in Excel's calendar (``EOMONTH(2958465,0)`` is 2958465). Other months go to formulas."""
+
+    def made(original: Callable[..., Any]) -> Callable[..., Any]:
+        def run(start_date: Any, months: Any, *rest: Any) -> Any:
+            start, move = scalar(start_date), scalar(months)
+            if is_number(start) and is_number(move) and FIRST_REAL <= float(start) < MAX_SERIAL + 1:
+                if not math.isfinite(float(move)):
+                    return _outside(0, MAX_SERIAL)
+                day = _EPOCH + datetime.timedelta(days=math.floor(float(start)))
+                year, month = divmod(day.year * 12 + day.month - 1 + math.trunc(float(move)), 12)
+                if year > 9999 or year < 1899:
+                    return _outside(0, MAX_SERIAL)
+                if (year, month) == (9999, 11):
+                    last = datetime.date(9999, 12, 31 if name == "EOMONTH" else day.day)
+                    return (last - _EPOCH).days
+            return original(start_date, months, *rest)
+
+        run.__name__ = name
+        return run
+
+    return made
+
+
 FUNCTIONS: dict[str, Entry] = {
     **{name: _dated(name) for name in IN_1904 if name not in _OWN_1904},
+    "EDATE": _dated("EDATE", calendar_end("EDATE")),
+    "EOMONTH": _dated("EOMONTH", calendar_end("EOMONTH")),
     "DATE": _dated("DATE", date),
     "YEAR": _dated("YEAR", date_part),
     "MONTH": _dated("MONTH", date_part),

@@ -2,48 +2,193 @@
 formulas as they are (``FORMULAS``), checked against Excel.
 
 * FV with its terms in the order Excel computes them (Excel's last digits).
-* NPV at a rate of -1 divides by zero, as in Excel (formulas answered inf).
+* NPV added left to right over the values Excel counts; at a rate of -1 it divides by zero, as in
+  Excel (formulas answered inf). IRR by Newton's steps from the guess, as Excel finds it.
+* FV beyond Excel's largest number is #NUM! (formulas' overflow was #VALUE!).
+* IPMT of a period outside 1 to nper, XNPV and XIRR of dates before the first or of as many
+  dates as values are #NUM!, as Microsoft's pages state (formulas answered a number, or #VALUE!).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from excelcalc.backend import FunctionTable, XlError, elementwise
-from excelcalc.lib._common import Entry, Wraps, formulas_own, lazy, number, plain_number
+import numpy as np
+
+from excelcalc.args import direct, in_range
+from excelcalc.args import values as many_values
+from excelcalc.backend import EMPTY, FunctionTable, Ranges, XlError, as_grid, elementwise, error
+from excelcalc.lib._common import Entry, Wraps, formulas_own, lazy, number, plain_number, scalar, total
 from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS"]
 
 
-def fv(rate: float, nper: float, pmt: float, pv: float = 0.0, kind: float = 0.0) -> float:
+def fv(rate: float, nper: float, pmt: float, pv: float = 0.0, kind: float = 0.0) -> float | XlError:
     """FV (Microsoft's page), its terms in the order Excel computes them: POI's FormulaEvalTestData
     (Excel-cached) has ``FV(2.95,13,13000,-17406.78521481564,1)`` = 333891.23010253906 to the last
     digit; formulas answered 333891.2279 (the cancellation of terms near 6E11 shows the order)."""
     if rate == 0:
         return -(pv + pmt * nper)
-    growth = (1 + rate) ** nper
-    return float(-(pv * growth + pmt * (1 + rate * (1 if kind else 0)) / rate * (growth - 1)))
+    try:
+        growth = (1 + rate) ** nper
+        got = -(pv * growth + pmt * (1 + rate * (1 if kind else 0)) / rate * (growth - 1))
+    except OverflowError:  # FV(1,1E6,1): Excel's #NUM!
+        return error("#NUM!")
+    if isinstance(got, complex) or not math.isfinite(got):  # (-0.5)^0.5: no real number
+        return error("#NUM!")
+    return float(got)
 
 
 def npv(table: FunctionTable) -> Callable[..., Any]:
-    """NPV(rate, value1, ...) (Microsoft's page: each value divided by (1 + rate)^i): at a rate of -1
-    that is a division by zero, #DIV/0! in Excel; the other rates as formulas computes them."""
+    """NPV(rate, value1, ...) (Microsoft's NPV page): each value divided by (1 + rate)^i, i counting
+    the values "in the order of value1, value2, ...", added left to right as Excel adds (``total``),
+    the values read by Excel's rule for functions of many values (``args.values``: in a range or
+    array only numbers count, "Empty cells, logical values, or text representations of numbers ...
+    are ignored"; typed directly, TRUE is 1 and "2" is 2). formulas added with numpy, whose pairwise
+    sum and powers answered other last digits for a value near 0, and did not count TRUE typed
+    directly. At a rate of -1 that is a division by zero, #DIV/0! in Excel (formulas answered inf).
+    A rate of several values goes to formulas."""
     original = lazy(table, "NPV")
 
     def run(rate: Any, *values: Any) -> Any:
         r = plain_number(rate, "NPV's rate")
-        if not isinstance(r, XlError) and r == -1:
+        if isinstance(r, ReasonedError) and isinstance(scalar(rate), np.ndarray):
+            return original(rate, *values)
+        if isinstance(r, XlError):
+            return r
+        if r == -1:
             return ReasonedError("#DIV/0!", "NPV's rate is -1: each value is divided by (1 + rate)^i, 0")
-        return original(rate, *values)
+        got = many_values(values, in_range, direct)
+        if isinstance(got, XlError):
+            return got
+        try:
+            out = total([v / (1 + r) ** (i + 1) for i, v in enumerate(got)])
+        except (OverflowError, ZeroDivisionError):
+            return error("#NUM!")
+        return out if isinstance(out, float) and math.isfinite(out) else error("#NUM!")
 
     run.__name__ = "NPV"
+    return run
+
+
+IRR_STEPS = 20  # Microsoft's IRR page: "If IRR can't find a result that works after 20 tries, #NUM!"
+IRR_ACCURACY = 1e-7  # the page: "until the result is accurate within 0.00001 percent"
+
+
+def irr(values: Any, guess: Any = None) -> Any:
+    """IRR(values, [guess]) as Microsoft's IRR page describes it: "Starting with guess, IRR cycles
+    through the calculation until the result is accurate within 0.00001 percent. If IRR can't find
+    a result that works after 20 tries, the #NUM! error value is returned" (Newton's method, as
+    Apache POI's Irr, which passes Excel's cached answers, computes it); "If IRR gives the #NUM!
+    error value, or if the result is not close to what you expected, try again with a different
+    value for guess": of several roots the one Newton's steps reach from guess (default 0.1).
+    formulas took numpy's root, whatever the guess: IRR({-100;230;-132},0.25) was 0.1, not 0.2."""
+    got = many_values([values], in_range, in_range)
+    if isinstance(got, XlError):
+        return got
+    g = plain_number(EMPTY if guess is None else guess, "IRR's guess")
+    if isinstance(g, XlError):
+        return g
+    g = 0.1 if guess is None or scalar(guess) is EMPTY else g
+    if not (any(v > 0 for v in got) and any(v < 0 for v in got)):
+        return ReasonedError("#NUM!", "IRR needs at least one positive and one negative value")
+    x0 = float(g)
+    for _ in range(IRR_STEPS):
+        value, slope, factor = 0.0, 0.0, 1 + x0
+        try:
+            for k, v in enumerate(got):
+                denominator = factor**k
+                value += v / denominator
+                slope -= k * v / (denominator * factor)
+            x1 = x0 - value / slope
+        except (OverflowError, ZeroDivisionError):
+            break
+        if not math.isfinite(x1):
+            break
+        if abs(x1 - x0) <= IRR_ACCURACY:
+            return x1
+        x0 = x1
+    return ReasonedError("#NUM!", f"IRR found no rate within {IRR_STEPS} tries from the guess {float(g):g}")
+
+
+def ipmt(table: FunctionTable) -> Callable[..., Any]:
+    """IPMT(rate, per, nper, pv, [fv], [type]) (Microsoft's IPMT page: per "must be in the range 1
+    to nper"): a period outside it is #NUM! (formulas answered IPMT(0.1,0,3,8000) -1019.72 and
+    IPMT(0.1,4,3,8000) 0, where PPMT is #NUM!); the rest as formulas computes it."""
+    original = lazy(table, "IPMT")
+
+    def run(rate: Any, per: Any, nper: Any, *rest: Any) -> Any:
+        if not any(isinstance(a, Ranges | np.ndarray) and as_grid(a).size > 1 for a in (per, nper)):
+            p, n = plain_number(per, "IPMT's per"), plain_number(nper, "IPMT's nper")
+            if isinstance(p, float) and isinstance(n, float) and not 1 <= p <= n:
+                return ReasonedError("#NUM!", f"IPMT's period {p:g} is outside 1 to nper ({n:g})")
+        return original(rate, per, nper, *rest)
+
+    run.__name__ = "IPMT"
+    return run
+
+
+def dated(name: str) -> Callable[[FunctionTable], Callable[..., Any]]:
+    """XNPV(rate, values, dates) and XIRR(values, dates, [guess]) (Microsoft's pages: "If any number
+    in dates precedes the starting date, XNPV returns the #NUM! error value", "If values and dates
+    contain a different number of values", #NUM!; XIRR's page the same): those #NUM!, the rest as
+    formulas computes it (formulas discounted a date before the first backwards, and answered
+    #VALUE! for the count)."""
+
+    def make(table: FunctionTable) -> Callable[..., Any]:
+        original = lazy(table, name)
+        at = 1 if name == "XNPV" else 0
+
+        def run(*args: Any) -> Any:
+            if len(args) < at + 2:
+                return original(*args)
+            values, dates = (as_grid(a).ravel() for a in args[at : at + 2])
+            if any(isinstance(v, XlError) for v in (*values, *dates)):
+                return original(*args)  # the error is the answer
+            if values.size != dates.size:
+                return ReasonedError("#NUM!", f"{name} has {values.size} values and {dates.size} dates")
+            days = [d for d in dates if isinstance(d, int | float) and not isinstance(d, bool)]
+            if len(days) == dates.size and days and any(math.trunc(d) < math.trunc(days[0]) for d in days):
+                return ReasonedError("#NUM!", f"{name}: a date precedes the first date")
+            return original(*args)
+
+        run.__name__ = name
+        return run
+
+    return make
+
+
+def accrint(table: FunctionTable) -> Callable[..., Any]:
+    """ACCRINT(issue, first_interest, settlement, rate, par, frequency, [basis], [calc_method]) as
+    formulas computes it, but with a settlement before the first interest date the interest accrued
+    since the issue whatever calc_method says: Microsoft's ACCRINT page, its second example
+    (``ACCRINT(DATE(2008,3,5),39691,39569,0.1,1000,2,0,FALSE)`` is 15.555555556, 56 days of
+    30/360 from the issue; formulas answered 31.11, counting from the first interest date back)."""
+    original = lazy(table, "ACCRINT")
+
+    def run(*args: Any) -> Any:
+        if len(args) == 8:
+            first, settlement, method = (plain_number(a, "ACCRINT's argument") for a in (args[1], args[2], args[7]))
+            if isinstance(first, float) and isinstance(settlement, float) and method == 0 and settlement <= first:
+                return original(*args[:7], True)
+        return original(*args)
+
+    run.__name__ = "ACCRINT"
     return run
 
 
 FUNCTIONS: dict[str, Entry] = {
     "FV": elementwise(fv, number),
     "NPV": Wraps(npv),
-    **formulas_own("IRR NPER PMT PV RATE SLN"),
+    "IRR": irr,
+    **formulas_own("NPER PMT PV RATE SLN"),
+    # issue 41: checked against Microsoft's pages (tests/excelcalc/lib/test_financial.py)
+    "IPMT": Wraps(ipmt),
+    "ACCRINT": Wraps(accrint),
+    "XNPV": Wraps(dated("XNPV")),
+    "XIRR": Wraps(dated("XIRR")),
+    **formulas_own("PPMT CUMIPMT CUMPRINC DB DDB SYD VDB EFFECT NOMINAL MIRR"),
 }

@@ -35,6 +35,7 @@ from excelcalc.backend import (
     range_parts,
 )
 from excelcalc.lib._common import Entry, Wraps, formulas_own, lazy, plain_number, scalar
+from excelcalc.lib.lookup_index import CASEFOLD, SCAN, nearest, position, searchable
 from excelcalc.lib.sheets import Area, Sheets, area_of, current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError
@@ -160,6 +161,7 @@ SCALAR_FUNCTIONS = frozenset(
         "DATE",
         "DAY",
         "DAYS",
+        "DAYS360",
         "DEGREES",
         "DOLLAR",
         "EDATE",
@@ -326,10 +328,13 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
 
 
 def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callable[..., Any]:
-    """XLOOKUP whose return_array is wider than one column (or taller than one row, for a row to
-    look in): Microsoft's XLOOKUP page, "Example 2 ... returns ... from the matching row" of several
-    columns. formulas answered the first cell of the whole array (11 for the second row of
-    {10,11;20,21;30,31}); here the whole matching row or column. One column goes to formulas."""
+    """XLOOKUP, its position found from the index of the lookup_array (``lookup_index``: an exact
+    match, or by bisection the next smaller or larger, built once per range) where the match is by
+    value and the search from the first; the others as formulas' XMATCH finds them. A return_array
+    wider than one column (or taller than one row, for a row to look in) answers the whole matching
+    row or column: Microsoft's XLOOKUP page, "Example 2 ... returns ... from the matching row" of
+    several columns (formulas answered the first cell of the whole array, 11 for the second row of
+    {10,11;20,21;30,31})."""
 
     def run(lookup_value: Any, lookup_array: Any, return_array: Any, *rest: Any) -> Any:
         look, ret = as_grid(lookup_array), as_grid(return_array)
@@ -339,25 +344,45 @@ def xlookup(original: Callable[..., Any], xmatch: Callable[..., Any]) -> Callabl
             axis, length, width = 1, look.shape[1], ret.shape[0]
         else:
             return original(lookup_value, lookup_array, return_array, *rest)
-        if width == 1:
-            return original(lookup_value, lookup_array, return_array, *rest)
         if ret.shape[axis] != length:
-            return error("#VALUE!")
-        if isinstance(scalar(lookup_value), np.ndarray):
+            return original(lookup_value, lookup_array, return_array, *rest) if width == 1 else error("#VALUE!")
+        v = scalar(lookup_value)
+        pos = _indexed(v, lookup_array, look, axis, rest[1:3])
+        if pos == SCAN and width == 1:
+            return original(lookup_value, lookup_array, return_array, *rest)
+        if isinstance(v, np.ndarray):
             return ReasonedError("#VALUE!", "XLOOKUP of several values into several columns is not computed")
-        pos = scalar(xmatch(lookup_value, lookup_array, *rest[1:3]))
-        if isinstance(pos, XlError) or not isinstance(pos, int | float | np.number):
+        if pos == SCAN:
+            pos = scalar(xmatch(lookup_value, lookup_array, *rest[1:3]))
+            pos = int(pos) - 1 if isinstance(pos, int | float | np.number) and not isinstance(pos, XlError) else None
+        if pos is None:
             if rest and scalar(rest[0]) is not EMPTY:
                 return rest[0]  # if_not_found
-            return pos if isinstance(pos, XlError) else error("#N/A")
-        i = int(pos) - 1
-        part = ret[i : i + 1, :] if axis == 0 else ret[:, i : i + 1]
+            return original(lookup_value, lookup_array, return_array, *rest) if width == 1 and rest else error("#N/A")
+        part = ret[pos : pos + 1, :] if axis == 0 else ret[:, pos : pos + 1]
         out = np.asarray(part, dtype=object)
         out[out == np.array(EMPTY, dtype=object)] = 0
-        return out.view(Array)
+        return out[0, 0] if width == 1 else out.view(Array)
 
     run.__name__ = "XLOOKUP"
     return run
+
+
+def _indexed(v: Any, array: Any, grid: np.ndarray[Any, Any], axis: int, modes: tuple[Any, ...]) -> Any:
+    """XLOOKUP's position (from 0) of ``v`` from the index (``lookup_index``), None for none;
+    ``SCAN`` where formulas' XMATCH answers (wildcards, a search from the last or binary, a value
+    the index does not hold)."""
+    match_mode = scalar(modes[0]) if modes else 0
+    search_mode = scalar(modes[1]) if len(modes) > 1 else 1
+    match_mode = 0 if match_mode is EMPTY else match_mode
+    search_mode = 1 if search_mode is EMPTY else search_mode
+    if not (is_number(match_mode) and is_number(search_mode)) or float(search_mode) != 1:
+        return SCAN
+    if float(match_mode) not in (-1.0, 0.0, 1.0) or not searchable(v, wildcards=False):
+        return SCAN
+    if float(match_mode) == 0:
+        return position(v, array, grid, axis, fold=CASEFOLD)
+    return nearest(v, array, grid, float(match_mode) == 1, axis)
 
 
 def lookup(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -397,11 +422,16 @@ def match(original: Callable[..., Any]) -> Callable[..., Any]:
     def run(value: Any, array: Any, match_type: Any = None) -> Any:
         v, kind, grid = scalar(value), scalar(match_type), as_grid(array)
         approximate = match_type is None or (is_number(kind) and float(kind) == 1)
+        exact = is_number(kind) and float(kind) == 0
+        axis = 0 if grid.shape[1] == 1 else 1
+        if exact and min(grid.shape) == 1 and searchable(v, wildcards=True):
+            i = position(v, array, grid, axis)
+            return error("#N/A") if i is None else i + 1
         if not approximate or isinstance(v, np.ndarray) or v is EMPTY or min(grid.shape) != 1:
             return original(value, array) if match_type is None else original(value, array, match_type)
         if isinstance(v, XlError):
             return v
-        i = _binary_search(v, list(grid.flat))
+        i = _binary_search(v, grid[:, 0] if axis == 0 else grid[0, :])
         return error("#N/A") if i < 0 else i + 1
 
     run.__name__ = "MATCH"
@@ -421,13 +451,20 @@ def table_lookup(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
         args = (value, table, index) if range_lookup is None else (value, table, index, range_lookup)
         v, k, flag, grid = scalar(value), scalar(index), scalar(range_lookup), as_grid(table)
         approximate = range_lookup is None or ((is_number(flag) or isinstance(flag, bool | np.bool_)) and bool(flag))
+        exact = isinstance(flag, bool | np.bool_) or is_number(flag)  # not approximate: FALSE or 0
         lines = grid if vertical else grid.T
-        if not approximate or isinstance(v, np.ndarray | XlError) or v is EMPTY or not is_number(k):
+        if not is_number(k) or (approximate and (isinstance(v, np.ndarray | XlError) or v is EMPTY)):
+            return original(*args)
+        if not approximate and not (exact and searchable(v, wildcards=True)):
             return original(*args)
         at = math.trunc(float(k)) - 1
         if not 0 <= at < lines.shape[1]:
             return original(*args)
-        i = _binary_search(v, list(lines[:, 0]))
+        if approximate:
+            i = _binary_search(v, lines[:, 0])
+        else:
+            found = position(v, table, grid, 0 if vertical else 1)
+            i = -1 if found is None else found
         if i < 0:
             return error("#N/A")
         got = lines[i, at]
@@ -446,7 +483,7 @@ def _compare(v: Any, x: Any) -> int | None:
     return int(a > b) - int(a < b)
 
 
-def _binary_search(v: Any, line: list[Any]) -> int:
+def _binary_search(v: Any, line: Sequence[Any] | np.ndarray[Any, Any]) -> int:
     """The position Excel's approximate match finds (-1: none), POI's ``lookupIndexOfValue``."""
     low, high = -1, len(line)
     while high - low >= 2:

@@ -2,7 +2,7 @@
 group it takes from formulas as they are (``FORMULAS``), checked against Excel.
 
 * TEXT with number formats of up to four sections; VALUE of text as Excel (en-US) reads it.
-* DOLLAR (formulas has none).
+* DOLLAR (formulas has none), FIXED and TEXT of the number as Excel holds it (15 digits).
 * REPT refuses a text longer than Excel's 32,767 characters before making it.
 * The text arguments of the text functions (LEFT, LEN, FIND...) and of ``&``: a number written as
   Excel writes it (15 significant digits: ``0.1+0.2`` is "0.3"), TRUE/FALSE in capitals.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -34,7 +34,7 @@ from excelcalc.backend import (
     wrap_ufunc,
 )
 from excelcalc.formula_text import MAX_TEXT, too_long
-from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, scalar, whole_number
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, whole_number
 from excelcalc.lib.datetime import date_text, is_date_section
 from excelcalc.lib.sheets import current
 from excelcalc.textnum import text_number
@@ -317,8 +317,8 @@ def _number_text(value: float, section: str) -> str | None:
     int_places = int_code.replace(",", "")
     frac_places = m.group("frac") or ""
     percent = (m.group("pre") + m.group("post")).count("%")
-    n = abs(value) * 100**percent / 1000**scale
-    rounded = Decimal(repr(n)).quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP)
+    n = _WIDE.divide(held(abs(value)) * 100**percent, Decimal(1000) ** scale)  # 15 digits, then scaled exactly
+    rounded = n.quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP, context=_WIDE)
     whole, _, frac = f"{rounded:f}".partition(".")
     whole = whole.lstrip("0")
     pad = [("0" if p == "0" else " " if p == "?" else "") for p in int_places[: max(0, len(int_places) - len(whole))]]
@@ -445,6 +445,38 @@ def value(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 MAX_DOLLAR = 1e15  # beyond 15 digits Excel shows digits it does not keep: not computed here
+MAX_DECIMALS = 127  # FIXED's and DOLLAR's decimals (Microsoft's FIXED page: "can be as large as 127")
+_WIDE = Context(prec=400)  # 1E308 and 127 decimals: every digit kept while rounding
+
+
+def held(x: float) -> Decimal:
+    """``x`` as Excel holds it, in decimal: its 15 significant digits (Microsoft's FIXED page:
+    "Numbers in Microsoft Excel can never have more than 15 significant digits"), so 2.675 is
+    2.675 (its double is 2.67499999999999982236431605997495353221893310546875) and 0.1+0.2 is 0.3."""
+    return Decimal(f"{x:.15g}")
+
+
+def rounded_to(x: float, places: int) -> Decimal:
+    """``|x|`` as Excel holds it rounded half away from zero to ``places`` decimals (negative:
+    left of the decimal point, as ROUND): 2.675 to 2 is 2.68, 1E23 to 0 is 1E23 exactly."""
+    exact = abs(held(x))
+    if places >= 0:
+        return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=_WIDE)
+    unit = Decimal(1).scaleb(-places)
+    return (exact / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP, context=_WIDE) * unit
+
+
+def _amount(value: Any, decimals: Any) -> tuple[float, int] | XlError:
+    """DOLLAR's and FIXED's number and decimals (a blank is 0, text that reads as a number that
+    number); decimals beyond 127 #VALUE!; an error among them as it is."""
+    x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
+    for v in (x, d):
+        if isinstance(v, XlError):
+            return v
+    assert isinstance(x, float) and isinstance(d, float)
+    if not math.isfinite(x) or not math.isfinite(d) or d > MAX_DECIMALS:
+        return error("#VALUE!")
+    return x, int(d)
 
 
 def dollar(value: Any, decimals: Any = 2.0) -> Any:
@@ -452,24 +484,112 @@ def dollar(value: Any, decimals: Any = 2.0) -> Any:
     (default 2; negative rounds left of the decimal point) in the format ``$#,##0.00_);($#,##0.00)``:
     a negative number in parentheses. Excel's cached values add: a blank cell is $0.00, TRUE in a
     cell $1.00, text that reads as a number ("1", "$1.00") that number, other text #VALUE!."""
-    x, d = whole_number(value), whole_number(EMPTY if decimals is None else decimals)
-    for v in (x, d):
-        if isinstance(v, XlError):
-            return v
-    assert isinstance(x, float) and isinstance(d, float)
-    if not math.isfinite(x) or not math.isfinite(d) or d > 127:
-        return error("#VALUE!")
-    places = int(d)
+    got = _amount(value, decimals)
+    if isinstance(got, XlError):
+        return got
+    x, places = got
     if abs(x) >= MAX_DOLLAR:
         return ReasonedError("#VALUE!", "DOLLAR of a number of more than 15 digits is not computed by benchsheet")
-    rounded = Decimal(repr(abs(x))).quantize(Decimal(1).scaleb(-max(places, 0)), rounding=ROUND_HALF_UP)
-    if places < 0:
-        unit = Decimal(10) ** -places
-        rounded = (rounded / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP) * unit
-    if x < 0 and rounded == 0:
+    shown_value = rounded_to(x, places)
+    if x < 0 and shown_value == 0:
         return ReasonedError("#VALUE!", "DOLLAR of a negative number that rounds to 0 is not computed by benchsheet")
-    shown = f"${rounded:,.{max(places, 0)}f}"
+    shown = f"${shown_value:,.{max(places, 0)}f}"
     return f"({shown})" if x < 0 else shown
+
+
+def fixed(original: Callable[..., Any]) -> Callable[..., Any]:
+    """FIXED(number, [decimals], [no_commas]) (Microsoft's FIXED page): the number as Excel holds it,
+    15 significant digits, rounded to ``decimals`` (default 2, at most 127, negative left of the
+    decimal point) and written with thousands commas unless no_commas is TRUE; digits past the 15th
+    are zeros (``FIXED(1E23,0)`` is "100,000,000,000,000,000,000,000"). formulas rounded the binary
+    double (``FIXED(2.675,2)`` "2.67", Excel "2.68") and wrote its 17 digits. A negative number
+    that rounds to 0 goes to formulas as before."""
+
+    def one(value: Any, decimals: Any = 2.0, no_commas: Any = False) -> Any:
+        got = _amount(value, decimals)
+        if isinstance(got, XlError):
+            return got
+        if isinstance(no_commas, XlError):
+            return no_commas
+        x, places = got
+        shown = rounded_to(x, places)
+        if x < 0 and shown == 0:
+            return _call(original, value, decimals, no_commas)
+        grouping = "" if plain_bool(no_commas) else ","
+        return ("-" if x < 0 else "") + f"{shown:{grouping}.{max(places, 0)}f}"
+
+    run = cells(one)
+    run.__name__ = "FIXED"
+    return run
+
+
+# ------------------------------------------------------------------------------------ SEARCH
+
+
+def _pattern(find_text: str) -> re.Pattern[str]:
+    """SEARCH's find_text as a pattern (Microsoft's SEARCH page: "the question mark (?) matches any
+    single character; an asterisk (*) matches any sequence of characters. If you want to find an
+    actual question mark or asterisk, type a tilde (~) before the character"); ``~~`` is a tilde,
+    a tilde before any other character is itself."""
+    out, i = [], 0
+    while i < len(find_text):
+        ch = find_text[i]
+        if ch == "~" and i + 1 < len(find_text) and find_text[i + 1] in "*?~":
+            out.append(re.escape(find_text[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.IGNORECASE | re.DOTALL)
+
+
+def search(original: Callable[..., Any]) -> Callable[..., Any]:
+    """SEARCH(find_text, within_text, [start_num]) with Excel's wildcards and the tilde before them
+    (``_pattern``); formulas looked for ``*``, ``?`` and ``~`` as they are (SEARCH("~*","a*b") was
+    #VALUE!, Excel 2). Without them, and for arrays, formulas' own."""
+
+    def run(find_text: Any, within_text: Any, start_num: Any = None) -> Any:
+        find, within = scalar(find_text), scalar(within_text)
+        if not isinstance(find, str) or isinstance(find, XlError) or not any(ch in find for ch in "*?~"):
+            return (
+                original(find_text, within_text) if start_num is None else original(find_text, within_text, start_num)
+            )
+        if isinstance(within, XlError):
+            return within
+        if isinstance(within, np.ndarray) or isinstance(scalar(start_num), np.ndarray):
+            return (
+                original(find_text, within_text) if start_num is None else original(find_text, within_text, start_num)
+            )
+        text = "" if within is EMPTY else str(within)
+        start = whole_number(1.0 if start_num is None else scalar(start_num))
+        if isinstance(start, XlError):
+            return start
+        if not 1 <= start <= len(text) + 1:
+            return error("#VALUE!")
+        found = _pattern(find).search(text, int(start) - 1)
+        return found.start() + 1 if found is not None else error("#VALUE!")
+
+    run.__name__ = "SEARCH"
+    return run
+
+
+# ------------------------------------------------------------------------------------ UNICHAR
+
+
+def unichar(original: Callable[..., Any]) -> Callable[..., Any]:
+    """UNICHAR(number) as formulas computes it, but of a surrogate (U+D800 to U+DFFF, half of a
+    character) #N/A: Microsoft's UNICHAR page, "If numbers are partial surrogates and data types
+    aren't valid, UNICHAR returns the #N/A error value" (formulas answered the half character,
+    which no file can hold)."""
+
+    def one(number: Any) -> Any:
+        n = scalar(number)
+        if is_number(n) and 0xD800 <= math.trunc(float(n)) <= 0xDFFF:
+            return ReasonedError("#N/A", f"UNICHAR({math.trunc(float(n))}) is half of a character (a surrogate)")
+        return original(number)
+
+    one.__name__ = "UNICHAR"
+    return one
 
 
 # ------------------------------------------------------------------------------------ REPT
@@ -477,9 +597,14 @@ def dollar(value: Any, decimals: Any = 2.0) -> Any:
 
 def _bounded_rept(excel_rept: Callable[[], Any]) -> Any:
     """REPT that refuses, as Excel does, a text longer than 32,767 characters before making it
-    (``REPT("a",1000000000)`` would need a gigabyte)."""
+    (``REPT("a",1000000000)`` would need a gigabyte), and a negative number_times (Excel's #VALUE!;
+    formulas answered "")."""
 
     def bounded(text: Any, times: Any) -> Any:
+        once = scalar(times)
+        if is_number(once) and float(once) <= -1:  # truncated, as number_times is: -0.5 is 0
+            return ReasonedError("#VALUE!", f"REPT's number_times is negative ({float(once):g})")
+
         def values(v: Any) -> list[Any]:
             v = plain(v)
             return [x for row in v for x in row] if isinstance(v, list) else [v]
@@ -529,7 +654,12 @@ FUNCTIONS: dict[str, Entry] = {
     "DOLLAR": cells(dollar),
     **{name: _with_text(name) for name in TEXT_ARGUMENTS},
     "REPT": Wraps(_rept),
-    **formulas_own("CHAR CLEAN CODE FIXED T"),
+    "SEARCH": Wraps(lambda table: textual(search(table.excel("SEARCH")), TEXT_ARGUMENTS["SEARCH"])),
+    "UNICHAR": Wraps(lambda table: unichar(lazy(table, "UNICHAR"))),
+    "_XLFN.UNICHAR": Wraps(lambda table: unichar(lazy(table, "_XLFN.UNICHAR"))),
+    **formulas_own("UNICODE _XLFN.UNICODE"),
+    "FIXED": Wraps(lambda table: fixed(lazy(table, "FIXED"))),
+    **formulas_own("CHAR CLEAN CODE T"),
     **{name: _joining(name) for name in ("TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT")},
 }
 

@@ -99,10 +99,20 @@ def _collect(
     """The answers as ``Computed``: every cell's value, and each formula cell's cached value."""
     keys = [sheet_key(t) for t in book.titles]
     out = Computed(sheet_names=dict(zip(keys, book.titles, strict=True)))
+    if not inputs:  # only array formulas' cells are read below: the others' memory free for the answers
+        arrays = {
+            (f.pos[0], r, c): book.values.get((f.pos[0], r, c))
+            for f in book.formulas
+            if f.shape != (1, 1)
+            for r in range(f.pos[1], f.pos[1] + f.shape[0])
+            for c in range(f.pos[2], f.pos[2] + f.shape[1])
+        }
+        book.values = arrays
     for i, f in enumerate(book.formulas):
         s, row, col = f.pos
         key = (keys[s], f"{col_letters(col)}{row}")
         out.formulas[key] = f.text
+        f.refs, f.prog = (), None  # run: its references' memory free for the answers (1M =A2...: 150 MB)
         if i in circular:
             results[i] = store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once

@@ -229,6 +229,9 @@ def _typed(value: Shown, formula: bool) -> tuple[str | None, str]:
     return "inlineStr", f'<is><t xml:space="preserve">{_text(value)}</t></is>'
 
 
+_JOINED = 8192  # pieces of a patched sheet joined into one string at a time
+
+
 def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = False) -> tuple[str, int, set[str]]:
     """Replace the cached value of each formula cell found in ``values`` (by "B5"); also answers
     the cells whose content changed (so only their rows are refitted)."""
@@ -236,6 +239,7 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
     seen: set[str] = set()
     changed: set[str] = set()
     pieces: list[str] = []
+    chunks: list[str] = []  # the pieces joined every _JOINED
     done = 0  # the sheet up to here is in pieces: only the cells that change are cut out and joined
     for m in PATCH_CELLS.finditer(xml):
         ref = m.group("qr")  # the quick shape: its attributes but t, and its <f>, are groups
@@ -253,7 +257,13 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
                 changed.add(ref)
             pieces += (xml[done : m.start()], out)
             done = m.end()
-    xml = "".join(pieces) + xml[done:] if pieces else xml
+            if len(pieces) >= _JOINED:  # joined as it goes: 2M small strings held for 1M cells were 120 MB
+                chunks.append("".join(pieces))
+                pieces.clear()
+    if chunks or pieces:  # one copy of the sheet made (1M cells: 70 MB), not two (a join, then its concatenation)
+        chunks += ("".join(pieces), xml[done:])
+        xml = "".join(chunks)
+        del chunks, pieces
     missing: dict[str, Shown] = {}
     if len(seen) < len(values):  # seen holds cells of values only: when it holds them all, none is missing
         missing = {r: v for r, v in values.items() if r not in seen and not (v == "" and not isinstance(v, ErrorCode))}
@@ -502,6 +512,7 @@ def rewrite(
         if refit and changed and sheet_values and styles.wrap:  # wrapped answers that changed: rows as tall
             xml = refit_rows(xml, {ref: sheet_values[ref] for ref in changed if ref in sheet_values}, styles)
         new[part] = xml.encode("utf-8")
+        del xml  # its text is not kept beside its bytes while the package is written
         count += n
     new.update(_patch_charts(parts, names, values, formulas))
     new["xl/workbook.xml"] = _FULL_CALC.sub("", parts["xl/workbook.xml"].decode("utf-8")).encode("utf-8")

@@ -170,3 +170,29 @@ def test_working_days_in_a_1904_workbook(tmp_path: Path) -> None:
     cells |= {"B1": "=WORKDAY.INTL(A1,1,1,A2:A3)", "B2": "=NETWORKDAYS(A1,A1+9,A2:A3)"}
     got = book(tmp_path, cells, mac)
     assert (got["B1"], got["B2"]) == (45300 - 1462, 5)
+
+
+def test_edate_and_eomonth_at_the_end_of_excels_calendar() -> None:
+    """Issue 41: EOMONTH(2958465,0) (December 31, 9999, the last date Excel has: "Excel specifications
+    and limits") answered #VALUE! "wrong type" where Excel answers 2958465, and a month past December
+    9999 #VALUE! where Excel answers #NUM! (Microsoft's EOMONTH page: "If start_date plus months yields
+    an invalid date, EOMONTH returns the #NUM! error value"; EDATE the same)."""
+    assert evaluate("=EOMONTH(2958465,0)") == 2958465
+    assert evaluate("=EDATE(2958465,0)") == 2958465
+    assert evaluate("=EOMONTH(2958100,11)") == 2958434  # December 31, 9998 + 11 months: November 30, 9999
+    assert evaluate("=EDATE(2958100,12)") == 2958465
+    for formula in ("=EOMONTH(2958465,1)", "=EDATE(2958465,1)", "=EDATE(2958435,1)", "=EOMONTH(45000,1E10)"):
+        assert str(evaluate(formula)) == "#NUM!", formula
+    assert evaluate("=EOMONTH(45000,1)") == 45046  # April 30, 2023, as before
+
+
+def test_days360_of_whole_columns_reads_the_formulas_row(tmp_path: Path) -> None:
+    """Issue 44: DAYS360 with whole-column arguments (``DAYS360(F:F,G:G)``) took the columns' first
+    cells. Microsoft's "Implicit intersection operator: @" page: an ordinary formula reads a range
+    given where one value is needed as the cell in the formula's own row (Excel writes it
+    ``DAYS360(@F:F,@G:G)``); DAYS360's dates are single values (its page)."""
+    cells: dict[str, Any] = {"F1": 45000, "F2": 45010, "F3": 45020, "G1": 45100, "G2": 45200, "G3": 45300}
+    cells |= {"H2": "=DAYS360(F:F,G:G)", "H3": "=DAYS360($F$1:$F$3,$G$1:$G$3)", "I2": "=DAYS360(F2,G2)"}
+    cells |= {"I3": "=DAYS360(F3,G3)"}
+    got = book(tmp_path, cells)
+    assert (got["H2"], got["H3"]) == (got["I2"], got["I3"]) == (186, 275)

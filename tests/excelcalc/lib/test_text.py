@@ -76,3 +76,76 @@ def test_text_of_a_date_in_a_1904_workbook(tmp_path: Path) -> None:
     cells |= {"B3": '=TEXT(A1,"0.00")', "B4": '=TEXT(DATE(9999,12,31),"yyyy")'}
     got = book(tmp_path, cells, mac)
     assert (got["B1"], got["B2"], got["B3"], got["B4"]) == ("1904-01-01 Friday", "5 Jan 2024 12 PM", "0.00", "9999")
+
+
+# ------------------------------------------------------------------------ FIXED and TEXT: 15 digits
+
+
+def test_fixed_as_microsoft_documents_it() -> None:
+    """Microsoft's FIXED page (support.microsoft.com/en-us/excel/fixed-function), its examples."""
+    examples = {
+        "=FIXED(1234.567,1)": "1,234.6",
+        "=FIXED(1234.567,-1)": "1,230",
+        "=FIXED(-1234.567,-1,TRUE)": "-1230",
+        "=FIXED(44.332)": "44.33",
+    }
+    assert {f: evaluate(f) for f in examples} == examples
+
+
+def test_fixed_and_text_write_the_15_digits_excel_holds() -> None:
+    """Microsoft's FIXED page: "Numbers in Microsoft Excel can never have more than 15 significant
+    digits, but decimals can be as large as 127": the text is made from the 15 digits, rounded in
+    decimal, as ROUND does (issue 41: FIXED(2.675,2) was 2.67, Excel 2.68; FIXED(0.1+0.2,20) showed
+    the double's digits past the 15th, where Excel writes zeros)."""
+    examples = {
+        "=FIXED(2.675,2)": "2.68",
+        "=FIXED(1.005,2)": "1.01",
+        "=FIXED(1E23,0)": "100,000,000,000,000,000,000,000",
+        "=FIXED(0.1+0.2,20)": "0.30000000000000000000",
+        "=FIXED(-2.675,2,TRUE)": "-2.68",
+        '=TEXT(0.1+0.2,"0.00000000000000000000")': "0.30000000000000000000",
+        '=TEXT(2.675,"0.00")': "2.68",
+        '=TEXT(1E23,"#,##0")': "100,000,000,000,000,000,000,000",
+        "=FIXED(1,128)": "#VALUE!",  # decimals "can be as large as 127"
+    }
+    got = {f: evaluate(f) for f in examples}
+    assert {f: str(v) for f, v in got.items()} == examples
+    assert evaluate("=ROUND(2.675,2)") == 2.68  # the same digits ROUND rounds
+
+
+def test_rept_of_a_negative_count_is_value() -> None:
+    """Issue 41 (measured in Excel): REPT("a",-1) is #VALUE!; it answered "". Microsoft's REPT page:
+    number_times is "a positive number specifying the number of times to repeat text"; 0 is ""."""
+    assert str(evaluate('=REPT("a",-1)')) == "#VALUE!"
+    assert evaluate('=REPT("a",0)') == ""
+    assert evaluate('=REPT("ab",2.9)') == "abab"
+
+
+def test_unicode_and_unichar_as_microsoft_documents_them() -> None:
+    """Issue 44: UNICODE and UNICHAR answered "not computed". Microsoft's UNICHAR page: UNICHAR(66)
+    is "B", UNICHAR(32) a space; 0 is #VALUE!; "partial surrogates" #N/A. The UNICODE page:
+    UNICODE(" ") is 32, UNICODE("B") 66. Files write them _xlfn.UNICHAR, _xlfn.UNICODE."""
+    assert [evaluate("=UNICHAR(66)"), evaluate("=UNICHAR(32)"), evaluate("=_xlfn.UNICHAR(128512)")] == ["B", " ", "😀"]
+    assert [evaluate('=UNICODE(" ")'), evaluate('=UNICODE("B")'), evaluate('=_xlfn.UNICODE("😀")')] == [32, 66, 128512]
+    assert str(evaluate("=UNICHAR(0)")) == "#VALUE!"
+    assert str(evaluate("=UNICHAR(55296)")) == "#N/A"
+
+
+def test_search_with_wildcards_as_microsoft_documents_it() -> None:
+    """Microsoft's SEARCH page: "the question mark (?) matches any single character; an asterisk (*)
+    matches any sequence of characters. If you want to find an actual question mark or asterisk, type
+    a tilde (~) before the character"; its examples SEARCH("e","Statements",6) is 7 and
+    SEARCH("margin","Profit Margin") 8. formulas looked for * ? ~ as they are (issue 44: SEARCH of "~")."""
+    examples = {
+        '=SEARCH("e","Statements",6)': 7,
+        '=SEARCH("margin","Profit Margin")': 8,
+        '=SEARCH("a*c","xAbC")': 2,
+        '=SEARCH("b?d","abcd")': 2,
+        '=SEARCH("~*","a*b")': 2,
+        '=SEARCH("~?","a?b")': 2,
+        '=SEARCH("~~","a~b")': 2,
+        '=SEARCH("p*r","printer",2)': "#VALUE!",
+    }
+    assert {
+        f: (v if isinstance(v, int | float) else str(v)) for f, v in ((f, evaluate(f)) for f in examples)
+    } == examples

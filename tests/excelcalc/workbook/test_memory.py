@@ -153,3 +153,42 @@ def test_a_small_file_of_five_large_parts_is_refused_before_it_is_unpacked(
     err = capsys.readouterr().err
     assert "MiB once unpacked" in err and "Traceback" not in err, err
     assert not (tmp_path / "out.xlsx").exists()
+
+
+def references(path: Path, rows: int) -> Path:
+    """``=A<r>`` in column B beside a number in column A, ``rows`` rows: each formula's input its own."""
+    cells = "".join(
+        f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><f>A{r}</f></c></row>' for r in range(1, rows + 1)
+    )
+    sheet = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        f'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{cells}'
+        "</sheetData></worksheet>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", TYPES)
+        z.writestr("_rels/.rels", RELS)
+        z.writestr("xl/workbook.xml", WORKBOOK)
+        z.writestr("xl/_rels/workbook.xml.rels", BOOK_RELS)
+        z.writestr("xl/worksheets/sheet1.xml", sheet)
+    return path
+
+
+def test_a_memo_of_answers_never_asked_again_is_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41: 1,000,000 ``=A<i>`` with their inputs were accepted and peaked at 1,317 MiB. The memo
+    of pure formulas kept an answer for each though none repeats: it is dropped once it holds
+    ``MEMO_TRIAL`` answers of which few were asked again (with the references freed as the answers
+    are collected and the writer's one copy of the sheet, the peak RSS is now 1,021 MiB: hostile.CALC
+    in a fresh process). Measured here with the trial at 1,000 formulas against a memo kept whole."""
+    from excelcalc.workbook import runner
+
+    src = references(tmp_path / "refs.xlsx", CELLS)
+    report = calc(src, tmp_path / "out.xlsx")
+    assert report.formulas == CELLS and report.ok
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    assert got["B7"].value == 7 and got[f"B{CELLS}"].value == CELLS
+    monkeypatch.setattr(runner, "MEMO_TRIAL", 10**9)
+    kept = held_per_cell(src, tmp_path / "out.xlsx")
+    monkeypatch.setattr(runner, "MEMO_TRIAL", 1_000)
+    dropped = held_per_cell(src, tmp_path / "out.xlsx")
+    assert kept - dropped > 100, f"{kept:.0f} bytes a formula with the memo kept, {dropped:.0f} dropped"
