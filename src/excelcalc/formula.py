@@ -406,6 +406,7 @@ BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing mor
     "#NUM!": "a number out of range (too large, or no answer exists)",
     "#VALUE!": "an argument of the wrong type (text where a number is needed?)",
     "#NULL!": "the ranges do not intersect",
+    "#REF!": "a reference to cells that do not exist (deleted in Excel: #REF! in the formula; or past a range's end)",
 }
 
 

@@ -33,11 +33,29 @@ EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own s
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # tab and CR too: OWASP's CSV-injection list
 
 
+_SHEET = r"(?:'(?:[^']|'')*'|[\w.\[\]]+)!"  # a sheet as a reference names it: 'Bob''s'!, Sheet1!, [1]Sheet1!
+_PLACE = r"\$?[A-Za-z]{1,3}\$?\d+|\$?[A-Za-z]{1,3}|\$?\d+"  # a cell, a column or a row: $A$1, A, 3
+# a reference Excel deleted: the cells (Sheet1!#REF!), the sheet (#REF!A1), one corner of a range
+_DELETED = re.compile(rf"(?<![\w.$'])(?:{_SHEET})?#REF!(?:{_PLACE})?(?![\w.$(])", re.IGNORECASE)
+_DELETED_CORNER = re.compile(
+    rf"(?<![\w.$'])(?:{_SHEET})?(?:{_PLACE}|#REF!):#REF!(?![\w.$(])|#REF!:(?:{_SHEET})?(?:{_PLACE}|#REF!)(?![\w.$(])",
+    re.IGNORECASE,
+)
+
+
 def normalize_formula(text: str) -> str:
-    """Drop add-in prefixes from function names (``_xludf.BEST(``), outside string literals."""
+    """Drop add-in prefixes from function names (``_xludf.BEST(``), and write a reference Excel
+    deleted (``Sheet1!#REF!``, ``#REF!$A$1:$B$9``, ``SUM(#REF!:#REF!)``) as the error ``#REF!`` it
+    evaluates to (ECMA-376 Part 1, 18.17.7: ``#REF!``, "a cell reference ... is not valid"),
+    outside string literals."""
     parts = text.split('"')
     for i in range(0, len(parts), 2):
-        parts[i] = _UDF_PREFIX.sub("", parts[i])
+        part = _UDF_PREFIX.sub("", parts[i])
+        if "#REF!" in part.upper():
+            part = _DELETED.sub("#REF!", part)
+            while (shorter := _DELETED_CORNER.sub("#REF!", part)) != part:
+                part = shorter
+        parts[i] = part
     return '"'.join(parts)
 
 
