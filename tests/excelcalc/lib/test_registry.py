@@ -43,6 +43,9 @@ INSTALLED |= {"QUOTIENT", "SERIESSUM", "HYPERLINK"} | lib.NOT_COMPUTED  # formul
 INSTALLED |= {"MATCH", "VLOOKUP", "HLOOKUP"}  # match_type 1 / range_lookup TRUE by Excel's binary search
 INSTALLED |= {"PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "_XLFN.PERCENTRANK.INC", "_XLFN.PERCENTRANK.EXC"}
 INSTALLED |= {"POISSON", "POISSON.DIST", "_XLFN.POISSON.DIST"}  # x truncated (formulas: 0 for a fraction)
+# issue 44: multiples to Excel's 15 digits (FLOOR(7.1,0.1) was 7), TRUNC of the 15 digits without a loop
+# per digit, MROUND half away from 0, INT of 1E308
+INSTALLED |= {"FLOOR", "CEILING", "MROUND", "TRUNC", "INT"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
