@@ -28,6 +28,7 @@ from excelcalc.values import ReasonedError, plain
 
 __all__ = [
     "FORMULAS",
+    "MAX_ARRAY_CELLS",
     "Entry",
     "Wraps",
     "cells",
@@ -39,6 +40,9 @@ __all__ = [
     "total",
     "whole_number",
 ]
+
+
+MAX_ARRAY_CELLS = 2_000_000  # cells of one array a function makes (EXPAND...): as many as a sheet may hold here
 
 
 @dataclass(frozen=True)

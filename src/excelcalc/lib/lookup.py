@@ -34,7 +34,7 @@ from excelcalc.backend import (
     operator,
     range_parts,
 )
-from excelcalc.lib._common import Entry, Wraps, formulas_own, lazy, plain_number, scalar
+from excelcalc.lib._common import MAX_ARRAY_CELLS, Entry, Wraps, formulas_own, lazy, plain_number, scalar
 from excelcalc.lib.sheets import Area, Sheets, area_of, current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError
@@ -629,6 +629,30 @@ def _single(table: FunctionTable) -> dict[str, Any]:
     return {"extra_inputs": table.excel("_XLFN.SINGLE")["extra_inputs"], "function": single}
 
 
+def expand(original: Callable[..., Any]) -> Callable[..., Any]:
+    """EXPAND(array, rows, [columns], [pad_with]) of at most a sheet's rows and columns and
+    ``MAX_ARRAY_CELLS`` cells (Microsoft's EXPAND page: "Excel returns a #NUM when array is too
+    large"); formulas made every cell asked for (``EXPAND(5,100000000,1,1)``: seven minutes)."""
+
+    def run(array: Any, rows: Any, columns: Any = None, *rest: Any) -> Any:
+        shape = as_grid(array).shape
+        size = []
+        for v, most, have, what in ((rows, MAX_ROW, shape[0], "rows"), (columns, MAX_COL, shape[1], "columns")):
+            x = have if v is None or v is EMPTY else plain_number(v, f"EXPAND's {what}")
+            if isinstance(x, XlError):
+                return x
+            if x > most:
+                return ReasonedError("#NUM!", f"EXPAND to {x:,.0f} {what}: a sheet has {most:,}")
+            size.append(max(float(x), 1.0))
+        if size[0] * size[1] > MAX_ARRAY_CELLS:
+            why = f"EXPAND to {size[0] * size[1]:,.0f} cells: more than benchsheet makes in one array"
+            return ReasonedError("#NUM!", f"{why} ({MAX_ARRAY_CELLS:,})")
+        return original(array, rows, *((columns, *rest) if columns is not None or rest else ()))
+
+    run.__name__ = "EXPAND"
+    return run
+
+
 def hyperlink(link_location: Any, friendly_name: Any = None) -> Any:
     """HYPERLINK(link_location, [friendly_name]) (Microsoft's page): the cell shows friendly_name, or
     link_location without one (tests/corpus poi/FormulaEvalTestData_Copy.xlsx, EverythingTests!D724:
@@ -655,7 +679,9 @@ FUNCTIONS: dict[str, Entry] = {
     "INDIRECT": indirect,
     "SINGLE": Wraps(_single),
     "_XLFN.SINGLE": Wraps(_single),
-    **formulas_own("CHOOSE COLUMN EXPAND ROW TRANSPOSE _XLFN.CHOOSECOLS _XLFN.XMATCH"),
+    "EXPAND": Wraps(lambda table: expand(table.excel("EXPAND"))),
+    "_XLFN.EXPAND": Wraps(lambda table: expand(table.excel("_XLFN.EXPAND"))),
+    **formulas_own("CHOOSE COLUMN ROW TRANSPOSE _XLFN.CHOOSECOLS _XLFN.XMATCH"),
 }
 
 OPERATORS: dict[str, Entry] = {":": Wraps(lambda table: range_operator(operator(":")))}

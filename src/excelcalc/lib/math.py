@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from excelcalc.args import direct, direct_strict, in_range, is_number, many, values
-from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, elementwise, error
-from excelcalc.lib._common import Entry, cells, formulas_own, number, plain_number, total, whole_number
+from excelcalc.backend import EMPTY, FunctionTable, Ranges, XlError, as_grid, elementwise, error
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, plain_number, total, whole_number
 from excelcalc.lib.sheets import area_of, current
 from excelcalc.lib.statistical import STATISTICS as _STATISTICS
 from excelcalc.lib.statistical import mode
@@ -488,6 +488,19 @@ def seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
     return total(terms)
 
 
+def _rand(table: FunctionTable) -> dict[str, Any]:
+    """RAND() (Microsoft's page: "RAND has no arguments"): formulas passed arguments on to numpy's
+    ``rand`` as an array's dimensions (``RAND(5,2,100000000)`` made a billion numbers)."""
+    own = table.excel("RAND")
+
+    def run(compiling: Any, *args: Any) -> Any:
+        if args:
+            return ReasonedError("#VALUE!", "RAND takes no arguments: RAND()")
+        return own["function"](compiling)
+
+    return {"extra_inputs": own["extra_inputs"], "function": run}
+
+
 _ROUNDING = elementwise(floor_math, number), elementwise(ceiling_math, number)
 _PRECISE = elementwise(_precise(floor_math), number), elementwise(_precise(ceiling_math), number)
 
@@ -513,6 +526,7 @@ FUNCTIONS: dict[str, Entry] = {
     "MROUND": elementwise(mround, number),
     "TRUNC": elementwise(trunc, number),
     "INT": elementwise(excel_int, number),
+    "RAND": Wraps(_rand),
     "COMBIN": cells(combin),
     "QUOTIENT": elementwise(quotient, number),
     "SERIESSUM": seriessum,
@@ -522,7 +536,7 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.AGGREGATE": aggregate,
     **formulas_own(
         "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH COS COSH DECIMAL DEGREES EVEN EXP LN LOG"
-        " LOG10 MDETERM MINVERSE MMULT MOD ODD PI RADIANS RAND SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
+        " LOG10 MDETERM MINVERSE MMULT MOD ODD PI RADIANS SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
         " SUMX2PY2 SUMXMY2 TAN TANH"
     ),
 }
