@@ -35,7 +35,7 @@ from excelcalc.backend import (
     range_parts,
 )
 from excelcalc.lib._common import MAX_ARRAY_CELLS, Entry, Wraps, formulas_own, lazy, plain_number, scalar
-from excelcalc.lib.sheets import Area, Sheets, area_of, current
+from excelcalc.lib.sheets import FULL, Area, Sheets, area_of, current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError
 
@@ -133,6 +133,20 @@ def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
 # ------------------------------------------------------------------------ implicit intersection
 
 
+# Engineering, Financial and Statistical functions of single values (Microsoft's pages)
+_SINGLE_VALUED = """
+BIN2DEC BIN2HEX BIN2OCT DEC2BIN DEC2HEX DEC2OCT HEX2BIN HEX2DEC HEX2OCT OCT2BIN OCT2DEC OCT2HEX
+COMPLEX CONVERT DECIMAL IMABS IMAGINARY IMARGUMENT IMCONJUGATE IMCOS IMDIV IMEXP IMLN IMLOG10 IMLOG2
+IMPOWER IMREAL IMSIN IMSQRT IMSUB FV NPER PMT PV RATE SLN NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV
+T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT F.DIST
+F.DIST.RT F.INV F.INV.RT BINOM.DIST POISSON.DIST POISSON EXPON.DIST GAMMA.DIST LOGNORM.DIST
+CONFIDENCE.NORM CONFIDENCE.T CONFIDENCE NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV CHIDIST
+CHIINV FDIST FINV BINOMDIST EXPONDIST GAMMADIST LOGNORMDIST STANDARDIZE GAMMALN GAMMALN.PRECISE
+BETA.DIST BETADIST BETA.INV BETAINV WEIBULL.DIST WEIBULL HYPGEOM.DIST HYPGEOMDIST NEGBINOM.DIST
+NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV FISHER FISHERINV PHI GAMMA
+GAUSS ERROR.TYPE
+"""
+
 # Functions whose arguments are all single values: a range given to one of them, or to an operator
 # outside any function, is read by Excel's implicit intersection in an ordinary formula ("implicit
 # intersection ... reduces many values to a single value", Microsoft's "Implicit intersection
@@ -150,6 +164,8 @@ SCALAR_FUNCTIONS = frozenset(
         "ATAN2",
         "ATANH",
         "CEILING",
+        "CEILING.MATH",
+        "CEILING.PRECISE",
         "CHAR",
         "CLEAN",
         "CODE",
@@ -158,8 +174,10 @@ SCALAR_FUNCTIONS = frozenset(
         "COS",
         "COSH",
         "DATE",
+        "DATEDIF",
         "DAY",
         "DAYS",
+        "DAYS360",
         "DEGREES",
         "DOLLAR",
         "EDATE",
@@ -170,6 +188,8 @@ SCALAR_FUNCTIONS = frozenset(
         "FACT",
         "FIND",
         "FLOOR",
+        "FLOOR.MATH",
+        "FLOOR.PRECISE",
         "HOUR",
         "IF",
         "IFERROR",
@@ -179,6 +199,7 @@ SCALAR_FUNCTIONS = frozenset(
         "ISERR",
         "ISERROR",
         "ISEVEN",
+        "ISO.CEILING",
         "ISLOGICAL",
         "ISNA",
         "ISNONTEXT",
@@ -201,6 +222,7 @@ SCALAR_FUNCTIONS = frozenset(
         "ODD",
         "POWER",
         "PROPER",
+        "QUOTIENT",
         "RADIANS",
         "REPLACE",
         "REPT",
@@ -226,6 +248,7 @@ SCALAR_FUNCTIONS = frozenset(
         "WEEKDAY",
         "YEAR",
         "YEARFRAC",
+        *_SINGLE_VALUED.split(),
     ]
 )
 
@@ -243,6 +266,10 @@ SCALAR_ARGUMENTS: dict[str, frozenset[int]] = {
     "SMALL": frozenset({1}),
     "SUMIF": frozenset({1}),
     "VLOOKUP": frozenset({0, 2, 3}),
+    "NETWORKDAYS": frozenset({0, 1}),
+    "NETWORKDAYS.INTL": frozenset({0, 1, 2}),
+    "WORKDAY": frozenset({0, 1}),
+    "WORKDAY.INTL": frozenset({0, 1, 2}),
 }
 
 
@@ -307,7 +334,8 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
     if len(ref.ranges) != 1 or cell is None:
         return error("#VALUE!")
     part, here = ref.ranges[0], cell.ranges[0]
-    r1, r2, c1, c2 = int(part["r1"]), int(part["r2"]), int(part["n1"]), int(part["n2"])
+    r1, c1 = int(part["r1"]), int(part["n1"])
+    r2, c2 = part.get(FULL, (int(part["r2"]), int(part["n2"])))  # a whole column: not only the cells present
     row, col = int(here["r1"]), int(here["n1"])
     if (r1, c1) == (r2, c2):
         return ref
@@ -318,8 +346,12 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
     else:
         why = "a range of several cells where one value is needed, none of them in the formula's row or column"
         return ReasonedError("#VALUE!", why + " (Excel's implicit intersection)")
-    grid = as_grid(ref)
-    return make_range(range_parts(part["sheet_id"], r, c, r, c), grid[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1])
+    one = as_grid(ref)[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1]
+    return make_range(range_parts(part["sheet_id"], r, c, r, c), one if one.size else _EMPTY_CELL)
+
+
+_EMPTY_CELL = np.empty((1, 1), dtype=object)  # a cell of a whole column below the cells present (not np.full:
+_EMPTY_CELL.fill(EMPTY)  # it copies EMPTY as the plain text "empty")
 
 
 # ----------------------------------------------------------------------- XLOOKUP, LOOKUP, ADDRESS
