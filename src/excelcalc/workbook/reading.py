@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["Unusual", "read_openpyxl", "read_sheet", "read_xml"]
 
 
+NS_STRICT = "http://purl.oclc.org/ooxml/spreadsheetml/main"  # ISO/IEC 29500-1 Strict's main namespace
+
+
 class Unusual(Exception):
     """A workbook the quick reader leaves to openpyxl (a cell without its address, a date cell...)."""
 
@@ -57,6 +60,11 @@ def read_xml(book: WorkbookCells, path: Path, parts: dict[str, bytes] | None = N
 
     parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
+    if workbook.tag == f"{{{NS_STRICT}}}workbook" or workbook.get("conformance") == "strict":
+        raise ComputeError(
+            "refused: the workbook is saved as Strict Open XML Spreadsheet (ISO/IEC 29500 Strict), "
+            "which benchsheet does not read; in Excel, File > Save As 'Excel Workbook (*.xlsx)' and compute that"
+        )
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
     twice = sorted({name for name in every if every.count(name) > 1})
     if twice:  # the sheets read by name: the first one's cells were lost without a word

@@ -461,3 +461,34 @@ def test_a_part_that_cannot_be_unpacked_is_refused_saying_why(
     err = capsys.readouterr().err
     assert "xl/worksheets/sheet1.xml" in err and says in err and "please report" not in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+STRICT = {  # ISO/IEC 29500-1:2016 (Strict) namespaces for Transitional's (ECMA-376 Part 1, 8.1 and Annex A)
+    b"http://schemas.openxmlformats.org/spreadsheetml/2006/main": b"http://purl.oclc.org/ooxml/spreadsheetml/main",
+    b"http://schemas.openxmlformats.org/officeDocument/2006/relationships": (
+        b"http://purl.oclc.org/ooxml/officeDocument/relationships"
+    ),
+}
+
+
+def test_a_strict_open_xml_workbook_is_refused_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Excel's "Strict Open XML Spreadsheet" names its parts in ISO 29500 Strict's namespaces
+    (``conformance="strict"``): calc found no sheet in them, printed "computed 0 formulas", exited 0
+    and wrote Excel's cached values back, as if it had recomputed (issue 44 item 5). It refuses the
+    file, says why and what to do, exits 2 and writes nothing."""
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2"})
+    path = tmp_path / "strict.xlsx"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(path, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            for old, new in STRICT.items():
+                data = data.replace(old, new)
+            if info.filename == "xl/workbook.xml":
+                data = data.replace(b"<workbook ", b'<workbook conformance="strict" ', 1)
+            zout.writestr(info, data)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "Strict Open XML" in err and "Save As" in err and "Traceback" not in err, err
+    assert not (tmp_path / "out.xlsx").exists()
