@@ -36,3 +36,15 @@ def test_rand_takes_no_arguments() -> None:
         got = evaluate(f"={call}")
         assert str(got) == "#VALUE!" and "RAND" in got.reason, (call, got)
     assert 0 <= evaluate("=RAND()") < 1
+
+
+def test_numbers_at_excels_edges() -> None:
+    """Issue 41 item 3, Excel's answers: ``MOD(1E308,0.3)`` #NUM! (formulas 0.0614: a number of 2^53
+    divisors or more leaves no digit of a remainder), ``INT(1E308)`` 1E+308 and ``TRUNC(1E308,-400)``
+    0 (both #VALUE! "wrong type"). MOD's page: MOD(3,2) 1, MOD(-3,2) 1, MOD(3,-2) -1, MOD(-3,-2) -1."""
+    got = evaluate("=MOD(1E308,0.3)")
+    assert str(got) == "#NUM!" and "MOD" in got.reason
+    assert [evaluate(f"=MOD({a})") for a in ("3,2", "-3,2", "3,-2", "-3,-2")] == [1, 1, -1, -1]
+    assert str(evaluate("=MOD(5,0)")) == "#DIV/0!"
+    assert evaluate("=INT(1E308)") == 1e308 and evaluate("=INT(-1E308)") == -1e308
+    assert evaluate("=TRUNC(1E308,-400)") == 0

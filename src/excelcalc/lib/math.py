@@ -488,6 +488,18 @@ def seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
     return total(terms)
 
 
+def mod(n: float, d: float) -> Any:
+    """MOD (Microsoft's page: ``MOD(3,2)`` 1, ``MOD(-3,2)`` 1, ``MOD(3,-2)`` -1, ``MOD(-3,-2)`` -1: the
+    remainder has the divisor's sign; by 0 #DIV/0!), as formulas computes it, except a number of
+    2^53 divisors or more: no whole count of divisors is held exactly, so the remainder has no
+    digit, #NUM! (Excel: ``MOD(1E308,0.3)`` is #NUM!; formulas answered 0.0614)."""
+    if d == 0:
+        return error("#DIV/0!")
+    if not abs(n / d) < 2.0**53:
+        return ReasonedError("#NUM!", "MOD of a number of 2^53 divisors or more: the remainder has no digit")
+    return n % d + 0.0
+
+
 def _rand(table: FunctionTable) -> dict[str, Any]:
     """RAND() (Microsoft's page: "RAND has no arguments"): formulas passed arguments on to numpy's
     ``rand`` as an array's dimensions (``RAND(5,2,100000000)`` made a billion numbers)."""
@@ -527,6 +539,7 @@ FUNCTIONS: dict[str, Entry] = {
     "TRUNC": elementwise(trunc, number),
     "INT": elementwise(excel_int, number),
     "RAND": Wraps(_rand),
+    "MOD": elementwise(mod, number),
     "COMBIN": cells(combin),
     "QUOTIENT": elementwise(quotient, number),
     "SERIESSUM": seriessum,
@@ -536,7 +549,7 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.AGGREGATE": aggregate,
     **formulas_own(
         "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH COS COSH DECIMAL DEGREES EVEN EXP LN LOG"
-        " LOG10 MDETERM MINVERSE MMULT MOD ODD PI RADIANS SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
+        " LOG10 MDETERM MINVERSE MMULT ODD PI RADIANS SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
         " SUMX2PY2 SUMXMY2 TAN TANH"
     ),
 }
