@@ -492,3 +492,24 @@ def test_a_strict_open_xml_workbook_is_refused_with_the_reason(
     err = capsys.readouterr().err
     assert "Strict Open XML" in err and "Save As" in err and "Traceback" not in err, err
     assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_a_zip_holding_one_part_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ECMA-376 Part 2 (Open Packaging Conventions), 9.1.1.1.1: a package shall not hold two parts
+    of equivalent names (compared without case), and a consumer shall treat one that does as
+    invalid. A zip holding the sheet twice was computed from its last copy without a word
+    (issue 41 item 3): which copy Excel shows is not known, so the file is refused, exit 2."""
+    import warnings
+
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2"})
+    path = tmp_path / "twice.xlsx"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(path, "w") as zout, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it is asked to write
+        for info in zin.infolist():
+            zout.writestr(info, zin.read(info))
+        sheet = zin.read("xl/worksheets/sheet1.xml")
+        zout.writestr("XL/worksheets/sheet1.xml", sheet.replace(b"<v>5</v>", b"<v>6</v>"))
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "twice" in err and "sheet1.xml" in err.lower() and "Traceback" not in err, err
+    assert not (tmp_path / "out.xlsx").exists()
