@@ -500,6 +500,26 @@ def mod(n: float, d: float) -> Any:
     return n % d + 0.0
 
 
+def sumif(original: Callable[..., Any]) -> Callable[..., Any]:
+    """SUMIF whose sum_range is of another size than its range: Microsoft's SUMIF page, "the actual
+    cells that are added are determined by using the upper leftmost cell in the sum_range argument
+    as the beginning cell, and then including cells that correspond in size and shape to the range
+    argument" (formulas answered #VALUE!). The cells are read from the workbook (``lib.sheets``)."""
+
+    def run(range_: Any, criteria: Any, sum_range: Any = None) -> Any:
+        if sum_range is None:
+            return original(range_, criteria)
+        rows, cols = as_grid(range_).shape
+        area, sheets = area_of(sum_range), current()
+        if area is not None and sheets is not None and as_grid(sum_range).shape != (rows, cols):
+            s, r1, c1 = area[:3]
+            sum_range = sheets.read((s, r1, c1, r1 + rows - 1, c1 + cols - 1))
+        return original(range_, criteria, sum_range)
+
+    run.__name__ = "SUMIF"
+    return run
+
+
 def _rand(table: FunctionTable) -> dict[str, Any]:
     """RAND() (Microsoft's page: "RAND has no arguments"): formulas passed arguments on to numpy's
     ``rand`` as an array's dimensions (``RAND(5,2,100000000)`` made a billion numbers)."""
@@ -540,6 +560,7 @@ FUNCTIONS: dict[str, Entry] = {
     "INT": elementwise(excel_int, number),
     "RAND": Wraps(_rand),
     "MOD": elementwise(mod, number),
+    "SUMIF": Wraps(lambda table: sumif(table.excel("SUMIF"))),
     "COMBIN": cells(combin),
     "QUOTIENT": elementwise(quotient, number),
     "SERIESSUM": seriessum,
@@ -549,7 +570,7 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.AGGREGATE": aggregate,
     **formulas_own(
         "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH COS COSH DECIMAL DEGREES EVEN EXP LN LOG"
-        " LOG10 MDETERM MINVERSE MMULT ODD PI RADIANS SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
+        " LOG10 MDETERM MINVERSE MMULT ODD PI RADIANS SIGN SIN SINH SQRT SUMIFS SUMX2MY2"
         " SUMX2PY2 SUMXMY2 TAN TANH"
     ),
 }

@@ -91,3 +91,20 @@ def test_quotient_and_seriessum_as_microsoft_documents_them() -> None:
     got = evaluate("=SERIESSUM(PI()/4,0,2,{1,-1/FACT(2),1/FACT(4),-1/FACT(6)})")
     assert round(float(got), 8) == 0.70710321
     assert str(evaluate('=SERIESSUM(2,0,2,{1,"a"})')) == "#VALUE!"
+
+
+def test_sumif_sums_a_sum_range_of_the_range_s_shape(tmp_path: Path) -> None:
+    """Microsoft's SUMIF page: "The sum_range argument does not have to be the same size and shape
+    as the range argument. The actual cells that are added are determined by using the upper
+    leftmost cell in the sum_range argument as the beginning cell, and then including cells that
+    correspond in size and shape to the range argument": range A1:A5 with sum_range B1:B3 adds
+    B1:B5, A1:B4 with C1:C2 adds C1:D4. calc answered #VALUE! (issue 44 item 7, SUMIF criteria)."""
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 6)} | {f"B{r}": 10 * r for r in range(1, 6)}
+    cells |= {f"C{r}": 100 * r for r in range(1, 5)} | {f"D{r}": 1000 * r for r in range(1, 5)}
+    cells |= {"F1": '=SUMIF(A1:A5,">=2",B1:B5)', "F2": '=SUMIF(A1:A5,">=2",B1:B3)', "F3": '=SUMIF(A1:A5,">=2",B1)'}
+    cells |= {"F4": '=SUMIF(A1:B4,">=3",C1:D4)', "F5": '=SUMIF(A1:B4,">=3",C1:C2)', "F6": '=SUMIF(A1:A5,">=2",B2)'}
+    got = book(tmp_path, cells)
+    assert (got["F1"], got["F2"], got["F3"]) == (140, 140, 140)
+    # A1:B4 >= 3: A3, A4 and every B (10..40): C3, C4 and D1..D4
+    assert (got["F4"], got["F5"]) == (300 + 400 + 1000 + 2000 + 3000 + 4000,) * 2
+    assert got["F6"] == 30 + 40 + 50  # B2:B6, B6 empty
