@@ -35,7 +35,7 @@ CORPUS_CELLS = {
     "poi/55906-MultiSheetRefs.xlsx": ["Sheet1!A3", "Sheet1!B3", "Sheet1!C3", "Sheet1!D3", "Sheet1!H3", "Sheet1!I6"],
     "poi/FormulaSheetRange.xlsx": ["test!D11", "test!D12"],
     "poi/48703.xlsx": ["Sheet1!B2"],
-    "poi/56737.xlsx": ["Uses!D3", "Uses!C5", "Uses!D5"],
+    "poi/56737.xlsx": ["Uses!D2", "Uses!D3", "Uses!C5", "Uses!D5"],  # D2: Defines!NR_To_A1, a sheet's own name
 }
 
 
