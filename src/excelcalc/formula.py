@@ -170,7 +170,7 @@ def prepare(
             if tok.type == "OPERAND" and tok.subtype == "RANGE":
                 meaning = names(value) if names is not None else None
                 if meaning is not None:
-                    out.append("(" + meaning.removeprefix("=") + ")")
+                    out.append("(" + normalize_formula(meaning.removeprefix("=")) + ")")  # Sheet1!#REF! too
                     raw.append(out[-1])
                     substituted = True
                     continue

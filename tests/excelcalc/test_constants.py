@@ -69,3 +69,19 @@ def test_a_reference_to_a_deleted_sheet_or_cell_is_ref(tmp_path: Path) -> None:
         assert "deleted" in got["reasons"][ref], (ref, got["reasons"][ref])
     assert (got["B2"], got["B7"], got["B8"]) == (7, 5, True)
     assert str(evaluate("=#REF!A1")) == "#REF!" and evaluate("=IFERROR(Sheet1!#REF!,2)") == 2
+
+
+def test_a_name_standing_for_a_deleted_reference_is_ref(tmp_path: Path) -> None:
+    """A defined name whose cells or sheet Excel deleted stands for ``S!#REF!`` or
+    ``#REF!$A$1:$B$3`` in the file: evaluated, #REF!, which IFERROR catches (it answered #REF!
+    "external workbook references are not followed" and "not a valid formula")."""
+    cells = {
+        "A1": 1,
+        "B1": "=Gone*2",
+        "B2": "=IFERROR(Gone,5)",
+        "B3": "=SUM(Gone2)",
+        "B4": "=IFERROR(VLOOKUP(A1,Gone2,2,0),7)",
+    }
+    got = book(tmp_path, cells, Gone="S!#REF!", Gone2="#REF!$A$1:$B$3")
+    assert (got["B1"], got["B2"], got["B3"], got["B4"]) == ("#REF!", 5, "#REF!", 7)
+    assert "deleted" in got["reasons"]["B1"]
