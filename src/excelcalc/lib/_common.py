@@ -31,7 +31,7 @@ from excelcalc.values import ReasonedError, plain
 
 __all__ = [
     "FORMULAS",
-    "MAX_ARRAY_CELLS",
+    "MAX_ARRAY_MADE",
     "Entry",
     "Wraps",
     "cells",
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-MAX_ARRAY_CELLS = 2_000_000  # cells of one array a function makes (EXPAND...): as many as a sheet may hold here
+MAX_ARRAY_MADE = 2_000_000  # cells of one array a function makes (EXPAND...): as many as a sheet may hold here
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def text_serial(text: str) -> float | None:
         serial -= 1462
         if serial < 0:
             return None
-    hours, minutes, seconds = (float(x) for x in (*found[3:6], 0, 0, 0)[:3])
+    hours, minutes, seconds = found[3:6]
     return serial + (hours * 3600 + minutes * 60 + seconds) / 86400
 
 

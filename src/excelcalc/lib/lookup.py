@@ -34,7 +34,7 @@ from excelcalc.backend import (
     operator,
     range_parts,
 )
-from excelcalc.lib._common import MAX_ARRAY_CELLS, Entry, Wraps, formulas_own, lazy, plain_number, scalar
+from excelcalc.lib._common import MAX_ARRAY_MADE, Entry, Wraps, formulas_own, lazy, plain_number, scalar
 from excelcalc.lib.sheets import FULL, Area, Sheets, area_of, current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError
@@ -663,7 +663,7 @@ def _single(table: FunctionTable) -> dict[str, Any]:
 
 def expand(original: Callable[..., Any]) -> Callable[..., Any]:
     """EXPAND(array, rows, [columns], [pad_with]) of at most a sheet's rows and columns and
-    ``MAX_ARRAY_CELLS`` cells (Microsoft's EXPAND page: "Excel returns a #NUM when array is too
+    ``MAX_ARRAY_MADE`` cells (Microsoft's EXPAND page: "Excel returns a #NUM when array is too
     large"); formulas made every cell asked for (``EXPAND(5,100000000,1,1)``: seven minutes)."""
 
     def run(array: Any, rows: Any, columns: Any = None, *rest: Any) -> Any:
@@ -676,9 +676,9 @@ def expand(original: Callable[..., Any]) -> Callable[..., Any]:
             if x > most:
                 return ReasonedError("#NUM!", f"EXPAND to {x:,.0f} {what}: a sheet has {most:,}")
             size.append(max(float(x), 1.0))
-        if size[0] * size[1] > MAX_ARRAY_CELLS:
+        if size[0] * size[1] > MAX_ARRAY_MADE:
             why = f"EXPAND to {size[0] * size[1]:,.0f} cells: more than benchsheet makes in one array"
-            return ReasonedError("#NUM!", f"{why} ({MAX_ARRAY_CELLS:,})")
+            return ReasonedError("#NUM!", f"{why} ({MAX_ARRAY_MADE:,})")
         return original(array, rows, *((columns, *rest) if columns is not None or rest else ()))
 
     run.__name__ = "EXPAND"
