@@ -180,22 +180,25 @@ def test_a_multiple_in_15_digits_is_not_rounded(case: tuple[float, str, float]) 
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(numbers(), st.integers(-5, 6))
 def test_trunc_round_and_mround_keep_microsofts_rules(x: float, digits: int) -> None:
-    """TRUNC toward 0, ROUND to the nearest, both to a whole number of 10^-digits; a number whose 15
-    digits end there is kept (TRUNC(-0.7999999999999998,1) is -0.8); MROUND to the nearest multiple."""
+    """TRUNC toward 0, ROUNDUP away from 0, ROUND to the nearest, each to a whole number of 10^-digits;
+    a number whose 15 digits end there is kept (TRUNC(-0.7999999999999998,1) is -0.8); MROUND to the
+    nearest multiple."""
     unit = 10.0**-digits
     if abs(x / unit) >= 1e14:
         return
     x15 = float(f"{x:.15g}")
     trunc, rounded = evaluate(f"=TRUNC({_literal(x)},{digits})"), evaluate(f"=ROUND({_literal(x)},{digits})")
     assert trunc == evaluate(f"=ROUNDDOWN({_literal(x)},{digits})")
-    for got in (trunc, rounded):
+    up = evaluate(f"=ROUNDUP({_literal(x)},{digits})")  # away from 0: at or beyond the number, less than a unit
+    for got in (trunc, rounded, up):
         assert isinstance(got, float | int), (x, digits, got)
         assert abs(got / unit - round(got / unit)) <= 1e-9 * max(1.0, abs(got / unit)), (x, digits, got)
     tol = _tolerance(x, unit)
     assert trunc * x >= 0 and abs(trunc) <= abs(x15) + tol and abs(x15) - abs(trunc) < unit + tol, (x, digits, trunc)
     assert abs(rounded - x15) <= unit / 2 + tol, (x, digits, rounded)
+    assert up * x >= 0 and abs(up) >= abs(x15) - tol and abs(up) - abs(x15) < unit + tol, (x, digits, up)
     if (units := Decimal(f"{x:.15g}").scaleb(digits)) == units.to_integral_value():
-        assert _close(trunc, x15) and _close(rounded, x15), (x, digits, trunc, rounded)
+        assert _close(trunc, x15) and _close(rounded, x15) and _close(up, x15), (x, digits, trunc, rounded, up)
     m = float(SIGNIFICANCES[abs(digits) % len(SIGNIFICANCES)])
     got = evaluate(f"=MROUND({_literal(x)},{_literal(m if x >= 0 else -m)})")
     if abs(x / m) < 1e14:
