@@ -113,7 +113,8 @@ class FunctionTable(dict[str, Any]):
         self._own: set[str] = set()
         self._loaded: set[int] = set()
         self._index, self._dynamic = _function_index(self._modules)
-        self._merge(len(self._modules), _functions.FUNCTIONS)  # formulas' ARRAY, ARRAYROW win, as there
+        # formulas' ARRAY, ARRAYROW win, as there; an array constant's cells made plain values first
+        self._merge(len(self._modules), {**_functions.FUNCTIONS, "ARRAY": _array_constant, "ARRAYROW": _array_constant})
 
     def _merge(self, rank: int, table: dict[str, Any]) -> None:
         for name, fn in table.items():
@@ -151,6 +152,14 @@ class FunctionTable(dict[str, Any]):
 
     def __contains__(self, name: object) -> bool:
         return dict.__contains__(self, name) or (isinstance(name, str) and self._load(name))
+
+
+def _array_constant(*items: Any) -> Any:
+    """A row of an array constant (``{1,-2}``), or its rows: formulas reads ``-2`` as 2 negated, a
+    0-d array, and its ARRAY kept that array as a cell, which SUM, MIN... passed over (``SUM({1,-2})``
+    was 1). ECMA-376 Part 1, 18.17.2: a number of an array constant may carry a prefix operator."""
+    cells = [i.item() if isinstance(i, np.ndarray) and i.ndim == 0 else i for i in items]
+    return np.asarray(cells, object).view(Array)
 
 
 _QUOTED = re.compile(r"""['"]([A-Z_][A-Z0-9_.]*)['"]""")

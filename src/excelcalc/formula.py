@@ -29,6 +29,7 @@ from excelcalc.backend import (
 )
 from excelcalc.formula_text import (
     EXPONENT,
+    FUTURE_FUNCTIONS,
     MAX_FORMULA,
     MAX_TEXT,
     errors_in,
@@ -128,11 +129,15 @@ class Prepared:
     problem: ReasonedError | None = None  # why it cannot be computed at all
 
 
-def prepare(formula: str, names: Callable[[str], str | None] | None = None, intersect: bool = False) -> Prepared:
+def prepare(
+    formula: str, names: Callable[[str], str | None] | None = None, intersect: bool = False, typed: bool = False
+) -> Prepared:
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
     placeholder. ``names`` gives the text a defined name stands for (None: not defined).
     ``intersect``: a cell's ordinary formula (no array formula), where Excel reads a range that
-    stands for one value as the cell of its row or column (``lib.lookup.intersected``)."""
+    stands for one value as the cell of its row or column (``lib.lookup.intersected``).
+    ``typed``: the formula as a person types it (``eval``, the formula bar), where a newer
+    function needs no ``_xlfn.``; as a file stores it (the default), one without is #NAME?."""
     tokens = tokenizer()
     Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
 
@@ -153,6 +158,9 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
         if any(t.type == "OPERAND" and t.subtype == "TEXT" and len(t.value) - 2 > MAX_TEXT for t in items):
             why = f"a text in the formula is longer than Excel's {MAX_TEXT:,} characters"
             return Prepared(text, (), ReasonedError("#VALUE!", why))
+        bare = None if typed else _without_prefix(items)
+        if bare is not None:
+            return Prepared(text, (), bare)
         substituted = False
         out: list[str] = []
         raw: list[str] = []  # the same with the references as written: the next round reads them again
@@ -165,7 +173,7 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
             if tok.type == "OPERAND" and tok.subtype == "RANGE":
                 meaning = names(value) if names is not None else None
                 if meaning is not None:
-                    out.append("(" + meaning.removeprefix("=") + ")")
+                    out.append("(" + normalize_formula(meaning.removeprefix("=")) + ")")  # Sheet1!#REF! too
                     raw.append(out[-1])
                     substituted = True
                     continue
@@ -188,6 +196,20 @@ def prepare(formula: str, names: Callable[[str], str | None] | None = None, inte
             return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
     why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
     return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+def _without_prefix(items: Sequence[Any]) -> ReasonedError | None:
+    """#NAME? naming the first newer function stored without its ``_xlfn.`` prefix, as Excel reads a
+    file (openpyxl stores ``=XLOOKUP(...)`` as typed; XlsxWriter and EPPlus document the prefix)."""
+    for tok in items:
+        if tok.type == "FUNC" and tok.subtype == "OPEN" and tok.value[:-1].upper() in FUTURE_FUNCTIONS:
+            name = tok.value[:-1].upper()
+            why = (
+                f"{name} is stored without its _xlfn. prefix, which Excel reads as an unknown function; "
+                f"a file holds it as _xlfn.{name}( (as Excel saves it)"
+            )
+            return ReasonedError("#NAME?", why)
+    return None
 
 
 def _line_breaks(literal: str) -> str:
@@ -409,12 +431,13 @@ BARE_REASONS = {  # why Excel's own errors arise, for an answer with nothing mor
     "#NUM!": "a number out of range (too large, or no answer exists)",
     "#VALUE!": "an argument of the wrong type (text where a number is needed?)",
     "#NULL!": "the ranges do not intersect",
+    "#REF!": "a reference to cells that do not exist (deleted in Excel: #REF! in the formula; or past a range's end)",
 }
 
 
 def evaluate(formula: str) -> Any:
     """Compute one formula; the answer is plain Python or a ReasonedError."""
-    prepared = prepare(formula)
+    prepared = prepare(formula, typed=True)
     if prepared.problem is not None:
         return prepared.problem
     if prepared.refs:

@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = [
     "EXPONENT",
+    "FUTURE_FUNCTIONS",
     "MAX_FORMULA",
     "MAX_TEXT",
     "cell_text",
@@ -31,14 +32,51 @@ MAX_FORMULA = 8192  # characters in a formula, as Excel allows
 MAX_TEXT = 32767  # characters in a cell's text, as Excel allows
 _UDF_PREFIX = re.compile(r"(?<![\w.])(?:_xludf\.|\[\d+\]!|'[^']*\.xla[mx]?'!)(?=[A-Za-z_][\w.]*\()", re.IGNORECASE)
 EXPONENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)[eE](\d+)$")  # 1E3: Excel's own spelling of 1E+3
+# Excel's functions newer than Excel 2007, which a file stores with the prefix _xlfn. (``_xlfn.XLOOKUP(``):
+# Excel reads one stored without it as an unknown function, #NAME? (Microsoft's [MS-XLSX] 2.2.2, "Formulas";
+# the list XlsxWriter keeps, checked against its code by tests/excelcalc/test_formula_text.py)
+_FUTURE = """
+ACOT ACOTH AGGREGATE ANCHORARRAY ARABIC ARRAYTOTEXT BASE BETA.DIST BETA.INV BINOM.DIST BINOM.DIST.RANGE BINOM.INV
+BITAND BITLSHIFT BITOR BITRSHIFT BITXOR BYCOL BYROW CEILING.MATH CEILING.PRECISE CHISQ.DIST CHISQ.DIST.RT CHISQ.INV
+CHISQ.INV.RT CHISQ.TEST CHOOSECOLS CHOOSEROWS COMBINA CONCAT CONFIDENCE.NORM CONFIDENCE.T COT COTH COVARIANCE.P
+COVARIANCE.S CSC CSCH DAYS DECIMAL DROP ERF.PRECISE ERFC.PRECISE EXPAND EXPON.DIST F.DIST F.DIST.RT F.INV F.INV.RT
+F.TEST FILTER FILTERXML FLOOR.MATH FLOOR.PRECISE FORECAST.ETS FORECAST.ETS.CONFINT FORECAST.ETS.SEASONALITY
+FORECAST.ETS.STAT FORECAST.LINEAR FORMULATEXT GAMMA GAMMA.DIST GAMMA.INV GAMMALN.PRECISE GAUSS HSTACK HYPGEOM.DIST
+IFNA IFS IMAGE IMCOSH IMCOT IMCSC IMCSCH IMSEC IMSECH IMSINH IMTAN ISFORMULA ISOMITTED ISOWEEKNUM LAMBDA LET
+LOGNORM.DIST LOGNORM.INV MAKEARRAY MAP MAXIFS MINIFS MODE.MULT MODE.SNGL MUNIT NEGBINOM.DIST NORM.DIST NORM.INV
+NORM.S.DIST NORM.S.INV NUMBERVALUE PDURATION PERCENTILE.EXC PERCENTILE.INC PERCENTRANK.EXC PERCENTRANK.INC
+PERMUTATIONA PHI POISSON.DIST QUARTILE.EXC QUARTILE.INC QUERYSTRING RANDARRAY RANK.AVG RANK.EQ REDUCE RRI SCAN SEC
+SECH SEQUENCE SHEET SHEETS SKEW.P SORT SORTBY STDEV.P STDEV.S SWITCH T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T
+T.TEST TAKE TEXTAFTER TEXTBEFORE TEXTJOIN TEXTSPLIT TOCOL TOROW UNICHAR UNICODE UNIQUE VALUETOTEXT VAR.P VAR.S
+VSTACK WEBSERVICE WEIBULL.DIST WRAPCOLS WRAPROWS XLOOKUP XMATCH XOR Z.TEST
+"""
+FUTURE_FUNCTIONS = frozenset(_FUTURE.split())
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # tab and CR too: OWASP's CSV-injection list
 
 
+_SHEET = r"(?:'(?:[^']|'')*'|[\w.\[\]]+)!"  # a sheet as a reference names it: 'Bob''s'!, Sheet1!, [1]Sheet1!
+_PLACE = r"\$?[A-Za-z]{1,3}\$?\d+|\$?[A-Za-z]{1,3}|\$?\d+"  # a cell, a column or a row: $A$1, A, 3
+# a reference Excel deleted: the cells (Sheet1!#REF!), the sheet (#REF!A1), one corner of a range
+_DELETED = re.compile(rf"(?<![\w.$'])(?:{_SHEET})?#REF!(?:{_PLACE})?(?![\w.$(])", re.IGNORECASE)
+_DELETED_CORNER = re.compile(
+    rf"(?<![\w.$'])(?:{_SHEET})?(?:{_PLACE}|#REF!):#REF!(?![\w.$(])|#REF!:(?:{_SHEET})?(?:{_PLACE}|#REF!)(?![\w.$(])",
+    re.IGNORECASE,
+)
+
+
 def normalize_formula(text: str) -> str:
-    """Drop add-in prefixes from function names (``_xludf.BEST(``), outside string literals."""
+    """Drop add-in prefixes from function names (``_xludf.BEST(``), and write a reference Excel
+    deleted (``Sheet1!#REF!``, ``#REF!$A$1:$B$9``, ``SUM(#REF!:#REF!)``) as the error ``#REF!`` it
+    evaluates to (ECMA-376 Part 1, 18.17.7: ``#REF!``, "a cell reference ... is not valid"),
+    outside string literals."""
     parts = text.split('"')
     for i in range(0, len(parts), 2):
-        parts[i] = _UDF_PREFIX.sub("", parts[i])
+        part = _UDF_PREFIX.sub("", parts[i])
+        if "#REF!" in part.upper():
+            part = _DELETED.sub("#REF!", part)
+            while (shorter := _DELETED_CORNER.sub("#REF!", part)) != part:
+                part = shorter
+        parts[i] = part
     return '"'.join(parts)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from benchsheet.cli import main
 from benchsheet.data.store import get_table
 from excelcalc.backend import Program
 from excelcalc.formula import _checked, error_cells, format_value, functions, prepare, program
-from excelcalc.formula_text import MAX_FORMULA, MAX_TEXT, errors_in, shown
+from excelcalc.formula_text import FUTURE_FUNCTIONS, MAX_FORMULA, MAX_TEXT, errors_in, shown
 from excelcalc.values import is_error
 
 ENTRY = '"6.1-0052"'
@@ -181,3 +182,29 @@ def test_everything_else_is_the_engines(formula: str, capsys: pytest.CaptureFixt
     text, error, errors, _ = _engine(formula)
     assert status == (1 if error or errors else 0)
     assert (err if error else out).rstrip("\n") == text
+
+
+def test_the_newer_functions_are_those_xlsxwriter_prefixes() -> None:
+    """The functions a file stores as ``_xlfn.NAME(`` are those XlsxWriter writes so (its
+    ``use_future_functions``, from Microsoft's [MS-XLSX] list): checked against its own code."""
+    import xlsxwriter.worksheet
+
+    sheet = xlsxwriter.worksheet.Worksheet()
+    prefixed = {name for name in FUTURE_FUNCTIONS if sheet._prepare_formula(f"{name}(1)", True).startswith("_xl")}
+    assert prefixed == FUTURE_FUNCTIONS
+    assert sheet._prepare_formula("SUM(1)+VLOOKUP(1,A1:B2,2)", True) == "SUM(1)+VLOOKUP(1,A1:B2,2)"
+
+
+def test_a_newer_function_stored_without_its_prefix_is_name(tmp_path: Path) -> None:
+    """Excel reads ``=XLOOKUP(...)`` stored without ``_xlfn.`` (openpyxl stores a formula as typed)
+    as an unknown function: #NAME? (XlsxWriter's and EPPlus's documentation of future functions);
+    calc computed it (issue 41 item 6). The reason says what to store; ``eval``, which reads a
+    formula as the formula bar does, keeps accepting it."""
+    from tests.excelcalc.lib.workbooks import book
+
+    cells = {"A1": 1, "B1": "=XLOOKUP(A1,{1,2},{10,20})", "B2": "=_xlfn.XLOOKUP(A1,{1,2},{10,20})"}
+    cells |= {"B3": "=IFS(A1=1,5)", "B4": "=_xlfn.IFS(A1=1,5)", "B5": "=SUM(A1,2)"}
+    got = book(tmp_path, cells)
+    assert (got["B1"], got["B2"], got["B3"], got["B4"], got["B5"]) == ("#NAME?", 10, "#NAME?", 5, 3)
+    assert "_xlfn.XLOOKUP(" in got["reasons"]["B1"] and "prefix" in got["reasons"]["B1"]
+    assert evaluate("=XLOOKUP(1,{1,2},{10,20})") == 10 and evaluate("=IFS(TRUE,5)") == 5

@@ -16,18 +16,22 @@ add-in's go in by ``formula.register``).
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 
-from excelcalc.backend import EMPTY, Array, FunctionTable, Ranges, XlError, as_grid, error
+from excelcalc.backend import EMPTY, Array, FunctionTable, Ranges, XlError, as_grid, error, text_date
+from excelcalc.lib.sheets import current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError, plain
 
 __all__ = [
     "FORMULAS",
+    "MAX_ARRAY_MADE",
     "Entry",
     "Wraps",
     "cells",
@@ -36,9 +40,13 @@ __all__ = [
     "number",
     "plain_number",
     "scalar",
+    "text_serial",
     "total",
     "whole_number",
 ]
+
+
+MAX_ARRAY_MADE = 2_000_000  # cells of one array a function makes (EXPAND...): as many as a sheet may hold here
 
 
 @dataclass(frozen=True)
@@ -89,15 +97,44 @@ def scalar(v: Any) -> Any:
 
 def number(v: Any) -> float:
     """An argument where Excel needs a number: TRUE is 1, text as Excel (en-US) reads it
-    (``textnum``); anything else raises ValueError (#VALUE!)."""
+    (``textnum``, or a date with its year: ``text_serial``); anything else raises ValueError (#VALUE!)."""
     if isinstance(v, bool):
         return float(v)
     if isinstance(v, str):
         n = text_number(v)
         if n is None:
+            n = text_serial(v)
+        if n is None:
             raise ValueError(v)
         return n
     return float(v)
+
+
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+_EPOCH, _LEAP_DAY = datetime.date(1899, 12, 30), datetime.date(1900, 3, 1)  # serial 61 on count from _EPOCH
+
+
+def text_serial(text: str) -> float | None:
+    """The serial number of a date written as text with its year ("2024-01-10" 45301, "1/10/2024 12:00"
+    45301.5; Microsoft's "Calculation operators and precedence": ``="6/1/2001"-"5/1/2001"`` is 31),
+    of the workbook's date system; None for any other text. A date without its year (Excel takes the
+    current one) is not read: its answer would change with the year."""
+    if _YEAR.search(text) is None:
+        return None
+    found = text_date(text)
+    if found is None or not 1900 <= found[0] <= 9999:
+        return None
+    try:
+        day = datetime.date(found[0], found[1], found[2])
+    except ValueError:
+        return None
+    serial = (day - _EPOCH).days if day >= _LEAP_DAY else (day - _EPOCH).days - 1  # Excel's February 29, 1900
+    if getattr(current(), "date1904", False):
+        serial -= 1462
+        if serial < 0:
+            return None
+    hours, minutes, seconds = found[3:6]
+    return serial + (hours * 3600 + minutes * 60 + seconds) / 86400
 
 
 def whole_number(v: Any) -> float | XlError:

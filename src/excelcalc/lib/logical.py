@@ -56,7 +56,7 @@ FUNCTIONS: dict[str, Entry] = {
     "OR": _logical("OR", any),
     "XOR": _XOR,
     "_XLFN.XOR": _XOR,
-    **formulas_own("FALSE IF IFERROR MAP NOT TRUE"),
+    **formulas_own("FALSE IF IFERROR MAP NOT TRUE IFS SWITCH IFNA"),
 }
 
 

@@ -34,9 +34,9 @@ from excelcalc.backend import (
     operator,
     range_parts,
 )
-from excelcalc.lib._common import Entry, Wraps, formulas_own, lazy, plain_number, scalar
+from excelcalc.lib._common import MAX_ARRAY_MADE, Entry, Wraps, formulas_own, lazy, plain_number, scalar
 from excelcalc.lib.lookup_index import CASEFOLD, SCAN, nearest, position, searchable
-from excelcalc.lib.sheets import Area, Sheets, area_of, current
+from excelcalc.lib.sheets import FULL, Area, Sheets, area_of, current
 from excelcalc.textnum import text_number
 from excelcalc.values import ReasonedError
 
@@ -134,6 +134,20 @@ def rows_columns(original: Callable[..., Any], axis: int) -> Callable[..., Any]:
 # ------------------------------------------------------------------------ implicit intersection
 
 
+# Engineering, Financial and Statistical functions of single values (Microsoft's pages)
+_SINGLE_VALUED = """
+BIN2DEC BIN2HEX BIN2OCT DEC2BIN DEC2HEX DEC2OCT HEX2BIN HEX2DEC HEX2OCT OCT2BIN OCT2DEC OCT2HEX
+COMPLEX CONVERT DECIMAL IMABS IMAGINARY IMARGUMENT IMCONJUGATE IMCOS IMDIV IMEXP IMLN IMLOG10 IMLOG2
+IMPOWER IMREAL IMSIN IMSQRT IMSUB FV NPER PMT PV RATE SLN NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV
+T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT F.DIST
+F.DIST.RT F.INV F.INV.RT BINOM.DIST POISSON.DIST POISSON EXPON.DIST GAMMA.DIST LOGNORM.DIST
+CONFIDENCE.NORM CONFIDENCE.T CONFIDENCE NORMDIST NORMINV NORMSDIST NORMSINV TDIST TINV CHIDIST
+CHIINV FDIST FINV BINOMDIST EXPONDIST GAMMADIST LOGNORMDIST STANDARDIZE GAMMALN GAMMALN.PRECISE
+BETA.DIST BETADIST BETA.INV BETAINV WEIBULL.DIST WEIBULL HYPGEOM.DIST HYPGEOMDIST NEGBINOM.DIST
+NEGBINOMDIST BINOM.INV CRITBINOM GAMMA.INV GAMMAINV LOGNORM.INV LOGINV FISHER FISHERINV PHI GAMMA
+GAUSS ERROR.TYPE
+"""
+
 # Functions whose arguments are all single values: a range given to one of them, or to an operator
 # outside any function, is read by Excel's implicit intersection in an ordinary formula ("implicit
 # intersection ... reduces many values to a single value", Microsoft's "Implicit intersection
@@ -151,6 +165,8 @@ SCALAR_FUNCTIONS = frozenset(
         "ATAN2",
         "ATANH",
         "CEILING",
+        "CEILING.MATH",
+        "CEILING.PRECISE",
         "CHAR",
         "CLEAN",
         "CODE",
@@ -159,6 +175,7 @@ SCALAR_FUNCTIONS = frozenset(
         "COS",
         "COSH",
         "DATE",
+        "DATEDIF",
         "DAY",
         "DAYS",
         "DAYS360",
@@ -172,6 +189,8 @@ SCALAR_FUNCTIONS = frozenset(
         "FACT",
         "FIND",
         "FLOOR",
+        "FLOOR.MATH",
+        "FLOOR.PRECISE",
         "HOUR",
         "IF",
         "IFERROR",
@@ -181,6 +200,7 @@ SCALAR_FUNCTIONS = frozenset(
         "ISERR",
         "ISERROR",
         "ISEVEN",
+        "ISO.CEILING",
         "ISLOGICAL",
         "ISNA",
         "ISNONTEXT",
@@ -203,6 +223,7 @@ SCALAR_FUNCTIONS = frozenset(
         "ODD",
         "POWER",
         "PROPER",
+        "QUOTIENT",
         "RADIANS",
         "REPLACE",
         "REPT",
@@ -228,6 +249,7 @@ SCALAR_FUNCTIONS = frozenset(
         "WEEKDAY",
         "YEAR",
         "YEARFRAC",
+        *_SINGLE_VALUED.split(),
     ]
 )
 
@@ -245,6 +267,10 @@ SCALAR_ARGUMENTS: dict[str, frozenset[int]] = {
     "SMALL": frozenset({1}),
     "SUMIF": frozenset({1}),
     "VLOOKUP": frozenset({0, 2, 3}),
+    "NETWORKDAYS": frozenset({0, 1}),
+    "NETWORKDAYS.INTL": frozenset({0, 1, 2}),
+    "WORKDAY": frozenset({0, 1}),
+    "WORKDAY.INTL": frozenset({0, 1, 2}),
 }
 
 
@@ -309,7 +335,8 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
     if len(ref.ranges) != 1 or cell is None:
         return error("#VALUE!")
     part, here = ref.ranges[0], cell.ranges[0]
-    r1, r2, c1, c2 = int(part["r1"]), int(part["r2"]), int(part["n1"]), int(part["n2"])
+    r1, c1 = int(part["r1"]), int(part["n1"])
+    r2, c2 = part.get(FULL, (int(part["r2"]), int(part["n2"])))  # a whole column: not only the cells present
     row, col = int(here["r1"]), int(here["n1"])
     if (r1, c1) == (r2, c2):
         return ref
@@ -320,8 +347,12 @@ def single(compiling: bool, cell: Any, ref: Any) -> Any:
     else:
         why = "a range of several cells where one value is needed, none of them in the formula's row or column"
         return ReasonedError("#VALUE!", why + " (Excel's implicit intersection)")
-    grid = as_grid(ref)
-    return make_range(range_parts(part["sheet_id"], r, c, r, c), grid[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1])
+    one = as_grid(ref)[r - r1 : r - r1 + 1, c - c1 : c - c1 + 1]
+    return make_range(range_parts(part["sheet_id"], r, c, r, c), one if one.size else _EMPTY_CELL)
+
+
+_EMPTY_CELL = np.empty((1, 1), dtype=object)  # a cell of a whole column below the cells present (not np.full:
+_EMPTY_CELL.fill(EMPTY)  # it copies EMPTY as the plain text "empty")
 
 
 # ----------------------------------------------------------------------- XLOOKUP, LOOKUP, ADDRESS
@@ -666,6 +697,30 @@ def _single(table: FunctionTable) -> dict[str, Any]:
     return {"extra_inputs": table.excel("_XLFN.SINGLE")["extra_inputs"], "function": single}
 
 
+def expand(original: Callable[..., Any]) -> Callable[..., Any]:
+    """EXPAND(array, rows, [columns], [pad_with]) of at most a sheet's rows and columns and
+    ``MAX_ARRAY_MADE`` cells (Microsoft's EXPAND page: "Excel returns a #NUM when array is too
+    large"); formulas made every cell asked for (``EXPAND(5,100000000,1,1)``: seven minutes)."""
+
+    def run(array: Any, rows: Any, columns: Any = None, *rest: Any) -> Any:
+        shape = as_grid(array).shape
+        size = []
+        for v, most, have, what in ((rows, MAX_ROW, shape[0], "rows"), (columns, MAX_COL, shape[1], "columns")):
+            x = have if v is None or v is EMPTY else plain_number(v, f"EXPAND's {what}")
+            if isinstance(x, XlError):
+                return x
+            if x > most:
+                return ReasonedError("#NUM!", f"EXPAND to {x:,.0f} {what}: a sheet has {most:,}")
+            size.append(max(float(x), 1.0))
+        if size[0] * size[1] > MAX_ARRAY_MADE:
+            why = f"EXPAND to {size[0] * size[1]:,.0f} cells: more than benchsheet makes in one array"
+            return ReasonedError("#NUM!", f"{why} ({MAX_ARRAY_MADE:,})")
+        return original(array, rows, *((columns, *rest) if columns is not None or rest else ()))
+
+    run.__name__ = "EXPAND"
+    return run
+
+
 def hyperlink(link_location: Any, friendly_name: Any = None) -> Any:
     """HYPERLINK(link_location, [friendly_name]) (Microsoft's page): the cell shows friendly_name, or
     link_location without one (tests/corpus poi/FormulaEvalTestData_Copy.xlsx, EverythingTests!D724:
@@ -692,7 +747,9 @@ FUNCTIONS: dict[str, Entry] = {
     "INDIRECT": indirect,
     "SINGLE": Wraps(_single),
     "_XLFN.SINGLE": Wraps(_single),
-    **formulas_own("CHOOSE COLUMN EXPAND ROW TRANSPOSE _XLFN.CHOOSECOLS _XLFN.XMATCH"),
+    "EXPAND": Wraps(lambda table: expand(table.excel("EXPAND"))),
+    "_XLFN.EXPAND": Wraps(lambda table: expand(table.excel("_XLFN.EXPAND"))),
+    **formulas_own("CHOOSE COLUMN ROW TRANSPOSE _XLFN.CHOOSECOLS _XLFN.XMATCH"),
 }
 
 OPERATORS: dict[str, Entry] = {":": Wraps(lambda table: range_operator(operator(":")))}

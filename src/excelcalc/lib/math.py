@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from excelcalc.args import direct, direct_strict, in_range, is_number, many, values
-from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, elementwise, error
-from excelcalc.lib._common import Entry, cells, formulas_own, number, plain_number, total, whole_number
+from excelcalc.backend import EMPTY, FunctionTable, Ranges, XlError, as_grid, elementwise, error
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, plain_number, total, whole_number
 from excelcalc.lib.sheets import area_of, current
 from excelcalc.lib.statistical import STATISTICS as _STATISTICS
 from excelcalc.lib.statistical import mode
@@ -89,12 +89,22 @@ def _digits15(x: float) -> float:
 
 
 def _multiples(x: float, significance: float) -> float:
-    """``x`` in units of ``significance``, an integer where binary noise is all that keeps it from one."""
+    """``x`` in units of ``significance`` to the 15 significant digits Excel keeps: ``7.1/0.1`` is
+    71 (70.99999999999999 in binary, and FLOOR(7.1,0.1) is 7.1 in Excel), ``0.4/0.0999999999999996``
+    4.00000000000002 (CEILING.MATH goes up to 5 multiples in Excel), ``1E-12/1`` stays above 0."""
     q = x / significance
-    return float(round(q)) if math.isclose(q, round(q), rel_tol=1e-12, abs_tol=1e-12) else q
+    return float(f"{q:.15g}") if math.isfinite(q) else q
 
 
-def floor_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+def _rounded(q: float, direction: Callable[[float], int], significance: float) -> Any:
+    """``direction`` (math.floor or math.ceil) of ``q`` multiples of ``significance``; #NUM! where
+    ``q`` is beyond every number (a significance of 1E-300 and less)."""
+    if not math.isfinite(q):
+        return ReasonedError("#NUM!", "the number has more multiples of the significance than Excel can count")
+    return direction(q) * significance + 0.0  # not -0.0
+
+
+def floor_math(x: float, significance: float = 1.0, mode: float = 0.0) -> Any:
     """FLOOR.MATH (Microsoft's page: ``FLOOR.MATH(-8.1,2)`` is -10, ``FLOOR.MATH(-5.5,2,-1)`` is -4):
     down to a multiple of |significance|; a negative number goes away from 0, or toward 0 with a
     mode other than 0. formulas turned the sign of a negative number round (-23.5 gave 23)."""
@@ -102,10 +112,11 @@ def floor_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
     if s == 0:
         return 0.0
     q = _multiples(x, s)
-    return _digits15((-math.floor(-q) if x < 0 and mode else math.floor(q)) * s)
+    got = _rounded(-q, lambda v: -math.floor(v), s) if x < 0 and mode else _rounded(q, math.floor, s)
+    return got if isinstance(got, ReasonedError) else _digits15(got)
 
 
-def ceiling_math(x: float, significance: float = 1.0, mode: float = 0.0) -> float:
+def ceiling_math(x: float, significance: float = 1.0, mode: float = 0.0) -> Any:
     """CEILING.MATH (Microsoft's page: ``CEILING.MATH(-8.1,2)`` is -8, ``CEILING.MATH(-5.5,2,-1)``
     is -6): up to a multiple of |significance|; a negative number goes toward 0, or away from 0
     with a mode other than 0."""
@@ -113,10 +124,66 @@ def ceiling_math(x: float, significance: float = 1.0, mode: float = 0.0) -> floa
     if s == 0:
         return 0.0
     q = _multiples(x, s)
-    return _digits15((math.floor(q) if x < 0 and mode else math.ceil(q)) * s)
+    got = _rounded(q, math.floor, s) if x < 0 and mode else _rounded(q, math.ceil, s)
+    return got if isinstance(got, ReasonedError) else _digits15(got)
 
 
-def _precise(f: Callable[..., float]) -> Callable[..., float]:
+def floor(x: float, significance: float) -> Any:
+    """FLOOR (Microsoft's page: ``FLOOR(3.7,2)`` 2, ``FLOOR(-2.5,-2)`` -2, ``FLOOR(2.5,-2)`` #NUM!,
+    ``FLOOR(1.58,0.1)`` 1.5, ``FLOOR(0.234,0.01)`` 0.23): down to a multiple of significance, a
+    negative number with a positive significance away from 0; by a significance of 0 #DIV/0!
+    (0 of 0: POI's FormulaEvalTestData, Excel-cached). The multiple as Excel multiplies it:
+    ``FLOOR(-2.99999,-1.1)`` is -2.2000000000000002 there."""
+    if x > 0 and significance < 0:
+        return error("#NUM!")
+    if significance == 0:
+        return 0.0 if x == 0 else error("#DIV/0!")
+    return _rounded(_multiples(x, significance), math.floor, significance)
+
+
+def ceiling(x: float, significance: float) -> Any:
+    """CEILING (Microsoft's page: ``CEILING(2.5,1)`` 3, ``CEILING(-2.5,-2)`` -4, ``CEILING(-2.5,2)``
+    -2, ``CEILING(1.5,0.1)`` 1.5, ``CEILING(0.234,0.01)`` 0.24): up to a multiple of significance,
+    away from 0 for a negative number and significance; a positive number with a negative
+    significance #NUM!; a significance of 0 answers 0 (xlcalculator's CEILING.xlsx, Excel-cached)."""
+    if x > 0 and significance < 0:
+        return error("#NUM!")
+    if significance == 0:
+        return 0.0
+    return _rounded(_multiples(x, significance), math.ceil, significance)
+
+
+def mround(x: float, multiple: float) -> Any:
+    """MROUND (Microsoft's page: ``MROUND(10,3)`` 9, ``MROUND(-10,-3)`` -9, ``MROUND(1.3,0.2)`` 1.4,
+    ``MROUND(5,-2)`` #NUM!): to the nearest multiple, half away from 0, of the quotient as the
+    machine holds it ("MROUND(6.05,0.1) returns 6.0 while MROUND(7.05,0.1) returns 7.1", the
+    page's known limitation). formulas rounded half to even: MROUND(1.3,0.2) was 1.2."""
+    if multiple == 0:
+        return 0.0
+    if (x > 0 > multiple) or (x < 0 < multiple):
+        return error("#NUM!")
+    q = x / multiple
+    return _rounded(q, lambda v: math.floor(v + 0.5), multiple)
+
+
+def trunc(x: float, digits: float = 0.0) -> float:
+    """TRUNC (Microsoft's page: ``TRUNC(8.9)`` 8, ``TRUNC(-8.9)`` -8, ``TRUNC(0.45)`` 0) of the number
+    as Excel holds it, 15 significant digits: ``TRUNC(-0.7999999999999998,1)`` is -0.8 in Excel
+    (-0.7 in binary). It is ROUNDDOWN, with digits 0 when left out; formulas looped once per digit
+    (``TRUNC(5,1E300)`` never returned)."""
+    return _TOWARD_ZERO(x, digits)
+
+
+def excel_int(x: float) -> float:
+    """INT (Microsoft's page: ``INT(8.9)`` 8, ``INT(-8.9)`` -9): down to an integer; a number of 2^52
+    and more is one already (formulas answered #VALUE! for ``INT(1E308)``, Excel 1E+308)."""
+    return x if abs(x) >= 2.0**52 else float(math.floor(x))
+
+
+_TOWARD_ZERO = excel_round(False)
+
+
+def _precise(f: Callable[..., Any]) -> Callable[..., Any]:
     """FLOOR.PRECISE/CEILING.PRECISE: the .MATH function with mode 0 (sign of significance ignored)."""
     return lambda x, significance=1.0: f(x, significance, 0.0)
 
@@ -421,6 +488,51 @@ def seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
     return total(terms)
 
 
+def mod(n: float, d: float) -> Any:
+    """MOD (Microsoft's page: ``MOD(3,2)`` 1, ``MOD(-3,2)`` 1, ``MOD(3,-2)`` -1, ``MOD(-3,-2)`` -1: the
+    remainder has the divisor's sign; by 0 #DIV/0!), as formulas computes it, except a number of
+    2^53 divisors or more: no whole count of divisors is held exactly, so the remainder has no
+    digit, #NUM! (Excel: ``MOD(1E308,0.3)`` is #NUM!; formulas answered 0.0614)."""
+    if d == 0:
+        return error("#DIV/0!")
+    if not abs(n / d) < 2.0**53:
+        return ReasonedError("#NUM!", "MOD of a number of 2^53 divisors or more: the remainder has no digit")
+    return n % d + 0.0
+
+
+def sumif(original: Callable[..., Any]) -> Callable[..., Any]:
+    """SUMIF whose sum_range is of another size than its range: Microsoft's SUMIF page, "the actual
+    cells that are added are determined by using the upper leftmost cell in the sum_range argument
+    as the beginning cell, and then including cells that correspond in size and shape to the range
+    argument" (formulas answered #VALUE!). The cells are read from the workbook (``lib.sheets``)."""
+
+    def run(range_: Any, criteria: Any, sum_range: Any = None) -> Any:
+        if sum_range is None:
+            return original(range_, criteria)
+        rows, cols = as_grid(range_).shape
+        area, sheets = area_of(sum_range), current()
+        if area is not None and sheets is not None and as_grid(sum_range).shape != (rows, cols):
+            s, r1, c1 = area[:3]
+            sum_range = sheets.read((s, r1, c1, r1 + rows - 1, c1 + cols - 1))
+        return original(range_, criteria, sum_range)
+
+    run.__name__ = "SUMIF"
+    return run
+
+
+def _rand(table: FunctionTable) -> dict[str, Any]:
+    """RAND() (Microsoft's page: "RAND has no arguments"): formulas passed arguments on to numpy's
+    ``rand`` as an array's dimensions (``RAND(5,2,100000000)`` made a billion numbers)."""
+    own = table.excel("RAND")
+
+    def run(compiling: Any, *args: Any) -> Any:
+        if args:
+            return ReasonedError("#VALUE!", "RAND takes no arguments: RAND()")
+        return own["function"](compiling)
+
+    return {"extra_inputs": own["extra_inputs"], "function": run}
+
+
 _ROUNDING = elementwise(floor_math, number), elementwise(ceiling_math, number)
 _PRECISE = elementwise(_precise(floor_math), number), elementwise(_precise(ceiling_math), number)
 
@@ -441,6 +553,14 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.CEILING.PRECISE": _PRECISE[1],
     "ISO.CEILING": _PRECISE[1],  # Microsoft's ISO.CEILING page: CEILING.PRECISE's answers (formulas' own
     "_XLFN.ISO.CEILING": _PRECISE[1],  # answered ISO.CEILING(-4.3) = 5 where the page has -4)
+    "FLOOR": elementwise(floor, number),
+    "CEILING": elementwise(ceiling, number),
+    "MROUND": elementwise(mround, number),
+    "TRUNC": elementwise(trunc, number),
+    "INT": elementwise(excel_int, number),
+    "RAND": Wraps(_rand),
+    "MOD": elementwise(mod, number),
+    "SUMIF": Wraps(lambda table: sumif(table.excel("SUMIF"))),
     "COMBIN": cells(combin),
     "QUOTIENT": elementwise(quotient, number),
     "SERIESSUM": seriessum,
@@ -449,9 +569,9 @@ FUNCTIONS: dict[str, Entry] = {
     "AGGREGATE": aggregate,
     "_XLFN.AGGREGATE": aggregate,
     **formulas_own(
-        "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING COS COSH DECIMAL DEGREES EVEN EXP FLOOR INT LN LOG"
-        " LOG10 MDETERM MINVERSE MMULT MOD MROUND ODD PI RADIANS RAND SIGN SIN SINH SQRT SUMIF SUMIFS SUMX2MY2"
-        " SUMX2PY2 SUMXMY2 TAN TANH TRUNC"
+        "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH COS COSH DECIMAL DEGREES EVEN EXP LN LOG"
+        " LOG10 MDETERM MINVERSE MMULT ODD PI RADIANS SIGN SIN SINH SQRT SUMIFS SUMX2MY2"
+        " SUMX2PY2 SUMXMY2 TAN TANH"
     ),
 }
 

@@ -227,6 +227,7 @@ FUNCTIONS: dict[str, Entry] = {
     "COUNTBLANK": FORMULAS,
     "COUNTIF": FORMULAS,
     "COUNTIFS": FORMULAS,
+    **formulas_own("MINIFS MAXIFS"),  # Microsoft's pages' examples (issue 44)
     "MODE.MULT": FORMULAS,
     "_XLFN.MODE.MULT": FORMULAS,
     "POISSON": _poisson("POISSON"),

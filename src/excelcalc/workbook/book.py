@@ -27,6 +27,7 @@ from excelcalc.workbook.cells import (
     sheet_key,
 )
 from excelcalc.workbook.reading import Unusual, read_openpyxl, read_xml
+from excelcalc.workbook.references import scoped_name
 from excelcalc.workbook.tables import ExcelTable
 
 __all__ = ["MAX_ARRAY_CELLS", "MAX_FORMULAS", "FormulaCell", "Pos", "Ref", "WorkbookCells"]
@@ -171,7 +172,10 @@ class WorkbookCells:
         return r2, c2
 
     def name(self, sheet: int, text: str) -> str | None:
-        """What the defined name ``text`` stands for in sheet ``sheet`` (its own name first), or None."""
+        """What the defined name ``text`` stands for in sheet ``sheet`` (its own name first), or None;
+        ``Sheet2!Name``, a name of another sheet's, as ``references.scoped_name`` reads it."""
+        if "!" in text:
+            return scoped_name(self, text)
         key = text.upper()
         found = self.names.get((sheet, key))
         return found if found is not None else self.names.get((None, key))

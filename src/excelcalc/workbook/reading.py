@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["Unusual", "read_openpyxl", "read_sheet", "read_xml"]
 
 
+NS_STRICT = "http://purl.oclc.org/ooxml/spreadsheetml/main"  # ISO/IEC 29500-1 Strict's main namespace
+
+
 class Unusual(Exception):
     """A workbook the quick reader leaves to openpyxl (a cell without its address, a date cell...)."""
 
@@ -39,6 +42,9 @@ _X_V = re.compile(rb"<" + _X_TAG + rb"v>(.*?)</" + _X_TAG + rb"v>", re.S)
 _X_T = re.compile(rb"<" + _X_TAG + rb"t(?:\s[^>]*)?>(.*?)</" + _X_TAG + rb"t>", re.S)
 _X_RPH = re.compile(rb"<" + _X_TAG + rb"rPh\b.*?</" + _X_TAG + rb"rPh>", re.S)
 _X_REF = re.compile(r"^([A-Z]{1,3})(\d+)$")
+# ECMA-376 Part 1, 22.9.2.19 (ST_Xstring): _xHHHH_ in a text is the character HHHH (_x005F_ an underscore),
+# decoded in shared strings by their reader and here in inline ones
+_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
 
 
 def _xml_text(raw: bytes) -> str:
@@ -57,6 +63,11 @@ def read_xml(book: WorkbookCells, path: Path, parts: dict[str, bytes] | None = N
 
     parts = read_package(path) if parts is None else parts
     workbook = ElementTree.fromstring(parts["xl/workbook.xml"])
+    if workbook.tag == f"{{{NS_STRICT}}}workbook" or workbook.get("conformance") == "strict":
+        raise ComputeError(
+            "refused: the workbook is saved as Strict Open XML Spreadsheet (ISO/IEC 29500 Strict), "
+            "which benchsheet does not read; in Excel, File > Save As 'Excel Workbook (*.xlsx)' and compute that"
+        )
     every = [sh_.get("name", "") for sh_ in workbook.iter(f"{{{NS_MAIN}}}sheet")]
     twice = sorted({name for name in every if every.count(name) > 1})
     if twice:  # the sheets read by name: the first one's cells were lost without a word
@@ -165,7 +176,7 @@ def _read_cells(book: WorkbookCells, s: int, cells: Iterator[tuple[bytes, ...]],
                     texts[f] = formula
             put((s, row, col), "f", formula)
         elif kind == b"inlineStr":  # an empty <f></f> is no formula: the cell is its value (_formula_value)
-            put((s, row, col), "s", _xml_text(text))
+            put((s, row, col), "s", _unescaped(_xml_text(text)))
         else:  # an empty <v></v> as _read_cell reads it: not as a missing <v>
             data_type, value = _plain_value(kind or b"n", v or (b"" if v_end else None), strings)
             put((s, row, col), data_type, value)
@@ -236,10 +247,15 @@ def _formula_value(f: re.Match[bytes], here: str, shared: dict[bytes, tuple[str,
     raise Unusual("a data table")
 
 
+def _unescaped(text: str) -> str:
+    """An inline string's text with its ``_xHHHH_`` escapes decoded (``_ESCAPE``)."""
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "_x" in text else text
+
+
 def _cell_value(kind: bytes, body: bytes, strings: list[str]) -> tuple[str, Any]:
     """(data type, value) of a cell without a formula, as openpyxl would give them."""
     if kind == b"inlineStr":
-        return "s", "".join(_xml_text(t) for t in _X_T.findall(_X_RPH.sub(b"", body)))
+        return "s", _unescaped("".join(_xml_text(t) for t in _X_T.findall(_X_RPH.sub(b"", body))))
     v = _X_V.search(body)
     return _plain_value(kind, v.group(1) if v else None, strings)
 

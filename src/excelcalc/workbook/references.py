@@ -22,7 +22,7 @@ from excelcalc.workbook.cells import ERROR_CODES, MAX_COL, MAX_ROW, col_letters,
 if TYPE_CHECKING:
     from excelcalc.workbook.book import Ref, WorkbookCells
 
-__all__ = ["A1_REFERENCE", "EXTERNAL", "absolute", "meaning_at", "relative", "resolve", "resolve_text"]
+__all__ = ["A1_REFERENCE", "EXTERNAL", "absolute", "meaning_at", "relative", "resolve", "resolve_text", "scoped_name"]
 
 EXTERNAL = "external workbook references are not followed"
 _COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
@@ -161,6 +161,18 @@ def absolute(text: str, row: int, col: int) -> str:
         return f"{m.group(1)}{col_letters(c)}{m.group(3)}{r}"
 
     return _REL.sub(one, text)
+
+
+def scoped_name(book: WorkbookCells, text: str) -> str | None:
+    """What ``Sheet2!Name`` stands for: the name defined for that sheet alone (Microsoft's "Define
+    and use names in formulas": a name of one worksheet's scope is written with its sheet's name
+    elsewhere), or None (a workbook's name is not read through a sheet's)."""
+    m = _SHEET_PREFIX.match(text)
+    if m is None:
+        return None
+    sheet = m.group("q").replace("''", "'") if m.group("q") is not None else m.group("s")
+    found = book.by_key.get(sheet_key(sheet))
+    return None if found is None else book.names.get((found, m.group("ref").upper()))
 
 
 def resolve_text(book: WorkbookCells, home: int, text: str) -> Ref | XlError:

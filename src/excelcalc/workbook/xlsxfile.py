@@ -71,6 +71,20 @@ class XlsxError(WorkbookError):
     """A file that is no usable .xlsx workbook."""
 
 
+def _one_of_each(path: Path, infos: list[zipfile.ZipInfo]) -> None:
+    """Refuse a zip holding a part twice (ECMA-376 Part 2, 9.1.1.1.1: part names are unique, compared
+    without case): which copy Excel shows is not known, and the last one was read without a word."""
+    seen: set[str] = set()
+    for i in infos:
+        name = i.filename.lstrip("/").lower()
+        if name in seen:
+            raise XlsxError(
+                f"{path}: refused: the file holds the part {i.filename} twice (a package holds each part "
+                "once: the file is damaged); nothing was written"
+            )
+        seen.add(name)
+
+
 def read_package(path: Path) -> dict[str, bytes]:
     """All parts of an .xlsx file, in their order, after the checks that make it safe to load.
 
@@ -83,6 +97,7 @@ def read_package(path: Path) -> dict[str, bytes]:
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
+            _one_of_each(path, infos)
             if sum(i.file_size for i in infos) > MAX_UNCOMPRESSED:
                 raise XlsxError(f"{path}: refused: more than {MAX_UNCOMPRESSED >> 20} MiB once unpacked")
             for i in infos:

@@ -174,3 +174,21 @@ MATCH_DESCENDING = [
 def test_match_of_match_type_minus_1_as_excel_answers() -> None:
     got = [evaluate(f"=MATCH({v},{a},-1)") for _, v, a in MATCH_DESCENDING]
     assert [g if isinstance(g, int) else str(g) for g in got] == [e for e, _, _ in MATCH_DESCENDING]
+
+
+def test_a_whole_row_or_column_given_to_one_value_is_the_cell_of_the_formula(tmp_path: Path) -> None:
+    """Microsoft's "Implicit intersection operator: @" page: "If the value is a range, then return
+    the cell on the same row or column as the formula". Issue 44 item 3 (Excel-saved workbooks):
+    ``CEILING.MATH($A97,$47:$47)`` answered 0 where Excel reads row 47's cell of the formula's
+    column, and DAYS360 of ``F:F`` read F1; a whole column is the formula's row's cell also below
+    the cells present (empty: 0), a whole row its column's cell also right of them."""
+    cells: dict[str, Any] = {"F1": 45000, "F2": 7, "G2": 3, "H2": 0.25, "A9": 7.3, "A10": 7.3}
+    cells |= {"C6": "=ABS(F:F)", "C1": "=ABS(F:F)+1", "K5": "=ABS($2:$2)", "G7": "=ABS($2:$2)"}
+    cells |= {"G9": "=_xlfn.CEILING.MATH($A9,$2:$2)", "G10": "=_xlfn.FLOOR.MATH($A10,$2:$2)"}
+    cells |= {"H9": "=_xlfn.CEILING.PRECISE($A9,$2:$2)", "H10": "=_xlfn.FLOOR.PRECISE($A10,$2:$2)"}
+    cells |= {"G11": "=_xlfn.ISO.CEILING($A9,$2:$2)", "C2": "=DAYS360(F:F,F:F+30)", "D1": "=DAYS360(F:F,45030)"}
+    cells |= {"C12": "=_xlfn.NORM.S.DIST(F:F,TRUE)", "C13": "=QUOTIENT($F:$F,2)", "B2": "=DEC2BIN(F:F)"}
+    got = book(tmp_path, cells)
+    assert (got["C6"], got["C1"], got["K5"], got["G7"]) == (0, 45001, 0, 3)
+    assert (got["G9"], got["G10"], got["H9"], got["H10"], got["G11"]) == (9, 6, 7.5, 7.25, 9)
+    assert (got["C2"], got["D1"], got["C12"], got["C13"], got["B2"]) == (29, 29, 0.5, 0, "111")

@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from excelcalc.formula import evaluate
 from excelcalc.values import ReasonedError
+from tests import excel_corpus as ec
 from tests.excelcalc.lib.workbooks import book, hide
 
 
@@ -91,3 +93,44 @@ def test_quotient_and_seriessum_as_microsoft_documents_them() -> None:
     got = evaluate("=SERIESSUM(PI()/4,0,2,{1,-1/FACT(2),1/FACT(4),-1/FACT(6)})")
     assert round(float(got), 8) == 0.70710321
     assert str(evaluate('=SERIESSUM(2,0,2,{1,"a"})')) == "#VALUE!"
+
+
+def test_sumif_sums_a_sum_range_of_the_range_s_shape(tmp_path: Path) -> None:
+    """Microsoft's SUMIF page: "The sum_range argument does not have to be the same size and shape
+    as the range argument. The actual cells that are added are determined by using the upper
+    leftmost cell in the sum_range argument as the beginning cell, and then including cells that
+    correspond in size and shape to the range argument": range A1:A5 with sum_range B1:B3 adds
+    B1:B5, A1:B4 with C1:C2 adds C1:D4. calc answered #VALUE! (issue 44 item 7, SUMIF criteria)."""
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 6)} | {f"B{r}": 10 * r for r in range(1, 6)}
+    cells |= {f"C{r}": 100 * r for r in range(1, 5)} | {f"D{r}": 1000 * r for r in range(1, 5)}
+    cells |= {"F1": '=SUMIF(A1:A5,">=2",B1:B5)', "F2": '=SUMIF(A1:A5,">=2",B1:B3)', "F3": '=SUMIF(A1:A5,">=2",B1)'}
+    cells |= {"F4": '=SUMIF(A1:B4,">=3",C1:D4)', "F5": '=SUMIF(A1:B4,">=3",C1:C2)', "F6": '=SUMIF(A1:A5,">=2",B2)'}
+    got = book(tmp_path, cells)
+    assert (got["F1"], got["F2"], got["F3"]) == (140, 140, 140)
+    # A1:B4 >= 3: A3, A4 and every B (10..40): C3, C4 and D1..D4
+    assert (got["F4"], got["F5"]) == (300 + 400 + 1000 + 2000 + 3000 + 4000,) * 2
+    assert got["F6"] == 30 + 40 + 50  # B2:B6, B6 empty
+    # as Excel cached it: POI's FormulaEvalTestData E1324, SUMIF(AA7:AA13,C10:D10, C7) is 1.1
+    path = ec.FILES / "poi/FormulaEvalTestData_Copy.xlsx"
+    differ = {d.cell for d in ec.run_calc(path, tmp_path / path.name).differences or ()}
+    assert "EverythingTests!E1324" not in differ
+
+
+def test_a_date_typed_as_text_is_its_serial_number_where_a_number_is_needed(tmp_path: Path) -> None:
+    """Microsoft's "Calculation operators and precedence in Excel", Using operators: Excel converts
+    text to a number where one is needed, ``="6/1/2001"-"5/1/2001"`` is 31, ``="1"+"2"`` 3 and
+    ``=SQRT("8+1")`` #VALUE!; ``"2024-01-10"`` reads as 45301 (issue 44 item 7: calc refused it),
+    in a workbook of the 1904 date system 43839 (1,462 days fewer). A date without its year
+    (Excel takes the current year's) is not read: its answer would change with the year."""
+    assert evaluate('="6/1/2001"-"5/1/2001"') == 31 and evaluate('="1"+"2"') == 3
+    assert str(evaluate('=SQRT("8+1")')) == "#VALUE!"
+    assert evaluate('="2024-01-10"+0') == 45301 and evaluate('="1/10/2024 12:00"*1') == 45301.5
+    assert evaluate('="January 10, 2024"*1') == 45301 and evaluate('="1900-01-01"+0') == 1
+    assert str(evaluate('="1/10"+0')) == "#VALUE!" and str(evaluate('="2024-13-01"+0')) == "#VALUE!"
+    cells: dict[str, Any] = {"A1": "2024-01-10", "B1": "=A1+0", "B2": '="2024-01-10"-"2024-01-01"'}
+    got = book(tmp_path, cells, _mac_1904)
+    assert (got["B1"], got["B2"]) == (43839, 9)
+
+
+def _mac_1904(wb: Any) -> None:
+    wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904

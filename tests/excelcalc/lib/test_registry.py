@@ -57,6 +57,10 @@ INSTALLED |= {
     "SUMIF",
 }  # issues 41, 44
 INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENCE", "_XLFN.SEQUENCE"}  # issue 41
+# issue 44: multiples to Excel's 15 digits (FLOOR(7.1,0.1) was 7), TRUNC of the 15 digits without a loop
+# per digit, MROUND half away from 0, INT of 1E308
+INSTALLED |= {"FLOOR", "CEILING", "MROUND", "TRUNC", "INT", "MOD", "SUMIF"}  # SUMIF: sum_range of range's shape
+INSTALLED |= {"EXPAND", "_XLFN.EXPAND", "RAND"}  # at most a sheet, 2,000,000 cells; RAND of no arguments
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

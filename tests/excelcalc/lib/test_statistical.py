@@ -387,3 +387,23 @@ def test_poisson_truncates_x_read_from_a_cell(tmp_path: Path) -> None:
     """The held-out workbook's shape: x is a cell holding =20/15 (a reference reaches the function as a range)."""
     got = book(tmp_path, {"F6": "=20/15", "G6": 2, "B58": "=_xlfn.POISSON.DIST(F6,G6,0)"})
     assert got["B58"] == pytest.approx(2 * math.exp(-2), rel=1e-12)
+
+
+def test_minifs_and_maxifs_as_microsoft_documents_them(tmp_path: Path) -> None:
+    """MINIFS's and MAXIFS's pages (issue 44 item 8: "#NAME? ... is not computed"): grades 89, 93, 96,
+    85, 91, 88 weighted 1, 2, 2, 3, 1, 1: ``MINIFS(A2:A7,B2:B7,1)`` 88, ``MAXIFS(A2:A7,B2:B7,1)`` 91;
+    ranges not aligned but of one shape (MAXIFS's Example 2) 10; two criteria (MINIFS's Example 3) 13;
+    no cell meeting the criteria 0."""
+    cells: dict[str, Any] = {}
+    for i, (grade, weight) in enumerate(((89, 1), (93, 2), (96, 2), (85, 3), (91, 1), (88, 1)), 2):
+        cells |= {f"A{i}": grade, f"B{i}": weight}
+    for i, (w, g, level) in enumerate(((10, "b", 100), (11, "a", 100), (12, "a", 200), (13, "b", 300)), 2):
+        cells |= {f"D{i}": w, f"E{i}": g, f"G{i}": level}
+    cells |= {"D6": 14, "E6": "b", "G6": 300, "D7": 15, "E7": "b", "G7": 400}
+    for i, (w, g) in enumerate(((10, "b"), (1, "a"), (100, "a"), (1, "b"), (1, "a"), (1, "a")), 2):
+        cells |= {f"H{i}": w, f"I{i}": g}
+    cells |= {"K1": "=_xlfn.MINIFS(A2:A7,B2:B7,1)", "K2": "=_xlfn.MAXIFS(A2:A7,B2:B7,1)"}
+    cells |= {"K3": '=_xlfn.MAXIFS(H2:H5,I3:I6,"a")', "K4": '=_xlfn.MINIFS(D2:D7,E2:E7,"b",G2:G7,">100")'}
+    cells |= {"K5": "=_xlfn.MINIFS(A2:A7,B2:B7,9)", "K6": "=_xlfn.MAXIFS(A2:A7,B2:B7,9)"}
+    got = book(tmp_path, cells)
+    assert [got[f"K{i}"] for i in range(1, 7)] == [88, 91, 10, 13, 0, 0]

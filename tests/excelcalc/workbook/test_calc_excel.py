@@ -71,10 +71,10 @@ def test_blank_cells_in_a_range_are_blank_not_the_text_empty(tmp_path: Path) -> 
         "B2": '=SUMPRODUCT((C2:C10="x")*(D2:D10))',
         "B3": "=COUNTA(C1:C10)",
         "B4": "=COUNTBLANK(C1:C10)",
-        "B5": "=CONCAT(C1:C4,D3)",
-        "B6": '=TEXTJOIN("",FALSE,C1:C4,D3)',
-        "B7": '=TEXTJOIN("-",TRUE,C1:C4,D3)',
-        "B8": '=TEXTJOIN("-",FALSE,C1:C4,D3)',
+        "B5": "=_xlfn.CONCAT(C1:C4,D3)",  # newer functions as Excel stores them (without _xlfn.: #NAME?)
+        "B6": '=_xlfn.TEXTJOIN("",FALSE,C1:C4,D3)',
+        "B7": '=_xlfn.TEXTJOIN("-",TRUE,C1:C4,D3)',
+        "B8": '=_xlfn.TEXTJOIN("-",FALSE,C1:C4,D3)',
         "B9": "=COUNTA(A1:A4)",
         "B10": "=COUNTBLANK(A1:A4)",
     }
@@ -235,7 +235,7 @@ ROUNDING = {  # Microsoft's FLOOR.MATH, CEILING.MATH, FLOOR.PRECISE and CEILING.
 def test_floor_and_ceiling_math_keep_the_sign(tmp_path: Path) -> None:
     for formula, want in ROUNDING.items():
         assert evaluate(formula) == want, formula
-    got = _calc(tmp_path, {"A1": -23.5, "B1": "=FLOOR.MATH(A1)", "B2": "=_xlfn.CEILING.MATH(A1,2,1)"})
+    got = _calc(tmp_path, {"A1": -23.5, "B1": "=_xlfn.FLOOR.MATH(A1)", "B2": "=_xlfn.CEILING.MATH(A1,2,1)"})
     assert (got["B1"], got["B2"]) == (-24, -24)
 
 

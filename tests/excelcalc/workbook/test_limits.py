@@ -149,7 +149,7 @@ def test_one_odd_formula_never_sinks_the_workbook(tmp_path: Path) -> None:
             "B1": '=INDIRECT("A1")',
             "B2": "=A1*2",
             "B3": '=SUM(INDIRECT("A1:A2"))',
-            "B4": "=MODE.MULT(1,2,2,3,3)",
+            "B4": "=_xlfn.MODE.MULT(1,2,2,3,3)",  # as Excel stores it (without _xlfn., #NAME?)
             "B5": "=SUM(S!A1:S!A2)",
             "B6": '=INDIRECT("Nowhere!A1")',
         },
@@ -461,3 +461,55 @@ def test_a_part_that_cannot_be_unpacked_is_refused_saying_why(
     err = capsys.readouterr().err
     assert "xl/worksheets/sheet1.xml" in err and says in err and "please report" not in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+STRICT = {  # ISO/IEC 29500-1:2016 (Strict) namespaces for Transitional's (ECMA-376 Part 1, 8.1 and Annex A)
+    b"http://schemas.openxmlformats.org/spreadsheetml/2006/main": b"http://purl.oclc.org/ooxml/spreadsheetml/main",
+    b"http://schemas.openxmlformats.org/officeDocument/2006/relationships": (
+        b"http://purl.oclc.org/ooxml/officeDocument/relationships"
+    ),
+}
+
+
+def test_a_strict_open_xml_workbook_is_refused_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Excel's "Strict Open XML Spreadsheet" names its parts in ISO 29500 Strict's namespaces
+    (``conformance="strict"``): calc found no sheet in them, printed "computed 0 formulas", exited 0
+    and wrote Excel's cached values back, as if it had recomputed (issue 44 item 5). It refuses the
+    file, says why and what to do, exits 2 and writes nothing."""
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2"})
+    path = tmp_path / "strict.xlsx"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(path, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            for old, new in STRICT.items():
+                data = data.replace(old, new)
+            if info.filename == "xl/workbook.xml":
+                data = data.replace(b"<workbook ", b'<workbook conformance="strict" ', 1)
+            zout.writestr(info, data)
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "Strict Open XML" in err and "Save As" in err and "Traceback" not in err, err
+    assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_a_zip_holding_one_part_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ECMA-376 Part 2 (Open Packaging Conventions), 9.1.1.1.1: a package shall not hold two parts
+    of equivalent names (compared without case), and a consumer shall treat one that does as
+    invalid. A zip holding the sheet twice was computed from its last copy without a word
+    (issue 41 item 3): which copy Excel shows is not known, so the file is refused, exit 2."""
+    import warnings
+
+    src = _book(tmp_path / "ok.xlsx", {"A1": 5, "B1": "=A1*2"})
+    path = tmp_path / "twice.xlsx"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(path, "w") as zout, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it is asked to write
+        for info in zin.infolist():
+            zout.writestr(info, zin.read(info))
+        sheet = zin.read("xl/worksheets/sheet1.xml")
+        zout.writestr("XL/worksheets/sheet1.xml", sheet.replace(b"<v>5</v>", b"<v>6</v>"))
+    assert main(["template", "calc", str(path), "--out", str(tmp_path / "out.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "twice" in err and "sheet1.xml" in err.lower() and "Traceback" not in err, err
+    assert not (tmp_path / "out.xlsx").exists()

@@ -35,7 +35,7 @@ CORPUS_CELLS = {
     "poi/55906-MultiSheetRefs.xlsx": ["Sheet1!A3", "Sheet1!B3", "Sheet1!C3", "Sheet1!D3", "Sheet1!H3", "Sheet1!I6"],
     "poi/FormulaSheetRange.xlsx": ["test!D11", "test!D12"],
     "poi/48703.xlsx": ["Sheet1!B2"],
-    "poi/56737.xlsx": ["Uses!D3", "Uses!C5", "Uses!D5"],
+    "poi/56737.xlsx": ["Uses!D2", "Uses!D3", "Uses!C5", "Uses!D5"],  # D2: Defines!NR_To_A1, a sheet's own name
 }
 
 
@@ -261,3 +261,28 @@ def test_a_3d_reference_between_sheet_names_holding_quotes(tmp_path: Path) -> No
     calc(tmp_path / "in.xlsx", tmp_path / "out.xlsx")
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["Main"]
     assert [got[c].value for c in ("A1", "A2", "A3")] == [30, 50, 60]
+
+
+def test_a_name_of_one_sheet_is_read_with_its_sheet_name(tmp_path: Path) -> None:
+    """Microsoft's "Define and use names in formulas" page: a name whose scope is one worksheet is
+    known there without qualification, and elsewhere as ``Sheet1!Name`` (its sheet's name first).
+    ``Sheet2!SheetDefinedName`` answered "#NAME? unknown name" (issue 44 item 8, 688 cells of
+    Excel-saved workbooks); the sheet's own name wins over the workbook's, and unqualified on
+    another sheet, or qualified with a sheet that has no such name, it stays #NAME? as in Excel."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    two, mine = wb.create_sheet("Sheet2"), wb.create_sheet("My Sheet")
+    ws["A1"], two["A1"], mine["A1"] = 1, 5, 7
+    two.defined_names["Local"] = DefinedName("Local", attr_text="Sheet2!$A$1")
+    mine.defined_names["Local"] = DefinedName("Local", attr_text="'My Sheet'!$A$1")
+    wb.defined_names["Glob"] = DefinedName("Glob", attr_text="S!$A$1")
+    ws["B1"], ws["B2"], ws["B3"], ws["B4"] = "=Sheet2!Local*2", "='My Sheet'!Local+1", "=Local", "=S!Local"
+    two["B1"], two["B2"], two["B3"], mine["B1"] = "=Local+1", "=Sheet2!local", "='My Sheet'!LOCAL", "=Local+Glob"
+    wb.save(tmp_path / "in.xlsx")
+    report = calc(tmp_path / "in.xlsx", tmp_path / "out.xlsx")
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)
+    assert [got["S"][c].value for c in ("B1", "B2", "B3", "B4")] == [10, 8, "#NAME?", "#NAME?"]
+    assert [got["Sheet2"][c].value for c in ("B1", "B2", "B3")] == [6, 5, 7]
+    assert got["My Sheet"]["B1"].value == 8
+    assert {e.where: e.text for e in report.errors}["S!B3"] == "#NAME? unknown name Local"

@@ -31,3 +31,28 @@ def test_control_characters_and_carriage_returns_are_written_escaped(tmp_path: P
     assert cached["A2"] == "a_x000D_b\nc"
     assert cached["A3"] == "_x005F_x0041_"
     assert cached["A4"] == "3"
+
+
+def test_inline_strings_are_read_with_their_escapes_decoded(tmp_path: Path) -> None:
+    """ECMA-376 Part 1, 22.9.2.19 (ST_Xstring): ``_xHHHH_`` in a cell's text is the character
+    HHHH, and ``_x005F_`` an underscore that keeps a following escape literal; shared strings were
+    read so, inline strings (``t="inlineStr"``, as XlsxWriter's constant_memory writes every text)
+    kept them: LEN of "a" CR "bc" was 10, CODE of the CR 95 (issue 41 item 2). The workbook is
+    XlsxWriter's own, read as Excel reads it."""
+    import xlsxwriter
+
+    path = tmp_path / "in.xlsx"
+    wb = xlsxwriter.Workbook(str(path), {"constant_memory": True})
+    ws = wb.add_worksheet("S")
+    ws.write_string("A1", "a\rbc")  # constant_memory: each row written whole, in order
+    ws.write_formula("B1", "=LEN(A1)")
+    ws.write_formula("C1", "=CODE(MID(A1,2,1))")
+    ws.write_formula("D1", '=A1="a"&CHAR(13)&"bc"')
+    ws.write_string("A2", "x_x000D_y")  # a text that reads as an escape: written x_x005F_x000D_y
+    ws.write_formula("B2", "=LEN(A2)")
+    wb.close()
+    with zipfile.ZipFile(path) as z:
+        assert b'<c r="A1" t="inlineStr"><is><t>a_x000D_bc</t>' in z.read("xl/worksheets/sheet1.xml")
+    calc(path, tmp_path / "out.xlsx")
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    assert (got["B1"].value, got["C1"].value, got["D1"].value, got["B2"].value) == (4, 13, True, 9)
