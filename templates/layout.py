@@ -96,6 +96,12 @@ class Span:
 
 # --------------------------------------------------------------- formulas
 
+
+def span(s: Span) -> Expr:
+    """A rectangle of cells as a range in a formula: ``first:last``."""
+    return Expr((s.first, ":", s.last))
+
+
 _PRECEDENCE = {"=": 1, "<=": 1, "&": 2, "+": 3, "-": 3, "*": 4, "/": 4}
 _ATOM = 9
 
@@ -122,8 +128,16 @@ class Expr:
         return Expr((f"{term:g}",)) if isinstance(term, float) else Expr((str(term),))
 
     def render(self, here: str) -> str:
-        """The formula's text on sheet ``here``, without ``=``."""
-        return "".join(p if isinstance(p, str) else p.ref(here) for p in self.parts)
+        """The formula's text on sheet ``here``, without ``=``. A range of another sheet names the sheet once,
+        as Excel writes it (``Sizing!$F$19:$F$26``, not ``Sizing!$F$19:Sizing!$F$26``)."""
+        out: list[str] = []
+        for i, p in enumerate(self.parts):
+            if isinstance(p, str):
+                out.append(p)
+                continue
+            start = self.parts[i - 2] if i >= 2 and self.parts[i - 1] == ":" else None
+            out.append(p.ref(p.sheet) if isinstance(start, Cell) and start.sheet == p.sheet else p.ref(here))
+        return "".join(out)
 
     def _binary(self, op: str, other: Term, swap: bool = False) -> Expr:
         left, right = (Expr.of(other), self) if swap else (self, Expr.of(other))
@@ -553,7 +567,7 @@ class TableBlock(Headed):
 
     def ranges(self) -> dict[str, Expr]:
         """Each column's slots as a range (``$B$19:$B$91``), by key: what a ``Lifted`` column reads."""
-        return {c.key: Expr((span.first, ":", span.last)) for c in self.columns for span in (self.column(c.key),)}
+        return {c.key: span(self.column(c.key)) for c in self.columns}
 
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
@@ -657,7 +671,7 @@ class Grid(Headed):
                 yield Put(cell, Formula(body, self.body_style))
         if self.lifted_at is not None:
             down, across = self.down_span(), Span(self.across_cell(0), self.across_cell(len(self.across) - 1))
-            body = self.body(Expr((down.first, ":", down.last)), Expr((across.first, ":", across.last)))
+            body = self.body(span(down), span(across))
             whole = ArrayFormula(body, self.down, len(self.across), self.body_style)
             yield Put(Cell(self.sheet, self.header_row + 1, self.lifted_at), whole)
 

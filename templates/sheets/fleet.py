@@ -21,12 +21,12 @@ from benchsheet.templates.layout import (
     ListRule,
     NumberRule,
     RowCells,
-    Span,
     TableBlock,
     call,
     eq,
     if_,
     lit,
+    span,
     under,
 )
 from benchsheet.templates.sheets.common import if_number, notes, sheet, unless_blank
@@ -137,7 +137,7 @@ def _power(name: str) -> Lifted:
     """MWGPUS, MWTOKENS or TOKENSPERMW of every candidate row: one call for the column (the hidden ``POWER``)."""
 
     def value(_: Mapping[str, Expr]) -> Expr:
-        c = {key: _range(CANDIDATES.column(key)) for key in ("candidate", "gpus_node", "per_gpu", "kw")}
+        c = {key: span(CANDIDATES.column(key)) for key in ("candidate", "gpus_node", "per_gpu", "kw")}
         cap = (POWER_INPUTS["mw"], c["kw"], POWER_INPUTS["pue"])
         inner = {
             "MWGPUS": (*cap, c["gpus_node"]),
@@ -202,28 +202,24 @@ FAMILIES = TableBlock(
 """Hidden (column AD): each candidate row's family or entry ID for FLEET."""
 
 
-def _range(s: Span) -> Expr:
-    return Expr((s.first, ":", s.last))
-
-
 _EMPTY = Expr(("",))  # a left-out argument: FLEET(...,,...)
 FLEET_CALL = call(
     "FLEET",
-    _range(MIX.column("benchmark")),
-    _range(MIX.column("scenario")),
+    span(MIX.column("benchmark")),
+    span(MIX.column("scenario")),
     MIX_INPUTS["total"],
-    _range(FAMILIES.column("family")),
-    _range(CANDIDATES.column("price")),
+    span(FAMILIES.column("family")),
+    span(CANDIDATES.column("price")),
     FLEET_WORKLOAD["utilization"],
-    _range(CANDIDATES.column("gpus_node")),
+    span(CANDIDATES.column("gpus_node")),
     FLEET_WORKLOAD["hours"],
     FLEET_WORKLOAD["availability"],
     FLEET_WORKLOAD["max_gpus"],
     _EMPTY,
     _EMPTY,
-    _range(MIX.column("share")),
-    _range(MIX.column("ttft")),
-    _range(MIX.column("tpot")),
+    span(MIX.column("share")),
+    span(MIX.column("ttft")),
+    span(MIX.column("tpot")),
     MIX_INPUTS["headroom"],
     eq(MIX_INPUTS["pool"], lit("yes")),
 )

@@ -22,7 +22,6 @@ from benchsheet.templates.layout import (
     Lifted,
     Put,
     RowCells,
-    Span,
     TableBlock,
     Term,
     call,
@@ -30,6 +29,7 @@ from benchsheet.templates.layout import (
     if_,
     le,
     lit,
+    span,
     under,
 )
 from benchsheet.templates.sheets.common import (
@@ -106,16 +106,12 @@ OWNED = "owned"
 """A quote's price typed as this takes the TCO sheet's owned $/GPU-hour for the family."""
 
 
-def _span(s: Span) -> Expr:
-    return Expr((s.first, ":", s.last))
-
-
 def _owned_price(accelerator: Cell) -> Expr:
     """TCO's owned $/GPU-hour for ``accelerator`` (one of Sizing's candidates), or why there is none."""
-    at = call("MATCH", accelerator, _span(TCO_TABLE.column("candidate")), 0)
+    at = call("MATCH", accelerator, span(TCO_TABLE.column("candidate")), 0)
     missing = lit("#N/A no owned $/GPU-hour for ") & accelerator & lit(": owning is priced for Sizing's candidates")
     # ISNA, not IFERROR: TCO's own reason (depreciation years = 0...) passes on
-    return if_(call("ISNA", at), missing, call("INDEX", _span(TCO_TABLE.column("owned")), at))
+    return if_(call("ISNA", at), missing, call("INDEX", span(TCO_TABLE.column("owned")), at))
 
 
 def _price_used(r: RowCells) -> Expr:
@@ -127,8 +123,8 @@ def _price_used(r: RowCells) -> Expr:
 def _cost(r: RowCells) -> Expr:
     """COSTPERMTOK at the quoted price, as before owned prices (so a bad price names its cell); an owned price's
     is TCO's owned $/M tokens for the family (the same per-GPU value: its best entry under the same workload)."""
-    at = call("MATCH", r["accelerator"], _span(TCO_TABLE.column("candidate")), 0)
-    owned = unless_error(r["price_used"], call("INDEX", _span(TCO_TABLE.column("owned_mtok")), at))
+    at = call("MATCH", r["accelerator"], span(TCO_TABLE.column("candidate")), 0)
+    owned = unless_error(r["price_used"], call("INDEX", span(TCO_TABLE.column("owned_mtok")), at))
     quoted = cost_per_mtok(r["price"], r["per_gpu"], QUOTES_WORKLOAD["utilization"], QUOTES_WORKLOAD)
     return if_(eq(r["price"], lit(OWNED)), owned, quoted)
 
@@ -276,7 +272,7 @@ QUOTES_TABLE = TableBlock(QUOTES, _HEADER, 9, QUOTES_COLUMNS, "Vendor quotes", h
 
 def _first_quote(r: RowCells) -> Expr:
     """The row (within the quotes) of the candidate's first quote; an error where it has none."""
-    return call("MATCH", r["candidate"], _span(QUOTES_TABLE.column("accelerator")), 0)
+    return call("MATCH", r["candidate"], span(QUOTES_TABLE.column("accelerator")), 0)
 
 
 def _rental(r: RowCells) -> Expr:
@@ -300,7 +296,7 @@ RENTALS = TableBlock(
 
 def _quoted(r: RowCells) -> Expr:
     """The candidate's first quote's rental price (``RENTALS``): "" for none; an error where it has no quote."""
-    return call("INDEX", _span(RENTALS.column("rental")), _first_quote(r))
+    return call("INDEX", span(RENTALS.column("rental")), _first_quote(r))
 
 
 def _rented_or(r: RowCells, sizing: Term, quoted: Term) -> Expr:
@@ -319,7 +315,7 @@ def _rented(r: RowCells) -> Expr:
 
 
 def _rented_from(r: RowCells) -> Expr:
-    vendor = call("INDEX", _span(QUOTES_TABLE.column("vendor")), _first_quote(r))
+    vendor = call("INDEX", span(QUOTES_TABLE.column("vendor")), _first_quote(r))
     other = _rented_or(r, lit("Sizing's $/GPU-hour"), lit("Quotes: ") & vendor)
     return unless_blank(
         r["candidate"], if_(eq(r["candidate"], BASELINE["accelerator"]), lit("Quotes: baseline"), other)

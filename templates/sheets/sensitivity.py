@@ -24,6 +24,7 @@ from benchsheet.templates.layout import (
     Text,
     call,
     lit,
+    span,
     under,
 )
 from benchsheet.templates.sheets.common import (
@@ -177,8 +178,7 @@ UNRANKED = TableBlock(
 
 
 def _span(column: str) -> Expr:
-    c = UNRANKED.column(column)
-    return Expr((c.first, ":", c.last))
+    return span(UNRANKED.column(column))
 
 
 def _ranked(column: str, style: str) -> Formula:

@@ -37,6 +37,7 @@ from benchsheet.templates.layout import (
     if_,
     le,
     lit,
+    span,
     under,
 )
 from benchsheet.templates.sheets.common import QUOTES, if_number, notes, sheet, unless_blank
@@ -259,10 +260,6 @@ def _cheaper(r: RowCells) -> Expr:
     return if_number(own, if_number(rent, if_(le(own, rent), lit("owning"), lit("renting"))))
 
 
-def _span(s: Span) -> Expr:
-    return Expr((s.first, ":", s.last))
-
-
 def _from_quotes(j: int) -> Formula:
     """The candidate's rented price (j = 0) or where it comes from (j = 1), as Quotes works them out.
 
@@ -281,16 +278,21 @@ def _cost(price: str, util: Term) -> Formula:
     )
 
 
-def _api(price: str) -> Formula:
+def _api(price: str) -> Lifted:
+    """APIUTILIZATION of every candidate at the ``price`` column ("owned" or "rented"), one array formula for
+    the column (the template's call budget): a row without a rate at the service level passes its reason on."""
     s = SERVICE
     cached = if_(eq(s["api_cached"], lit("")), s["api_in"], s["api_cached"])
     api = (s["api"], s["api_in"], s["in_tokens"], s["out_tokens"], cached, s["cached_share"])
-    return Formula(
-        lambda r: unless_blank(
-            r["candidate"], if_number(r["per_gpu"], call("APIUTILIZATION", r[price], r["per_gpu"], *api))
-        ),
-        "out_pct1",
-    )
+
+    def value(_: Mapping[str, Expr]) -> Expr:
+        t = TCO_TABLE
+        candidates, per_gpu = span(t.column("candidate")), span(t.column("per_gpu"))
+        return unless_blank(
+            candidates, if_number(per_gpu, call("APIUTILIZATION", span(t.column(price)), per_gpu, *api))
+        )
+
+    return Lifted(value, "out_pct1")
 
 
 def _breakeven(r: RowCells) -> Expr:
@@ -302,7 +304,7 @@ def _breakeven(r: RowCells) -> Expr:
 def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
     """Owned $/M tokens at Sizing's per-GPU value (Sizing's workload), for Quotes' "owned" price rows: one
     array formula over the column."""
-    per_gpu = _span(SIZING_TABLE.column("per_gpu"))
+    per_gpu = span(SIZING_TABLE.column("per_gpu"))
     return unless_blank(c["candidate"], if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL)))
 
 
@@ -327,8 +329,8 @@ TCO_COLUMNS = (
     Column("npv_rent", "NPV of renting, reserved ($ per GPU)", _npv("rented")),
     Column("cheaper", "Cheaper by NPV", Formula(_cheaper, "out_verdict")),
     Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
-    Column("api_owned", "API break-even utiliz., owned", _api("owned")),
-    Column("api_rented", "API break-even utiliz., rented", _api("rented")),
+    Column("api_owned", "API break-even utiliz., owned", _lifted("api_owned", "out_pct1")),
+    Column("api_rented", "API break-even utiliz., rented", _lifted("api_rented", "out_pct1")),
     Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
     Column("rented_source", "Rented price from", _from_quotes(1)),
     Column(
@@ -355,12 +357,12 @@ MEASURED = ArrayBlock(
     _HIDDEN,
     TCO_TABLE.slots,
     1,
-    call("KWPERGPU", _span(TCO_TABLE.column("entry")), TCO_WORKLOAD["benchmark"], TCO_WORKLOAD["scenario"]),
+    call("KWPERGPU", span(TCO_TABLE.column("entry")), TCO_WORKLOAD["benchmark"], TCO_WORKLOAD["scenario"]),
 )
 """KWPERGPU of each candidate's entry, from one array formula: a number only where MLPerf measured the system's
 power (no measured power is no error here: the user's input stands in, and the row says so)."""
 BREAKEVEN = ArrayBlock(
-    TCO, TCO_TABLE.first, _HIDDEN + 1, TCO_TABLE.slots, 1, call("RENTVSOWN", _span(TCO_TABLE.column("owned")), 1)
+    TCO, TCO_TABLE.first, _HIDDEN + 1, TCO_TABLE.slots, 1, call("RENTVSOWN", span(TCO_TABLE.column("owned")), 1)
 )
 """RENTVSOWN of each candidate's owned $/GPU-hour for a reserved rental (every hour paid, as the rented price and
 the NPV columns take it: utilization 1), from one array formula (a row without one shows its reason)."""
@@ -373,7 +375,7 @@ def _slo(name: str) -> Lifted:
     one array formula for the column; where no row meets it, text that says so (the costs beside pass it on)."""
 
     def value(_: Mapping[str, Expr]) -> Expr:
-        w, candidates = TCO_WORKLOAD, _span(TCO_TABLE.column("candidate"))
+        w, candidates = TCO_WORKLOAD, span(TCO_TABLE.column("candidate"))
         args = (candidates, w["benchmark"], SERVICE["ttft"], SERVICE["tpot"], w["availability"], w["max_gpus"])
         return unless_blank(candidates, call("IFERROR", call(name, *args), lit(NO_RATE)))
 
@@ -382,7 +384,7 @@ def _slo(name: str) -> Lifted:
 
 def _node(_: Mapping[str, Expr]) -> Expr:
     """GPUs per node of each candidate's MLPerf system (its accelerators / its nodes), 8 where unknown."""
-    entries = _span(TCO_TABLE.column("entry"))
+    entries = span(TCO_TABLE.column("entry"))
     return call("IFERROR", call("ENTRY", entries, lit("gpus")) / call("ENTRY", entries, lit("nodes")), 8)
 
 
@@ -394,11 +396,13 @@ LIFTED = TableBlock(
         Column("node", "MLPerf node", Lifted(_node, "out_int")),
         Column("scenario", "SLOBESTSCENARIO", _slo("SLOBESTSCENARIO")),
         Column("per_gpu", "SLOBEST", _slo("SLOBEST")),
+        Column("api_owned", "APIUTILIZATION owned", _api("owned")),
+        Column("api_rented", "APIUTILIZATION rented", _api("rented")),
     ),
     left=_HIDDEN + 3 + 14 + 3,
 )
 """Hidden: one array formula a column beside the table (its MLPerf node sizes, its rates and scenarios at the
-service level), shown in the table by plain references."""
+service level, its API break-even utilizations), shown in the table by plain references."""
 UTILIZATIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
@@ -538,8 +542,8 @@ MOVES = TableBlock(
 
 
 def _most() -> Expr:
-    changes = _span(MOVES.column("change"))
-    names = _span(MOVES.column("input"))
+    changes = span(MOVES.column("change"))
+    names = span(MOVES.column("input"))
     top, bottom = call("MAX", changes), call("MIN", changes)
     at = if_(
         le(call("ABS", bottom), call("ABS", top)), call("MATCH", top, changes, 0), call("MATCH", bottom, changes, 0)
@@ -574,7 +578,7 @@ def _part(key: str) -> Lifted:
     part its own answer (per available GPU-hour)."""
 
     def value(_: Mapping[str, Expr]) -> Expr:
-        t = {k: _span(TCO_TABLE.column(k)) for k in ("capex_gpu", "residual_gpu", "kw", "owned")}
+        t = {k: span(TCO_TABLE.column(k)) for k in ("capex_gpu", "residual_gpu", "kw", "owned")}
         i = INPUTS
         zero = (0, 0, 0, 0)
         years, avail = i["years"], i["availability"]

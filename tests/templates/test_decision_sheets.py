@@ -340,8 +340,10 @@ def test_sizing_shows_cost_as_bought_beside_the_rate(built: Path) -> None:
     assert row["bought_mtok"] == pytest.approx(by_hand, rel=1e-12) and round(by_hand, 3) == 0.153
     at_rate = row["price"] * 1e6 / (row["per_gpu"] * 3600 * w["utilization"])
     assert row["cost_per_mtok"] == pytest.approx(at_rate, rel=1e-12) and round(at_rate, 3) == 0.123
-    headers = {c.key: c.header for c in S.SIZING_TABLE.columns}
-    assert "as bought" in headers["bought_mtok"] and "at utilization" in headers["cost_per_mtok"]
+    header = S.SIZING_TABLE.header_row
+    headers = {c.key: book[Cell(S.SIZING, header, S.SIZING_TABLE.left + j)] for j, c in enumerate(S.SIZING_TABLE.columns)}
+    assert headers["bought_mtok"] == "$ per million tokens as bought"
+    assert headers["cost_per_mtok"] == "$ per million tokens at utilization"
 
 
 def test_fleet_buys_sizings_headroom(built: Path) -> None:

@@ -162,7 +162,7 @@ def test_a_benchmark_in_queries_or_samples_is_sized_in_its_unit(
     assert sized >= 2
     header = S.SIZING_TABLE.header_row
     headings = [book[Cell(S.SIZING, header, j)] for j in range(len(S.SIZING_COLUMNS))]
-    assert f"$ per million {items}" in headings and f"Per-GPU ({unit})" in headings
+    assert f"$ per million {items} at utilization" in headings and f"Per-GPU ({unit})" in headings
     assert not any("tokens" in str(h) for h in headings)
     quotes = {k: book[c] for k, c in S.BASELINE.cells().items()}
     if isinstance(quotes["per_gpu"], float):
