@@ -101,8 +101,8 @@ def test_a_running_total_answers_as_summed_cell_by_cell(tmp_path: Path) -> None:
 LOOKUPS = {
     "C": "=VLOOKUP(A{r},$A$2:$B${last},2,FALSE)",
     "D": "=INDEX($B$2:$B${last},MATCH(A{r},$A$2:$A${last},0))",
-    "E": "=XLOOKUP(A{r},$A$2:$A${last},$B$2:$B${last})",
-    "F": "=XLOOKUP(A{r}+0.5,$A$2:$A${last},$B$2:$B${last},,-1)",
+    "E": "=_xlfn.XLOOKUP(A{r},$A$2:$A${last},$B$2:$B${last})",
+    "F": "=_xlfn.XLOOKUP(A{r}+0.5,$A$2:$A${last},$B$2:$B${last},,-1)",
     "G": "=MATCH(A{r},$A$2:A{r},0)",
 }
 
