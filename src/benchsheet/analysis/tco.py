@@ -19,7 +19,7 @@ from typing import Any
 
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
-from benchsheet.data.names import benchmark_key
+from benchsheet.data.lengths import published_lengths
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value, not_available
 
@@ -207,18 +207,6 @@ def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float
     return watts / row.gpus / 1000
 
 
-PUBLISHED_MEAN_TOKENS: dict[str, tuple[float | None, float | None, str]] = {
-    "gpt-oss-120b": (
-        None,
-        1278.20,
-        "the reference mean output length of the performance dataset (mlcommons/inference "
-        "compliance/TEST09/gpt-oss-120b/audit.config, 'reference mean-OSL: 1278.20'); no mean input length published",
-    ),
-}
-"""Mean input and output tokens per request of a benchmark's dataset, as MLCommons publishes them (None where
-it publishes none), and where: the default workload of an API comparison, where the user gives none."""
-
-
 def _check_tokens(value: float, name: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise bad_value(f"{name} must be a number of tokens per request > 0")
@@ -226,17 +214,18 @@ def _check_tokens(value: float, name: str) -> float:
 
 
 def _lengths(input_tokens: float | None, output_tokens: float | None, benchmark: str | None) -> tuple[float, float]:
-    """The workload's mean (input, output) tokens per request: the user's, else the benchmark's published ones."""
+    """The workload's mean (input, output) tokens per request: the user's, else the benchmark's published ones
+    (``benchsheet.data.lengths``: MLCommons' figures with their sources)."""
     if input_tokens is not None and output_tokens is not None:
         return _check_tokens(input_tokens, "input_tokens"), _check_tokens(output_tokens, "output_tokens")
-    published = PUBLISHED_MEAN_TOKENS.get(benchmark_key(benchmark)) if benchmark else None
-    ins = input_tokens if input_tokens is not None else published[0] if published else None
-    outs = output_tokens if output_tokens is not None else published[1] if published else None
+    published = published_lengths(benchmark) if benchmark else None
+    ins = input_tokens if input_tokens is not None else published.mean_input_tokens if published else None
+    outs = output_tokens if output_tokens is not None else published.mean_output_tokens if published else None
     if ins is None or outs is None:
         ask = "give input_tokens and output_tokens (the workload's mean tokens per request): the API charges input"
-        if published:
-            pairs = (("input", published[0]), ("output", published[1]))
-            have = " and ".join(f"{w} ({v:,g} tokens)" for w, v in pairs if v)
+        pairs = (("input", published.mean_input_tokens), ("output", published.mean_output_tokens)) if published else ()
+        have = " and ".join(f"{w} ({v:,.15g} tokens)" for w, v in pairs if v)
+        if have:
             lack = " or ".join(w for w, v in pairs if not v)
             ask = f"MLCommons publishes {benchmark}'s mean {have} but no mean {lack}: give {lack}_tokens"
         elif benchmark:
