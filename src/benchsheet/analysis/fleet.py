@@ -18,7 +18,7 @@ from benchsheet.analysis.selection import Filters
 from benchsheet.analysis.slo import Bounds, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
 from benchsheet.data.table import Row, Table
-from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available
+from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available, share_text
 from excelcalc.textnum import text_number
 
 KW_PER_MW = 1000
@@ -166,7 +166,8 @@ def _check_shares(benchmarks: list[object], shares: Cells) -> None:
             raise bad_value(f"shares row {i} must be a share from 0 to 100%, not {v!r:.40}")
         added += v
     if named and abs(added - 1) > 1e-6:
-        raise bad_value(f"shares add up to {added:.0%}, not 100%: give each workload's share of the total target")
+        added_text = share_text(added)
+        raise bad_value(f"shares add up to {added_text}, not 100%: give each workload's share of the total target")
 
 
 def _workloads(

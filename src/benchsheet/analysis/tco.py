@@ -21,7 +21,7 @@ from benchsheet.analysis.costs import check_price, check_rate, check_utilization
 from benchsheet.analysis.energy import measured_watts
 from benchsheet.data.lengths import published_lengths
 from benchsheet.data.table import Table
-from benchsheet.errors import BenchError, bad_value, not_available
+from benchsheet.errors import BenchError, bad_value, money_text, not_available
 
 HOURS_PER_YEAR = 365 * 24
 """Wall-clock hours in a year: a unit conversion, not a figure from the data."""
@@ -284,7 +284,7 @@ def api_utilization(
     at_full = per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
     if at_full > api:
         raise not_available(
-            f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "
-            f"${api:,.2f}: no utilization <= 100% reaches it"
+            f"The GPU costs {money_text(at_full)} per million tokens at 100% utilization, more than the API's "
+            f"{money_text(api)}: no utilization <= 100% reaches it"
         )
     return at_full / api if api else 0.0
