@@ -207,6 +207,38 @@ def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float
     return watts / row.gpus / 1000
 
 
+def mean_tokens(benchmark: str, which: str = "output") -> float:
+    """MEANTOKENS: the mean input or output tokens per request of the benchmark's dataset, as MLCommons
+    publishes it (``benchsheet.data.lengths``); ``#N/A`` where it publishes none: the user gives their own."""
+    kind = which.strip().lower()
+    if kind not in ("input", "output"):
+        raise bad_value(f'which must be "input" or "output", not {which.strip()[:40]!r}')
+    published = published_lengths(benchmark)
+    if published is None:
+        value, note = None, ""
+    else:
+        value = published.mean_input_tokens if kind == "input" else published.mean_output_tokens
+        both_missing = published.mean_input_tokens is None and published.mean_output_tokens is None
+        note = f" ({published.what})" if both_missing else ""
+    if value is None:
+        raise not_available(
+            f"MLCommons publishes no mean {kind} length for {benchmark.strip()}: give your workload's{note}"
+        )
+    return value
+
+
+def mean_tokens_source(benchmark: str) -> str:
+    """MEANTOKENSSOURCE: the benchmark's published mean lengths and where MLCommons publishes them, in its words."""
+    published = published_lengths(benchmark)
+    if published is None:
+        raise not_available(f"MLCommons publishes no mean lengths for {benchmark.strip()}")
+    pairs = (("output", published.mean_output_tokens), ("input", published.mean_input_tokens))
+    figures = ", ".join(f"mean {w} {v:,.15g} tokens" if v else f"no mean {w} published" for w, v in pairs)
+    if not any(v for _, v in pairs):
+        figures = "no mean lengths in tokens published"
+    return f"{published.benchmark}: {figures}: {published.cited}"
+
+
 def _check_tokens(value: float, name: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise bad_value(f"{name} must be a number of tokens per request > 0")

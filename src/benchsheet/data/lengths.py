@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from benchsheet.data.names import benchmark_keys
 
@@ -24,8 +26,20 @@ class PublishedLengths:
     mean_input_tokens: float | None
     mean_output_tokens: float | None
     what: str
-    source: str
-    quote: str
+    repo: str  # where the figure was read: an MLCommons repository, its file and the commit
+    path: str
+    commit: str
+    where: str  # the place in the file, and other files that say the same
+    quote: str  # the source's own words, holding the figure as written there
+
+    @property
+    def source(self) -> str:
+        return f"{self.repo} {self.path} (commit {self.commit})"
+
+    @property
+    def cited(self) -> str:
+        """The source and its words, short enough for any cell (a classic UDF's 255 characters)."""
+        return f'{self.repo} {self.path} (commit {self.commit[:12]}): "{self.quote}"'
 
 
 def _tokens(value: object, benchmark: str, field: str) -> float | None:
@@ -36,21 +50,30 @@ def _tokens(value: object, benchmark: str, field: str) -> float | None:
     return float(value)
 
 
+def _read(name: str, rec: dict[str, Any]) -> PublishedLengths:
+    source = rec["source"]
+    if not (
+        source["repo"].startswith("mlcommons/") and source["path"] and re.fullmatch(r"[0-9a-f]{40}", source["commit"])
+    ):
+        raise ValueError(f"{LENGTHS_FILE}: {name}.source must name an MLCommons repository, a file and a commit")
+    return PublishedLengths(
+        benchmark=name,
+        mean_input_tokens=_tokens(rec["mean_input_tokens"], name, "mean_input_tokens"),
+        mean_output_tokens=_tokens(rec["mean_output_tokens"], name, "mean_output_tokens"),
+        what=str(rec["what"]),
+        repo=str(source["repo"]),
+        path=str(source["path"]),
+        commit=str(source["commit"]),
+        where=str(rec["where"]),
+        quote=str(rec["quote"]),
+    )
+
+
 @lru_cache(maxsize=1)
 def all_published_lengths() -> dict[str, PublishedLengths]:
     """Every benchmark of the bundled file, by its key (``benchmark_key``)."""
     doc = json.loads((resources.files("benchsheet.data") / LENGTHS_FILE).read_text(encoding="utf-8"))
-    found: dict[str, PublishedLengths] = {}
-    for name, rec in doc["lengths"].items():
-        found[benchmark_keys(name)[0]] = PublishedLengths(
-            benchmark=name,
-            mean_input_tokens=_tokens(rec["mean_input_tokens"], name, "mean_input_tokens"),
-            mean_output_tokens=_tokens(rec["mean_output_tokens"], name, "mean_output_tokens"),
-            what=str(rec["what"]),
-            source=str(rec["source"]),
-            quote=str(rec["quote"]),
-        )
-    return found
+    return {benchmark_keys(name)[0]: _read(name, rec) for name, rec in doc["lengths"].items()}
 
 
 def published_lengths(benchmark: str) -> PublishedLengths | None:

@@ -48,7 +48,7 @@ def test_each_figure_stands_in_its_quote_and_names_its_source(benchmark: str) ->
     assert rec is not None
     # the quote holds the figure as the source writes it (1278.20 is 1278.2)
     assert PUBLISHED_OUTPUT[benchmark] in [float(n) for n in re.findall(r"\d+\.\d+", rec.quote)]
-    assert re.search(r"mlcommons/inference(_policies)? \S+ \(commit [0-9a-f]{40}\)", rec.source)
+    assert re.fullmatch(r"mlcommons/inference(_policies)? \S+ \(commit [0-9a-f]{40}\)", rec.source)
 
 
 @pytest.mark.parametrize(
@@ -83,3 +83,31 @@ def test_a_benchmark_without_published_lengths_says_so() -> None:
     got = udf.APICOSTPERMTOK(0.6, 0.15, 1000, None, None, 0, "llama3.1-8b")
     assert got.startswith("#N/A give input_tokens and output_tokens")
     assert "MLCommons publishes no mean lengths for llama3.1-8b" in got
+
+
+@pytest.mark.parametrize(("benchmark", "mean_output"), sorted(PUBLISHED_OUTPUT.items()))
+def test_meantokens_answers_the_published_figure(benchmark: str, mean_output: float) -> None:
+    assert udf.MEANTOKENS(benchmark) == mean_output
+    assert udf.MEANTOKENS(benchmark, "output") == mean_output
+    assert udf.MEANTOKENS(benchmark, "input") == (
+        f"#N/A MLCommons publishes no mean input length for {benchmark}: give your workload's"
+    )
+
+
+def test_meantokens_of_a_benchmark_without_one_says_why() -> None:
+    got = udf.MEANTOKENS("llama3.1-8b")
+    assert got.startswith("#N/A MLCommons publishes no mean output length for llama3.1-8b: give your workload's")
+    assert "characters" in got  # its gen_len counts characters, not tokens
+    assert udf.MEANTOKENS("llama2-70b-99", "both").startswith('#VALUE! which must be "input" or "output"')
+
+
+def test_meantokenssource_cites_where() -> None:
+    got = udf.MEANTOKENSSOURCE("llama2-70b-99.9")
+    assert got.startswith("llama2-70b: mean output 294.45 tokens, no mean input published:"), got
+    assert "mlcommons/inference_policies inference_rules.adoc (commit ac93e89c0c9a): " in got
+    assert got.endswith(
+        '"the generation length of the tokens per sample should be more than 90% of the reference '
+        '(tokens_per_sample=294.45)"'
+    )
+    assert udf.MEANTOKENSSOURCE("resnet") == "#N/A MLCommons publishes no mean lengths for resnet"
+    assert udf.MEANTOKENSSOURCE("llama3.1-8b").startswith("llama3.1-8b: no mean lengths in tokens published: ")
