@@ -1,7 +1,8 @@
 """Owning against renting: the owned $/GPU-hour from every labelled cost line (OWNEDGPUHOUR), its yearly cash
 flows against renting with their NPVs (TCOCASHFLOW), the rental price at which owning costs the same
 (RENTVSOWN), power per GPU from a measured row (KWPERGPU), an API's price with the input it charges
-(APICOSTPERMTOK), and the utilization at which a GPU costs what the API charges (APIUTILIZATION).
+(APICOSTPERMTOK) at the mean lengths MLCommons publishes where the user gives none (MEANTOKENS), and the
+utilization at which a GPU costs what the API charges (APIUTILIZATION).
 
 Every figure is the user's input; the data give only measured power (MLPerf Power rows), never a
 design or TDP figure. The capital is annualised with the capital recovery factor
