@@ -15,7 +15,7 @@ from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, check_price, check_
 from benchsheet.analysis.entries import ENTRY_ID, find_row
 from benchsheet.analysis.pergpu import per_gpu_of
 from benchsheet.analysis.selection import Filters
-from benchsheet.analysis.slo import Bounds, slo_best_row, strict_scenarios
+from benchsheet.analysis.slo import Bounds, ms_text, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
 from benchsheet.data.table import Row, Table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available, share_text
@@ -234,7 +234,7 @@ def _best(table: Table, bounds: Bounds, candidate: str, work: Workload, filters:
         if scen.lower() not in {s.lower() for s in strict}:
             raise not_available(
                 f"{table.spelled(bench, scen)}'s latency bounds are looser than your target "
-                f"(TTFT {latency[0]:,g} ms, TPOT {latency[1]:,g} ms); as strict: {', '.join(strict)}"
+                f"(TTFT {ms_text(latency[0])}, TPOT {ms_text(latency[1])}); as strict: {', '.join(strict)}"
             )
         return _row_of(table, candidate, bench, scen, filters)
     if not _is_entry(table, candidate):

@@ -45,3 +45,12 @@ def test_a_claimed_gain_is_quoted_as_claimed() -> None:
     assert texts["below"].endswith("pairs below 30.5%"), texts
     assert texts["inside"].endswith("pairs from 30.5% to 55.5%"), texts
     assert texts["above"].endswith("pairs above 55.5%"), texts
+
+
+def test_a_latency_target_is_quoted_as_asked() -> None:
+    # deepseek-r1 Server's bounds are TTFT 2,000 ms / TPOT 80 ms (LATENCYBOUNDS): a target a hair under them is
+    # stricter, and the reason must not print it as the bound itself ("looser than ... TPOT 80 ms")
+    assert udf.LATENCYBOUNDS("deepseek-r1", "Server") == [[2000.0, 80.0]]
+    target = (1999.9999, 79.99999)
+    got = udf.FLEET("deepseek-r1", "Server", 50_000, "GB300", 5, 0.7, 8, 730, None, None, None, None, None, *target)
+    assert "(TTFT 1,999.9999 ms, TPOT 79.99999 ms)" in got[1][6], got[1][6]
