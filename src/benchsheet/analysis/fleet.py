@@ -294,8 +294,8 @@ def _node_cells(gpus_per_node: NodeSizes) -> Cells:
             continue  # the MLPerf row's node size, or a blank slot's, left out with its family
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")
-        if v != int(v):
-            raise bad_value(f"gpus_per_node must be a whole number, not {v:g}")
+        if not (math.isfinite(v) and v == int(v)):
+            raise bad_value(f"gpus_per_node must be a whole number, not {v:.15g}")
         if v < 1:
             raise bad_value("gpus_per_node must be a whole number >= 1")
     return cells

@@ -5,7 +5,10 @@ Every expected figure is recomputed here from its definition."""
 
 from __future__ import annotations
 
+import math
 import re
+
+import pytest
 
 from benchsheet.udfs import functions as udf
 
@@ -54,3 +57,10 @@ def test_a_latency_target_is_quoted_as_asked() -> None:
     target = (1999.9999, 79.99999)
     got = udf.FLEET("deepseek-r1", "Server", 50_000, "GB300", 5, 0.7, 8, 730, None, None, None, None, None, *target)
     assert "(TTFT 1,999.9999 ms, TPOT 79.99999 ms)" in got[1][6], got[1][6]
+
+
+@pytest.mark.parametrize(("nodes", "shown"), [(8.0000001, "8.0000001"), (math.inf, "inf"), (math.nan, "nan")])
+def test_a_node_size_that_is_not_whole_is_quoted_as_given(nodes: float, shown: str) -> None:
+    # 8.0000001 read "must be a whole number, not 8"; infinity and NaN (from Python) reached int() unguarded
+    got = udf.FLEET("gpt-oss-120b", "Server", 1e6, "B200", 5, 1, nodes)
+    assert got == f"#VALUE! gpus_per_node must be a whole number, not {shown}"
