@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from scripts import layout
 
-from benchsheet.catalogue.docs import BEGIN, PAGE, cli_reference, function_reference
+from benchsheet.catalogue.docs import BEGIN, CLI_BEGIN, CLI_END, END, PAGE, cli_reference, function_reference
 from benchsheet.cli import build_parser, main
 from tests import ROOT
 
@@ -55,6 +55,39 @@ def test_functions_update_rewrites_the_page_to_the_generated_texts(
     assert main(["functions", "--update", str(stale)]) == 0
     assert stale.read_text(encoding="utf-8") == text
     assert str(stale) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("page", "missing"),
+    [
+        ("# My notes\n", "<!-- functions:begin"),
+        (f"{BEGIN}\nold\n{END}\n", "<!-- commands:begin"),  # the function markers only
+        (f"{END}\n{BEGIN}\n{CLI_BEGIN}\n{CLI_END}\n", "<!-- functions:end -->"),  # the end before the begin
+        (f"{BEGIN}\n{END}\n{CLI_BEGIN}\n{CLI_END}\n{BEGIN}\n", "once"),  # two places to write
+    ],
+)
+def test_functions_update_on_a_page_without_its_markers_says_which_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str, missing: str
+) -> None:
+    """Issue 42, item 7: a page without the markers is the user's mistake, not a defect to report."""
+    mine = tmp_path / "notes.md"
+    mine.write_text(page, encoding="utf-8")
+    assert main(["functions", "--update", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert str(mine) in err and missing in err and "please report" not in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert mine.read_text(encoding="utf-8") == page
+
+
+def test_functions_update_on_a_page_not_in_utf8_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "latin1.md"
+    mine.write_bytes("caf\xe9\n".encode("latin-1"))
+    assert main(["functions", "--update", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert str(mine) in err and "UTF-8" in err and "please report" not in err, err
+    assert mine.read_bytes() == "caf\xe9\n".encode("latin-1")
 
 
 def test_the_readme_is_at_most_300_lines() -> None:

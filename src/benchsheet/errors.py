@@ -114,6 +114,20 @@ def shortened(text: str, limit: int) -> str:
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
+def money_text(x: float) -> str:
+    """A sum of money as a reason quotes it: cents from $1 up ($1,234.57), three significant digits below
+    ($0.833, $0.0001, $1E-09: never "$0.00" for a price that is not 0), and Excel's scientific notation from
+    $1E+15 up ($2.778E+299, never 300 digits)."""
+    a = abs(x)
+    body = f"{a:.4G}" if a >= 1e15 else f"{a:,.2f}" if a >= 1 or a == 0 else f"{a:.3G}"
+    return ("-" if x < 0 else "") + "$" + body
+
+
+def share_text(x: float, sign: bool = False) -> str:
+    """A share the user typed, as a percentage to its last digit (0.305: "30.5%", not "30%"); ``sign``: "+30.5%"."""
+    return f"{x * 100:{'+' if sign else ''}.10G}%"
+
+
 class BenchError(BenchsheetError):
     """A look-up or argument that cannot give a value, and why (never longer than a cell holds)."""
 

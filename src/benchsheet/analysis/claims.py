@@ -17,7 +17,7 @@ from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.analysis.selection import Filters, check_known, filter_note, matching, normalize_round, refuse_latency
 from benchsheet.data.names import family_key, same_submitter, scenario_key, submitter_key
 from benchsheet.data.table import IdSource, Row, Table, round_sort_key
-from benchsheet.errors import BenchError, bad_value, not_available
+from benchsheet.errors import BenchError, bad_value, not_available, share_text
 
 Cell = str | float | int
 
@@ -602,7 +602,7 @@ def gain_range(
         elif counts[2]:
             verdict = "only weak matches (same submitter, family and size only) reach it"
         else:
-            verdict = f"not found: no like-for-like {family.strip()} pair reaches {claimed:.0%} per GPU"
+            verdict = f"not found: no like-for-like {family.strip()} pair reaches {share_text(claimed)} per GPU"
         nearest = sorted(reach, key=lambda p: (p[0], _STRENGTH.index(p[1])))[:2]
         out.append([end, claimed, verdict, *counts, _pairs_text(nearest, col) or "none"])
     return out + _spread_rows(pairs, low, high, col, len(every) - len(pairs))
@@ -628,10 +628,11 @@ def _spread_rows(
         "inside": [p for p in pairs if low <= p[0] <= high],
         "above": [p for p in pairs if p[0] > high],
     }
+    low_text, high_text = share_text(low), share_text(high)
+    where = {"below": f"below {low_text}", "inside": f"from {low_text} to {high_text}", "above": f"above {high_text}"}
     rows: list[list[Cell]] = []
     for name, part in parts.items():
         counts = [sum(1 for p in part if p[1] == s) for s in _STRENGTH]
-        where = {"below": f"below {low:.0%}", "inside": f"from {low:.0%} to {high:.0%}", "above": f"above {high:.0%}"}
         ordered = sorted(part, key=lambda p: p[0])
         shown = ordered[:2] if name == "below" else ordered[-2:] if name == "above" else []
         text = _pairs_text(shown, col)
@@ -647,7 +648,7 @@ def _spread_rows(
     elif parts["above"]:
         verdict = f"the data run higher than the claim: {span}"
     elif hi < high:
-        verdict = f"every pair lies in the range, but none reaches {high:+.0%}: the data show {span}"
+        verdict = f"every pair lies in the range, but none reaches {share_text(high, sign=True)}: the data show {span}"
     else:
         verdict = f"holds: every like-for-like pair lies in the range ({span})"
     quartiles = ", ".join(f"{q:+.1%}" for q in statistics.quantiles(values, n=4)) if len(values) > 1 else f"{lo:+.1%}"

@@ -15,10 +15,10 @@ from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, check_price, check_
 from benchsheet.analysis.entries import ENTRY_ID, find_row
 from benchsheet.analysis.pergpu import per_gpu_of
 from benchsheet.analysis.selection import Filters
-from benchsheet.analysis.slo import Bounds, slo_best_row, strict_scenarios
+from benchsheet.analysis.slo import Bounds, ms_text, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
 from benchsheet.data.table import Row, Table
-from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available
+from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available, share_text
 from excelcalc.textnum import text_number
 
 KW_PER_MW = 1000
@@ -166,7 +166,8 @@ def _check_shares(benchmarks: list[object], shares: Cells) -> None:
             raise bad_value(f"shares row {i} must be a share from 0 to 100%, not {v!r:.40}")
         added += v
     if named and abs(added - 1) > 1e-6:
-        raise bad_value(f"shares add up to {added:.0%}, not 100%: give each workload's share of the total target")
+        added_text = share_text(added)
+        raise bad_value(f"shares add up to {added_text}, not 100%: give each workload's share of the total target")
 
 
 def _workloads(
@@ -233,7 +234,7 @@ def _best(table: Table, bounds: Bounds, candidate: str, work: Workload, filters:
         if scen.lower() not in {s.lower() for s in strict}:
             raise not_available(
                 f"{table.spelled(bench, scen)}'s latency bounds are looser than your target "
-                f"(TTFT {latency[0]:,g} ms, TPOT {latency[1]:,g} ms); as strict: {', '.join(strict)}"
+                f"(TTFT {ms_text(latency[0])}, TPOT {ms_text(latency[1])}); as strict: {', '.join(strict)}"
             )
         return _row_of(table, candidate, bench, scen, filters)
     if not _is_entry(table, candidate):
@@ -293,8 +294,8 @@ def _node_cells(gpus_per_node: NodeSizes) -> Cells:
             continue  # the MLPerf row's node size, or a blank slot's, left out with its family
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise bad_value(f"gpus_per_node must be a number, not {v!r:.40}")
-        if v != int(v):
-            raise bad_value(f"gpus_per_node must be a whole number, not {v:g}")
+        if not (math.isfinite(v) and v == int(v)):
+            raise bad_value(f"gpus_per_node must be a whole number, not {v:.15g}")
         if v < 1:
             raise bad_value("gpus_per_node must be a whole number >= 1")
     return cells

@@ -20,8 +20,9 @@ Bounds = dict[str, dict[str, list[float]]]
 SLO_HEADER = ["scenario", "p99 TTFT bound (ms)", "p99 TPOT bound (ms)"]
 
 
-def _ms(value: float) -> str:
-    return f"{value:,.15g} ms"  # as asked: 449.9999 is not rounded to a bound of 450
+def ms_text(value: float) -> str:
+    """A latency as the user asked it: 449.9999 is not rounded to a bound of 450."""
+    return f"{value:,.15g} ms"
 
 
 def covered(table: Table, bounds: Bounds, benchmark: str) -> list[str]:
@@ -57,8 +58,8 @@ def strict_scenarios(
     scen, ttft, tpot = min(ranked, key=lambda x: (x[1] > ttft_ms) + (x[2] > tpot_ms))  # the nearest, strictest
     failing = [(name, bound, asked) for name, bound, asked in (("TTFT", ttft, ttft_ms), ("TPOT", tpot, tpot_ms))]
     failing = [(name, bound, asked) for name, bound, asked in failing if bound > asked]
-    said = " and ".join(f"{name} {_ms(bound)}" for name, bound, _ in failing)
-    asked = " and ".join(_ms(a) for _, _, a in failing)
+    said = " and ".join(f"{name} {ms_text(bound)}" for name, bound, _ in failing)
+    asked = " and ".join(ms_text(a) for _, _, a in failing)
     reason = f"{table.spelled(benchmark, scen)} allows {said}; you asked {asked}: no MLPerf row shows it"
     latency_scenarios = {s for scenarios in bounds.values() for s in scenarios}
     benches = covered(table, bounds, benchmark)

@@ -1,7 +1,8 @@
 """Owning against renting: the owned $/GPU-hour from every labelled cost line (OWNEDGPUHOUR), its yearly cash
 flows against renting with their NPVs (TCOCASHFLOW), the rental price at which owning costs the same
 (RENTVSOWN), power per GPU from a measured row (KWPERGPU), an API's price with the input it charges
-(APICOSTPERMTOK), and the utilization at which a GPU costs what the API charges (APIUTILIZATION).
+(APICOSTPERMTOK) at the mean lengths MLCommons publishes where the user gives none (MEANTOKENS), and the
+utilization at which a GPU costs what the API charges (APIUTILIZATION).
 
 Every figure is the user's input; the data give only measured power (MLPerf Power rows), never a
 design or TDP figure. The capital is annualised with the capital recovery factor
@@ -19,9 +20,9 @@ from typing import Any
 
 from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
 from benchsheet.analysis.energy import measured_watts
-from benchsheet.data.names import benchmark_key
+from benchsheet.data.lengths import published_lengths
 from benchsheet.data.table import Table
-from benchsheet.errors import BenchError, bad_value, not_available
+from benchsheet.errors import BenchError, bad_value, money_text, not_available
 
 HOURS_PER_YEAR = 365 * 24
 """Wall-clock hours in a year: a unit conversion, not a figure from the data."""
@@ -207,16 +208,36 @@ def kw_per_gpu(table: Table, entry: str, benchmark: str, scenario: str) -> float
     return watts / row.gpus / 1000
 
 
-PUBLISHED_MEAN_TOKENS: dict[str, tuple[float | None, float | None, str]] = {
-    "gpt-oss-120b": (
-        None,
-        1278.20,
-        "the reference mean output length of the performance dataset (mlcommons/inference "
-        "compliance/TEST09/gpt-oss-120b/audit.config, 'reference mean-OSL: 1278.20'); no mean input length published",
-    ),
-}
-"""Mean input and output tokens per request of a benchmark's dataset, as MLCommons publishes them (None where
-it publishes none), and where: the default workload of an API comparison, where the user gives none."""
+def mean_tokens(benchmark: str, which: str = "output") -> float:
+    """MEANTOKENS: the mean input or output tokens per request of the benchmark's dataset, as MLCommons
+    publishes it (``benchsheet.data.lengths``); ``#N/A`` where it publishes none: the user gives their own."""
+    kind = which.strip().lower()
+    if kind not in ("input", "output"):
+        raise bad_value(f'which must be "input" or "output", not {which.strip()[:40]!r}')
+    published = published_lengths(benchmark)
+    if published is None:
+        value, note = None, ""
+    else:
+        value = published.mean_input_tokens if kind == "input" else published.mean_output_tokens
+        both_missing = published.mean_input_tokens is None and published.mean_output_tokens is None
+        note = f" ({published.what})" if both_missing else ""
+    if value is None:
+        raise not_available(
+            f"MLCommons publishes no mean {kind} length for {benchmark.strip()}: give your workload's{note}"
+        )
+    return value
+
+
+def mean_tokens_source(benchmark: str) -> str:
+    """MEANTOKENSSOURCE: the benchmark's published mean lengths and where MLCommons publishes them, in its words."""
+    published = published_lengths(benchmark)
+    if published is None:
+        raise not_available(f"MLCommons publishes no mean lengths for {benchmark.strip()}")
+    pairs = (("output", published.mean_output_tokens), ("input", published.mean_input_tokens))
+    figures = ", ".join(f"mean {w} {v:,.15g} tokens" if v else f"no mean {w} published" for w, v in pairs)
+    if not any(v for _, v in pairs):
+        figures = "no mean lengths in tokens published"
+    return f"{published.benchmark}: {figures}: {published.cited}"
 
 
 def _check_tokens(value: float, name: str) -> float:
@@ -226,17 +247,18 @@ def _check_tokens(value: float, name: str) -> float:
 
 
 def _lengths(input_tokens: float | None, output_tokens: float | None, benchmark: str | None) -> tuple[float, float]:
-    """The workload's mean (input, output) tokens per request: the user's, else the benchmark's published ones."""
+    """The workload's mean (input, output) tokens per request: the user's, else the benchmark's published ones
+    (``benchsheet.data.lengths``: MLCommons' figures with their sources)."""
     if input_tokens is not None and output_tokens is not None:
         return _check_tokens(input_tokens, "input_tokens"), _check_tokens(output_tokens, "output_tokens")
-    published = PUBLISHED_MEAN_TOKENS.get(benchmark_key(benchmark)) if benchmark else None
-    ins = input_tokens if input_tokens is not None else published[0] if published else None
-    outs = output_tokens if output_tokens is not None else published[1] if published else None
+    published = published_lengths(benchmark) if benchmark else None
+    ins = input_tokens if input_tokens is not None else published.mean_input_tokens if published else None
+    outs = output_tokens if output_tokens is not None else published.mean_output_tokens if published else None
     if ins is None or outs is None:
         ask = "give input_tokens and output_tokens (the workload's mean tokens per request): the API charges input"
-        if published:
-            pairs = (("input", published[0]), ("output", published[1]))
-            have = " and ".join(f"{w} ({v:,g} tokens)" for w, v in pairs if v)
+        pairs = (("input", published.mean_input_tokens), ("output", published.mean_output_tokens)) if published else ()
+        have = " and ".join(f"{w} ({v:,.15g} tokens)" for w, v in pairs if v)
+        if have:
             lack = " or ".join(w for w, v in pairs if not v)
             ask = f"MLCommons publishes {benchmark}'s mean {have} but no mean {lack}: give {lack}_tokens"
         elif benchmark:
@@ -295,7 +317,7 @@ def api_utilization(
     at_full = per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
     if at_full > api:
         raise not_available(
-            f"The GPU costs ${at_full:,.2f} per million tokens at 100% utilization, more than the API's "
-            f"${api:,.2f}: no utilization <= 100% reaches it"
+            f"The GPU costs {money_text(at_full)} per million tokens at 100% utilization, more than the API's "
+            f"{money_text(api)}: no utilization <= 100% reaches it"
         )
     return at_full / api if api else 0.0

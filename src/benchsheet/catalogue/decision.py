@@ -26,10 +26,17 @@ API_INPUT: tuple[Arg, ...] = (
     Arg(
         "input_tokens",
         "number",
-        "The workload's mean input tokens per request (default: the benchmark's, as MLCommons publishes it)",
+        "The workload's mean input tokens per request (default: the benchmark's as MLCommons publishes it, "
+        "MEANTOKENS; it publishes no mean input: give yours)",
         None,
     ),
-    Arg("output_tokens", "number", "The workload's mean output tokens per request (default: the benchmark's)", None),
+    Arg(
+        "output_tokens",
+        "number",
+        "The workload's mean output tokens per request (default: the benchmark's as MLCommons publishes it, "
+        "MEANTOKENS)",
+        None,
+    ),
     Arg(
         "cached_input_price_per_mtok",
         "number",
@@ -148,6 +155,26 @@ FUNCTIONS: tuple[Function, ...] = (
         f"The scenario of SLOBEST's row, {SLO_NOTE}.",
         '=SLOBESTSCENARIO("GB300","deepseek-r1",2000,20)',
         slo.slo_best_scenario,
+        "text",
+    ),
+    Function(
+        "MEANTOKENS",
+        (
+            BENCH,
+            Arg("which", "text", '"output" (default) or "input": which mean length per request', "output"),
+        ),
+        "The mean output (or input) tokens per request of the benchmark's dataset, as MLCommons publishes it "
+        "(MEANTOKENSSOURCE says where); #N/A where it publishes none: give your workload's.",
+        '=MEANTOKENS("gpt-oss-120b")',
+        tco.mean_tokens,
+        "number",
+    ),
+    Function(
+        "MEANTOKENSSOURCE",
+        (BENCH,),
+        "Where MLCommons publishes the benchmark's mean lengths (MEANTOKENS), what they are, and its own words.",
+        '=MEANTOKENSSOURCE("llama2-70b-99")',
+        tco.mean_tokens_source,
         "text",
     ),
     Function(

@@ -226,6 +226,8 @@ ERRORS = [
     (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A Unknown family 'TPU9'"),
     (("SLOBESTSCENARIO", "B200", "deepseek-r1", 1500, 15), "#N/A B200 has no closed deepseek-r1 Interactive rows"),
     (("APIUTILIZATION", 5, 100, 2), "#N/A The GPU costs $13.89 per million tokens at 100% utilization"),
+    (("MEANTOKENS", "deepseek-r1", "input"), "#N/A MLCommons publishes no mean input length for deepseek-r1"),
+    (("MEANTOKENSSOURCE", "resnet"), "#N/A MLCommons publishes no mean lengths for resnet"),
     (("APICOSTPERMTOK", 0.6, 0.15), "#N/A give input_tokens and output_tokens"),
     (("TCOCASHFLOW", 3, 30000, 4.5), "#VALUE! years must be a whole number"),
     (("MWGPUS", 10, 1.2, 0.9), "#VALUE! pue must be a number >= 1"),
