@@ -64,6 +64,13 @@ class BookSheets:
             self._subtotals = {f.pos for f in self.book.formulas if _SUBTOTAL.search(_outside_strings(f.text))}
         return (sheet, row, col) in self._subtotals
 
+    def formula(self, sheet: int, row: int, col: int) -> tuple[str, bool] | None:
+        i = self.producers.at.get((sheet, row, col))
+        if i is None:
+            return None
+        f = self.book.formulas[i]
+        return f.text, f.array
+
 
 _ANCHOR = re.compile(
     r"_xlfn\.ANCHORARRAY\(\s*((?:'(?:[^']|'')*'|[^\s'!(),]+)!)?(\$?[A-Za-z]{1,3}\$?[0-9]{1,7})\s*\)", re.IGNORECASE
