@@ -84,6 +84,8 @@ def index(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(compiling, array, row_num, col_num, area_num)
         grid = as_grid(array)
         rows, cols = grid.shape
+        if not isinstance(array, Ranges) and grid.size == 1 and isinstance(grid.flat[0], XlError):
+            return grid.flat[0]  # a function's error given as the array (a table function's #N/A) is the answer
         r, c = _whole(row_num), (None if col_num is None else _whole(col_num))
         for v in (r, c):
             if isinstance(v, XlError):
@@ -99,7 +101,8 @@ def index(original: Callable[..., Any]) -> Callable[..., Any]:
         if r < 0 or c < 0:
             return error("#VALUE!")
         if r > rows or c > cols:
-            return error("#REF!")
+            what, n, size = ("row", r, f"{rows:,} rows") if r > rows else ("column", c, f"{cols:,} columns")
+            return ReasonedError("#REF!", f"INDEX's {what} {n:,} is past the end of its array of {size}")
         r1, r2 = (1, rows) if r == 0 else (r, r)
         c1, c2 = (1, cols) if c == 0 else (c, c)
         part = grid[r1 - 1 : r2, c1 - 1 : c2]

@@ -217,3 +217,23 @@ def test_formulatext_answers_the_formula_as_the_formula_bar_shows_it(tmp_path: P
     assert got["C5"] == '=CONCAT("a","b")&" x"'
     assert got["C3"] == "#N/A" and "B2" in got["reasons"]["C3"]
     assert got["C6"] is True and got["C7"] == len("=FORMULATEXT(A2)")
+
+
+def test_index_of_an_error_answers_that_error_and_past_the_end_says_where() -> None:
+    """Issue 42 item 8: INDEX over a table function that answered an error (one cell: its #N/A with
+    the reason) gave a bare #REF!, as if the row were past a table's end; an error given as an
+    argument is the answer, as for any Excel function. A position past the array's end is #REF!
+    (Microsoft's INDEX page: "If row_num and column_num do not point to a cell within array, INDEX
+    returns the #REF! error"), saying which position and how large the array is."""
+    from excelcalc.values import ReasonedError
+
+    assert str(evaluate('=INDEX(VLOOKUP("zz",{"a",1;"b",2},2,FALSE),3,1)')) == "#N/A"
+    reasoned = evaluate('=INDEX(REPT("a",-1),2)')  # a function's reasoned error, as a table function's
+    assert isinstance(reasoned, ReasonedError) and "REPT's number_times is negative" in reasoned.reason
+    assert str(evaluate("=INDEX(NA(),2)")) == "#N/A"
+    past = evaluate("=INDEX({1,2;3,4},1,5)")
+    assert isinstance(past, ReasonedError) and str(past) == "#REF!", past
+    assert "column 5" in past.reason and "2 columns" in past.reason, past.reason
+    row = evaluate("=INDEX({1,2;3,4},3,1)")
+    assert isinstance(row, ReasonedError) and "row 3" in row.reason and "2 rows" in row.reason, row
+    assert evaluate("=INDEX({1,2;3,4},2,2)") == 4
