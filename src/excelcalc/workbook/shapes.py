@@ -182,7 +182,7 @@ def _new_shape(
         return None if found is None else rewrite(found, book, home, row, col, in_name=True)
 
     try:
-        prepared = prepare(text, meaning, intersect=not f.array)
+        prepared = prepare(text, meaning, intersect=not f.array, as_typed=f.text)
     except NotComputed as exc:  # a defined name standing for a reference that is not computed
         f.problem = exc.error
         return None
