@@ -381,3 +381,34 @@ def test_a_cached_number_past_excels_largest_is_refused_naming_the_cell(tmp_path
     calc(bad, tmp_path / "out.xlsx")
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]["B1"].value
     assert got == 2 * float(1234567890123456789)
+
+
+@pytest.mark.parametrize("held", [b"abc", b"1,5", b"nan", b"inf"])
+def test_a_cached_value_that_is_no_number_is_refused_naming_the_cell(tmp_path: Path, held: bytes) -> None:
+    """Issue 42 item 8: a number cell whose ``<v>`` is no number (a damaged file) was refused as
+    "cannot compute this workbook (Unable to read workbook: could not read worksheets from bad.xlsx.)",
+    openpyxl's words naming no cell or part; ``nan`` was read as a number. The refusal names the cell,
+    what it holds, and that nothing was written."""
+    import zipfile
+
+    import openpyxl
+
+    from excelcalc.workbook.calc import CalcError, calc
+
+    src, bad = tmp_path / "in.xlsx", tmp_path / "bad.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "S"
+    wb.active["A1"], wb.active["B1"] = 5, "=A1*2"
+    wb.save(src)
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bad, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"<v>5</v>", b"<v>" + held + b"</v>")
+            zout.writestr(info, data)
+    with pytest.raises(CalcError) as caught:
+        calc(bad, tmp_path / "out.xlsx")
+    text = str(caught.value)
+    assert "S!A1" in text and held.decode() in text and "nothing was written" in text, text
+    assert "Unable to read workbook" not in text
+    assert not (tmp_path / "out.xlsx").exists()

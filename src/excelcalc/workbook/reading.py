@@ -302,20 +302,33 @@ class NumberPastExcel(ValueError):
 
 def _double(raw: bytes) -> float:
     """A cached ``<v>`` as the double Excel holds: a 400-digit value answered Python's
-    OverflowError in the formula reading it, a 5,001-digit one Python's digit limit."""
-    x = float(raw)
-    if math.isinf(x):
+    OverflowError in the formula reading it, a 5,001-digit one Python's digit limit; one that is
+    no number (``abc``, ``nan``) openpyxl's "Unable to read workbook", naming no cell."""
+    try:
+        x = float(raw)
+    except ValueError:
+        raise NumberPastExcel(raw) from None
+    if not math.isfinite(x):
         raise NumberPastExcel(raw)
     return x
 
 
 def refuse_number(raw: bytes, book: WorkbookCells, s: int, cell: str) -> ComputeError:
-    """The refusal of a cell whose cached number is past Excel's largest, naming the cell."""
+    """The refusal of a cell whose cached number is no number Excel holds, naming the cell."""
     shown = raw.decode(errors="replace")
     shown = shown if len(shown) <= 12 else shown[:8] + "..." + shown[-3:]
-    digits = Decimal(raw.decode()).adjusted() + 1
+    where = f"{book.titles[s]}!{cell}"
+    try:
+        exact = Decimal(raw.decode(errors="replace"))
+    except ArithmeticError:
+        exact = Decimal("NaN")
+    if not exact.is_finite():
+        return ComputeError(
+            f"refused: {where} is a number cell holding {shown!r}, which is no number: the file is damaged; "
+            "nothing was written"
+        )
     return ComputeError(
-        f"refused: {book.titles[s]}!{cell} holds the number {shown} ({digits:,} digits), past Excel's largest, "
+        f"refused: {where} holds the number {shown} ({exact.adjusted() + 1:,} digits), past Excel's largest, "
         f"{LARGEST}: the file is damaged; nothing was written"
     )
 
