@@ -61,6 +61,7 @@ def explain(
         return ""
     code = str(v)
     texts: list[tuple[Pos, str]] = []
+    in_range: str | None = None
     for ref in f.refs:
         s, r1, c1, r2, c2 = ref
         if (r2 - r1 + 1) * (c2 - c1 + 1) > MAX_RANGE_CELLS:
@@ -77,7 +78,9 @@ def explain(
                         said = f"{where} holds the text {p[:40]!r} where a number is needed"
                         if rerun is None:
                             return said
-                        if (r1, c1) == (r2, c2) and len(texts) < MAX_TEXTS_TRIED:
+                        if (r1, c1) != (r2, c2):  # a cell of a range (an array formula's input): not tried alone
+                            in_range = in_range or said
+                        elif len(texts) < MAX_TEXTS_TRIED:
                             texts.append(((s, r, c), said))
                     if isinstance(p, XlError):
                         return f"{where} holds the error {p}"
@@ -87,7 +90,7 @@ def explain(
         again = _first(rerun(pos, 0.0)) if rerun is not None else None
         if not (isinstance(again, XlError) and str(again) == code):
             return said
-    return ""
+    return in_range if in_range and not texts else ""
 
 
 MAX_TEXTS_TRIED = 8  # input cells of text a #VALUE! is tried without, one at a time
