@@ -383,12 +383,17 @@ def test_a_cached_number_past_excels_largest_is_refused_naming_the_cell(tmp_path
     assert got == 2 * float(1234567890123456789)
 
 
-@pytest.mark.parametrize("held", [b"abc", b"1,5", b"nan", b"inf"])
-def test_a_cached_value_that_is_no_number_is_refused_naming_the_cell(tmp_path: Path, held: bytes) -> None:
+@pytest.mark.parametrize(
+    ("held", "kind"), [(b"abc", b""), (b"1,5", b""), (b"nan", b""), (b"inf", b""), (b"x", b' t="s"'), (b"7", b' t="s"')]
+)
+def test_a_cached_value_its_type_cannot_hold_is_refused_naming_the_cell(
+    tmp_path: Path, held: bytes, kind: bytes
+) -> None:
     """Issue 42 item 8: a number cell whose ``<v>`` is no number (a damaged file) was refused as
     "cannot compute this workbook (Unable to read workbook: could not read worksheets from bad.xlsx.)",
-    openpyxl's words naming no cell or part; ``nan`` was read as a number. The refusal names the cell,
-    what it holds, and that nothing was written."""
+    openpyxl's words naming no cell or part; ``nan`` was read as a number; a shared-string cell naming
+    a string the file does not have said "a cell". The refusal names the cell, what it holds, and that
+    nothing was written."""
     import zipfile
 
     import openpyxl
@@ -404,6 +409,7 @@ def test_a_cached_value_that_is_no_number_is_refused_naming_the_cell(tmp_path: P
         for info in zin.infolist():
             data = zin.read(info)
             if info.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b'<c r="A1" t="n"', b'<c r="A1"' + kind)
                 data = data.replace(b"<v>5</v>", b"<v>" + held + b"</v>")
             zout.writestr(info, data)
     with pytest.raises(CalcError) as caught:

@@ -182,8 +182,8 @@ def _read_cells(book: WorkbookCells, s: int, cells: Iterator[tuple[bytes, ...]],
         else:  # an empty <v></v> as _read_cell reads it: not as a missing <v>
             try:
                 data_type, value = _plain_value(kind or b"n", v or (b"" if v_end else None), strings)
-            except NumberPastExcel as exc:
-                raise refuse_number(exc.args[0], book, s, (letters + digits).decode()) from None
+            except DamagedValue as exc:
+                raise refuse(exc, book, s, (letters + digits).decode()) from None
             put((s, row, col), data_type, value)
     last = book.col_last
     for at, n in col_last.items():  # the general cells of this sheet are in the book's already
@@ -225,8 +225,8 @@ def _read_cell(
     else:
         try:
             book.add(s, row, col, *_cell_value(fields.get(b"t", b"n"), body, strings))
-        except NumberPastExcel as exc:
-            raise refuse_number(exc.args[0], book, s, ref.group(0)) from None
+        except DamagedValue as exc:
+            raise refuse(exc, book, s, ref.group(0)) from None
 
 
 def _formula_value(f: re.Match[bytes], here: str, shared: dict[bytes, tuple[str, str]]) -> Any:
@@ -273,12 +273,11 @@ def _plain_value(kind: bytes, v: bytes | None, strings: list[str]) -> tuple[str,
     if kind == b"s":
         if v is None:
             return "s", None
+        if not v.strip().lstrip(b"-").isdigit():
+            raise DamagedValue(f"names the shared string {_shown(v)!r}, which is no index")
         index = int(v)
         if not 0 <= index < len(strings):  # -1 read the last string: a damaged file, never a wrong text
-            raise ComputeError(
-                f"refused: a cell names shared string {index:,}, which the file does not have "
-                f"(it has {len(strings):,}): the file is damaged; nothing was written"
-            )
+            raise DamagedValue(f"names shared string {index:,}, which the file does not have (it has {len(strings):,})")
         return "s", strings[index]
     if kind == b"n":
         raw = v.strip() if v is not None else b""
@@ -296,8 +295,14 @@ def _plain_value(kind: bytes, v: bytes | None, strings: list[str]) -> tuple[str,
     raise Unusual(f"a cell of type {kind.decode(errors='replace')}")
 
 
-class NumberPastExcel(ValueError):
-    """A cached number no double holds (Excel writes doubles: the file is damaged)."""
+class DamagedValue(ValueError):
+    """A cell's ``<v>`` its type cannot hold (Excel writes doubles and string indices): the file is
+    damaged. ``why`` says what the cell holds; the reader names the cell (``refuse``)."""
+
+
+def _shown(raw: bytes) -> str:
+    shown = raw.decode(errors="replace")
+    return shown if len(shown) <= 12 else shown[:8] + "..." + shown[-3:]
 
 
 def _double(raw: bytes) -> float:
@@ -307,30 +312,22 @@ def _double(raw: bytes) -> float:
     try:
         x = float(raw)
     except ValueError:
-        raise NumberPastExcel(raw) from None
-    if not math.isfinite(x):
-        raise NumberPastExcel(raw)
-    return x
-
-
-def refuse_number(raw: bytes, book: WorkbookCells, s: int, cell: str) -> ComputeError:
-    """The refusal of a cell whose cached number is no number Excel holds, naming the cell."""
-    shown = raw.decode(errors="replace")
-    shown = shown if len(shown) <= 12 else shown[:8] + "..." + shown[-3:]
-    where = f"{book.titles[s]}!{cell}"
+        x = math.nan
+    if math.isfinite(x):
+        return x
     try:
         exact = Decimal(raw.decode(errors="replace"))
     except ArithmeticError:
         exact = Decimal("NaN")
     if not exact.is_finite():
-        return ComputeError(
-            f"refused: {where} is a number cell holding {shown!r}, which is no number: the file is damaged; "
-            "nothing was written"
-        )
-    return ComputeError(
-        f"refused: {where} holds the number {shown} ({exact.adjusted() + 1:,} digits), past Excel's largest, "
-        f"{LARGEST}: the file is damaged; nothing was written"
-    )
+        raise DamagedValue(f"is a number cell holding {_shown(raw)!r}, which is no number")
+    digits = exact.adjusted() + 1
+    raise DamagedValue(f"holds the number {_shown(raw)} ({digits:,} digits), past Excel's largest, {LARGEST}")
+
+
+def refuse(exc: DamagedValue, book: WorkbookCells, s: int, cell: str) -> ComputeError:
+    """The refusal of a damaged cell, naming it."""
+    return ComputeError(f"refused: {book.titles[s]}!{cell} {exc}: the file is damaged; nothing was written")
 
 
 @dataclass(frozen=True)
