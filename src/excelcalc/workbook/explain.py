@@ -53,8 +53,8 @@ def explain(
     rerun: Callable[[Pos, Any], Any] | None = None,
 ) -> str:
     """A reason for a plain error, from the cell's precedents (computed before it; '' if none). For
-    #VALUE!, an input cell holding text is named when ``rerun`` (the formula's answer with one cell's
-    value replaced) shows that with a number there the error goes: the first text read may be a name
+    #VALUE! with several input cells of text, the one named is the one ``rerun`` (the formula's answer
+    with one cell's value replaced) shows the error goes without: the first text read may be a name
     compared, not the number the formula needed (issue 42: Fleet's ``IF(A18="","",$B$11*E18)`` blamed A18)."""
     v = _first(value)
     if not isinstance(v, XlError) or isinstance(v, ReasonedError):
@@ -86,6 +86,8 @@ def explain(
                         return f"{where} holds the error {p}"
                 elif isinstance(p, XlError) and reasons.get(made):
                     return reasons[made]
+    if len(texts) == 1:  # the one text read: named as before, without trying
+        return texts[0][1]
     for pos, said in texts:
         again = _first(rerun(pos, 0.0)) if rerun is not None else None
         if not (isinstance(again, XlError) and str(again) == code):

@@ -250,7 +250,9 @@ def _run_one(
     except Exception as exc:  # one formula never sinks the file: its cell says what failed
         results[i] = value = store(book, f, failed(exc))
     if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
-        reason = explain(book, producers, f, value, reasons, _rerun(book, runner, f) if f.problem is None else None)
+        # tried again only where every reference is one cell: reading a range again would count its reader twice
+        cells = f.problem is None and all(r[1:3] == r[3:5] for r in f.refs)
+        reason = explain(book, producers, f, value, reasons, _rerun(book, runner, f) if cells else None)
         if reason:
             reasons[i] = reason
 
