@@ -142,15 +142,31 @@ def run_tool(tool: str, path: Path) -> ec.Judged:
     return ec.judge(path, _by_name(path, got))
 
 
+def wrong_number(d: ec.Difference) -> bool:
+    """Excel cached a number and the tool computed another number (not an error, a text or nothing:
+    those show they are not Excel's answer; a wrong number does not)."""
+    return all(_number(shown) for shown in (d.excel, d.ours))
+
+
+def _number(shown: str) -> bool:
+    try:
+        float(shown)  # ec.shown writes a number as its repr, a text quoted, an error and a boolean as words
+    except ValueError:
+        return False
+    return True
+
+
 def _row(j: ec.Judged) -> dict[str, Any]:
-    """A judged file as one JSON line (the differences counted, not listed)."""
+    """A judged file as one JSON line (the differences counted; the wrong numbers listed)."""
     row = asdict(j)
     row["differences"] = len(j.differences or ())
+    row["wrong_numbers"] = [asdict(d) for d in j.differences or () if wrong_number(d)]
     return row
 
 
 def _judged(row: dict[str, Any]) -> ec.Judged:
-    return ec.Judged(row["file"], row["cells"], row["equal"], row["volatile"], None, row["failure"])
+    wrong = [ec.Difference(**d) for d in row["wrong_numbers"]]
+    return ec.Judged(row["file"], row["cells"], row["equal"], row["volatile"], wrong, row["failure"])
 
 
 def worker(tool: str, files: list[Path], out: Path) -> None:
@@ -320,6 +336,8 @@ def summary(results: dict[str, list[ec.Judged]]) -> dict[str, Any]:
         equal = sum(j.equal for j in judged)
         c_cells = sum(j.cells for j in judged if j.file in common)
         c_equal = sum(j.equal for j in judged if j.file in common)
+        wrong = {j.file: sum(map(wrong_number, j.differences or ())) for j in judged}
+        c_wrong = sum(n for f, n in wrong.items() if f in common)
         out[tool] = {
             "refused": sorted(j.file for j in judged if j.failure),
             "why": {j.file: j.failure for j in judged if j.failure},
@@ -330,6 +348,10 @@ def summary(results: dict[str, list[ec.Judged]]) -> dict[str, Any]:
             "cells_common": c_cells,
             "equal_common": c_equal,
             "match_common": c_equal / c_cells if c_cells else None,
+            "wrong_numbers": sum(wrong.values()),
+            "wrong_per_10k": 10_000 * sum(wrong.values()) / cells if cells else None,
+            "wrong_numbers_common": c_wrong,
+            "wrong_per_10k_common": 10_000 * c_wrong / c_cells if c_cells else None,
         }
     return out
 
@@ -411,14 +433,16 @@ def table(s: dict[str, Any]) -> str:
     lines = [
         f"{s['files']} workbooks Excel saved; {s['files_all_computed']} computed by every tool",
         "",
-        "| tool | files refused | cells equal / judged | match | on the files all computed |",
-        "|---|---:|---:|---:|---:|",
+        "| tool | files refused | cells equal / judged | match | on the files all computed "
+        "| wrong numbers | per 10,000 judged cells |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for tool in s["tools"]:
         r = s[tool]
         lines.append(
             f"| {tool} | {len(r['refused'])} | {r['equal']:,} / {r['cells']:,} | {r['match']:.2%} | "
-            f"{r['equal_common']:,} / {r['cells_common']:,} = {r['match_common']:.2%} |"
+            f"{r['equal_common']:,} / {r['cells_common']:,} = {r['match_common']:.2%} | "
+            f"{r['wrong_numbers']:,} | {r['wrong_per_10k']:.1f} |"
         )
     for tool, share in s.get("not_recomputing", {}).items():
         what = "no poisoned copy was computed" if share is None else f"{share:.0%} of its cells answered 999"

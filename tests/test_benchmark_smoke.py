@@ -314,3 +314,27 @@ def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> 
     assert s["tools"] == ["calc"] and s["not_recomputing"] == {"pycel": 1.0}
     assert mr.keys(s)["match_pycel"] is None and mr.keys(s)["match_lead"] is None
     assert "pycel: not compared, not shown to recompute (100% of its cells answered 999" in mr.table(s)
+
+
+def test_the_match_rate_counts_wrong_numbers_per_10000_judged_cells() -> None:
+    """Issue 44's Done-when: the comparison reports, per tool, the numbers other than Excel's per
+    10,000 judged cells (Excel cached a number, the tool computed another one); an error, a text or
+    an empty cell where Excel has a number is not a wrong number. The count survives a worker's row."""
+    from tests import excel_corpus as ec
+
+    mr = _match_module()
+
+    def d(excel: str, ours: str) -> ec.Difference:
+        return ec.Difference("b", "S!A1", "=1", excel, ours)
+
+    wrong = [d("17.0", "140.0"), d("-0.8", "-0.7"), d("1.0", "#NUM!"), d("1.0", "''"), d("'x'", "2.0")]
+    results = {
+        "calc": [ec.Judged("a", 10, 10, differences=[]), ec.Judged("b", 9990, 9985, differences=wrong)],
+        "formulas": [ec.Judged("a", 10, 0, failure="FormulaError"), ec.Judged("b", 9990, 9989, differences=wrong[:1])],
+    }
+    rows = {tool: [mr._judged(mr._row(j)) for j in judged] for tool, judged in results.items()}
+    s = mr.summary(rows)
+    assert s["calc"]["wrong_numbers"] == 2 and s["calc"]["wrong_per_10k"] == pytest.approx(2.0)
+    assert s["formulas"]["wrong_numbers_common"] == 1
+    assert s["formulas"]["wrong_per_10k_common"] == pytest.approx(10_000 / 9990)
+    assert "| calc | 0 | 9,995 / 10,000 | 99.95% | 9,985 / 9,990 = 99.95% | 2 | 2.0 |" in mr.table(s)

@@ -9,7 +9,7 @@ Microsoft's pages (SUM, COUNT, AVERAGE, AVERAGEA, AND, MODE...) give one rule, k
 * in a reference or an array argument (``A1:A9``, ``E15``, ``{1,"5",TRUE}``) only numbers count;
   text (even "5"), TRUE/FALSE and empty cells are ignored; an error is the answer;
 * typed directly as an argument, TRUE is 1, a text that reads as a number is that number (``"5"``
-  is 5), any other text #VALUE!; a left-out argument is 0;
+  is 5, a date with its year its serial number), any other text #VALUE!; a left-out argument is 0;
 * the ``...A`` variants (AVERAGEA, MAXA...) also count TRUE as 1, FALSE and text as 0 in a reference;
 * COUNT counts what would be a number (direct TRUE and "5" too), COUNTA every value not empty;
 * AND/OR/XOR read TRUE/FALSE and numbers (0 is FALSE), and text "TRUE"/"FALSE" typed directly.
@@ -67,6 +67,10 @@ def direct(v: Any) -> Any:
         return float(v)
     if isinstance(v, str):
         n = text_number(v)
+        if n is None:  # a date with its year as Microsoft's COUNT page counts it ("2024-01-10": 45301)
+            from excelcalc.lib._common import text_serial  # lib reads its arguments here: imported once used
+
+            n = text_serial(v)
         return error("#VALUE!") if n is None else n
     return float(v) if is_number(v) else error("#VALUE!")
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import decimal
 import functools
 import importlib
 import importlib.util
@@ -397,6 +398,9 @@ PLAIN_TYPES = frozenset({float, int, bool, str})  # exactly these: formulas' EMP
 def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Program:
     """Parse ``text`` (``=...``) once; ``check`` is applied to the answer of each step
     (``Program.check``). Raises ``ProgramError`` with a reason."""
+    too_large = _number_past_excel(text)
+    if too_large:
+        raise ProgramError("#NUM!", too_large)
     try:
         tokens, builder = Parser().ast(text)
         builder.finish()
@@ -406,7 +410,7 @@ def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Pro
     except Exception as exc:  # the parser's other complaints (parentheses, ranges)
         raise ProgramError("#VALUE!", parse_message(exc) or "not a valid formula") from None
     dsp = builder.dsp
-    constants = {k: v["value"] for k, v in dsp.default_values.items()}
+    constants = {k: _as_double(v["value"]) for k, v in dsp.default_values.items()}
     nodes = dsp.function_nodes
     produced = {o for n in nodes.values() for o in n.get("outputs", ())}
     references = tuple(
@@ -445,6 +449,32 @@ def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Pro
     pure = not (set(names) & IMPURE) and not spans
     missed = tuple(sorted(set(missing)))
     return Program(constants, references, tuple(steps), output, names, pure, uses_cell, missed, check)
+
+
+_LITERAL = re.compile(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'|(?<![\w.$!\]])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?')
+LARGEST = "1.79769313486232E+308"  # Microsoft's "Excel specifications and limits": the largest number a formula holds
+
+
+def _number_past_excel(text: str) -> str:
+    """Why a number written in ``text`` (outside its texts and quoted sheet names) is past Excel's
+    largest, or "": formulas' parser made ``1E309`` inf and a 5,001-digit integer Python's own
+    ValueError ("Exceeds the limit (4300 digits)")."""
+    for m in _LITERAL.finditer(text):
+        written = m.group(0)
+        if written[0] in "\"'" or not math.isinf(float(written)):
+            continue
+        shown = written if len(written) <= 12 else written[:8] + "..." + written[-3:]
+        digits = decimal.Decimal(written).adjusted() + 1
+        return f"the number {shown} in the formula has {digits:,} digits: past Excel's largest, {LARGEST}"
+    return ""
+
+
+def _as_double(value: Any) -> Any:
+    """A number the parser read as a Python integer of more digits than a double keeps, as the
+    double Excel holds (a 300-digit integer squared is #NUM! as in Excel, not 601 exact digits)."""
+    if type(value) is int and not -(2**53) <= value <= 2**53:
+        return float(value)
+    return value
 
 
 def _no_such_function(*_args: Any) -> Any:

@@ -130,22 +130,29 @@ class Prepared:
 
 
 def prepare(
-    formula: str, names: Callable[[str], str | None] | None = None, intersect: bool = False, typed: bool = False
+    formula: str,
+    names: Callable[[str], str | None] | None = None,
+    intersect: bool = False,
+    typed: bool = False,
+    as_typed: str | None = None,
 ) -> Prepared:
     """Replace each reference (``A2``, ``Sheet2!$B$5:C9``, a defined name) of ``formula`` by a
     placeholder. ``names`` gives the text a defined name stands for (None: not defined).
     ``intersect``: a cell's ordinary formula (no array formula), where Excel reads a range that
     stands for one value as the cell of its row or column (``lib.lookup.intersected``).
     ``typed``: the formula as a person types it (``eval``, the formula bar), where a newer
-    function needs no ``_xlfn.``; as a file stores it (the default), one without is #NAME?."""
+    function needs no ``_xlfn.``; as a file stores it (the default), one without is #NAME?.
+    ``as_typed``: the formula as written where ``formula`` writes its 3-D or structured references
+    out: Excel's limit of 8,192 characters is on that one (``SUM(S1:S2000!A1)`` is 16)."""
     tokens = tokenizer()
     Tokenizer, TokenizerError = tokens.Tokenizer, tokens.TokenizerError
 
     text = formula.strip()
     if not text.startswith("="):
         text = "=" + text
-    if len(text) > MAX_FORMULA:
-        why = f"the formula has {len(text):,} characters; Excel allows {MAX_FORMULA:,}"
+    length = len(text) if as_typed is None else len(as_typed.strip().removeprefix("=")) + 1
+    if length > MAX_FORMULA:
+        why = f"the formula has {length:,} characters; Excel allows {MAX_FORMULA:,}"
         return Prepared(text, (), ReasonedError("#VALUE!", why))
     text, wrong = written_out(normalize_formula(text))
     if wrong is not None:

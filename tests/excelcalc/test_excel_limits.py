@@ -288,3 +288,133 @@ def test_n_of_a_logical_value_is_its_number() -> None:
     got = [evaluate(f) for f in ("=N(TRUE)", "=N(FALSE)", "=N(7)", '=N("7")', "=N(NA())")]
     assert got[:4] == [1, 0, 7, 0] and not isinstance(got[0], bool)
     assert str(got[4]) == "#N/A"
+
+
+# ------------------------------------------------- numbers past Excel's, in the engine's words (issue 42 item 7)
+
+PYTHON_WORDS = ("InvalidOperation", "decimal", "OverflowError", "Exceeds the limit", "set_int_max_str_digits", "int ")
+
+
+def _no_python(reason: str) -> None:
+    for word in PYTHON_WORDS:
+        assert word not in reason, reason
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "=1E309",  # answered inf
+        "=1" + "0" * 400 + "+1",  # OverflowError: int too large to convert to float
+        "=ROUND(" + "1" * 5001 + ",0)",  # Python's ValueError: Exceeds the limit (4300 digits)
+        '="x"&' + "9" * 4400,
+        "=-" + "9" * 309 + ".5",
+    ],
+)
+def test_a_number_in_a_formula_past_excels_largest_is_num_with_the_reason(formula: str) -> None:
+    """Microsoft's "Excel specifications and limits": the largest positive number a formula holds is
+    1.7976931348623158E+308 (9.99999999999999E+307 typed into a cell): a number written in a formula
+    beyond it is no number Excel holds, so #NUM! saying so, never Python's own words."""
+    _no_python(_error(evaluate(formula), "#NUM!", "digits", "1.79769313486232E+308"))
+
+
+def test_a_number_in_a_formula_excel_holds_is_computed_as_a_double() -> None:
+    """A 300-digit integer is a double in Excel (15 significant digits): its square is #NUM!, as
+    ``1E300*1E300``, not a 601-digit integer."""
+    assert evaluate("=1" + "0" * 300 + "/1E300") == 1.0
+    assert evaluate("=1.5E308") == 1.5e308
+    _error(evaluate("=1" + "0" * 300 + "*1" + "0" * 300), "#NUM!")
+
+
+def test_text_of_more_digits_than_excel_holds_is_value_error_in_its_words() -> None:
+    """``TEXT(3E30,"0%%%...")`` answered ``cannot compute this formula (InvalidOperation:
+    [<class 'decimal.InvalidOperation'>])``: each % multiplies by 100 (Microsoft's "Number format
+    codes"), so 20,000 of them make a text of more than 32,767 characters, Excel's largest text
+    (Microsoft's "Excel specifications and limits"): #VALUE! saying so, as every text function here."""
+    _no_python(_error(evaluate('=TEXT(3E30,"0"&REPT("%",20000))'), "#VALUE!", "characters", "32,767"))
+    _no_python(_error(evaluate('=TEXT(1,"0."&REPT("0",32767))'), "#VALUE!", "32,767"))
+
+
+def test_text_and_fixed_of_many_digits_show_every_digit() -> None:
+    """Past 400 digits (the precision the rounding had) TEXT and FIXED answered Python's
+    decimal.InvalidOperation; Excel shows them (a text of 15 significant digits padded with zeros).
+    Microsoft's FIXED page: decimals "can be as large as 127"."""
+    assert evaluate('=TEXT(3E30,"0")') == "3" + "0" * 30
+    assert evaluate('=LEN(TEXT(1E300,"0.' + "0" * 95 + '"))') == 397
+    assert evaluate('=TEXT(1E308,"0.' + "0" * 200 + '")') == "1" + "0" * 308 + "." + "0" * 200
+    assert evaluate('=TEXT(3E30,"0' + "%" * 200 + '")') == "3" + "0" * 430 + "%" * 200
+    assert evaluate("=FIXED(1E300,127)") == "1" + ",000" * 100 + "." + "0" * 127
+    assert evaluate("=FIXED(-1.5E308,127,TRUE)") == "-15" + "0" * 307 + "." + "0" * 127
+
+
+def test_a_cached_number_past_excels_largest_is_refused_naming_the_cell(tmp_path: Path) -> None:
+    """A ``<v>`` of 400 digits (a damaged or hostile file: Excel writes doubles) answered
+    ``OverflowError: int too large to convert to float`` in the formula reading it: calc refuses the
+    file, naming the cell and what it holds, and writes nothing."""
+    import zipfile
+
+    import openpyxl
+
+    from excelcalc.workbook.calc import CalcError, calc
+
+    src, bad = tmp_path / "in.xlsx", tmp_path / "bad.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "S"
+    wb.active["A1"], wb.active["A2"], wb.active["B1"] = 5, 7, "=A1*2"
+    wb.save(src)
+    for digits in (400, 5001):
+        with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bad, "w") as zout:
+            for info in zin.infolist():
+                data = zin.read(info)
+                if info.filename == "xl/worksheets/sheet1.xml":
+                    data = data.replace(b"<v>5</v>", b"<v>" + b"1" * digits + b"</v>")
+                zout.writestr(info, data)
+        with pytest.raises(CalcError) as caught:
+            calc(bad, tmp_path / "out.xlsx")
+        text = str(caught.value)
+        assert "S!A1" in text and f"{digits:,} digits" in text and "1.79769313486232E+308" in text, text
+        _no_python(text)
+        assert not (tmp_path / "out.xlsx").exists()
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bad, "w") as zout:  # 16 digits: a double, as Excel reads it
+        for info in zin.infolist():
+            data = zin.read(info)
+            zout.writestr(info, data.replace(b"<v>5</v>", b"<v>1234567890123456789</v>"))
+    calc(bad, tmp_path / "out.xlsx")
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]["B1"].value
+    assert got == 2 * float(1234567890123456789)
+
+
+@pytest.mark.parametrize(
+    ("held", "kind"), [(b"abc", b""), (b"1,5", b""), (b"nan", b""), (b"inf", b""), (b"x", b' t="s"'), (b"7", b' t="s"')]
+)
+def test_a_cached_value_its_type_cannot_hold_is_refused_naming_the_cell(
+    tmp_path: Path, held: bytes, kind: bytes
+) -> None:
+    """Issue 42 item 8: a number cell whose ``<v>`` is no number (a damaged file) was refused as
+    "cannot compute this workbook (Unable to read workbook: could not read worksheets from bad.xlsx.)",
+    openpyxl's words naming no cell or part; ``nan`` was read as a number; a shared-string cell naming
+    a string the file does not have said "a cell". The refusal names the cell, what it holds, and that
+    nothing was written."""
+    import zipfile
+
+    import openpyxl
+
+    from excelcalc.workbook.calc import CalcError, calc
+
+    src, bad = tmp_path / "in.xlsx", tmp_path / "bad.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "S"
+    wb.active["A1"], wb.active["B1"] = 5, "=A1*2"
+    wb.save(src)
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bad, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b'<c r="A1" t="n"', b'<c r="A1"' + kind)
+                data = data.replace(b"<v>5</v>", b"<v>" + held + b"</v>")
+            zout.writestr(info, data)
+    with pytest.raises(CalcError) as caught:
+        calc(bad, tmp_path / "out.xlsx")
+    text = str(caught.value)
+    assert "S!A1" in text and held.decode() in text and "nothing was written" in text, text
+    assert "Unable to read workbook" not in text
+    assert not (tmp_path / "out.xlsx").exists()

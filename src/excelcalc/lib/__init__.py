@@ -82,7 +82,7 @@ _SINCE_ISSUE_41 = (
 )
 # issue 44, checked by tests/excelcalc/lib against the examples of Microsoft's pages: functions real
 # workbooks use that calc refused
-_SINCE_ISSUE_44 = "IFS SWITCH IFNA XOR MINIFS MAXIFS"
+_SINCE_ISSUE_44 = "IFS SWITCH IFNA XOR MINIFS MAXIFS FORMULATEXT _XLFN.FORMULATEXT"
 
 # Excel's functions the engine computes and has checked against Excel: those the corpus of
 # workbooks Excel saved exercises (tests/corpus; its test judges every cell), and those the
@@ -288,7 +288,7 @@ CHECKED = frozenset(
 # Excel's built-in functions formulas does not know at all (a formula calling one answered "unknown
 # function", as for a name no one defined): the table knows them as functions not computed, so such a
 # formula answers "#NAME? F is not computed by benchsheet" like any Excel function not in CHECKED.
-_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML FORMULATEXT IMAGE RANDARRAY SHEET SHEETS"
+_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML IMAGE RANDARRAY SHEET SHEETS"
 NOT_COMPUTED = frozenset(
     (
         "CALL CELL CUBEKPIMEMBER CUBEMEMBER CUBEMEMBERPROPERTY CUBERANKEDMEMBER CUBESET CUBESETCOUNT CUBEVALUE "

@@ -29,6 +29,7 @@ from excelcalc.backend import (
     Ranges,
     XlError,
     as_grid,
+    column_letters,
     error,
     make_range,
     operator,
@@ -83,6 +84,8 @@ def index(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(compiling, array, row_num, col_num, area_num)
         grid = as_grid(array)
         rows, cols = grid.shape
+        if not isinstance(array, Ranges) and grid.size == 1 and isinstance(grid.flat[0], XlError):
+            return grid.flat[0]  # a function's error given as the array (a table function's #N/A) is the answer
         r, c = _whole(row_num), (None if col_num is None else _whole(col_num))
         for v in (r, c):
             if isinstance(v, XlError):
@@ -98,7 +101,8 @@ def index(original: Callable[..., Any]) -> Callable[..., Any]:
         if r < 0 or c < 0:
             return error("#VALUE!")
         if r > rows or c > cols:
-            return error("#REF!")
+            what, n, size = ("row", r, f"{rows:,} rows") if r > rows else ("column", c, f"{cols:,} columns")
+            return ReasonedError("#REF!", f"INDEX's {what} {n:,} is past the end of its array of {size}")
         r1, r2 = (1, rows) if r == 0 else (r, r)
         c1, c2 = (1, cols) if c == 0 else (c, c)
         part = grid[r1 - 1 : r2, c1 - 1 : c2]
@@ -669,6 +673,29 @@ def indirect(ref_text: Any, a1: Any = True) -> Any:
     return sheets.read(area)
 
 
+_PREFIXES = re.compile(r"_xlfn\.(?:_xlws\.)?|_xlws\.", re.IGNORECASE)
+
+
+def formulatext(reference: Any) -> Any:
+    """FORMULATEXT(reference) (Microsoft's FORMULATEXT page): the formula of the reference's
+    upper-left cell as the formula bar shows it (a newer function without the ``_xlfn.`` the file
+    holds); a cell without a formula, or one of more than 8,192 characters, #N/A."""
+    sheets, area = current(), area_of(reference)
+    if isinstance(reference, XlError):
+        return reference
+    if sheets is None or area is None:
+        return ReasonedError("#VALUE!", "FORMULATEXT needs a cell of the workbook as its reference")
+    found = sheets.formula(*area[:3])
+    cell = f"{column_letters(area[2])}{area[1]}"
+    if found is None or len(found[0]) > 8192:
+        why = "holds no formula" if found is None else "holds a formula of more than 8,192 characters"
+        return ReasonedError("#N/A", f"FORMULATEXT: {cell} {why}")
+    if found[1]:
+        return ReasonedError("#VALUE!", f"FORMULATEXT of an array formula ({cell}) is not computed by benchsheet")
+    parts = found[0].split('"')
+    return '"'.join(p if k % 2 else _PREFIXES.sub("", p) for k, p in enumerate(parts))
+
+
 def range_operator(original: Callable[..., Any]) -> Callable[..., Any]:
     """``A1:OFFSET(...)``, ``B2:INDEX(...)``, ``D1:INDIRECT(...)``: the range from one corner to the
     other, read from the workbook (formulas' operator kept only the two corners' values: the
@@ -745,6 +772,8 @@ FUNCTIONS: dict[str, Entry] = {
     "ADDRESS": Wraps(lambda table: address(lazy(table, "ADDRESS"))),
     "OFFSET": offset,
     "INDIRECT": indirect,
+    "FORMULATEXT": formulatext,
+    "_XLFN.FORMULATEXT": formulatext,
     "SINGLE": Wraps(_single),
     "_XLFN.SINGLE": Wraps(_single),
     "EXPAND": Wraps(lambda table: expand(table.excel("EXPAND"))),

@@ -53,6 +53,10 @@ class Sheets(Protocol):
     def subtotal(self, sheet: int, row: int, col: int) -> bool:
         """The cell's formula calls SUBTOTAL or AGGREGATE."""
 
+    def formula(self, sheet: int, row: int, col: int) -> tuple[str, bool] | None:
+        """The formula of a cell as the file holds it (``=...``) and whether it is an array formula
+        covering the cell; None for a cell without a formula (FORMULATEXT)."""
+
 
 _CURRENT: contextvars.ContextVar[Sheets | None] = contextvars.ContextVar("excelcalc_sheets", default=None)
 

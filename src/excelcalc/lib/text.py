@@ -303,10 +303,10 @@ def _literal(text: str) -> str:
     return re.sub(r'"([^"]*)"|\\(.)|_(.)', lambda m: m.group(1) or m.group(2) or (" " if m.group(3) else ""), text)
 
 
-def _number_text(value: float, section: str) -> str | None:
+def _number_text(value: float, section: str) -> str | ReasonedError | None:
     """``value`` (already made positive for a negative section) formatted by a section of digit
     placeholders (0 # ?), thousands commas, a decimal point, percent and literal text; None for
-    any other section."""
+    any other section; a text longer than Excel holds #VALUE!."""
     m = _SIMPLE_SECTION.match(section)
     if m is None or not re.search(r"[0#?]", m.group("int") + (m.group("frac") or "")):
         return None
@@ -317,8 +317,12 @@ def _number_text(value: float, section: str) -> str | None:
     int_places = int_code.replace(",", "")
     frac_places = m.group("frac") or ""
     percent = (m.group("pre") + m.group("post")).count("%")
-    n = _WIDE.divide(held(abs(value)) * 100**percent, Decimal(1000) ** scale)  # 15 digits, then scaled exactly
-    rounded = n.quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP, context=_WIDE)
+    n = held(abs(value)).scaleb(2 * percent - 3 * scale)  # 15 digits, then scaled exactly
+    digits = max(n.adjusted() + 1, 0) + len(frac_places) + 1  # those of the text, and one to round
+    if digits > MAX_TEXT:  # TEXT(3E30,"0%%%...") answered Python's decimal.InvalidOperation
+        return ReasonedError(*too_long(digits))
+    wide = Context(prec=max(digits, _WIDE.prec))
+    rounded = n.quantize(Decimal(1).scaleb(-len(frac_places)), rounding=ROUND_HALF_UP, context=wide)
     whole, _, frac = f"{rounded:f}".partition(".")
     whole = whole.lstrip("0")
     pad = [("0" if p == "0" else " " if p == "?" else "") for p in int_places[: max(0, len(int_places) - len(whole))]]
@@ -446,7 +450,7 @@ def value(original: Callable[..., Any]) -> Callable[..., Any]:
 
 MAX_DOLLAR = 1e15  # beyond 15 digits Excel shows digits it does not keep: not computed here
 MAX_DECIMALS = 127  # FIXED's and DOLLAR's decimals (Microsoft's FIXED page: "can be as large as 127")
-_WIDE = Context(prec=400)  # 1E308 and 127 decimals: every digit kept while rounding
+_WIDE = Context(prec=440)  # 1E308 and 127 decimals (436 digits): every digit kept while rounding
 
 
 def held(x: float) -> Decimal:

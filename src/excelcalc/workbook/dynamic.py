@@ -11,12 +11,16 @@ the formula again; a formula that needs itself this way answers a circular-refer
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from excelcalc.backend import XlError
 from excelcalc.lib.sheets import Area, Pending
-from excelcalc.workbook.references import resolve_text
+from excelcalc.values import ReasonedError
+from excelcalc.workbook.cells import col_letters
+from excelcalc.workbook.references import resolve, resolve_text
+from excelcalc.workbook.tables import NotComputed
 
 if TYPE_CHECKING:
     from excelcalc.workbook.book import WorkbookCells
@@ -59,6 +63,49 @@ class BookSheets:
         if self._subtotals is None:
             self._subtotals = {f.pos for f in self.book.formulas if _SUBTOTAL.search(_outside_strings(f.text))}
         return (sheet, row, col) in self._subtotals
+
+    def formula(self, sheet: int, row: int, col: int) -> tuple[str, bool] | None:
+        i = self.producers.at.get((sheet, row, col))
+        if i is None:
+            return None
+        f = self.book.formulas[i]
+        return f.text, f.array
+
+
+_ANCHOR = re.compile(
+    r"_xlfn\.ANCHORARRAY\(\s*((?:'(?:[^']|'')*'|[^\s'!(),]+)!)?(\$?[A-Za-z]{1,3}\$?[0-9]{1,7})\s*\)", re.IGNORECASE
+)
+_SPILLS: weakref.WeakKeyDictionary[WorkbookCells, dict[tuple[int, int, int], tuple[int, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def spilled(text: str, book: WorkbookCells, home: int) -> str:
+    """``text`` with each ``_xlfn.ANCHORARRAY(D1)`` (``D1#``, Microsoft's "Spilled range operator")
+    written as the range the array formula in D1 covers (``D1:D3``), so that the order of the
+    formulas and the reading see the whole spilled range; formulas' parser read it as D1 alone
+    (``SUM(D1#)`` answered D1). A cell that holds no array formula spilled nothing: #REF! naming it."""
+    if "ANCHORARRAY" not in text.upper():
+        return text
+    spills = _SPILLS.get(book)
+    if spills is None:
+        spills = _SPILLS[book] = {f.pos: f.shape for f in book.formulas if f.array}
+    parts = text.split('"')
+    for k in range(0, len(parts), 2):  # outside strings
+        parts[k] = _ANCHOR.sub(lambda m: _spill_range(m, book, home, spills), parts[k])
+    return '"'.join(parts)
+
+
+def _spill_range(m: re.Match[str], book: WorkbookCells, home: int, spills: dict[Any, tuple[int, int]]) -> str:
+    prefix, cell = m.group(1) or "", m.group(2)
+    at = resolve(book, home, prefix + cell)
+    if isinstance(at, ReasonedError):
+        raise NotComputed(str(at), at.reason)
+    shape = spills.get(at[:3])
+    if shape is None:
+        raise NotComputed("#REF!", f"{prefix}{cell}# refers to the range spilled from {cell}, which spilled nothing")
+    last = f"{col_letters(at[2] + shape[1] - 1)}{at[1] + shape[0] - 1}"
+    return f"{prefix}{col_letters(at[2])}{at[1]}:{last}"
 
 
 def _outside_strings(text: str) -> str:

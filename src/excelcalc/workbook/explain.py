@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from excelcalc.backend import EMPTY, XlError
 from excelcalc.formula import BARE_REASONS
 from excelcalc.textnum import text_number
@@ -19,7 +21,7 @@ from excelcalc.values import ReasonedError
 from excelcalc.workbook.cells import col_letters, quote_sheet
 
 if TYPE_CHECKING:
-    from excelcalc.workbook.book import FormulaCell, WorkbookCells
+    from excelcalc.workbook.book import FormulaCell, Pos, WorkbookCells
     from excelcalc.workbook.graph import Producers
 
 __all__ = [
@@ -42,14 +44,24 @@ def bare(code: XlError) -> str:
     return f"{code} {reason}" if reason else str(code)
 
 
-def explain(book: WorkbookCells, producers: Producers, f: FormulaCell, value: Any, reasons: dict[int, str]) -> str:
-    """A reason for a plain error, from the cell's precedents (computed before it; '' if none)."""
-    v = value
-    if isinstance(v, list):
-        v = v[0][0] if v and v[0] else None
+def explain(
+    book: WorkbookCells,
+    producers: Producers,
+    f: FormulaCell,
+    value: Any,
+    reasons: dict[int, str],
+    rerun: Callable[[Pos, Any], Any] | None = None,
+) -> str:
+    """A reason for a plain error, from the cell's precedents (computed before it; '' if none). For
+    #VALUE! with several input cells of text, the one named is the one ``rerun`` (the formula's answer
+    with one cell's value replaced) shows the error goes without: the first text read may be a name
+    compared, not the number the formula needed (issue 42: Fleet's ``IF(A18="","",$B$11*E18)`` blamed A18)."""
+    v = _first(value)
     if not isinstance(v, XlError) or isinstance(v, ReasonedError):
         return ""
     code = str(v)
+    texts: list[tuple[Pos, str]] = []
+    in_range: str | None = None
     for ref in f.refs:
         s, r1, c1, r2, c2 = ref
         if (r2 - r1 + 1) * (c2 - c1 + 1) > MAX_RANGE_CELLS:
@@ -63,12 +75,36 @@ def explain(book: WorkbookCells, producers: Producers, f: FormulaCell, value: An
                 where = f"{quote_sheet(book.titles[s])}!{col_letters(c)}{r}"
                 if made is None:
                     if code == "#VALUE!" and isinstance(p, str) and not isinstance(p, XlError) and not _numeric(p):
-                        return f"{where} holds the text {p[:40]!r} where a number is needed"
+                        said = f"{where} holds the text {p[:40]!r} where a number is needed"
+                        if rerun is None:
+                            return said
+                        if (r1, c1) != (r2, c2):  # a cell of a range (an array formula's input): not tried alone
+                            in_range = in_range or said
+                        elif len(texts) < MAX_TEXTS_TRIED:
+                            texts.append(((s, r, c), said))
                     if isinstance(p, XlError):
                         return f"{where} holds the error {p}"
                 elif isinstance(p, XlError) and reasons.get(made):
                     return reasons[made]
-    return ""
+    if len(texts) == 1:  # the one text read: named as before, without trying
+        return texts[0][1]
+    for pos, said in texts:
+        again = _first(rerun(pos, 0.0)) if rerun is not None else None
+        if not (isinstance(again, XlError) and str(again) == code):
+            return said
+    return in_range if in_range and not texts else ""
+
+
+MAX_TEXTS_TRIED = 8  # input cells of text a #VALUE! is tried without, one at a time
+
+
+def _first(value: Any) -> Any:
+    """A one-cell answer, or an array answer's first element."""
+    if isinstance(value, list):
+        return value[0][0] if value and value[0] else None
+    if isinstance(value, np.ndarray):
+        return value.flat[0] if value.size else None
+    return value
 
 
 REQUIRED = " is required"  # the reason a function gives for an argument it did not get

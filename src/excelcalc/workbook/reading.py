@@ -11,13 +11,15 @@ scanner the package writer uses too.
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from excelcalc.backend import load_workbook, read_string_table
+from excelcalc.backend import LARGEST, load_workbook, read_string_table
 from excelcalc.workbook.cells import ComputeError, col_number
 from excelcalc.workbook.sheetxml import READ_CELLS, TAG, cells_present, opens_sheet_data, sheet_data
 from excelcalc.workbook.tables import openpyxl_tables, read_tables
@@ -178,7 +180,10 @@ def _read_cells(book: WorkbookCells, s: int, cells: Iterator[tuple[bytes, ...]],
         elif kind == b"inlineStr":  # an empty <f></f> is no formula: the cell is its value (_formula_value)
             put((s, row, col), "s", _unescaped(_xml_text(text)))
         else:  # an empty <v></v> as _read_cell reads it: not as a missing <v>
-            data_type, value = _plain_value(kind or b"n", v or (b"" if v_end else None), strings)
+            try:
+                data_type, value = _plain_value(kind or b"n", v or (b"" if v_end else None), strings)
+            except DamagedValue as exc:
+                raise refuse(exc, book, s, (letters + digits).decode()) from None
             put((s, row, col), data_type, value)
     last = book.col_last
     for at, n in col_last.items():  # the general cells of this sheet are in the book's already
@@ -218,7 +223,10 @@ def _read_cell(
     if formula is not None:
         book.add(s, row, col, "f", formula)
     else:
-        book.add(s, row, col, *_cell_value(fields.get(b"t", b"n"), body, strings))
+        try:
+            book.add(s, row, col, *_cell_value(fields.get(b"t", b"n"), body, strings))
+        except DamagedValue as exc:
+            raise refuse(exc, book, s, ref.group(0)) from None
 
 
 def _formula_value(f: re.Match[bytes], here: str, shared: dict[bytes, tuple[str, str]]) -> Any:
@@ -265,18 +273,19 @@ def _plain_value(kind: bytes, v: bytes | None, strings: list[str]) -> tuple[str,
     if kind == b"s":
         if v is None:
             return "s", None
+        if not v.strip().lstrip(b"-").isdigit():
+            raise DamagedValue(f"names the shared string {_shown(v)!r}, which is no index")
         index = int(v)
         if not 0 <= index < len(strings):  # -1 read the last string: a damaged file, never a wrong text
-            raise ComputeError(
-                f"refused: a cell names shared string {index:,}, which the file does not have "
-                f"(it has {len(strings):,}): the file is damaged; nothing was written"
-            )
+            raise DamagedValue(f"names shared string {index:,}, which the file does not have (it has {len(strings):,})")
         return "s", strings[index]
     if kind == b"n":
         raw = v.strip() if v is not None else b""
         if not raw:
             return "n", None
-        return "n", float(raw) if b"." in raw or b"E" in raw or b"e" in raw else int(raw)
+        if len(raw) <= 15 and raw.isdigit():
+            return "n", int(raw)
+        return "n", _double(raw)
     if kind == b"b":
         return "b", (v.strip() in (b"1", b"true")) if v is not None else None
     if kind == b"e":
@@ -284,6 +293,41 @@ def _plain_value(kind: bytes, v: bytes | None, strings: list[str]) -> tuple[str,
     if kind == b"str":
         return "s", _xml_text(v) if v is not None else None
     raise Unusual(f"a cell of type {kind.decode(errors='replace')}")
+
+
+class DamagedValue(ValueError):
+    """A cell's ``<v>`` its type cannot hold (Excel writes doubles and string indices): the file is
+    damaged. ``why`` says what the cell holds; the reader names the cell (``refuse``)."""
+
+
+def _shown(raw: bytes) -> str:
+    shown = raw.decode(errors="replace")
+    return shown if len(shown) <= 12 else shown[:8] + "..." + shown[-3:]
+
+
+def _double(raw: bytes) -> float:
+    """A cached ``<v>`` as the double Excel holds: a 400-digit value answered Python's
+    OverflowError in the formula reading it, a 5,001-digit one Python's digit limit; one that is
+    no number (``abc``, ``nan``) openpyxl's "Unable to read workbook", naming no cell."""
+    try:
+        x = float(raw)
+    except ValueError:
+        x = math.nan
+    if math.isfinite(x):
+        return x
+    try:
+        exact = Decimal(raw.decode(errors="replace"))
+    except ArithmeticError:
+        exact = Decimal("NaN")
+    if not exact.is_finite():
+        raise DamagedValue(f"is a number cell holding {_shown(raw)!r}, which is no number")
+    digits = exact.adjusted() + 1
+    raise DamagedValue(f"holds the number {_shown(raw)} ({digits:,} digits), past Excel's largest, {LARGEST}")
+
+
+def refuse(exc: DamagedValue, book: WorkbookCells, s: int, cell: str) -> ComputeError:
+    """The refusal of a damaged cell, naming it."""
+    return ComputeError(f"refused: {book.titles[s]}!{cell} {exc}: the file is damaged; nothing was written")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ checked between formulas and, by a timer signal, inside a long one.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -250,9 +250,29 @@ def _run_one(
     except Exception as exc:  # one formula never sinks the file: its cell says what failed
         results[i] = value = store(book, f, failed(exc))
     if (isinstance(value, XlError) and not isinstance(value, ReasonedError)) or isinstance(value, list):
-        reason = explain(book, producers, f, value, reasons)
+        # tried again only where every reference is one cell: reading a range again would count its reader twice
+        cells = f.problem is None and all(r[1:3] == r[3:5] for r in f.refs)
+        reason = explain(book, producers, f, value, reasons, _rerun(book, runner, f) if cells else None)
         if reason:
             reasons[i] = reason
+
+
+def _rerun(book: WorkbookCells, runner: Runner, f: FormulaCell) -> Callable[[Pos, Any], Any]:
+    """``f``'s answer with one cell's value replaced (the cell as it was after)."""
+
+    def again(pos: Pos, value: Any) -> Any:
+        had = pos in book.values
+        old = book.values.get(pos)
+        book.values[pos] = value
+        try:
+            return runner.value(f)
+        finally:
+            if had:
+                book.values[pos] = old
+            else:
+                del book.values[pos]
+
+    return again
 
 
 TOO_LONG = (

@@ -19,6 +19,7 @@ from excelcalc.lib.datetime import IN_1904
 from excelcalc.values import ReasonedError
 from excelcalc.workbook.book import FormulaCell, Ref, WorkbookCells
 from excelcalc.workbook.cells import MAX_COL, MAX_ROW
+from excelcalc.workbook.dynamic import spilled
 from excelcalc.workbook.references import A1_REFERENCE, absolute, meaning_at, relative, resolve, resolve_text
 from excelcalc.workbook.tables import NotComputed, rewrite
 
@@ -122,7 +123,7 @@ def prepare_cell(book: WorkbookCells, f: FormulaCell, shapes: dict[tuple[int, st
         return
     home, row, col = f.pos
     try:  # structured, 3-D and [0]! references as the A1 references they stand for
-        text = rewrite(f.text, book, home, row, col)
+        text = rewrite(spilled(f.text, book, home), book, home, row, col)
     except NotComputed as exc:
         f.problem = exc.error
         return
@@ -181,7 +182,7 @@ def _new_shape(
         return None if found is None else rewrite(found, book, home, row, col, in_name=True)
 
     try:
-        prepared = prepare(text, meaning, intersect=not f.array)
+        prepared = prepare(text, meaning, intersect=not f.array, as_typed=f.text)
     except NotComputed as exc:  # a defined name standing for a reference that is not computed
         f.problem = exc.error
         return None

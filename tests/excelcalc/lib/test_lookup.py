@@ -192,3 +192,48 @@ def test_a_whole_row_or_column_given_to_one_value_is_the_cell_of_the_formula(tmp
     assert (got["C6"], got["C1"], got["K5"], got["G7"]) == (0, 45001, 0, 3)
     assert (got["G9"], got["G10"], got["H9"], got["H10"], got["G11"]) == (9, 6, 7.5, 7.25, 9)
     assert (got["C2"], got["D1"], got["C12"], got["C13"], got["B2"]) == (29, 29, 0.5, 0, "111")
+
+
+def test_formulatext_answers_the_formula_as_the_formula_bar_shows_it(tmp_path: Path) -> None:
+    """Microsoft's FORMULATEXT page: "Returns a formula as a string", what the formula bar shows (its
+    example: A2 holds =TODAY(), FORMULATEXT(A2) is "=TODAY()"); a range or a whole column gives its
+    upper-left cell's; a cell without a formula #N/A. A newer function shows without the _xlfn. the
+    file holds. It answered "#NAME? FORMULATEXT is not computed by benchsheet" (issue 44 item 8)."""
+    got = book(
+        tmp_path,
+        {
+            "A2": "=TODAY()",
+            "B2": 5,
+            "D1": '=_xlfn.CONCAT("a","b")&" x"',
+            "C2": "=_xlfn.FORMULATEXT(A2)",
+            "C3": "=_xlfn.FORMULATEXT(B2)",
+            "C4": "=_xlfn.FORMULATEXT(A2:B3)",
+            "C5": "=_xlfn.FORMULATEXT(D1)",
+            "C6": "=ISNA(_xlfn.FORMULATEXT(B9))",
+            "C7": "=LEN(_xlfn.FORMULATEXT(C2))",
+        },
+    )
+    assert got["C2"] == "=TODAY()" and got["C4"] == "=TODAY()"
+    assert got["C5"] == '=CONCAT("a","b")&" x"'
+    assert got["C3"] == "#N/A" and "B2" in got["reasons"]["C3"]
+    assert got["C6"] is True and got["C7"] == len("=FORMULATEXT(A2)")
+
+
+def test_index_of_an_error_answers_that_error_and_past_the_end_says_where() -> None:
+    """Issue 42 item 8: INDEX over a table function that answered an error (one cell: its #N/A with
+    the reason) gave a bare #REF!, as if the row were past a table's end; an error given as an
+    argument is the answer, as for any Excel function. A position past the array's end is #REF!
+    (Microsoft's INDEX page: "If row_num and column_num do not point to a cell within array, INDEX
+    returns the #REF! error"), saying which position and how large the array is."""
+    from excelcalc.values import ReasonedError
+
+    assert str(evaluate('=INDEX(VLOOKUP("zz",{"a",1;"b",2},2,FALSE),3,1)')) == "#N/A"
+    reasoned = evaluate('=INDEX(REPT("a",-1),2)')  # a function's reasoned error, as a table function's
+    assert isinstance(reasoned, ReasonedError) and "REPT's number_times is negative" in reasoned.reason
+    assert str(evaluate("=INDEX(NA(),2)")) == "#N/A"
+    past = evaluate("=INDEX({1,2;3,4},1,5)")
+    assert isinstance(past, ReasonedError) and str(past) == "#REF!", past
+    assert "column 5" in past.reason and "2 columns" in past.reason, past.reason
+    row = evaluate("=INDEX({1,2;3,4},3,1)")
+    assert isinstance(row, ReasonedError) and "row 3" in row.reason and "2 rows" in row.reason, row
+    assert evaluate("=INDEX({1,2;3,4},2,2)") == 4

@@ -407,3 +407,21 @@ def test_minifs_and_maxifs_as_microsoft_documents_them(tmp_path: Path) -> None:
     cells |= {"K5": "=_xlfn.MINIFS(A2:A7,B2:B7,9)", "K6": "=_xlfn.MAXIFS(A2:A7,B2:B7,9)"}
     got = book(tmp_path, cells)
     assert [got[f"K{i}"] for i in range(1, 7)] == [88, 91, 10, 13, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        ('=COUNT("2024-01-10")', 1.0),  # was 0
+        ('=COUNT("1/10/2024 12:00","5",TRUE,"abc")', 3.0),
+        ('=COUNT({"2024-01-10"})', 0.0),  # in an array only numbers count
+        ('=SUM("2024-01-10",1)', 45302.0),  # was #VALUE!
+        ('=AVERAGE("2024-01-10","2024-01-12")', 45302.0),
+    ],
+)
+def test_a_date_typed_as_text_counts_as_its_serial_number(formula: str, expected: float) -> None:
+    """Microsoft's COUNT page: "Arguments that are numbers, dates, or a text representation of numbers
+    (for example, a number enclosed in quotation marks, such as "1") are counted"; "Calculation operators
+    and precedence": Excel converts a date typed as text where a number is needed (="6/1/2001"-"5/1/2001"
+    is 31). "2024-01-10" is 45301, as "2024-01-10"+0 already was (issue 44 item 7)."""
+    assert evaluate(formula) == expected

@@ -737,3 +737,19 @@ def test_the_cells_excel_saved_as_one_shared_formula_are_one_shape() -> None:
             assert len(shapes) <= 1, f"{path.name}: {sorted(shapes)[:3]}"
             groups_checked += len(cells) > 1
     assert groups_checked > 100
+
+
+def test_the_text_named_for_a_value_error_is_the_one_that_makes_it(tmp_path: Path) -> None:
+    """Issue 42 item 8: the template's Fleet row ``=IF(A18="","",$B$11*E18)`` with text typed in the
+    share E18 blamed A18, the benchmark's name, read first (a text compared, not used as a number). The
+    cell named is the one whose text makes the error: with it read as a number the error goes; where
+    no single text does, no cell is named."""
+    path = tmp_path / "fleet.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["B1"], ws["E1"], ws["F1"] = "gpt-oss-120b", 5, "lots", '=IF(A1="","",B1*E1)'
+    ws["A2"], ws["E2"], ws["F2"] = "x", "y", "=A2*E2"
+    wb.save(path)
+    c = compute(path)
+    assert c.errors[("SHEET", "F1")] == "#VALUE! Sheet!E1 holds the text 'lots' where a number is needed"
+    assert "Sheet!A2" not in c.errors[("SHEET", "F2")] and "Sheet!E2" not in c.errors[("SHEET", "F2")]

@@ -513,3 +513,25 @@ def test_a_zip_holding_one_part_twice_is_refused(tmp_path: Path, capsys: pytest.
     err = capsys.readouterr().err
     assert "twice" in err and "sheet1.xml" in err.lower() and "Traceback" not in err, err
     assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_the_formula_length_limit_is_on_the_formula_as_typed(tmp_path: Path) -> None:
+    """Issue 42 item 8: ``=SUM(S1:S2000!A1)``, 16 characters, over 2,000 sheets was refused as "the
+    formula has 20,895 characters": the limit of 8,192 (Microsoft's "Excel specifications and
+    limits": "Length of formula contents") is on the formula as typed, not as calc writes its 3-D
+    reference out, one reference per sheet. A formula typed longer is still refused."""
+    import openpyxl
+
+    from excelcalc.workbook.compute import compute
+
+    path = tmp_path / "sheets.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Sum"
+    for k in range(1, 2001):
+        wb.create_sheet(f"S{k}")["A1"] = k
+    wb["Sum"]["A1"] = "=SUM(S1:S2000!A1)"
+    wb["Sum"]["A2"] = '=LEN("' + "a" * 8200 + '")'
+    wb.save(path)
+    c = compute(path)
+    assert c.shown_value("Sum", "A1") == 2000 * 2001 / 2, c.errors
+    assert "8,192" in c.errors[("SUM", "A2")]

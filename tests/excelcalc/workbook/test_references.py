@@ -286,3 +286,30 @@ def test_a_name_of_one_sheet_is_read_with_its_sheet_name(tmp_path: Path) -> None
     assert [got["Sheet2"][c].value for c in ("B1", "B2", "B3")] == [6, 5, 7]
     assert got["My Sheet"]["B1"].value == 8
     assert {e.where: e.text for e in report.errors}["S!B3"] == "#NAME? unknown name Local"
+
+
+def test_the_spill_operator_reads_the_whole_spilled_range(tmp_path: Path) -> None:
+    """Microsoft's "Spilled range operator" page: ``D1#`` (``_xlfn.ANCHORARRAY(D1)`` in the file, as
+    Excel saves it) is the whole range the formula in D1 spilled into, and a cell that spilled nothing
+    gives #REF!. calc read it as D1 alone: ``SUM(_xlfn.ANCHORARRAY(D1))`` answered 1, not 6 (issue 44)."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    from tests.excelcalc.lib.workbooks import book
+
+    def spilled(wb: Any) -> None:
+        wb.active["D1"] = ArrayFormula("D1:D3", "=_xlfn.SEQUENCE(3)")
+        wb.create_sheet("T")["A1"] = ArrayFormula("A1:B2", "={1,2;3,4}")
+
+    got = book(
+        tmp_path,
+        {
+            "E1": "=SUM(_xlfn.ANCHORARRAY(D1))",
+            "E2": "=ROWS(_xlfn.ANCHORARRAY($D$1))",
+            "E3": "=SUM(_xlfn.ANCHORARRAY(T!A1))*2",
+            "E4": "=SUM(_xlfn.ANCHORARRAY(F1))",
+            "F1": 5,
+        },
+        spilled,
+    )
+    assert (got["E1"], got["E2"], got["E3"]) == (6, 3, 20)
+    assert got["E4"] == "#REF!" and "F1" in got["reasons"]["E4"] and "spill" in got["reasons"]["E4"]
