@@ -28,10 +28,9 @@ from benchsheet.templates.layout import (
     ListRule,
     NumberRule,
     Series,
-    Sheet,
     Text,
-    columns_of,
 )
+from benchsheet.templates.worksheet import Sheet, columns_of
 from excelcalc.formula_text import cell_text
 from excelcalc.workbook.cells import Computed
 from excelcalc.workbook.rows import ONE_LINE, text_height

@@ -25,13 +25,13 @@ from benchsheet.templates.layout import (
     ListRule,
     NumberRule,
     RowCells,
-    Sheet,
     Term,
     call,
     eq,
     if_,
     lit,
 )
+from benchsheet.templates.worksheet import Sheet
 
 READ_ME, SIZING, QUOTES, SENSITIVITY, COMPARE, CLAIMS, SOURCES = (
     "Read me",

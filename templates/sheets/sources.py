@@ -22,7 +22,6 @@ from benchsheet.templates.layout import (
     Lifted,
     Lines,
     RowCells,
-    Sheet,
     TableBlock,
     Term,
     Text,
@@ -43,6 +42,7 @@ from benchsheet.templates.sheets.sensitivity import SENSITIVITY_SHEET
 from benchsheet.templates.sheets.sizing import SIZING_SHEET
 from benchsheet.templates.sheets.tco import TCO_SHEET
 from benchsheet.templates.sheets.workload import linked
+from benchsheet.templates.worksheet import Sheet
 
 ANSWERING = (
     SIZING_SHEET,

@@ -31,7 +31,8 @@ from benchsheet.data import store
 from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import ArrayFormula, Cell, Chart, TableBlock, columns_of
+from benchsheet.templates.layout import ArrayFormula, Cell, Chart, TableBlock
+from benchsheet.templates.worksheet import columns_of
 from excelcalc.formula import format_value
 from excelcalc.workbook.calc import CalcError, calc, freeze
 from excelcalc.workbook.compute import compute

@@ -13,7 +13,8 @@ from benchsheet.analysis import choices
 from benchsheet.data.table import Table
 from benchsheet.templates import sheets as S
 from benchsheet.templates.builder import build
-from benchsheet.templates.layout import Cell, Field, Fields, Formula, Input, Lines, Sheet, call, eq, if_, lit
+from benchsheet.templates.layout import Cell, Field, Fields, Formula, Input, Lines, call, eq, if_, lit
+from benchsheet.templates.worksheet import Sheet
 from benchsheet.templates.writer import write_workbook
 
 
