@@ -27,12 +27,13 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from tests import excel_corpus as ec  # noqa: E402
 
 ROWS = 5_000
 POISON = 999
+XLOOKUP_SINCE = (24, 8)  # LibreOffice 24.8 release notes: "New XLOOKUP and XMATCH functions"
 
 
 def _formulas(name: str, rows: int) -> Callable[[int], list[str]]:
@@ -111,16 +113,53 @@ def _answers(path: Path) -> dict[str, Any]:
     return {ref: v for (_, ref), v in ec.written_values(path).items() if ref[0] in "DEF"}
 
 
-def measure(names: list[str], turns: int, tmp: Path, libreoffice: bool = True) -> dict[str, Any]:
+def lo_version() -> tuple[int, int] | None:
+    """LibreOffice's version (``soffice --version``), None where it is not installed."""
+    try:
+        got = subprocess.run(["soffice", "--version"], capture_output=True, text=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = re.search(r"LibreOffice (\d+)\.(\d+)", got.stdout)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+def peer(name: str, version: tuple[int, int]) -> str:
+    """The workload LibreOffice computes beside ``name``: XLOOKUP came in LibreOffice 24.8 (before it answers
+    #NAME?), so an older one computes INDEX/MATCH of the same rows, whose answers are the same cells' (the
+    next smaller key of ``C2+0.5`` is ``C2`` itself: the keys are whole numbers)."""
+    return "index_match" if name.startswith("xlookup") and version < XLOOKUP_SINCE else name
+
+
+def measure(
+    names: list[str],
+    turns: int,
+    tmp: Path,
+    libreoffice: bool = True,
+    calc: Callable[[Path, Path], float] | None = None,
+    scale: float = 1.0,
+) -> dict[str, Any]:
+    """Each workload computed by calc (``turns`` fresh processes, the best) and, unless ``libreoffice`` is
+    False or LibreOffice is not installed, by LibreOffice: times, poisoned answers, cells differing."""
     env = {**os.environ, "BENCHSHEET_HOME": str(tmp / "home")}
-    profile = match_rate._profile(tmp) if libreoffice else None
+    run_calc = calc or (lambda src, out: _calc(src, out, env))
+    version = lo_version() if libreoffice else None
+    profile = match_rate._profile(tmp) if version else None
+    lo_runs: dict[str, tuple[float, dict[str, Any]]] = {}  # a workbook LibreOffice computed: best time, answers
+
+    def lo(workload: str | None, rows: int) -> tuple[float, dict[str, Any]]:
+        key = f"{workload or 'table'}-{rows}"
+        if key not in lo_runs and profile is not None:
+            src = book(tmp / f"lo-{key}.xlsx", workload, rows)
+            best = min(_libreoffice(profile, src, tmp / "lo-out") for _ in range(turns))
+            lo_runs[key] = best, _answers(tmp / "lo-out" / src.name)
+        return lo_runs[key]
+
     results: dict[str, Any] = {}
     for name in names:
-        rows = WORKLOADS[name]
+        rows = max(10, round(WORKLOADS[name] * scale))
         src = book(tmp / f"{name}.xlsx", name, rows)
-        table = book(tmp / f"{name}-table.xlsx", None, rows)
         out = tmp / f"{name}-calc.xlsx"
-        calc_s = min(_calc(src, out, env) for _ in range(turns))
+        calc_s = min(run_calc(src, out) for _ in range(turns))
         ours = _answers(out)
         got: dict[str, Any] = {
             "rows": rows,
@@ -128,23 +167,91 @@ def measure(names: list[str], turns: int, tmp: Path, libreoffice: bool = True) -
             "calc_s": calc_s,
             "calc_poisoned": sum(v == POISON for v in ours.values()),
         }
-        if profile is not None:
-            lo_out = tmp / "lo-out"
-            lo = min(_libreoffice(profile, src, lo_out) for _ in range(turns))
-            base = min(_libreoffice(profile, table, lo_out) for _ in range(turns))
-            _libreoffice(profile, src, lo_out)
-            theirs = _answers(lo_out / src.name)
+        if version is not None:
+            theirs_name = peer(name, version)
+            wall, theirs = lo(theirs_name, rows)
+            base = lo(None, rows)[0]
             got |= {
-                "libreoffice_s": lo - base,
-                "libreoffice_wall_s": lo,
+                "libreoffice_version": ".".join(map(str, version)),
+                "libreoffice_workload": theirs_name,
+                "libreoffice_s": wall - base,
+                "libreoffice_wall_s": wall,
                 "libreoffice_table_only_s": base,
                 "libreoffice_poisoned": sum(v == POISON for v in theirs.values()),
                 "cells_differing": sum(ours.get(k) != v for k, v in theirs.items()) + len(ours.keys() - theirs.keys()),
-                "calc_vs_libreoffice": calc_s / (lo - base) if lo > base else None,
+                "calc_vs_libreoffice": calc_s / (wall - base) if wall > base else None,
             }
         results[name] = got
-        print(name, json.dumps(got), flush=True)
+        print(name, json.dumps(got), file=sys.stderr, flush=True)
     return results
+
+
+# the keys benchmarks/run.py reports (each workload's calc time and its ratio to LibreOffice's)
+KEYS = (*(k for name in WORKLOADS for k in (f"lookup_{name}_s", f"lookup_{name}_vs_lo")), "lookup_growth")
+
+
+def keys(results: dict[str, Any]) -> dict[str, float | None]:
+    """run.py's keys of ``measure``'s results. A ratio is null where LibreOffice did not run or is not shown
+    to recompute (1% or more of its answers the poisoned cache's value, as match_rate judges a tool), and
+    where either tool's answers are not all computed (a poisoned answer) or differ from the other's."""
+    out: dict[str, float | None] = {}
+    for name, got in results.items():
+        out[f"lookup_{name}_s"] = got["calc_s"]
+        fair = (
+            got.get("calc_vs_libreoffice") is not None
+            and got["calc_poisoned"] == 0
+            and got["libreoffice_poisoned"] < 0.01 * got["formulas"]
+            and got["cells_differing"] == 0
+        )
+        out[f"lookup_{name}_vs_lo"] = got["calc_vs_libreoffice"] if fair else None
+    if "vlookup" in results and "vlookup_4x" in results:
+        out["lookup_growth"] = results["vlookup_4x"]["calc_s"] / results["vlookup"]["calc_s"]
+    return {k: out.get(k) for k in KEYS}
+
+
+def note(results: dict[str, Any], turns: int) -> str:
+    """What run.py's notes say of the run: each workload's figures, and what a null ratio means."""
+    parts = []
+    for name, got in results.items():
+        text = f"{name} ({got['formulas']:,} formulas over {got['rows']:,} rows): calc {got['calc_s']:.2f} s"
+        if "libreoffice_s" in got:
+            against = got["libreoffice_workload"]
+            text += (
+                f", LibreOffice {got['libreoffice_version']} {got['libreoffice_s']:.2f} s"
+                + (f" (its {against}: no XLOOKUP before 24.8)" if against != name else "")
+                + f" ({got['libreoffice_wall_s']:.2f} s less {got['libreoffice_table_only_s']:.2f} s, the table alone)"
+                + f", poisoned answers calc {got['calc_poisoned']} / LibreOffice {got['libreoffice_poisoned']}"
+                + f", cells differing {got['cells_differing']}"
+            )
+        else:
+            text += f", poisoned answers {got['calc_poisoned']}; LibreOffice not run"
+        parts.append(text)
+    return (
+        f"look-ups (benchmarks/lookups.py): every formula caches {POISON}, each tool's answers checked for it; calc "
+        f"in a fresh process, the call timed, LibreOffice converting headless with recalculation on load forced, "
+        f"less the same for the table alone; best of {turns}: " + "; ".join(parts)
+    )
+
+
+RunChild = Callable[[str, dict[str, str], Sequence[str], Path | None], Any]
+
+
+def bench(quick: bool, run_child: RunChild, env: dict[str, str], tmp: Path, notes: list[str]) -> dict[str, Any]:
+    """run.py's look-up workloads: the full size and 2 turns each, or (``quick``) a 50th of the rows, one turn
+    and no LibreOffice (its start alone takes seconds)."""
+
+    def calc(src: Path, out: Path) -> float:
+        got = json.loads(run_child(hostile.CALC, env, [str(src), str(out)], tmp).stdout.strip().splitlines()[-1])
+        if not str(got["outcome"]).startswith("computed"):
+            raise RuntimeError(f"calc did not compute {src.name}: {got['outcome']}")
+        return float(got["s"])
+
+    turns = 1 if quick else 2
+    where = tmp / "lookups"
+    where.mkdir()
+    results = measure(list(WORKLOADS), turns, where, libreoffice=not quick, calc=calc, scale=0.02 if quick else 1.0)
+    notes.append(note(results, turns))
+    return {"lookups": results, **keys(results)}
 
 
 def main(argv: list[str] | None = None) -> int:

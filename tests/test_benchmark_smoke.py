@@ -48,6 +48,7 @@ NUMBER_KEYS = (
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls", "recalc_udf_ms")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
 HOSTILE_KEYS = ("running_total_s", "running_total_growth", "hostile_peak_mb")
+LOOKUPS = ("vlookup", "index_match", "xlookup", "xlookup_approx", "mixed_15k", "vlookup_4x")  # issue 41
 
 
 def _bench_module() -> ModuleType:
@@ -110,6 +111,10 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
             assert data["targets"]["calc_15k_vs_filed"]["status"] in ("PASS", "MISS")
         else:
             assert data["calc_15k_filed_s"] is None and data["calc_15k_vs_filed"] is None
+        # issue 41's look-ups: calc's times in --quick; LibreOffice (seconds to start) only in full runs
+        assert all(_is_number(data[f"lookup_{name}_s"]) for name in LOOKUPS), data["lookups"]
+        assert all(data[f"lookup_{name}_vs_lo"] is None for name in LOOKUPS)
+        assert all(got["calc_poisoned"] == 0 and got["formulas"] > 0 for got in data["lookups"].values())
     else:
         assert data["template_available"] is False
         assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS + HOSTILE_KEYS)
@@ -314,3 +319,36 @@ def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> 
     assert s["tools"] == ["calc"] and s["not_recomputing"] == {"pycel": 1.0}
     assert mr.keys(s)["match_pycel"] is None and mr.keys(s)["match_lead"] is None
     assert "pycel: not compared, not shown to recompute (100% of its cells answered 999" in mr.table(s)
+
+
+def _lookups_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchsheet_bench_lookups", ROOT / "benchmarks" / "lookups.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_lookup_workloads_are_benchmark_rows_judged_against_libreoffice() -> None:
+    """Issue 41: the benchmark's workload list gains the look-ups (VLOOKUP, INDEX/MATCH, XLOOKUP exact and
+    approximate) and the mixed 15k workbook, each beside LibreOffice in the same run with the target "calc
+    faster than LibreOffice"; a peer answering the poisoned cache's 999 (match_rate's 1% rule) or answering
+    other values is not compared. LibreOffice before 24.8 has no XLOOKUP (LibreOffice 24.8 release notes:
+    "New XLOOKUP and XMATCH functions"): it computes INDEX/MATCH of the same cells instead."""
+    lk, run = _lookups_module(), _bench_module()
+    assert set(lk.WORKLOADS) == set(LOOKUPS) and set(lk.KEYS) <= set(run.KEYS)
+    assert {f"lookup_{n}_vs_lo" for n in LOOKUPS} | {"lookup_growth"} <= set(run.TARGETS)
+    assert run.TARGETS["lookup_vlookup_vs_lo"] == ("<=", 1.0) and run.TARGETS["lookup_growth"] == ("<=", 5.0)
+    assert lk.peer("xlookup", (7, 4)) == lk.peer("xlookup_approx", (24, 2)) == "index_match"
+    assert lk.peer("xlookup", (24, 8)) == "xlookup" and lk.peer("vlookup", (7, 4)) == "vlookup"
+
+    def got(calc_s: float, lo_poisoned: int = 0, differing: int = 0) -> dict[str, float]:
+        return {"calc_s": calc_s, "formulas": 5000, "calc_poisoned": 0, "libreoffice_poisoned": lo_poisoned,
+                "cells_differing": differing, "calc_vs_libreoffice": calc_s / 2.0}  # fmt: skip
+
+    keys = lk.keys({"vlookup": got(1.0), "vlookup_4x": got(3.0), "mixed_15k": got(1.0, lo_poisoned=50)})
+    assert keys["lookup_vlookup_vs_lo"] == 0.5 and keys["lookup_growth"] == 3.0
+    assert keys["lookup_mixed_15k_s"] == 1.0 and keys["lookup_mixed_15k_vs_lo"] is None  # 1% answered 999
+    assert lk.keys({"vlookup": got(1.0, differing=1)})["lookup_vlookup_vs_lo"] is None
+    assert lk.keys({"vlookup": got(1.0, lo_poisoned=49)})["lookup_vlookup_vs_lo"] == 0.5
