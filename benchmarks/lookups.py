@@ -10,6 +10,7 @@ formulas filled down beside it looking the keys up (``C`` holds the keys in anot
 * ``xlookup_approx``: ``=XLOOKUP(C2+0.5,$A$2:$A$5001,$B$2:$B$5001,,-1)`` (the next smaller key)
 * ``mixed_15k``: per row a VLOOKUP, an INDEX/MATCH and ``=IF(D2>E2,D2-E2,SUM(D2,E2)*2)``: 15,000 formulas
 * ``vlookup_4x``: ``vlookup`` over 20,000 rows: four times the rows and look-ups (linear: 4x the time)
+* ``refs_200k``: ``=B2`` filled down 200,000 rows: plain references, no look-up
 
 Every formula cell caches 999 (``match_rate.poison``'s value), so a tool that does not recompute
 shows it: each tool's answers are checked for it, and calc's and LibreOffice's answers compared
@@ -62,12 +63,14 @@ def _formulas(name: str, rows: int) -> Callable[[int], list[str]]:
         "xlookup": [f"_xlfn.XLOOKUP(C{{r}},{a},{b})"],
         "xlookup_approx": [f"_xlfn.XLOOKUP(C{{r}}+0.5,{a},{b},,-1)"],
         "mixed_15k": [vlookup, index_match, "IF(D{r}>E{r},D{r}-E{r},SUM(D{r},E{r})*2)"],
+        "refs_200k": ["B{r}"],  # B: 3 x key + 1, never the poisoned 999
     }[name]
     return lambda r: [f.format(r=r) for f in forms]
 
 
 WORKLOADS = {"vlookup": ROWS, "index_match": ROWS, "xlookup": ROWS, "xlookup_approx": ROWS, "mixed_15k": ROWS}
 WORKLOADS["vlookup_4x"] = 4 * ROWS
+WORKLOADS["refs_200k"] = 40 * ROWS  # 200,000 plain references =B2, =B3... (issue 41: 1.44x LibreOffice's time)
 
 
 def book(path: Path, name: str | None, rows: int) -> Path:

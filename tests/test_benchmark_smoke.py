@@ -48,7 +48,7 @@ NUMBER_KEYS = (
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls", "recalc_udf_ms")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
 HOSTILE_KEYS = ("running_total_s", "running_total_growth", "hostile_peak_mb")
-LOOKUPS = ("vlookup", "index_match", "xlookup", "xlookup_approx", "mixed_15k", "vlookup_4x")  # issue 41
+LOOKUPS = ("vlookup", "index_match", "xlookup", "xlookup_approx", "mixed_15k", "vlookup_4x", "refs_200k")  # issue 41
 
 
 def _bench_module() -> ModuleType:
