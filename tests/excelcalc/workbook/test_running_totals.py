@@ -159,3 +159,38 @@ def test_lookups_answer_as_excel(tmp_path: Path) -> None:
     for r in range(2, 52):
         assert [got[f"{c}{r}"].value for c in "CDEF"] == [f"v{r}"] * 4, r
         assert got[f"G{r}"].value == r - 1, r
+
+
+def test_a_bare_reference_reads_its_cell_without_a_range(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41: 200,000 plain references ``=A2``, ``=A3``... took 1.44x LibreOffice's time, each building a
+    one-cell range and running its program over it. A formula that is one cell's reference reads the
+    cell's value: no range is made (counted), and each answers what it answered before: the number,
+    the text, TRUE, the error, a blank cell's 0 (Microsoft: "a reference to an empty cell" is 0 in a
+    formula), also through another sheet's name and parentheses."""
+    from excelcalc.backend import make_range as real
+    from excelcalc.workbook import runner
+
+    made = 0
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal made
+        made += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "make_range", counting)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    inputs = [5, "text", True, "=1/0", None, 2.5]
+    for r, v in enumerate(inputs, 1):
+        ws[f"A{r}"] = v
+        ws[f"B{r}"] = f"=A{r}"
+        ws[f"C{r}"] = f"=S!A{r}"
+        ws[f"D{r}"] = f"=(A{r})"
+    wb.save(tmp_path / "in.xlsx")
+    report = calc(tmp_path / "in.xlsx", tmp_path / "out.xlsx")
+    assert report.formulas == 3 * len(inputs) + 1
+    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    for col in "BCD":
+        assert [got[f"{col}{r}"].value for r in range(1, 7)] == [5, "text", True, "#DIV/0!", 0, 2.5], col
+    assert made == 0
