@@ -192,13 +192,18 @@ def test_the_recalculation_through_call_udf_is_timed(tmp_path: Path, shared: Pat
     assert "recalc_udf_ms" in run.KEYS and "recalc_udf_ms" in run.TEMPLATE_KEYS
 
 
-def _hostile_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchsheet_bench_hostile", ROOT / "benchmarks" / "hostile.py")
+def _script(stem: str) -> ModuleType:
+    """benchmarks/<stem>.py imported as a module (registered first: dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(f"benchsheet_bench_{stem}", ROOT / "benchmarks" / f"{stem}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _hostile_module() -> ModuleType:
+    return _script("hostile")
 
 
 def test_the_hostile_cases_report_their_peak_memory_and_the_running_total_growth(
@@ -253,12 +258,7 @@ def test_verdicts_follow_the_targets() -> None:
 
 
 def _match_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchsheet_bench_match", ROOT / "benchmarks" / "match_rate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return _script("match_rate")
 
 
 def test_match_rates_are_judged_on_the_files_every_tool_computed() -> None:
@@ -322,12 +322,7 @@ def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> 
 
 
 def _lookups_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchsheet_bench_lookups", ROOT / "benchmarks" / "lookups.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return _script("lookups")
 
 
 def test_the_lookup_workloads_are_benchmark_rows_judged_against_libreoffice() -> None:
