@@ -97,6 +97,14 @@ def running_total(path: Path, n: int) -> Path:
     return workbook(path, (row(r) for r in range(2, n + 2)))
 
 
+def references(path: Path, n: int) -> Path:
+    """``=A<i>`` beside a number in each of ``n`` rows: each formula's input its own (issue 41: 1,000,000
+    of them were accepted and peaked at 1,317 MiB)."""
+    return workbook(
+        path, (f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><f>A{r}</f></c></row>' for r in range(1, n + 1))
+    )
+
+
 def long_text(path: Path, n: int) -> Path:
     """``SUMPRODUCT(LEN(ROW(A2:An)&REPT("a",32000)))``, An holding a value: it grew to 23.6 GB."""
     cells = [
@@ -133,6 +141,7 @@ def large_parts(path: Path, n: int) -> Path:
 CASES: dict[str, Callable[[Path, int], Path]] = {
     "empty <f/> cells": lambda p, n: column(p, n, "<f/>"),
     '="" cells': lambda p, n: column(p, n, '<f>""</f>'),
+    "=A<i> formulas beside their inputs": references,
     "long texts (SUMPRODUCT of LEN of & over the rows)": long_text,
     "overflow, COMBIN, FACT": overflow,
     "array formula past the last row": past_last_row,

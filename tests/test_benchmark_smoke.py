@@ -48,6 +48,7 @@ NUMBER_KEYS = (
 TEMPLATE_KEYS = ("template_build_s", "template_calc_s", "recalc_calls", "recalc_udf_ms")
 CALC_KEYS = ("calc_15k_s", "calc_15k_rss_mb", "calc_3k_s", "calc_growth", "calc_15k_baseline_s")
 HOSTILE_KEYS = ("running_total_s", "running_total_growth", "hostile_peak_mb")
+LOOKUPS = ("vlookup", "index_match", "xlookup", "xlookup_approx", "mixed_15k", "vlookup_4x", "refs_200k")  # issue 41
 
 
 def _bench_module() -> ModuleType:
@@ -110,6 +111,10 @@ def test_quick_run_writes_every_metric(tmp_path: Path, shared: Path, user_home: 
             assert data["targets"]["calc_15k_vs_filed"]["status"] in ("PASS", "MISS")
         else:
             assert data["calc_15k_filed_s"] is None and data["calc_15k_vs_filed"] is None
+        # issue 41's look-ups: calc's times in --quick; LibreOffice (seconds to start) only in full runs
+        assert all(_is_number(data[f"lookup_{name}_s"]) for name in LOOKUPS), data["lookups"]
+        assert all(data[f"lookup_{name}_vs_lo"] is None for name in LOOKUPS)
+        assert all(got["calc_poisoned"] == 0 and got["formulas"] > 0 for got in data["lookups"].values())
     else:
         assert data["template_available"] is False
         assert all(data[key] is None for key in TEMPLATE_KEYS + CALC_KEYS + HOSTILE_KEYS)
@@ -187,13 +192,18 @@ def test_the_recalculation_through_call_udf_is_timed(tmp_path: Path, shared: Pat
     assert "recalc_udf_ms" in run.KEYS and "recalc_udf_ms" in run.TEMPLATE_KEYS
 
 
-def _hostile_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchsheet_bench_hostile", ROOT / "benchmarks" / "hostile.py")
+def _script(stem: str) -> ModuleType:
+    """benchmarks/<stem>.py imported as a module (registered first: dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(f"benchsheet_bench_{stem}", ROOT / "benchmarks" / f"{stem}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _hostile_module() -> ModuleType:
+    return _script("hostile")
 
 
 def test_the_hostile_cases_report_their_peak_memory_and_the_running_total_growth(
@@ -213,7 +223,7 @@ def test_the_hostile_cases_report_their_peak_memory_and_the_running_total_growth
     assert cases["empty <f/> cells"]["outcome"] == "computed 0 formulas"
     assert cases["array formula past the last row"]["outcome"].startswith("refused: the array formula at S!B1")
     assert got["running_total_s"] == cases["running total, 160 rows"]["s"]
-    assert any(n.startswith("hostile: 7 workbooks") for n in notes), notes
+    assert any(n.startswith("hostile: 8 workbooks") for n in notes), notes
 
 
 def test_the_readme_speed_block_is_the_scripts() -> None:
@@ -248,12 +258,7 @@ def test_verdicts_follow_the_targets() -> None:
 
 
 def _match_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchsheet_bench_match", ROOT / "benchmarks" / "match_rate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return _script("match_rate")
 
 
 def test_match_rates_are_judged_on_the_files_every_tool_computed() -> None:
@@ -338,3 +343,31 @@ def test_the_match_rate_counts_wrong_numbers_per_10000_judged_cells() -> None:
     assert s["formulas"]["wrong_numbers_common"] == 1
     assert s["formulas"]["wrong_per_10k_common"] == pytest.approx(10_000 / 9990)
     assert "| calc | 0 | 9,995 / 10,000 | 99.95% | 9,985 / 9,990 = 99.95% | 2 | 2.0 |" in mr.table(s)
+
+
+def _lookups_module() -> ModuleType:
+    return _script("lookups")
+
+
+def test_the_lookup_workloads_are_benchmark_rows_judged_against_libreoffice() -> None:
+    """Issue 41: the benchmark's workload list gains the look-ups (VLOOKUP, INDEX/MATCH, XLOOKUP exact and
+    approximate) and the mixed 15k workbook, each beside LibreOffice in the same run with the target "calc
+    faster than LibreOffice"; a peer answering the poisoned cache's 999 (match_rate's 1% rule) or answering
+    other values is not compared. LibreOffice before 24.8 has no XLOOKUP (LibreOffice 24.8 release notes:
+    "New XLOOKUP and XMATCH functions"): it computes INDEX/MATCH of the same cells instead."""
+    lk, run = _lookups_module(), _bench_module()
+    assert set(lk.WORKLOADS) == set(LOOKUPS) and set(lk.KEYS) <= set(run.KEYS)
+    assert {f"lookup_{n}_vs_lo" for n in LOOKUPS} | {"lookup_growth"} <= set(run.TARGETS)
+    assert run.TARGETS["lookup_vlookup_vs_lo"] == ("<=", 1.0) and run.TARGETS["lookup_growth"] == ("<=", 5.0)
+    assert lk.peer("xlookup", (7, 4)) == lk.peer("xlookup_approx", (24, 2)) == "index_match"
+    assert lk.peer("xlookup", (24, 8)) == "xlookup" and lk.peer("vlookup", (7, 4)) == "vlookup"
+
+    def got(calc_s: float, lo_poisoned: int = 0, differing: int = 0) -> dict[str, float]:
+        return {"calc_s": calc_s, "formulas": 5000, "calc_poisoned": 0, "libreoffice_poisoned": lo_poisoned,
+                "cells_differing": differing, "calc_vs_libreoffice": calc_s / 2.0}  # fmt: skip
+
+    keys = lk.keys({"vlookup": got(1.0), "vlookup_4x": got(3.0), "mixed_15k": got(1.0, lo_poisoned=50)})
+    assert keys["lookup_vlookup_vs_lo"] == 0.5 and keys["lookup_growth"] == 3.0
+    assert keys["lookup_mixed_15k_s"] == 1.0 and keys["lookup_mixed_15k_vs_lo"] is None  # 1% answered 999
+    assert lk.keys({"vlookup": got(1.0, differing=1)})["lookup_vlookup_vs_lo"] is None
+    assert lk.keys({"vlookup": got(1.0, lo_poisoned=49)})["lookup_vlookup_vs_lo"] == 0.5

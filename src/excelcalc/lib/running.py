@@ -113,26 +113,33 @@ def _plus(acc: float, x: float) -> float:
 # ------------------------------------------------------------------------------------ COUNTIF
 
 
-class _Counts:
-    """COUNTIF by value over a ``Running``'s first cells: how many cells of each number and each
-    text (case-folded) are among the cells counted, and where the first text that reads as a number is."""
+class _Tally:
+    """COUNTIF or SUMIF by value over a ``Running``'s first cells: for each number and each text
+    (case-folded) among the cells read, how many there are (COUNTIF) or the sum of the summed cells
+    beside them (SUMIF; None once one of those is not a number or a blank: the function itself then);
+    a text that Python's ``float`` reads (formulas' ``_text2num`` reads it so first) is also counted
+    under its number, which a number criterion matches. Where the first other text that reads as a
+    number or a date is (a number criterion then takes the function itself)."""
 
     __slots__ = ("by_value", "cells", "texts_at")
 
     def __init__(self) -> None:
         self.cells = 0
-        self.by_value: dict[tuple[int, Any], int] = {}
-        self.texts_at = -1  # the first text cell that reads as a number (a number criterion counts it)
+        self.by_value: dict[tuple[int, Any], float | None] = {}
+        self.texts_at = -1
 
 
 def _reads_as_number(text: str) -> bool:
     """A text COUNTIF reads as a number, in a cell or as its criterion (formulas' ``_text2num``:
     what Python's ``float`` reads, or a date), or as Excel would (``textnum``)."""
+    return _float(text) is not None or text_number(text) is not None or text_date(text) is not None
+
+
+def _float(text: str) -> float | None:
     try:
-        float(text)
+        return float(text)
     except ValueError:
-        return text_number(text) is not None or text_date(text) is not None
-    return True
+        return None
 
 
 def _plain_text(c: str) -> bool:
@@ -143,38 +150,72 @@ def _plain_text(c: str) -> bool:
     return not _reads_as_number(c)
 
 
-def _by_value(running: Running, cells: int, criterion: Any) -> Any:
+def _wanted(criterion: Any) -> tuple[int, Any] | None:
+    """The key of the cells a criterion matches by value: one number (a text of no operator or wildcard
+    that Python's ``float`` reads is that number: formulas' ``__xfilter`` reads it so, ``_text2num``),
+    or one plain text."""
     if is_number(criterion):
-        wanted: tuple[int, Any] = (0, float(criterion))
-    elif isinstance(criterion, str) and not isinstance(criterion, XlError) and criterion is not EMPTY:
-        if not _plain_text(criterion):
-            return _NOT
-        wanted = (1, criterion.casefold())
-    else:
+        return (0, float(criterion))
+    if isinstance(criterion, str) and not isinstance(criterion, XlError) and criterion is not EMPTY:
+        if criterion[:1] not in ("<", ">", "=") and not any(ch in criterion for ch in "*?~"):
+            number = _float(criterion)
+            if number is not None:
+                return (0, number)
+        return (1, criterion.casefold()) if _plain_text(criterion) else None
+    return None
+
+
+def _keys(v: Any, at: int, tally: _Tally) -> tuple[tuple[int, Any], ...]:
+    if isinstance(v, bool | np.bool_ | XlError) or v is EMPTY:
+        return ()
+    if isinstance(v, str):
+        number = _float(v)
+        if number is None:
+            if tally.texts_at < 0 and _reads_as_number(v):
+                tally.texts_at = at
+            return ((1, v.casefold()),)
+        return ((1, v.casefold()), (0, number))
+    return ((0, float(v)),) if is_number(v) else ()
+
+
+def _summand(v: Any) -> float | None:
+    """What a summed cell adds as formulas' SUMIF adds it (``xsum``: a number; a text Python's ``float``
+    reads, its number; another text or a blank nothing); None where SUMIF is left to the function
+    itself (a truth value, an error, a text read as a date or by Excel's rules, NaN)."""
+    if v is EMPTY:
+        return 0.0
+    if isinstance(v, str) and not isinstance(v, XlError):
+        number = _float(v)
+        if number is None:
+            return None if _reads_as_number(v) else 0.0
+        return None if number != number else number
+    return float(v) if is_number(v) and not isinstance(v, bool | np.bool_) else None
+
+
+def _by_value(running: Running, cells: int, criterion: Any, summed: Running | None = None) -> Any:
+    wanted = _wanted(criterion)
+    if wanted is None:
         return _NOT
-    counts: _Counts | None = running.kept.get("COUNTIF")
-    if counts is None:
-        counts = running.kept["COUNTIF"] = _Counts()
-    if counts.cells > cells:
+    name = ("SUMIF", summed) if summed is not None else "COUNTIF"
+    tally: _Tally | None = running.kept.get(name)
+    if tally is None:
+        tally = running.kept[name] = _Tally()
+    if tally.cells > cells:
         return _NOT  # a reader of fewer rows than counted: the function itself
-    grid, cols, by_value = running.grid, running.cols, counts.by_value
-    for i in range(counts.cells, cells):
-        v = grid[i // cols, i % cols]
-        if isinstance(v, bool | np.bool_ | XlError) or v is EMPTY:
+    grid, cols, by_value = running.grid, running.cols, tally.by_value
+    for i in range(tally.cells, cells):
+        keys = _keys(grid[i // cols, i % cols], i, tally)
+        if not keys:
             continue
-        if isinstance(v, str):
-            if counts.texts_at < 0 and _reads_as_number(v):
-                counts.texts_at = i
-            k: tuple[int, Any] = (1, v.casefold())
-        elif is_number(v):
-            k = (0, float(v))
-        else:
-            continue
-        by_value[k] = by_value.get(k, 0) + 1
-    counts.cells = cells
-    if wanted[0] == 0 and 0 <= counts.texts_at < cells:
-        return _NOT  # a text that reads as the number would count too: the function itself
-    return float(by_value.get(wanted, 0))
+        add = 1.0 if summed is None else _summand(summed.grid[i // cols, i % cols])
+        for k in keys:
+            old = by_value.get(k, 0.0)
+            by_value[k] = None if old is None or add is None else old + add
+    tally.cells = cells
+    if wanted[0] == 0 and 0 <= tally.texts_at < cells:
+        return _NOT  # a text that reads as the number by a date or Excel's rules: the function itself
+    got = by_value.get(wanted, 0.0)
+    return _NOT if got is None else got
 
 
 def _countif(_name: str, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -229,6 +270,9 @@ def _sumif(_name: str, original: Callable[..., Any]) -> Callable[..., Any]:
         (running, cells), (summed, summed_cells) = found, added
         if summed.cols != running.cols or summed_cells != cells:
             return _NOT
+        got = _by_value(running, cells, criterion, summed)
+        if got is not _NOT:
+            return got
         rows, cols = cells // running.cols, running.cols
 
         def more(done: int) -> Any:

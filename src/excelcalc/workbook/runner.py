@@ -20,6 +20,7 @@ import numpy as np
 from excelcalc.args import Running
 from excelcalc.backend import EMPTY, XlError, make_range, quiet_numpy, range_parts, reshape_as_excel
 from excelcalc.formula import run
+from excelcalc.formula_text import MAX_TEXT
 from excelcalc.lib import sheets as excel_refs
 from excelcalc.lib.sheets import FULL
 from excelcalc.values import ReasonedError, plain
@@ -126,8 +127,17 @@ class Runner:
 
     def value(self, f: FormulaCell) -> Any:
         s, row, col = f.pos
+        prog = f.prog
+        if prog is not None and not prog.steps and len(f.refs) == 1 and prog.references == (prog.output,):
+            sr, r1, c1, r2, c2 = f.refs[0]
+            if r1 == r2 and c1 == c2:  # =B2 alone: the cell's value, as ``run`` answers its one-cell range
+                v = self.book.values.get((sr, r1, c1), EMPTY)
+                if v is EMPTY:
+                    return 0  # an empty cell read by a formula is 0
+                if not isinstance(v, str) or len(v) <= MAX_TEXT:  # (a longer text: run says what is wrong)
+                    return _one(v)
         memo_key: tuple[Any, ...] | None = None
-        if self.memo is not None and f.shape == (1, 1) and f.prog is not None and f.prog.pure:
+        if self.memo is not None and f.shape == (1, 1) and prog is not None and prog.pure:
             # a formula that does not read its own position answers the same for the same inputs: a
             # filled-down column repeating its IDs is answered once per distinct row. A range is the
             # same input wherever it is read: its formula cells were all computed before its readers

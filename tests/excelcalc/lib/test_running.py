@@ -64,3 +64,5 @@ def test_a_running_range_answers_as_its_rows(seed: int, cols: int, numbers_only:
             assert _same(got, want), (criterion, n, rows[:n])
             got, want = table["SUMIF"](ra, criterion, rb), table.excel("SUMIF")(plain_a, criterion, plain_b)
             assert _same(got, want) or abs(float(plain(got)) - float(plain(want))) < 1e-9, ("SUMIF", criterion, n)
+            got, want = table["SUMIF"](ra, criterion), table.excel("SUMIF")(plain_a, criterion)
+            assert _same(got, want) or abs(float(plain(got)) - float(plain(want))) < 1e-9, ("SUMIF/2", criterion, n)

@@ -155,10 +155,12 @@ def test_a_small_file_of_five_large_parts_is_refused_before_it_is_unpacked(
     assert not (tmp_path / "out.xlsx").exists()
 
 
-def references(path: Path, rows: int) -> Path:
-    """``=A<r>`` in column B beside a number in column A, ``rows`` rows: each formula's input its own."""
+def references(path: Path, rows: int, formula: str = "A{r}") -> Path:
+    """``=A<r>`` (or ``formula``) in column B beside a number in column A, ``rows`` rows: each formula's
+    input its own."""
     cells = "".join(
-        f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><f>A{r}</f></c></row>' for r in range(1, rows + 1)
+        f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><f>{formula.format(r=r)}</f></c></row>'
+        for r in range(1, rows + 1)
     )
     sheet = (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
@@ -179,10 +181,11 @@ def test_a_memo_of_answers_never_asked_again_is_dropped(tmp_path: Path, monkeypa
     of pure formulas kept an answer for each though none repeats: it is dropped once it holds
     ``MEMO_TRIAL`` answers of which few were asked again (with the references freed as the answers
     are collected and the writer's one copy of the sheet, the peak RSS is now 1,021 MiB: hostile.CALC
-    in a fresh process). Measured here with the trial at 1,000 formulas against a memo kept whole."""
+    in a fresh process). Measured here with the trial at 1,000 formulas against a memo kept whole, on
+    ``=A<i>*1``: a bare ``=A<i>`` now reads its cell without the memo (``Runner.value``)."""
     from excelcalc.workbook import runner
 
-    src = references(tmp_path / "refs.xlsx", CELLS)
+    src = references(tmp_path / "refs.xlsx", CELLS, "A{r}*1")
     report = calc(src, tmp_path / "out.xlsx")
     assert report.formulas == CELLS and report.ok
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
