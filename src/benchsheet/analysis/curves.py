@@ -59,14 +59,14 @@ CURVES_HELP = (
     "GPUs, points, flagged points, note (a test submission, your own run). Spills."
 )
 CURVE_HELP = (
-    "An Endpoints curve's points by concurrency: concurrency, tokens/s, tokens/s per user (an agentic benchmark's "
-    "e2e_avg_interactivity), tokens/s per GPU (blank for mixed accelerators), TTFT p90 ms, TPOT p90 ms, steady "
-    "state, complete, why a point is not used, Offline, the basis of its figures, why it is flagged. Spills."
+    "An Endpoints curve's points by concurrency: concurrency, tokens/s, tokens/s per user (agentic: "
+    "e2e_avg_interactivity), per GPU, TTFT and TPOT p90 ms, steady state, complete, why not used, Offline, "
+    "the basis of its figures, why flagged. Spills."
 )
 AT_HELP = (
-    "Tokens/s per GPU of an Endpoints curve at a target tokens/s per user: the official step, the best measured "
-    "point that meets the target (rules 5.2); interpolated (not official) between the two points around it only "
-    "when asked. #N/A above the highest measured interactivity and for mixed accelerators."
+    "Tokens/s per GPU of an Endpoints curve at a target interactivity: the official step, the best measured "
+    "point that meets it (rules 5.2); interpolated (not official) only when asked. #N/A above the highest "
+    "measured interactivity and for mixed accelerators."
 )
 POINTS_HELP = (
     "CURVEAT's answer in words: the value and the measured point (or, interpolated, the two) it was read from."
@@ -76,9 +76,9 @@ OFFLINE_HELP = (
     "the curve), else the point elected as its Offline result (rules 5.7); #N/A if it has neither."
 )
 BEST_HELP = (
-    "A family's best Endpoints curve of a model: the usable points of its curves that no other beats on both "
-    "tokens/s per user and tokens/s per GPU, most interactive first, each naming its curve, system and "
-    "concurrency (a dedicated Offline run is no step of it). Spills."
+    "A family's best Endpoints curve of a model: the usable points of its curves no other beats on both "
+    "interactivity and tokens/s per GPU, most interactive first, each naming its curve, system and "
+    "concurrency (never a dedicated Offline run). Spills."
 )
 
 
@@ -275,8 +275,8 @@ def offline_ceiling_text(table: Table, curve: str) -> str:
 
 
 STEPS_HELP = (
-    "An Endpoints curve as its chart draws it (rules 5.2: steps, no smoothing): the official step line's corners "
-    "(tokens/s per user, per GPU), the measured points, the flagged points and the Offline ceiling's two ends, "
+    "An Endpoints curve as its chart draws it (rules 5.2: steps, no smoothing): the step line's corners "
+    "(interactivity, per GPU), the measured points, the flagged points and the Offline ceiling's ends, "
     "each an x and y column; label names the series. Spills."
 )
 
@@ -308,12 +308,13 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
     xs = [p.tps_per_user for p in c.points]
     ends = [[min(xs), ceiling], [max(xs), ceiling]] if ceiling is not None else []
     pairs = (
-        (f"{name}: official steps", corners),
-        (f"{name}: measured points", measured),
-        (f"{name}: flagged points", marked),
-        (f"{name}: Offline ceiling", ends),
+        ("official steps", corners),
+        ("measured points", measured),
+        ("flagged points", marked),
+        ("Offline ceiling", ends),
     )
-    header: list[object] = [v for title, _ in pairs for v in (c.x_name, title)]
+    # the y heading is the series' name; the x heading names its pair too (a frame's columns are one name each)
+    header: list[object] = [v for kind, _ in pairs for v in (f"{c.x_name} ({kind})", f"{name}: {kind}")]
     blank: list[object] = ["", ""]
     return [header] + [
         [v for _, rows in pairs for v in (rows[i] if i < len(rows) else blank)]
