@@ -382,7 +382,8 @@ def _agentic_x(summary: Mapping[str, Any], name: str) -> float | None:
 
 
 # The steady-state tool's report (scripts/steady_state_diagnostics.py of mlcommons/endpoints, ``--json``): its
-# ``steady_state`` block holds the window's figures, which point.yaml's block (an extent only) does not.
+# ``steady_state`` block holds the window's figures, which point.yaml's block (an extent only) does not. The
+# name is benchsheet's own: no rule, checker or tool names a file for it (docs/data.md says so).
 STEADY_REPORT = "steady_state.json"
 
 
