@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet.data.endpoints import curves_from_json, curves_to_json, import_report, import_submission
+from benchsheet.data.endpoints import (
+    curves_from_json,
+    curves_to_json,
+    import_report,
+    import_submission,
+)
+from benchsheet.data.importers import ENDPOINTS_MODELS
+from benchsheet.data.names import benchmark_key
 from benchsheet.errors import DataError
 
 FIXTURES = Path(__file__).with_name("endpoints")
@@ -123,3 +130,21 @@ def test_a_point_yaml_larger_than_any_is_refused_before_it_is_read(tmp_path: Pat
     with pytest.raises(DataError) as err:
         import_submission(sub)
     assert err.value.file == str(yaml) and "not read" in err.value.reason
+
+
+@pytest.mark.parametrize(("typed", "hint"), [("nope", "use one of"), ("gpt-oss-12b", "did you mean gpt-oss-120b?")])
+def test_a_benchmark_no_model_list_knows_is_refused_with_the_close_ones(typed: str, hint: str) -> None:
+    with pytest.raises(DataError) as err:
+        import_report(OWN, model=typed)
+    assert err.value.file == "--benchmark" and f"not a known benchmark ({typed!r})" in err.value.reason
+    assert hint in err.value.reason
+
+
+def test_the_endpoints_models_are_the_checkers() -> None:
+    # MLCommons' checker (endpoints-submission-cli 1.5.3.0, submission_checker/checker.py): the benchmark models
+    # accepted this round (rules 3.2), in its directory form (llama3_1-8b for llama3.1-8b)
+    from submission_checker import checker
+
+    assert frozenset(benchmark_key(m) for m in checker._ALLOWED_MODEL_NAMES) == ENDPOINTS_MODELS
+    curve = import_report(OWN, model="kimi-k3")  # an Endpoints model no Inference round has
+    assert curve.model == "kimi-k3"
