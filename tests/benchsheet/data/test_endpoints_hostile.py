@@ -148,3 +148,18 @@ def test_the_endpoints_models_are_the_checkers() -> None:
     assert frozenset(benchmark_key(m) for m in checker._ALLOWED_MODEL_NAMES) == ENDPOINTS_MODELS
     curve = import_report(OWN, model="kimi-k3")  # an Endpoints model no Inference round has
     assert curve.model == "kimi-k3"
+
+
+def test_a_curve_that_would_not_load_names_the_users_curves_json(user_home: Path) -> None:
+    """Issue 42 item 8: the check that the file written loads spoke of a "new curves file", no file of the user's.
+    A hand-made curve (a Python caller's, not imported) holding what curves.json refuses, a control character."""
+    from dataclasses import replace
+
+    from benchsheet.data.runs import add_curves
+    from benchsheet.data.store import user_curves
+
+    bad = replace(import_submission(SUB_A)[0], system="system\x1ba")
+    with pytest.raises(DataError) as err:
+        add_curves((bad,))
+    assert err.value.file == str(user_curves()) and "new curves file" not in str(err.value)
+    assert "nothing was written" in err.value.reason and not user_curves().exists()
