@@ -197,12 +197,16 @@ def at_interactivity(curve: Curve, target: float, interpolate: bool = False) -> 
         if p.tps_per_user not in by_x or p.system_tps > by_x[p.tps_per_user].system_tps:
             by_x[p.tps_per_user] = p
     xs = sorted(by_x)
+    # a target that is a point's interactivity to Excel's 15 significant digits is that point (1000/6 typed as
+    # the 166.666666666667 Excel shows), never a hair above it
+    target = next((v for v in xs if _excel_digits(v) == _excel_digits(target)), target)
     low_x, high_x = xs[0], xs[-1]
     x = curve.x_name
     ends = f"{_num(low_x)} to {_num(high_x)} {x} (r{by_x[low_x].concurrency} to r{by_x[high_x].concurrency})"
+    shown = _num(target) if _num(target) not in (_num(low_x), _num(high_x)) else f"{target:.15g}"
     if target > high_x:
         raise not_available(
-            f"{_num(target)} {x} is above every measured point of {curve.id}: measured from {ends}; no extrapolation"
+            f"{shown} {x} is above every measured point of {curve.id}: measured from {ends}; no extrapolation"
             + _skipped(skipped)
         )
     if target in by_x or not interpolate:
@@ -210,8 +214,7 @@ def at_interactivity(curve: Curve, target: float, interpolate: bool = False) -> 
         return AtInteractivity(p.system_tps / curve.gpus, p, p, skipped)
     if target < low_x:
         raise not_available(
-            f"{_num(target)} {x} is outside the measured range of {curve.id}: {ends}; no extrapolation"
-            + _skipped(skipped)
+            f"{shown} {x} is outside the measured range of {curve.id}: {ends}; no extrapolation" + _skipped(skipped)
         )
     x0 = max(v for v in xs if v < target)
     x1 = min(v for v in xs if v > target)
@@ -439,6 +442,11 @@ def side_at(
 
 def _skipped(points: tuple[CurvePoint, ...]) -> str:
     return "".join(f"; r{p.concurrency} not used ({p.flag})" for p in points)
+
+
+def _excel_digits(x: float) -> str:
+    """A number as Excel keeps and shows it: 15 significant digits."""
+    return f"{x:.15g}"
 
 
 def _num(x: float) -> str:
