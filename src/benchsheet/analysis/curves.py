@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from benchsheet.analysis.entries import ENTRY_ID, unknown
 from benchsheet.analysis.selection import Filters
 from benchsheet.data.names import benchmark_key, family_key, family_keys
-from benchsheet.data.table import Curve, CurvePoint, Table
+from benchsheet.data.table import UNUSABLE, Curve, CurvePoint, Table
 from benchsheet.errors import BenchError, bad_value, not_available
 
 POINT_HEADER: list[object] = [
@@ -87,11 +87,16 @@ def find_curve(table: Table, curve: str) -> Curve:
     if found is not None:
         return found
     if not table.curves:
-        raise not_available(
-            f"Unknown Endpoints curve {curve.strip()!r}: no MLPerf Endpoints curves are loaded "
-            "(benchsheet import-run <submission folder> adds them)"
-        )
+        raise not_available(f"Unknown Endpoints curve {curve.strip()!r}: {none_loaded(table)}")
     raise not_available(unknown("Endpoints curve", curve, [c.id for c in table.curves]))
+
+
+def none_loaded(table: Table) -> str:
+    """Why a table has no curves: curves.json unusable (the reason, naming the file), else none imported."""
+    damaged = [note for note in table.origin.notes if note.startswith(UNUSABLE[1])]
+    if damaged:
+        return f"no MLPerf Endpoints curve could be read: {damaged[0]}; fix the file or move it aside and import again"
+    return "no MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder> adds them)"
 
 
 def per_gpu(curve: Curve, point: CurvePoint) -> float | None:
@@ -110,7 +115,7 @@ def curves(table: Table, benchmark: str | None = None) -> list[list[object]]:
         raise not_available(
             f"No MLPerf Endpoints curve of {model}: the loaded curves are of {', '.join(having)}"
             if having
-            else "No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder> adds them)"
+            else "N" + none_loaded(table)[1:]
         )
     return [CURVES_HEADER] + [
         [c.id, c.submitter, c.system, c.model, c.accelerator, c.gpus, len(c.points), flagged(c), note(c)]

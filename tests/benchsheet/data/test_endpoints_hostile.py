@@ -163,3 +163,22 @@ def test_a_curve_that_would_not_load_names_the_users_curves_json(user_home: Path
         add_curves((bad,))
     assert err.value.file == str(user_curves()) and "new curves file" not in str(err.value)
     assert "nothing was written" in err.value.reason and not user_curves().exists()
+
+
+def test_a_damaged_curves_json_is_said_by_runs_and_curves(user_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42 item 8: only `info` said curves.json could not be read; CURVES answered "No MLPerf Endpoints
+    curves are loaded", as if none had been imported."""
+    from benchsheet.catalogue.engine import evaluate
+    from benchsheet.cli import main
+    from benchsheet.data import store
+
+    assert main(["import-run", str(SUB_A)]) == 0
+    (user_home / "curves.json").write_text('{"format": broken')
+    store.set_table(None)
+    capsys.readouterr()
+    assert main(["runs"]) == 1
+    assert f"Endpoints curves unusable: {user_home / 'curves.json'}: not a JSON file" in capsys.readouterr().err
+    na = evaluate("=CURVES()")
+    reason = getattr(na, "reason", "")
+    assert str(na) == "#N/A" and f"{user_home / 'curves.json'}: not a JSON file" in reason, reason
+    assert "are loaded" not in reason
