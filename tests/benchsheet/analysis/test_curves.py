@@ -172,3 +172,13 @@ def test_a_target_equal_to_a_measured_point_is_that_point(with_curves: Table) ->
     with pytest.raises(BenchError) as err:
         CV.per_gpu_at(with_curves, A, 9.99999, True)
     assert err.value.reason.startswith("9.99999 tokens/s per user is outside the measured range"), err.value.reason
+
+
+def test_an_agentic_models_best_curve_names_its_axis(table: Table, loaded: tuple[Curve, ...]) -> None:
+    """Issue 38 item 5: BESTCURVE's first column named tokens/s per user whatever the curves' axis. The agentic
+    curves are hand-made: MLCommons' fixture curves with their axis set (rules 4.2), their figures unchanged."""
+    from dataclasses import replace
+
+    agentic = table.with_curves(tuple(replace(c, axis="e2e_avg_interactivity") for c in loaded))
+    assert CV.best_curve(agentic, "MI355X", "gpt-oss-120b")[0][0] == "e2e_avg_interactivity"
+    assert CV.best_curve(table.with_curves(loaded), "MI355X", "gpt-oss-120b")[0][0] == "tokens/s per user"
