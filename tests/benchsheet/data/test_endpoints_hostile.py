@@ -182,3 +182,14 @@ def test_a_damaged_curves_json_is_said_by_runs_and_curves(user_home: Path, capsy
     reason = getattr(na, "reason", "")
     assert str(na) == "#N/A" and f"{user_home / 'curves.json'}: not a JSON file" in reason, reason
     assert "are loaded" not in reason
+
+
+def test_a_loadgen_runs_misspelt_benchmark_gets_the_close_ones(run_copy: Path) -> None:
+    """The loadgen path refused an unknown --benchmark with the whole list only; it now names the close one."""
+    from benchsheet.data.loadgen import find_run_files
+
+    with pytest.raises(DataError) as err:
+        find_run_files(run_copy, None, "deepseek-r2")
+    assert "not a known benchmark ('deepseek-r2'); did you mean deepseek-r1?" in err.value.reason
+    with pytest.raises(DataError, match="use one of"):
+        find_run_files(run_copy, None, "kimi-k3")  # an Endpoints model: no LoadGen benchmark
