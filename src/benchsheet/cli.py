@@ -217,7 +217,8 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 def cmd_runs(args: argparse.Namespace) -> int:
     from benchsheet.analysis.curves import flagged
-    from benchsheet.data.store import UNUSABLE, get_table
+    from benchsheet.data.store import get_table
+    from benchsheet.data.table import UNUSABLE
     from benchsheet.data.values import escaped
 
     table = get_table()

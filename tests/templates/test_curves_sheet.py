@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import zipfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -135,3 +136,44 @@ def test_the_chart_draws_steps_flags_and_the_offline_ceiling(after_import: tuple
     # no series is smoothed (rules 5.2: no smoothing): the step line is straight through its corners, which
     # CURVESTEPS gives (the step's corners: tests/benchsheet/analysis/test_curve_steps.py)
     assert '<smooth val="1"/>' not in xml and "smoothMarker" not in xml
+
+
+def _axis_texts(out: Path) -> tuple[list[object], str]:
+    """The target's label, the target column's heading, the table's title, and the chart's x-axis title: the
+    sheet's texts naming the x-axis, as computed; and the chart's x-axis title formula."""
+    ws = openpyxl.load_workbook(out, data_only=True)[CURVES]
+    target, at_x = CURVES_INPUTS["target"], CURVES_TABLE.row(0)["at_x"]
+    texts = [
+        ws.cell(target.row, 1).value,
+        ws.cell(CURVES_TABLE.header_row, at_x.col + 1).value,
+        ws[CURVES_TABLE.title_cell.a1].value,
+    ]
+    with zipfile.ZipFile(out) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    (xml,) = [re.sub(r"<(/?)c:", r"<\1", c) for c in charts if "At the target" in c]
+    found = re.search(r"<valAx>.*?<title>.*?<f>(.*?)</f>", xml, re.DOTALL)  # the first value axis: x
+    assert found is not None, "the x-axis title is no cell's"
+    ref = found.group(1).split("!")[-1].replace("$", "")
+    return [*texts, ws[ref].value], ref
+
+
+def test_the_axis_is_named_as_the_loaded_curves_name_it(
+    after_import: tuple[Path, B.BuildReport], tmp_path: Path
+) -> None:
+    """Issue 38 item 5: an agentic model's curves have e2e_avg_interactivity as their x-axis (rules 4.2); the
+    target's label, its column, the title and the chart's axis said "tokens/s per user" whatever was loaded.
+    The agentic curve is hand-made: MLCommons' fixture curve with its axis set, its figures unchanged."""
+    out, _ = after_import
+    texts, _ = _axis_texts(out)
+    assert texts[:2] == ["Target tokens/s per user"] * 2 and " tokens/s per user: " in str(texts[2])
+    assert str(texts[3]).startswith("tokens/s per user; official steps as measured, not interpolated")
+    agentic = tuple(replace(c, axis="e2e_avg_interactivity") for c in import_submission(ENDPOINTS))
+    store.set_table(store.get_table().with_curves(agentic))
+    try:
+        assert not B.build(tmp_path / "agentic.xlsx").errors
+    finally:
+        store.set_table(None)
+    texts, _ = _axis_texts(tmp_path / "agentic.xlsx")
+    assert texts[:2] == ["Target e2e_avg_interactivity"] * 2, texts
+    assert " e2e_avg_interactivity: gpt-oss-120b" in str(texts[2]) and "tokens/s per user" not in str(texts[2])
+    assert str(texts[3]).startswith("e2e_avg_interactivity; official steps as measured, not interpolated")

@@ -49,13 +49,17 @@ def per_gpu_spec(
     return value, row
 
 
-def _curve_error(table: Table, spec: str) -> BenchError | None:
-    """Why an Endpoints curve cannot be a side without an interactivity; None for anything else."""
-    if not table.curves or table.curve(spec) is None:
+def _curve_error(table: Table, spec: str, call: str = "") -> BenchError | None:
+    """Why an Endpoints curve cannot be a side without an interactivity, and where to give one (``call``: the
+    call so far, completed with one in the reason); None for anything else."""
+    curve = table.curve(spec) if table.curves else None
+    if curve is None:
         return None
+    example = f', e.g. {call},"any",,,100)' if call else ""
     return not_available(
         f"{spec.strip()} is an MLPerf Endpoints curve: it has no single per-GPU number; give an interactivity "
-        "(tokens/s per user, the last argument) to read it there"
+        f"({curve.x_name}) as the last argument, after availability, max GPUs and round{example}; "
+        "the scenario is then not used"
     )
 
 
@@ -91,10 +95,25 @@ def _same_round(
     return replace(filters, round=max(common, key=round_sort_key) if common else None)
 
 
+def _call(name: str, *args: str | float) -> str:
+    """The start of a call with these arguments, as a reason shows it: 'BREAKEVEN("B200","B300"'."""
+    return f"{name}(" + ",".join(f"{a:g}" if isinstance(a, float | int) else f'"{a.strip()}"' for a in args)
+
+
 def pair(
-    table: Table, baseline: str | float, candidate: str | float, benchmark: str, scenario: str, filters: Filters
+    table: Table,
+    baseline: str | float,
+    candidate: str | float,
+    benchmark: str,
+    scenario: str,
+    filters: Filters,
+    call: str = "",
 ) -> tuple[float, Row | None, float, Row | None]:
-    """Both sides of a break-even: (baseline per-GPU, its row, candidate per-GPU, its row)."""
+    """Both sides of a break-even: (baseline per-GPU, its row, candidate per-GPU, its row); ``call``, the
+    function's call so far, shown completed where a side is an Endpoints curve."""
+    for spec in (baseline, candidate):  # a curve's reason first: its scenario may be RATIOS' "Endpoints"
+        if isinstance(spec, str) and (err := _curve_error(table, spec, call)) is not None:
+            raise err
     check_known(table, benchmark, scenario)  # even when both sides are numbers: a ratio is for a workload
     if filters.round is not None and filters.round.strip().lower() == SAME:
         filters = _same_round(table, baseline, candidate, benchmark, scenario, filters)
@@ -114,10 +133,25 @@ def breakeven(
     filters: Filters,
     interactivity: float | None = None,
 ) -> float:
+    call = _call("BREAKEVEN", baseline, candidate, benchmark, scenario)
+    return _ratio(table, baseline, candidate, benchmark, scenario, filters, interactivity, call)
+
+
+def _ratio(
+    table: Table,
+    baseline: str | float,
+    candidate: str | float,
+    benchmark: str,
+    scenario: str,
+    filters: Filters,
+    interactivity: float | None,
+    call: str,
+) -> float:
+    """BREAKEVEN's answer; ``call`` is the function's call so far, for a curve's reason (``pair``)."""
     if interactivity is not None:
         base_at, cand_at = pair_at(table, baseline, candidate, benchmark, filters, interactivity)
         return cand_at.value / base_at.value
-    base, _, cand, _ = pair(table, baseline, candidate, benchmark, scenario, filters)
+    base, _, cand, _ = pair(table, baseline, candidate, benchmark, scenario, filters, call)
     return cand / base
 
 
@@ -148,7 +182,8 @@ def paired(
             f"MLPerf Endpoints at {interactivity:,.4g} tokens/s per user: candidate {cand_at.text()} "
             f"over baseline {base_at.text()}"
         )
-    _, base_row, _, cand_row = pair(table, baseline, candidate, benchmark, scenario, filters)
+    call = _call("PAIRED", baseline, candidate, benchmark, scenario)
+    _, base_row, _, cand_row = pair(table, baseline, candidate, benchmark, scenario, filters, call)
 
     def side(role: str, row: Row | None) -> str:
         if row is None:
@@ -181,7 +216,8 @@ def breakeven_price(
     interactivity: float | None = None,
 ) -> float:
     check_price(baseline_price, "baseline_price")
-    return baseline_price * breakeven(table, baseline, candidate, benchmark, scenario, filters, interactivity)
+    call = _call("BREAKEVENPRICE", baseline_price, baseline, candidate, benchmark, scenario)
+    return baseline_price * _ratio(table, baseline, candidate, benchmark, scenario, filters, interactivity, call)
 
 
 def ratios(

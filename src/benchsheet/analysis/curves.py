@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from benchsheet.analysis.entries import ENTRY_ID, unknown
 from benchsheet.analysis.selection import Filters
 from benchsheet.data.names import benchmark_key, family_key, family_keys
-from benchsheet.data.table import Curve, CurvePoint, Table
+from benchsheet.data.table import UNUSABLE, Curve, CurvePoint, Table
 from benchsheet.errors import BenchError, bad_value, not_available
 
 POINT_HEADER: list[object] = [
@@ -59,14 +59,14 @@ CURVES_HELP = (
     "GPUs, points, flagged points, note (a test submission, your own run). Spills."
 )
 CURVE_HELP = (
-    "An Endpoints curve's points by concurrency: concurrency, tokens/s, tokens/s per user (an agentic benchmark's "
-    "e2e_avg_interactivity), tokens/s per GPU (blank for mixed accelerators), TTFT p90 ms, TPOT p90 ms, steady "
-    "state, complete, why a point is not used, Offline, the basis of its figures, why it is flagged. Spills."
+    "An Endpoints curve's points by concurrency: concurrency, tokens/s, tokens/s per user (agentic: "
+    "e2e_avg_interactivity), per GPU, TTFT and TPOT p90 ms, steady state, complete, why not used, Offline, "
+    "the basis of its figures, why flagged. Spills."
 )
 AT_HELP = (
-    "Tokens/s per GPU of an Endpoints curve at a target tokens/s per user: the official step, the best measured "
-    "point that meets the target (rules 5.2); interpolated (not official) between the two points around it only "
-    "when asked. #N/A above the highest measured interactivity and for mixed accelerators."
+    "Tokens/s per GPU of an Endpoints curve at a target interactivity: the official step, the best measured "
+    "point that meets it (rules 5.2); interpolated (not official) only when asked. #N/A above the highest "
+    "measured interactivity and for mixed accelerators."
 )
 POINTS_HELP = (
     "CURVEAT's answer in words: the value and the measured point (or, interpolated, the two) it was read from."
@@ -76,9 +76,9 @@ OFFLINE_HELP = (
     "the curve), else the point elected as its Offline result (rules 5.7); #N/A if it has neither."
 )
 BEST_HELP = (
-    "A family's best Endpoints curve of a model: the usable points of its curves that no other beats on both "
-    "tokens/s per user and tokens/s per GPU, most interactive first, each naming its curve, system and "
-    "concurrency (a dedicated Offline run is no step of it). Spills."
+    "A family's best Endpoints curve of a model: the usable points of its curves no other beats on both "
+    "interactivity and tokens/s per GPU, most interactive first, each naming its curve, system and "
+    "concurrency (never a dedicated Offline run). Spills."
 )
 
 
@@ -87,11 +87,16 @@ def find_curve(table: Table, curve: str) -> Curve:
     if found is not None:
         return found
     if not table.curves:
-        raise not_available(
-            f"Unknown Endpoints curve {curve.strip()!r}: no MLPerf Endpoints curves are loaded "
-            "(benchsheet import-run <submission folder> adds them)"
-        )
+        raise not_available(f"Unknown Endpoints curve {curve.strip()!r}: {none_loaded(table)}")
     raise not_available(unknown("Endpoints curve", curve, [c.id for c in table.curves]))
+
+
+def none_loaded(table: Table) -> str:
+    """Why a table has no curves: curves.json unusable (the reason, naming the file), else none imported."""
+    damaged = [note for note in table.origin.notes if note.startswith(UNUSABLE[1])]
+    if damaged:
+        return f"no MLPerf Endpoints curve could be read: {damaged[0]}; fix the file or move it aside and import again"
+    return "no MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder> adds them)"
 
 
 def per_gpu(curve: Curve, point: CurvePoint) -> float | None:
@@ -110,7 +115,7 @@ def curves(table: Table, benchmark: str | None = None) -> list[list[object]]:
         raise not_available(
             f"No MLPerf Endpoints curve of {model}: the loaded curves are of {', '.join(having)}"
             if having
-            else "No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder> adds them)"
+            else "N" + none_loaded(table)[1:]
         )
     return [CURVES_HEADER] + [
         [c.id, c.submitter, c.system, c.model, c.accelerator, c.gpus, len(c.points), flagged(c), note(c)]
@@ -197,12 +202,16 @@ def at_interactivity(curve: Curve, target: float, interpolate: bool = False) -> 
         if p.tps_per_user not in by_x or p.system_tps > by_x[p.tps_per_user].system_tps:
             by_x[p.tps_per_user] = p
     xs = sorted(by_x)
+    # a target that is a point's interactivity to Excel's 15 significant digits is that point (1000/6 typed as
+    # the 166.666666666667 Excel shows), never a hair above it
+    target = next((v for v in xs if _excel_digits(v) == _excel_digits(target)), target)
     low_x, high_x = xs[0], xs[-1]
     x = curve.x_name
     ends = f"{_num(low_x)} to {_num(high_x)} {x} (r{by_x[low_x].concurrency} to r{by_x[high_x].concurrency})"
+    shown = _num(target) if _num(target) not in (_num(low_x), _num(high_x)) else f"{target:.15g}"
     if target > high_x:
         raise not_available(
-            f"{_num(target)} {x} is above every measured point of {curve.id}: measured from {ends}; no extrapolation"
+            f"{shown} {x} is above every measured point of {curve.id}: measured from {ends}; no extrapolation"
             + _skipped(skipped)
         )
     if target in by_x or not interpolate:
@@ -210,8 +219,7 @@ def at_interactivity(curve: Curve, target: float, interpolate: bool = False) -> 
         return AtInteractivity(p.system_tps / curve.gpus, p, p, skipped)
     if target < low_x:
         raise not_available(
-            f"{_num(target)} {x} is outside the measured range of {curve.id}: {ends}; no extrapolation"
-            + _skipped(skipped)
+            f"{shown} {x} is outside the measured range of {curve.id}: {ends}; no extrapolation" + _skipped(skipped)
         )
     x0 = max(v for v in xs if v < target)
     x1 = min(v for v in xs if v > target)
@@ -275,8 +283,8 @@ def offline_ceiling_text(table: Table, curve: str) -> str:
 
 
 STEPS_HELP = (
-    "An Endpoints curve as its chart draws it (rules 5.2: steps, no smoothing): the official step line's corners "
-    "(tokens/s per user, per GPU), the measured points, the flagged points and the Offline ceiling's two ends, "
+    "An Endpoints curve as its chart draws it (rules 5.2: steps, no smoothing): the step line's corners "
+    "(interactivity, per GPU), the measured points, the flagged points and the Offline ceiling's ends, "
     "each an x and y column; label names the series. Spills."
 )
 
@@ -308,12 +316,13 @@ def step_chart(table: Table, curve: str, label: str = "") -> list[list[object]]:
     xs = [p.tps_per_user for p in c.points]
     ends = [[min(xs), ceiling], [max(xs), ceiling]] if ceiling is not None else []
     pairs = (
-        (f"{name}: official steps", corners),
-        (f"{name}: measured points", measured),
-        (f"{name}: flagged points", marked),
-        (f"{name}: Offline ceiling", ends),
+        ("official steps", corners),
+        ("measured points", measured),
+        ("flagged points", marked),
+        ("Offline ceiling", ends),
     )
-    header: list[object] = [v for title, _ in pairs for v in (c.x_name, title)]
+    # the y heading is the series' name; the x heading names its pair too (a frame's columns are one name each)
+    header: list[object] = [v for kind, _ in pairs for v in (f"{c.x_name} ({kind})", f"{name}: {kind}")]
     blank: list[object] = ["", ""]
     return [header] + [
         [v for _, rows in pairs for v in (rows[i] if i < len(rows) else blank)]
@@ -342,7 +351,7 @@ def best_curve(table: Table, family: str, benchmark: str) -> list[list[object]]:
         ((p.tps_per_user, p.system_tps / c.gpus, c, p) for c in chosen for p in steps(c)),
         key=lambda t: (-t[0], -t[1]),
     )
-    rows: list[list[object]] = [BEST_HEADER]
+    rows: list[list[object]] = [[chosen[0].x_name, *BEST_HEADER[1:]]]  # the axis of the model's curves (4.2)
     best = 0.0
     for x, y, c, p in points:
         if y > best:
@@ -438,6 +447,11 @@ def side_at(
 
 def _skipped(points: tuple[CurvePoint, ...]) -> str:
     return "".join(f"; r{p.concurrency} not used ({p.flag})" for p in points)
+
+
+def _excel_digits(x: float) -> str:
+    """A number as Excel keeps and shows it: 15 significant digits."""
+    return f"{x:.15g}"
 
 
 def _num(x: float) -> str:

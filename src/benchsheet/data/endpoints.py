@@ -28,7 +28,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchsheet.data.importers import accelerator_count, accelerator_fields, sha256_hex
+from benchsheet.data.importers import (
+    ENDPOINTS_MODELS,
+    KNOWN_BENCHMARKS,
+    accelerator_count,
+    accelerator_fields,
+    check_benchmark,
+    sha256_hex,
+)
 from benchsheet.data.pointyaml import read_point_yaml
 from benchsheet.data.table import UNCHECKED, Curve, CurvePoint
 from benchsheet.data.userfiles import read_regular
@@ -132,6 +139,8 @@ def import_report(
     system_desc.json; default: one in ``folder`` or beside it). The endpoints tool gives no steady-state
     verdict (the submission checker does): each point says it was not checked."""
     when = imported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if model:  # an Endpoints run of a model of either suite
+        check_benchmark(model, KNOWN_BENCHMARKS | ENDPOINTS_MODELS)
     dirs = _report_dirs(folder)
     for d in sorted(p for p in folder.iterdir() if p.is_dir() and p not in dirs) if folder.is_dir() else ():
         if (d / CONFIG_YAML).is_file() or (d / PERFORMANCE).is_dir():  # a report directory, its summary missing
@@ -382,7 +391,8 @@ def _agentic_x(summary: Mapping[str, Any], name: str) -> float | None:
 
 
 # The steady-state tool's report (scripts/steady_state_diagnostics.py of mlcommons/endpoints, ``--json``): its
-# ``steady_state`` block holds the window's figures, which point.yaml's block (an extent only) does not.
+# ``steady_state`` block holds the window's figures, which point.yaml's block (an extent only) does not. The
+# name is benchsheet's own: no rule, checker or tool names a file for it (docs/data.md says so).
 STEADY_REPORT = "steady_state.json"
 
 

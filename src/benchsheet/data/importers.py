@@ -19,7 +19,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -27,13 +27,16 @@ from typing import Any
 from benchsheet.data.names import (
     AVAILABILITIES,
     benchmark_key,
+    benchmark_keys,
     canonical_scenario,
     classify_accelerator,
+    close_to,
+    either,
     gpus_per_card,
     is_throughput,
 )
 from benchsheet.data.table import IdSource, Row, Source
-from benchsheet.data.values import RESULT_RANGE, control_in, is_result, number_text
+from benchsheet.data.values import RESULT_RANGE, control_in, escaped, is_result, number_text
 from benchsheet.errors import MAX_ACCELERATORS, DataError
 
 OFFICIAL_URLS = {
@@ -419,6 +422,35 @@ KNOWN_BENCHMARKS = frozenset(
         "yolo-99",
     )
 )
+
+
+ENDPOINTS_MODELS = frozenset(
+    benchmark_key(m)
+    for m in ("llama3.1-8b", "gpt-oss-120b", "deepseek-r1", "kimi-k3", "qwen3.6-35b-a3b", "deepseek-v4.1-flash")
+)
+"""The MLPerf Endpoints benchmark models of the round (rules 3.2), as MLCommons' checker accepts them
+(tests/benchsheet/data/test_endpoints_hostile.py compares the two)."""
+
+
+def check_benchmark(typed: str, names: Iterable[str]) -> None:
+    """Refuse a ``--benchmark`` none of ``names`` is (a model list: ``KNOWN_BENCHMARKS``, ``ENDPOINTS_MODELS``),
+    with the close ones: "not a known benchmark ('gpt-oss-12b'); did you mean gpt-oss-120b? Known: ..."."""
+    known = {benchmark_key(m) for m in names}
+    if any(k in known for k in benchmark_keys(typed)):
+        return
+    close = close_to(typed, sorted(known))
+    shown = f"{escaped(typed.strip())!r:.60}"
+    listed = ", ".join(sorted(known))
+    raise DataError(
+        "--benchmark",
+        None,
+        None,
+        f"not a known benchmark ({shown}); did you mean {either(close)}? Known: {listed}"
+        if close
+        else f"not a known benchmark ({shown}); use one of {listed}",
+    )
+
+
 """Benchmark names of the MLPerf Inference suite (closed-division spellings)."""
 
 

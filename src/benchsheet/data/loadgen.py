@@ -14,10 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchsheet.data.importers import KNOWN_BENCHMARKS, accelerator_count, accelerator_fields, sha256_hex
+from benchsheet.data.importers import (
+    KNOWN_BENCHMARKS,
+    accelerator_count,
+    accelerator_fields,
+    check_benchmark,
+    sha256_hex,
+)
 from benchsheet.data.names import benchmark_key, benchmark_keys, canonical_scenario, is_throughput
 from benchsheet.data.table import IdSource, Latencies, Row, RunInfo, parse_json
-from benchsheet.data.values import RESULT_RANGE, control_in, escaped, is_result, number_text, whole_text
+from benchsheet.data.values import RESULT_RANGE, control_in, is_result, number_text, whole_text
 from benchsheet.errors import MAX_ACCELERATORS, DataError
 
 LOCAL_PREFIX = "local-"
@@ -294,13 +300,8 @@ def find_run_files(path: Path, system: Path | None, benchmark: str | None) -> tu
         if system is None:
             raise DataError(str(log), None, None, "no system.json in its folder or above; give --system")
     known = set(latency_bounds()) | KNOWN_BENCHMARKS
-    if benchmark and not any(k in known for k in benchmark_keys(benchmark_key(benchmark))):
-        raise DataError(
-            "--benchmark",
-            None,
-            None,
-            f"not a known benchmark ({escaped(benchmark)!r:.60}); use one of {', '.join(sorted(known))}",
-        )
+    if benchmark:
+        check_benchmark(benchmark, known)
     if not benchmark:
         for d in folders:
             key = benchmark_key(d.name)

@@ -29,6 +29,16 @@ from benchsheet.errors import DataError
 from excelcalc.files import write_atomic
 
 
+def _must_load(read: Callable[[str, str], object], text: str, path: Path) -> None:
+    """Refuse to write ``text`` to ``path`` unless it loads: the defect named at the user's file, nothing written."""
+    try:
+        read(text, str(path))
+    except DataError as exc:
+        raise DataError(
+            exc.file, exc.row, exc.field, f"{exc.reason}; {path.name} would not load so: nothing was written"
+        ) from None
+
+
 def _update(change: Callable[[PrivateRuns], PrivateRuns]) -> PrivateRuns:
     """Replace the private runs with ``change(current runs)``, atomically, under the cache's lock."""
     with locked(user_cache()):
@@ -44,7 +54,7 @@ def _update(change: Callable[[PrivateRuns], PrivateRuns]) -> PrivateRuns:
             ) from None
         new = change(current)
         text = runs_to_json(new)
-        runs_from_json(text, "new runs file")  # the file we write must load
+        _must_load(runs_from_json, text, user_runs())
         write_atomic(user_runs(), text)
     return new
 
@@ -106,7 +116,7 @@ def _update_curves(change: Callable[[tuple[Curve, ...]], tuple[Curve, ...]]) -> 
                 str(user_curves()), None, None, f"cannot read your Endpoints curves ({exc.reason}); nothing was written"
             ) from None
         text = curves_to_json(change(current))
-        curves_from_json(text, "new curves file")  # the file we write must load
+        _must_load(curves_from_json, text, user_curves())
         write_atomic(user_curves(), text)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from benchsheet.data.table import (
     BUNDLED_ORIGIN,
+    UNUSABLE,
     USER_ORIGIN,
     Curve,
     PrivateRuns,
@@ -36,8 +37,6 @@ CACHE_NAME = "results.json"
 RUNS_NAME = "runs.json"
 CURVES_NAME = "curves.json"  # MLPerf Endpoints curves (benchsheet import-run of a submission folder)
 
-UNUSABLE = ("private runs unusable", "Endpoints curves unusable")
-"""How a note of the table's origin begins when runs.json or curves.json could not be loaded."""
 
 _PROCESS_CACHE: dict[str, Table] = {}  # "table": the loaded table of this process
 

@@ -50,6 +50,8 @@ class Origin:
 
 
 BUNDLED_ORIGIN, USER_ORIGIN = Origin("bundled"), Origin("user")
+UNUSABLE = ("private runs unusable", "Endpoints curves unusable")
+"""How a note of the table's origin begins when runs.json or curves.json could not be loaded."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,13 +190,13 @@ def test_the_chart_data_draws_the_steps(table: Table) -> None:
     rows = CV.step_chart(t, HAND, "baseline")
     x = "tokens/s per user"
     assert rows[0] == [
-        x,
+        f"{x} (official steps)",
         "baseline: official steps",
-        x,
+        f"{x} (measured points)",
         "baseline: measured points",
-        x,
+        f"{x} (flagged points)",
         "baseline: flagged points",
-        x,
+        f"{x} (Offline ceiling)",
         "baseline: Offline ceiling",
     ]
     # most interactive first; each point's value holds down to the next point's interactivity, where the curve

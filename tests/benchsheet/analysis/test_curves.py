@@ -157,3 +157,28 @@ def test_the_functions_answer_in_a_formula(with_curves: Table) -> None:
     assert evaluate('=ROWS(CURVES("gpt-oss-120b"))') == 3
     na = evaluate(f'=CURVEAT("{A}",250)')
     assert str(na) == "#N/A" and "no extrapolation" in getattr(na, "reason", "")
+
+
+def test_a_target_equal_to_a_measured_point_is_that_point(with_curves: Table) -> None:
+    """Issue 42 item 8 ("200 is outside 10 to 200"): a target that is a point's interactivity as Excel holds
+    numbers, to 15 significant digits (Microsoft, "Excel specifications and limits": number precision, 15
+    digits), is that point, and a target refused is shown with the digits that tell it from the range's end."""
+    r16 = CV.per_gpu_at(with_curves, B, 1000 / 6)  # system_b's r16: 1000 / TPOT p90 6 ms
+    assert CV.per_gpu_at(with_curves, B, 166.666666666667) == r16  # as Excel shows and keeps 1000/6
+    assert CV.per_gpu_at(with_curves, A, 200.0000000000001) == CV.per_gpu_at(with_curves, A, 200)
+    with pytest.raises(BenchError) as err:
+        CV.per_gpu_at(with_curves, A, 200.001)
+    assert err.value.reason.startswith("200.001 tokens/s per user is above every measured point"), err.value.reason
+    with pytest.raises(BenchError) as err:
+        CV.per_gpu_at(with_curves, A, 9.99999, True)
+    assert err.value.reason.startswith("9.99999 tokens/s per user is outside the measured range"), err.value.reason
+
+
+def test_an_agentic_models_best_curve_names_its_axis(table: Table, loaded: tuple[Curve, ...]) -> None:
+    """Issue 38 item 5: BESTCURVE's first column named tokens/s per user whatever the curves' axis. The agentic
+    curves are hand-made: MLCommons' fixture curves with their axis set (rules 4.2), their figures unchanged."""
+    from dataclasses import replace
+
+    agentic = table.with_curves(tuple(replace(c, axis="e2e_avg_interactivity") for c in loaded))
+    assert CV.best_curve(agentic, "MI355X", "gpt-oss-120b")[0][0] == "e2e_avg_interactivity"
+    assert CV.best_curve(table.with_curves(loaded), "MI355X", "gpt-oss-120b")[0][0] == "tokens/s per user"

@@ -136,3 +136,20 @@ def test_in_a_formula_and_the_cost_of_a_curve_point(with_curves: Table) -> None:
     assert evaluate(f'=GPUSNEEDED(100000,CURVEAT("{A}",130),1,8)') == 288  # 100,000 / 352 = 284.1 -> 36 nodes
     na = evaluate(f'=BREAKEVEN("{A}","{CB}","{MODEL}","Server")')
     assert str(na) == "#N/A" and "give an interactivity" in getattr(na, "reason", "")
+
+
+@pytest.mark.parametrize("fn", ["BREAKEVEN", "PAIRED", "BREAKEVENPRICE"])
+def test_two_curves_without_an_interactivity_say_how_to_give_one(with_curves: Table, fn: str) -> None:
+    """Issue 42 item 8: with the scenario RATIOS shows for curves ("Endpoints"), the answer was "Unknown scenario
+    'Endpoints'"; it is the curve's reason, saying where the interactivity goes."""
+    from benchsheet.catalogue.engine import evaluate
+    from benchsheet.data import store
+
+    store.set_table(with_curves)
+    price = "5," if fn == "BREAKEVENPRICE" else ""
+    na = evaluate(f'={fn}({price}"{A}","{CB}","{MODEL}","Endpoints")')
+    reason = getattr(na, "reason", "")
+    assert str(na) == "#N/A" and "Unknown scenario" not in reason, reason
+    assert f"{A} is an MLPerf Endpoints curve" in reason
+    assert "give an interactivity (tokens/s per user) as the last argument" in reason, reason
+    assert f'{fn}({price}"{A}","{CB}","{MODEL}","Endpoints","any",,,100)' in reason, reason

@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from benchsheet.data.endpoints import curves_from_json, curves_to_json, import_report, import_submission
+from benchsheet.data.endpoints import (
+    curves_from_json,
+    curves_to_json,
+    import_report,
+    import_submission,
+)
+from benchsheet.data.importers import ENDPOINTS_MODELS
+from benchsheet.data.names import benchmark_key
 from benchsheet.errors import DataError
 
 FIXTURES = Path(__file__).with_name("endpoints")
@@ -123,3 +130,66 @@ def test_a_point_yaml_larger_than_any_is_refused_before_it_is_read(tmp_path: Pat
     with pytest.raises(DataError) as err:
         import_submission(sub)
     assert err.value.file == str(yaml) and "not read" in err.value.reason
+
+
+@pytest.mark.parametrize(("typed", "hint"), [("nope", "use one of"), ("gpt-oss-12b", "did you mean gpt-oss-120b?")])
+def test_a_benchmark_no_model_list_knows_is_refused_with_the_close_ones(typed: str, hint: str) -> None:
+    with pytest.raises(DataError) as err:
+        import_report(OWN, model=typed)
+    assert err.value.file == "--benchmark" and f"not a known benchmark ({typed!r})" in err.value.reason
+    assert hint in err.value.reason
+
+
+def test_the_endpoints_models_are_the_checkers() -> None:
+    # MLCommons' checker (endpoints-submission-cli 1.5.3.0, submission_checker/checker.py): the benchmark models
+    # accepted this round (rules 3.2), in its directory form (llama3_1-8b for llama3.1-8b)
+    from submission_checker import checker  # type: ignore[import-untyped]
+
+    assert frozenset(benchmark_key(m) for m in checker._ALLOWED_MODEL_NAMES) == ENDPOINTS_MODELS
+    curve = import_report(OWN, model="kimi-k3")  # an Endpoints model no Inference round has
+    assert curve.model == "kimi-k3"
+
+
+def test_a_curve_that_would_not_load_names_the_users_curves_json(user_home: Path) -> None:
+    """Issue 42 item 8: the check that the file written loads spoke of a "new curves file", no file of the user's.
+    A hand-made curve (a Python caller's, not imported) holding what curves.json refuses, a control character."""
+    from dataclasses import replace
+
+    from benchsheet.data.runs import add_curves
+    from benchsheet.data.store import user_curves
+
+    bad = replace(import_submission(SUB_A)[0], system="system\x1ba")
+    with pytest.raises(DataError) as err:
+        add_curves((bad,))
+    assert err.value.file == str(user_curves()) and "new curves file" not in str(err.value)
+    assert "nothing was written" in err.value.reason and not user_curves().exists()
+
+
+def test_a_damaged_curves_json_is_said_by_runs_and_curves(user_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42 item 8: only `info` said curves.json could not be read; CURVES answered "No MLPerf Endpoints
+    curves are loaded", as if none had been imported."""
+    from benchsheet.catalogue.engine import evaluate
+    from benchsheet.cli import main
+    from benchsheet.data import store
+
+    assert main(["import-run", str(SUB_A)]) == 0
+    (user_home / "curves.json").write_text('{"format": broken')
+    store.set_table(None)
+    capsys.readouterr()
+    assert main(["runs"]) == 1
+    assert f"Endpoints curves unusable: {user_home / 'curves.json'}: not a JSON file" in capsys.readouterr().err
+    na = evaluate("=CURVES()")
+    reason = getattr(na, "reason", "")
+    assert str(na) == "#N/A" and f"{user_home / 'curves.json'}: not a JSON file" in reason, reason
+    assert "are loaded" not in reason
+
+
+def test_a_loadgen_runs_misspelt_benchmark_gets_the_close_ones(run_copy: Path) -> None:
+    """The loadgen path refused an unknown --benchmark with the whole list only; it now names the close one."""
+    from benchsheet.data.loadgen import find_run_files
+
+    with pytest.raises(DataError) as err:
+        find_run_files(run_copy, None, "deepseek-r2")
+    assert "not a known benchmark ('deepseek-r2'); did you mean deepseek-r1?" in err.value.reason
+    with pytest.raises(DataError, match="use one of"):
+        find_run_files(run_copy, None, "kimi-k3")  # an Endpoints model: no LoadGen benchmark

@@ -121,6 +121,10 @@ def _detector_report(point: Path, tokens_per_s: float, tpot_p90_ns: float) -> No
             "anomaly": {"detected": False},
         },
     }
+    # The keys are those build_steady_state() of scripts/steady_state_diagnostics.py writes under "steady_state"
+    # (mlcommons/endpoints, branch doc/alicheng-steady-state-design, 2026-08-21). The file name is benchsheet's
+    # own: the tool writes --json where it is told; endpoints-submission-cli 1.5.3.0's checker
+    # (submission_checker/models/file/steady_state.py) says the bundle carries only point.yaml's block, the extent.
     (point / "steady_state.json").write_text(json.dumps(report))
 
 
