@@ -5,6 +5,7 @@ utilization (a grid and its chart).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from benchsheet.templates.layout import (
     Chart,
@@ -142,7 +143,7 @@ MOVED_OWNED = TableBlock(
     TORNADO_TOP,
     2 * len(_OWNED_INPUTS),
     (
-        *(Column(f"a_{k}", k, Formula(lambda r, k=k: _moved(r, k))) for k in _OWNED_ARGS),
+        *(Column(f"a_{k}", k, Formula(partial(_moved, name=k))) for k in _OWNED_ARGS),
         Column("owned", "owned $/GPU-hour moved", Lifted(_owned_all, "out_num")),
     ),
     left=HIDDEN,

@@ -9,7 +9,7 @@ user's input, and says which.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from benchsheet.analysis.tco import HOURS_PER_YEAR
 from benchsheet.templates.layout import (
@@ -583,12 +583,13 @@ def _part(key: str) -> Lifted:
         zero = (0, 0, 0, 0)
         years, avail = i["years"], i["availability"]
         capital_lines = (i["network"], i["tax"], 0)
-        only = {
+        lines: dict[str, tuple[Term, ...]] = {
             "capital": (t["capex_gpu"], years, i["rate"], t["residual_gpu"], 0, 1, 0, 0, 0, 0, *capital_lines),
             "energy": (0, years, 0, 0, t["kw"], i["pue"], i["kwh"], 0, 0, *zero),
             "colo": (0, years, 0, 0, t["kw"], 1, 0, i["colo"], 0, *zero),
             "software": (0, years, 0, 0, 0, 1, 0, 0, i["software"], *zero),
-        }[key]
+        }
+        only = lines[key]
         return if_number(t["owned"], call("OWNEDGPUHOUR", *only, avail))
 
     return Lifted(value, "out_money")
@@ -660,12 +661,19 @@ def _cash_call() -> Expr:
 
 
 CASH: ArrayBlock  # below: the hidden answer CASH_TABLE shows
+
+
+def _cash_cell(j: int) -> Callable[[RowCells], Expr]:
+    """The row's cell of column ``j`` of the hidden CASH answer."""
+    return lambda r: Expr.of(CASH.cell(r.first + r.index, j))
+
+
 CASH_TABLE = TableBlock(
     TCO,
     under(BREAKDOWN_CHART, gap=0, titled=True),
     _CASH_ROWS,
     tuple(
-        Column(key, label, Formula(lambda r, j=j: Expr.of(CASH.cell(r.first + r.index, j)), style))
+        Column(key, label, Formula(_cash_cell(j), style))
         for j, (key, label, style) in enumerate(
             (
                 ("year", "Year", "out_text"),

@@ -425,7 +425,7 @@ def test_npv_schedule_and_one_rental_model(built: Path) -> None:
                 for k in range(len(flows) - 1)
             ]
             assert shown == [pytest.approx(line) if isinstance(line[1], float) else line for line in flows[1:]]
-    headers = {c.key: c.header for c in S.TCO_TABLE.columns}
+    headers = {c.key: str(c.header) for c in S.TCO_TABLE.columns}
     assert all("reserved" in headers[k] for k in ("rented", "rented_sl", "npv_rent", "breakeven"))
 
 
