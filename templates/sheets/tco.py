@@ -383,9 +383,9 @@ def _slo(name: str) -> Lifted:
 
 
 def _node(_: Mapping[str, Expr]) -> Expr:
-    """GPUs per node of each candidate's MLPerf system (its accelerators / its nodes), 8 where unknown."""
-    entries = span(TCO_TABLE.column("entry"))
-    return call("IFERROR", call("ENTRY", entries, lit("gpus")) / call("ENTRY", entries, lit("nodes")), 8)
+    """GPUs per node of each candidate's MLPerf system (ENTRY's gpus_per_node, as FLEET takes it), 8 where
+    there is no entry."""
+    return call("IFERROR", call("ENTRY", span(TCO_TABLE.column("entry")), lit("gpus_per_node")), 8)
 
 
 LIFTED = TableBlock(

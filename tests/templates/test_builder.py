@@ -32,6 +32,7 @@ from benchsheet.errors import ALL_ERROR_CODES
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import ArrayFormula, Cell, Chart, TableBlock, columns_of
+from benchsheet.templates.sheets.fleet import FLEET, SAMPLE_MIX
 from excelcalc.formula import format_value
 from excelcalc.workbook.calc import CalcError, calc, freeze
 from excelcalc.workbook.compute import compute
@@ -382,7 +383,10 @@ def test_sources_follow_rows_filled_after_the_build(template: Path, table: Any) 
     assert sorted(cited) == sorted(uses) and len(cited) == len(before) + 1
     row = cited[new, "gpt-oss-120b", "Server"]
     tco = S.TCO_TABLE.first + len(S.CANDIDATES) + 1  # TCO's row of the Sizing row reads its entry
-    used_on = f"{S.SIZING} row {sizing['candidate'][1:]}, {S.TCO} row {tco}"
+    # FLEET's rows: a workload each and a total per candidate; the new one's first row cites its entry (its node
+    # size ENTRY's gpus_per_node, whole even where the MLPerf system's GPUs do not divide into its nodes)
+    fleet = S.FLEET_TABLE.first + len(S.CANDIDATES) * (len(SAMPLE_MIX) + 1)  # the empty Sizing row: none
+    used_on = f"{S.SIZING} row {sizing['candidate'][1:]}, {S.TCO} row {tco}, {FLEET} row {fleet}"
     assert row["used_on"] == used_on and row["citation"].startswith("MLPerf®")
     quoted = values(template)[S.QUOTES]
     for q in quotes[:2] + quotes[3:]:

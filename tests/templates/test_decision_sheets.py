@@ -341,7 +341,9 @@ def test_sizing_shows_cost_as_bought_beside_the_rate(built: Path) -> None:
     at_rate = row["price"] * 1e6 / (row["per_gpu"] * 3600 * w["utilization"])
     assert row["cost_per_mtok"] == pytest.approx(at_rate, rel=1e-12) and round(at_rate, 3) == 0.123
     header = S.SIZING_TABLE.header_row
-    headers = {c.key: book[Cell(S.SIZING, header, S.SIZING_TABLE.left + j)] for j, c in enumerate(S.SIZING_TABLE.columns)}
+    headers = {
+        c.key: book[Cell(S.SIZING, header, S.SIZING_TABLE.left + j)] for j, c in enumerate(S.SIZING_TABLE.columns)
+    }
     assert headers["bought_mtok"] == "$ per million tokens as bought"
     assert headers["cost_per_mtok"] == "$ per million tokens at utilization"
 
