@@ -43,6 +43,7 @@ class SizingLine:
     monthly_cost: Value
     status: Value = None  # "ok", or the row's first error
     rows_all: Value = None  # ROWSBEHIND, from the hidden array formula the rows column shows
+    node: Value = None  # the node size used: yours, or the MLPerf system's (hidden)
 
 
 @dataclass(frozen=True, slots=True)

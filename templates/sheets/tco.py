@@ -194,13 +194,6 @@ def _sizing(key: str, style: str = "out_text") -> Formula:
     return Formula(value, style)
 
 
-def _gpus_per_server(r: RowCells) -> Expr:
-    """Sizing's GPUs per node, else the node of the MLPerf system the candidate's entry measured (LIFTED)."""
-    per_node = SIZING_TABLE.row(r.index)["gpus_per_node"]
-    mlperf = LIFTED.row(r.index)["node"]
-    return unless_blank(r["candidate"], if_(eq(per_node, lit("")), mlperf, per_node))
-
-
 def _measured(r: RowCells) -> Cell:
     """The row's measured kW per GPU (KWPERGPU's answer in the hidden column beside the table), or empty text."""
     return MEASURED.cell(r.first + r.index, 0)
@@ -310,7 +303,7 @@ def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
 
 TCO_COLUMNS = (
     Column("candidate", "Candidate (Sizing's)", _sizing("candidate")),
-    Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", Formula(_gpus_per_server, "out_int")),
+    Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", _sizing("node", "out_int")),
     Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
     Column(
         "capex_gpu",
@@ -382,18 +375,11 @@ def _slo(name: str) -> Lifted:
     return Lifted(value, "out_num" if name == "SLOBEST" else "out_text")
 
 
-def _node(_: Mapping[str, Expr]) -> Expr:
-    """GPUs per node of each candidate's MLPerf system (ENTRY's gpus_per_node, as FLEET takes it), 8 where
-    there is no entry."""
-    return call("IFERROR", call("ENTRY", span(TCO_TABLE.column("entry")), lit("gpus_per_node")), 8)
-
-
 LIFTED = TableBlock(
     TCO,
     TCO_TABLE.header_row,
     TCO_TABLE.slots,
     (
-        Column("node", "MLPerf node", Lifted(_node, "out_int")),
         Column("scenario", "SLOBESTSCENARIO", _slo("SLOBESTSCENARIO")),
         Column("per_gpu", "SLOBEST", _slo("SLOBEST")),
         Column("api_owned", "APIUTILIZATION owned", _api("owned")),
@@ -401,7 +387,7 @@ LIFTED = TableBlock(
     ),
     left=_HIDDEN + 3 + 14 + 3,
 )
-"""Hidden: one array formula a column beside the table (its MLPerf node sizes, its rates and scenarios at the
+"""Hidden: one array formula a column beside the table (its rates and scenarios at the
 service level, its API break-even utilizations), shown in the table by plain references."""
 UTILIZATIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 

@@ -1,0 +1,80 @@
+"""Round 2 of issues 39 and 40 on the workbook: inputs that belong to a candidate follow it, and a blank node
+size is the MLPerf system's. Each test edits the built workbook with openpyxl as a user would, runs
+``benchsheet template calc`` and reads the cells and its exit status; figures come from the catalogue functions.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from benchsheet.catalogue.calls import call
+from benchsheet.catalogue.functions import BY_NAME
+from benchsheet.cli import main
+from benchsheet.data import store
+from benchsheet.templates import builder as B
+from benchsheet.templates import sheets as S
+from benchsheet.templates.layout import Cell
+
+
+def fn(name: str, *args: Any) -> Any:
+    """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
+    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("candidate-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BENCHSHEET_HOME", str(home))
+        store.set_table(None)
+        path = tmp_path_factory.mktemp("candidate") / "cluster-sizing.xlsx"
+        B.build(path)
+        store.set_table(None)
+        yield path
+
+
+@pytest.fixture
+def template(built: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "edited.xlsx"
+    shutil.copy(built, copy)
+    return copy
+
+
+def calc_after(path: Path, changes: dict[Cell, Any]) -> dict[str, Any]:
+    """Type ``changes`` as a user would (openpyxl), run ``benchsheet template calc``; the computed values by
+    sheet, and the exit status under "status"."""
+    wb = openpyxl.load_workbook(path)
+    for cell, value in changes.items():
+        wb[cell.sheet][cell.a1] = value
+    wb.save(path)
+    status = main(["template", "calc", str(path)])
+    return {"status": status, "book": openpyxl.load_workbook(path, data_only=True)}
+
+
+def value(book: Any, cell: Cell) -> Any:
+    return book[cell.sheet][cell.a1].value
+
+
+def test_a_blank_node_size_on_sizing_is_the_mlperf_systems(template: Path) -> None:
+    """Issue 39 item 5: GB300's GPUs per node left blank on Sizing sizes it in whole nodes of its MLPerf
+    system (4 GPUs), as FLEET does, not in 8-GPU nodes."""
+    row = S.SIZING_TABLE.row(2)
+    done = calc_after(template, {row["gpus_per_node"]: None})
+    book = done["book"]
+    assert done["status"] == 0
+    entry = value(book, row["entry"])
+    node = fn("ENTRY", entry, "gpus_per_node")
+    assert node == 4 and value(book, row["candidate"]) == "GB300"
+    w = {k: value(book, c) for k, c in S.WORKLOAD.cells().items()}
+    units = f"{w['benchmark']} {w['scenario']}"
+    gpus = fn("GPUSNEEDED", w["target_with_headroom"], value(book, row["per_gpu"]), w["utilization"], node, units)
+    assert value(book, row["gpus"]) == gpus and value(book, row["nodes"]) == gpus // 4
+    header = value(book, Cell(S.SIZING, S.SIZING_TABLE.header_row, row["gpus_per_node"].col))
+    assert "blank = MLPerf node" in header
+    assert value(book, S.TCO_TABLE.row(2)["gpus_server"]) == 4  # TCO takes the node size Sizing used
