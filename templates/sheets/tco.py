@@ -40,8 +40,8 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import QUOTES, if_number, notes, sheet, unless_blank
-from benchsheet.templates.sheets.sizing import SIZING_TABLE
+from benchsheet.templates.sheets.common import FAMILY_RULE, QUOTES, if_number, notes, sheet, unless_blank
+from benchsheet.templates.sheets.sizing import CANDIDATES, SIZING_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
 TCO = "TCO"
@@ -175,11 +175,31 @@ SERVICE = Fields(
     ),
 )
 SAMPLE_CAPEX: tuple[float, ...] = (400_000, 480_000, 240_000, 300_000, 250_000)
-"""Example server prices, one a Sizing candidate row (B200, B300, GB300 with 4 GPUs a node, MI355X, H200):
+"""Example server prices, one a sample candidate (B200, B300, GB300 with 4 GPUs a node, MI355X, H200):
 assumptions for the sample, never data."""
 SAMPLE_KW: tuple[float, ...] = (1.3, 1.4, 1.6, 1.6, 0.9)
-"""Example average kW per GPU, server share included, one a Sizing candidate row: assumptions for the sample
+"""Example average kW per GPU, server share included, one a sample candidate: assumptions for the sample
 (MLPerf measured no power for these rows), never data; a measured row's power replaces them."""
+CAPEX_TABLE = TableBlock(
+    TCO,
+    under(SERVICE),
+    SIZING_TABLE.slots,
+    (
+        Column(
+            "candidate",
+            "Candidate (as typed on Sizing)",
+            Input(),
+            FAMILY_RULE,
+            [c for c, _ in CANDIDATES],
+        ),
+        Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
+        Column("kw_own", "kW per GPU (blank: above)", Input(style="in_num"), NumberRule(0.0001), SAMPLE_KW),
+    ),
+    "Capex and power per candidate: found by the candidate's name, wherever it sits on Sizing",
+    header_height=40,
+)
+"""The inputs that belong to a candidate, keyed by its name (MATCH), not by Sizing's row: replacing H200 by
+MI300X on Sizing asks for MI300X's capex instead of taking H200's (issue 40)."""
 
 _UTIL = TCO_WORKLOAD["utilization"]
 
@@ -190,6 +210,23 @@ def _sizing(key: str, style: str = "out_text") -> Formula:
     def value(r: RowCells) -> Expr:
         there = SIZING_TABLE.row(r.index)
         return unless_blank(there["candidate"], Expr.of(there[key]))
+
+    return Formula(value, style)
+
+
+def _keyed(key: str, style: str) -> Formula:
+    """The candidate's ``key`` from the per-candidate table (CAPEX_TABLE), found by its name: capex missing is
+    an error that says what to type first; a blank kW stays blank (the input above stands in)."""
+
+    def value(r: RowCells) -> Expr:
+        at = call("MATCH", r["candidate"], span(CAPEX_TABLE.column("candidate")), 0)
+        typed = call("INDEX", span(CAPEX_TABLE.column(key)), at)
+        found = if_(eq(typed, lit("")), lit(""), typed)
+        if key == "kw_own":
+            return unless_blank(r["candidate"], call("IFERROR", found, lit("")))
+        missing = lit("#N/A type ") & r["candidate"] & lit("'s capex per server in the table above: it has none there")
+        blank = lit("#N/A type ") & r["candidate"] & lit("'s capex per server in the table above: it is blank there")
+        return unless_blank(r["candidate"], if_(call("ISNA", at), missing, if_(eq(typed, lit("")), blank, typed)))
 
     return Formula(value, style)
 
@@ -226,7 +263,7 @@ def _own_args(r: RowCells) -> tuple[Term, ...]:
 
 
 def _owned(r: RowCells) -> Expr:
-    return unless_blank(r["candidate"], call("OWNEDGPUHOUR", *_own_args(r)))
+    return unless_blank(r["candidate"], if_number(r["capex_gpu"], call("OWNEDGPUHOUR", *_own_args(r))))
 
 
 def _lifted(key: str, style: str = "out_text") -> Formula:
@@ -298,19 +335,23 @@ def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
     """Owned $/M tokens at Sizing's per-GPU value (Sizing's workload), for Quotes' "owned" price rows: one
     array formula over the column."""
     per_gpu = span(SIZING_TABLE.column("per_gpu"))
-    return unless_blank(c["candidate"], if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL)))
+    cost = if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL))
+    return unless_blank(c["candidate"], if_number(c["owned"], cost))
 
 
 TCO_COLUMNS = (
     Column("candidate", "Candidate (Sizing's)", _sizing("candidate")),
     Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", _sizing("node", "out_int")),
-    Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
+    Column("capex_server", "Capex per server ($, the candidate's above)", _keyed("capex_server", "out_money0")),
     Column(
         "capex_gpu",
         "Capex per GPU ($)",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_server"] / r["gpus_server"]), "out_money0"),
+        Formula(
+            lambda r: unless_blank(r["candidate"], if_number(r["capex_server"], r["capex_server"] / r["gpus_server"])),
+            "out_money0",
+        ),
     ),
-    Column("kw_own", "kW per GPU, your input (blank: above)", Input(style="in_num"), NumberRule(0.0001), SAMPLE_KW),
+    Column("kw_own", "kW per GPU, the candidate's above (blank: your input)", _keyed("kw_own", "out_num2")),
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
     Column("owned", "Owned $/GPU-hour (every cost line)", Formula(_owned, "out_num2")),
     Column("rented", "Rented $/GPU-hour (reserved: every hour paid)", _from_quotes(0)),
@@ -329,14 +370,17 @@ TCO_COLUMNS = (
     Column(
         "residual_gpu",
         "Residual per GPU ($): capex x share",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_gpu"] * INPUTS["residual"]), "out_money0"),
+        Formula(
+            lambda r: unless_blank(r["candidate"], if_number(r["capex_gpu"], r["capex_gpu"] * INPUTS["residual"])),
+            "out_money0",
+        ),
     ),
     Column("entry", "entry", _sizing("entry")),  # hidden: the entry (Sizing's)
     Column("owned_mtok", "owned $/M at Sizing's rate", Lifted(_sizing_mtok, "out_money3")),  # hidden: Quotes'
 )
 TCO_TABLE = TableBlock(
     TCO,
-    under(SERVICE),
+    under(CAPEX_TABLE),
     SIZING_TABLE.slots,
     TCO_COLUMNS,
     "Owned against rented (reserved), per candidate, at the utilization and service level above "
@@ -677,6 +721,7 @@ TCO_SHEET = sheet(
         INPUTS,
         SLO_HEADER,
         SERVICE,
+        CAPEX_TABLE,
         TCO_TABLE,
         MEASURED,
         BREAKEVEN,

@@ -20,6 +20,7 @@ from benchsheet.data import store
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
+from benchsheet.templates.sheets import tco as T
 
 
 def fn(name: str, *args: Any) -> Any:
@@ -78,3 +79,38 @@ def test_a_blank_node_size_on_sizing_is_the_mlperf_systems(template: Path) -> No
     header = value(book, Cell(S.SIZING, S.SIZING_TABLE.header_row, row["gpus_per_node"].col))
     assert "blank = MLPerf node" in header
     assert value(book, S.TCO_TABLE.row(2)["gpus_server"]) == 4  # TCO takes the node size Sizing used
+
+
+def tco_row(book: Any, i: int) -> dict[str, Any]:
+    return {k: value(book, c) for k, c in S.TCO_TABLE.row(i).items()}
+
+
+def test_capex_and_power_follow_the_candidate_not_its_row(template: Path) -> None:
+    """Issue 40 item 6: H200 replaced by MI300X on Sizing does not give MI300X H200's $250,000 and 0.9 kW; its
+    TCO row says what to type, first; typed into the per-candidate table, it is used. Swapping two Sizing rows
+    swaps nothing on TCO's inputs."""
+    s0, s1, s4 = (S.SIZING_TABLE.row(i)["candidate"] for i in (0, 1, 4))
+    before = Path(str(template) + ".before.xlsx")
+    shutil.copy(template, before)
+    base = openpyxl.load_workbook(before, data_only=True)
+    was = {value(base, S.TCO_TABLE.row(i)["candidate"]): tco_row(base, i) for i in range(5)}
+    done = calc_after(template, {s0: "B300", s1: "B200", s4: "MI300X"})
+    book = done["book"]
+    assert done["status"] == 1  # a row without its capex is an error the command reports
+    for i, family in enumerate(("B300", "B200")):
+        row = tco_row(book, i)
+        assert row["candidate"] == family
+        for key in ("capex_server", "kw_own", "kw"):
+            assert row[key] == was[family][key], (family, key)
+    mi300x = tco_row(book, 4)
+    assert mi300x["candidate"] == "MI300X" and mi300x["capex_server"] != was["H200"]["capex_server"]
+    reason = "#N/A type MI300X's capex per server in the table above: it has none there"
+    assert mi300x["capex_server"] == reason and mi300x["owned"] == reason
+    assert mi300x["kw"] == value(book, T.INPUTS["kw"])  # no kW of its own: the input above, and it says so
+    # MI300X typed into the per-candidate table: its capex is used
+    slot = T.CAPEX_TABLE.row(len(S.CANDIDATES))
+    done = calc_after(template, {slot["candidate"]: "MI300X", slot["capex_server"]: 300_000, slot["kw_own"]: 1.1})
+    mi300x = tco_row(done["book"], 4)
+    assert mi300x["capex_server"] == 300_000 and mi300x["kw"] == 1.1
+    assert mi300x["capex_gpu"] == 300_000 / mi300x["gpus_server"]
+    assert isinstance(mi300x["owned"], float)
