@@ -40,7 +40,7 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import FAMILY_RULE, QUOTES, if_number, notes, sheet, unless_blank
+from benchsheet.templates.sheets.common import FAMILY_RULE, QUOTES, if_number, notes, sheet, units, unless_blank
 from benchsheet.templates.sheets.sizing import CANDIDATES, SIZING_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
@@ -332,10 +332,10 @@ def _breakeven(r: RowCells) -> Expr:
 
 
 def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
-    """Owned $/M tokens at Sizing's per-GPU value (Sizing's workload), for Quotes' "owned" price rows: one
-    array formula over the column."""
+    """Owned $/M tokens (queries, samples: the workload's units) at Sizing's per-GPU value (Sizing's workload),
+    for Quotes' "owned" price rows: one array formula over the column."""
     per_gpu = span(SIZING_TABLE.column("per_gpu"))
-    cost = if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL))
+    cost = if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL, units(TCO_WORKLOAD)))
     return unless_blank(c["candidate"], if_number(c["owned"], cost))
 
 
@@ -355,7 +355,7 @@ TCO_COLUMNS = (
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
     Column("owned", "Owned $/GPU-hour (every cost line)", Formula(_owned, "out_num2")),
     Column("rented", "Rented $/GPU-hour (reserved: every hour paid)", _from_quotes(0)),
-    Column("scenario", "Scenario at your service level", _lifted("scenario")),
+    Column("scenario", "Scenario at your service level (token benchmarks only)", _lifted("scenario")),
     Column("per_gpu", "Per-GPU at your service level (SLOBEST)", _lifted("per_gpu", "out_num")),
     Column("owned_sl", "$/M tokens owned", _cost("owned", _UTIL)),
     Column("rented_sl", "$/M tokens rented (reserved)", _cost("rented", _UTIL)),

@@ -114,3 +114,43 @@ def test_capex_and_power_follow_the_candidate_not_its_row(template: Path) -> Non
     assert mi300x["capex_server"] == 300_000 and mi300x["kw"] == 1.1
     assert mi300x["capex_gpu"] == 300_000 / mi300x["gpus_server"]
     assert isinstance(mi300x["owned"], float)
+
+
+def test_a_benchmark_in_samples_flows_through_tco_and_fleet(template: Path) -> None:
+    """Issue 40 item 3: Sizing set to stable-diffusion-xl Offline (samples/s): TCO's and Fleet's formulas give
+    the workload as units (no "give units" anywhere), their headings name the unit, and the service-level
+    columns say they apply to token benchmarks."""
+    w = S.WORKLOAD
+    done = calc_after(template, {w["benchmark"]: "stable-diffusion-xl", w["scenario"]: "Offline"})
+    book = done["book"]
+    cells = [c.value for name in (S.TCO, S.FLEET) for row in book[name].iter_rows() for c in row]
+    assert not [v for v in cells if isinstance(v, str) and "give units" in v]
+    b200 = tco_row(book, 0)
+    assert b200["candidate"] == "B200" and isinstance(b200["owned"], float)
+    per_gpu = value(book, S.SIZING_TABLE.row(0)["per_gpu"])
+    util = value(book, w["utilization"])
+    units = "stable-diffusion-xl Offline"
+    assert b200["owned_mtok"] == pytest.approx(fn("COSTPERMTOK", b200["owned"], per_gpu, util, units), rel=1e-12)
+    fleet = S.FLEET_CANDIDATES
+    heads = [value(book, Cell(S.FLEET, fleet.header_row, fleet.left + j)) for j in range(len(fleet.columns))]
+    assert any(h.startswith("Samples/s in the cap") for h in heads) and not any("Tokens/s" in h for h in heads)
+    tco_heads = [value(book, Cell(S.TCO, S.TCO_TABLE.header_row, j)) for j in range(len(S.TCO_TABLE.columns))]
+    assert any("token benchmarks only" in h for h in tco_heads if h)
+
+
+def test_an_error_in_tcos_price_is_named_on_fleet_and_keeps_fleets_table(template: Path) -> None:
+    """Issue 40 item 3: H200's quote typed as an error (=NA()) makes TCO's rented price for H200 an error; Fleet's
+    candidate row says to fix TCO's price first (not the "rented" choice cell), and FLEET answers for the rest."""
+    h200 = S.QUOTES_TABLE.row(4)
+    assert S.SAMPLE_QUOTES[4][1] == "H200"
+    done = calc_after(template, {h200["price"]: "=NA()"})
+    book = done["book"]
+    assert done["status"] == 1
+    row = {k: value(book, c) for k, c in S.FLEET_CANDIDATES.row(4).items()}
+    assert row["candidate"] == "H200"
+    assert row["price"] == "#N/A fix TCO's rented $/GPU-hour of H200 first: it is an error there"
+    assert value(book, S.FLEET_REASON["reason"]) == "the table below"
+    families = {value(book, S.FLEET_TABLE.row(k)["c0"]) for k in range(S.FLEET_TABLE.slots)}
+    assert {"B200", "B300", "GB300", "MI355X"} <= families and "H200" not in families
+    cells = [c.value for r in book[S.FLEET].iter_rows() for c in r]
+    assert not [v for v in cells if isinstance(v, str) and "B12" in v]
