@@ -351,11 +351,11 @@ TCO_COLUMNS = (
             "out_money0",
         ),
     ),
-    Column("kw_own", "kW per GPU, the candidate's above (blank: your input)", _keyed("kw_own", "out_num2")),
+    Column("kw_own", "kW per GPU, the candidate's (above)", _keyed("kw_own", "out_num2")),
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
     Column("owned", "Owned $/GPU-hour (every cost line)", Formula(_owned, "out_num2")),
     Column("rented", "Rented $/GPU-hour (reserved: every hour paid)", _from_quotes(0)),
-    Column("scenario", "Scenario at your service level (token benchmarks only)", _lifted("scenario")),
+    Column("scenario", "Scenario at service level (token benchmarks only)", _lifted("scenario")),
     Column("per_gpu", "Per-GPU at your service level (SLOBEST)", _lifted("per_gpu", "out_num")),
     Column("owned_sl", "$/M tokens owned", _cost("owned", _UTIL)),
     Column("rented_sl", "$/M tokens rented (reserved)", _cost("rented", _UTIL)),
@@ -385,7 +385,7 @@ TCO_TABLE = TableBlock(
     TCO_COLUMNS,
     "Owned against rented (reserved), per candidate, at the utilization and service level above "
     "(none: no MLPerf row of it meets the service level)",
-    header_height=66,
+    header_height=80,
 )
 _HIDDEN = len(TCO_COLUMNS)  # the first column after the table's: hidden answers of one call each
 MEASURED = ArrayBlock(
