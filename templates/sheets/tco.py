@@ -40,7 +40,17 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import FAMILY_RULE, QUOTES, if_number, notes, sheet, units, unless_blank
+from benchsheet.templates.sheets.common import (
+    FAMILY_RULE,
+    QUOTES,
+    STATUS_WIDTH,
+    if_number,
+    notes,
+    sheet,
+    units,
+    unless_blank,
+    unless_error,
+)
 from benchsheet.templates.sheets.sizing import CANDIDATES, SIZING_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
@@ -325,6 +335,14 @@ def _api(price: str) -> Lifted:
     return Lifted(value, "out_pct1")
 
 
+def _status(r: RowCells) -> Expr:
+    """The row's status in full (a narrow number column shows only a reason's start): "ok", or the first problem
+    of its owned price (capex, kW, an owning input), then of its rented price; "none" at the service level is no
+    problem of the row (its cells say so)."""
+    rented = if_(call("ISERROR", r["rented"]), lit("#N/A fix the rented $/GPU-hour on Quotes or Sizing"), r["rented"])
+    return unless_blank(r["candidate"], unless_error(r["owned"], unless_error(rented, lit("ok"))))
+
+
 def _breakeven(r: RowCells) -> Expr:
     """RENTVSOWN's answer for the row, from the hidden column of one array formula (BREAKEVEN)."""
     at: Cell = BREAKEVEN.cell(r.first + r.index, 0)
@@ -365,6 +383,7 @@ TCO_COLUMNS = (
     Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
     Column("api_owned", "API break-even utiliz., owned", _lifted("api_owned", "out_pct1")),
     Column("api_rented", "API break-even utiliz., rented", _lifted("api_rented", "out_pct1")),
+    Column("status", "Status: ok, or the row's first problem", Formula(_status)),
     Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
     Column("rented_source", "Rented price from", _from_quotes(1)),
     Column(
@@ -714,7 +733,7 @@ shows an array formula's cached values only in its first cell): empty text past 
 
 TCO_SHEET = sheet(
     TCO,
-    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", 36), ("T", 22), ("U", 11), ("V:AW", 0)),
+    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", STATUS_WIDTH), ("T", 36), ("U", 22), ("V", 11), ("W:AX", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,

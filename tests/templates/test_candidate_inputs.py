@@ -106,6 +106,7 @@ def test_capex_and_power_follow_the_candidate_not_its_row(template: Path) -> Non
     assert mi300x["candidate"] == "MI300X" and mi300x["capex_server"] != was["H200"]["capex_server"]
     reason = "#N/A type MI300X's capex per server in the table above: it has none there"
     assert mi300x["capex_server"] == reason and mi300x["owned"] == reason
+    assert mi300x["status"] == reason and tco_row(book, 0)["status"] == "ok"  # issue 40 item 5: in full
     assert mi300x["kw"] == value(book, T.INPUTS["kw"])  # no kW of its own: the input above, and it says so
     # MI300X typed into the per-candidate table: its capex is used
     slot = T.CAPEX_TABLE.row(len(S.CANDIDATES))
@@ -149,6 +150,7 @@ def test_an_error_in_tcos_price_is_named_on_fleet_and_keeps_fleets_table(templat
     row = {k: value(book, c) for k, c in S.FLEET_CANDIDATES.row(4).items()}
     assert row["candidate"] == "H200"
     assert row["price"] == "#N/A fix TCO's rented $/GPU-hour of H200 first: it is an error there"
+    assert tco_row(book, 4)["status"] == "#N/A fix the rented $/GPU-hour on Quotes or Sizing"
     assert value(book, S.FLEET_REASON["reason"]) == "the table below"
     families = {value(book, S.FLEET_TABLE.row(k)["c0"]) for k in range(S.FLEET_TABLE.slots)}
     assert {"B200", "B300", "GB300", "MI355X"} <= families and "H200" not in families
