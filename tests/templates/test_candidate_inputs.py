@@ -156,3 +156,21 @@ def test_an_error_in_tcos_price_is_named_on_fleet_and_keeps_fleets_table(templat
     assert {"B200", "B300", "GB300", "MI355X"} <= families and "H200" not in families
     cells = [c.value for r in book[S.FLEET].iter_rows() for c in r]
     assert not [v for v in cells if isinstance(v, str) and "B12" in v]
+
+
+def test_freeze_counts_the_workbooks_own_error_texts(
+    template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 40 item 3: a reason the workbook writes itself (TCO's "#N/A type MI300X's capex ...", text, not an
+    error value) makes ``benchsheet freeze`` exit 1 and list it, as ``template calc`` does; the sample, 0."""
+    assert main(["freeze", str(template), str(tmp_path / "sample.xlsx")]) == 0
+    capsys.readouterr()
+    wb = openpyxl.load_workbook(template)
+    cell = S.SIZING_TABLE.row(4)["candidate"]
+    wb[cell.sheet][cell.a1] = "MI300X"
+    wb.save(template)
+    assert main(["freeze", str(template), str(tmp_path / "frozen.xlsx")]) == 1
+    err = capsys.readouterr().err
+    capex = S.TCO_TABLE.row(4)["capex_server"].a1
+    assert "#N/A type MI300X's capex per server in the table above: it has none there" in err
+    assert f"TCO!{capex}" in err
