@@ -6,45 +6,20 @@ size is the MLPerf system's. Each test edits the built workbook with openpyxl as
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
 
-from benchsheet.catalogue.calls import call
-from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.cli import main
-from benchsheet.data import store
-from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
 from benchsheet.templates.sheets import tco as T
+from tests.templates import test_decision_sheets as decision
+from tests.templates.test_decision_sheets import fn
 
-
-def fn(name: str, *args: Any) -> Any:
-    """A catalogue function's own answer (error text on failure, as the add-in shows it)."""
-    return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("candidate-home")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BENCHSHEET_HOME", str(home))
-        store.set_table(None)
-        path = tmp_path_factory.mktemp("candidate") / "cluster-sizing.xlsx"
-        B.build(path)
-        store.set_table(None)
-        yield path
-
-
-@pytest.fixture
-def template(built: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "edited.xlsx"
-    shutil.copy(built, copy)
-    return copy
+built, template = decision.built, decision.template  # the same fixtures: a built workbook, a copy to edit
 
 
 def calc_after(path: Path, changes: dict[Cell, Any]) -> dict[str, Any]:
