@@ -29,7 +29,7 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import if_number, notes, sheet, unit_name, unless_blank, unless_error
+from benchsheet.templates.sheets.common import if_number, notes, sheet, unit_name, unless_blank
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
 from benchsheet.templates.sheets.workload import WORKLOAD, workload_links
@@ -158,13 +158,6 @@ def _shown(key: str) -> Formula:
     return Formula(lambda r: Expr.of(POWER.row(r.index)[key]), "out_int")
 
 
-def _status(r: RowCells) -> Expr:
-    """The row's first problem in full (its price's, then what fits in the power cap), or "ok"; the number
-    columns show only a reason's start."""
-    fits = unless_error(r["gpus"], unless_error(r["tokens"], unless_error(r["per_mw"], lit("ok"))))
-    return unless_blank(r["candidate"], unless_error(r["price"], unless_error(r["per_gpu"], fits)))
-
-
 CANDIDATES = TableBlock(
     FLEET,
     under(POWER_INPUTS),
@@ -179,7 +172,6 @@ CANDIDATES = TableBlock(
         Column("tokens", unit_name(WORKLOAD) & lit(" in the cap (MWTOKENS)"), _shown("tokens")),
         Column("per_mw", unit_name(WORKLOAD) & lit(" per MW (TOKENS-PERMW)"), _shown("per_mw")),
         Column("kw_source", "Power per GPU from", _tco("kw_source")),
-        Column("status", "Status: ok, or the row's first problem", Formula(_status)),
     ),
     "Candidates: the fleet's price and what fits in the power cap",
     header_height=53,
