@@ -288,21 +288,14 @@ class SheetWriter:
         pixels = sum(column_pixels(self.widths.get(xl_col_to_name(c), DEFAULT_WIDTH)) for c in range(self.last_col + 1))
         scale = min(1.0, (wide - 2 * MARGIN_SIDE) / (pixels * 0.75))
         page, default = (tall - 2 * MARGIN_END) / scale, self.sheet.empty_row or DEFAULT_ROW
-        charts = [b for b in self.sheet.blocks if isinstance(b, Chart)]
         breaks, used = [], 0.0
         for row in range(1, self.last_row + 1):
             height = self.heights.get(row, default)
-            if used + height > page:  # a chart a break would cut starts the next page whole (chart_breaks)
-                start = next((c.top for c in charts if c.top < row <= c.end and c.top not in breaks), row)
-                breaks.append(start)
-                used = sum(self.heights.get(r, default) for r in range(start, row))
+            if used + height > page:
+                breaks.append(row)
+                used = 0.0
             used += height
         return breaks
-
-    def chart_breaks(self, breaks: Sequence[int]) -> list[int]:
-        """The page breaks set by hand: before each chart the estimate would cut (``page_breaks``)."""
-        tops = {b.top for b in self.sheet.blocks if isinstance(b, Chart)}
-        return [b for b in breaks if b in tops]
 
     def columns_covering(self, pixels: int) -> int:
         """The index of the column where ``pixels`` from column A's left edge end."""
@@ -333,10 +326,7 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
-        breaks = [] if self.sheet.one_page else self.page_breaks()
-        if self.chart_breaks(breaks):
-            ws.set_h_pagebreaks([b - 1 for b in self.chart_breaks(breaks)])  # after the row above the chart
-        titles = self.sheet.print_titles(breaks)
+        titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks())
         if titles is not None:
             ws.repeat_rows(titles - 1)
         ws.freeze_panes(*self.sheet.frozen())

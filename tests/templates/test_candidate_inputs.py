@@ -16,7 +16,6 @@ from benchsheet.cli import main
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
 from benchsheet.templates.sheets import tco as T
-from benchsheet.templates.sheets.claims import GAINS_CHART
 from tests.templates import test_decision_sheets as decision
 from tests.templates.test_decision_sheets import fn
 
@@ -150,10 +149,3 @@ def test_freeze_counts_the_workbooks_own_error_texts(
     capex = S.TCO_TABLE.row(4)["capex_server"].a1
     assert "#N/A type MI300X's capex per server in the table above: it has none there" in err
     assert f"TCO!{capex}" in err
-
-
-def test_the_gains_chart_starts_a_page_of_its_own(built: Path) -> None:
-    """Issue 40 item 8: the Claims gains chart printed across two pages; a page break set by hand before a chart
-    the page estimate cuts keeps it whole (as LibreOffice printed it, scripts/render_workbook.sh, by eye)."""
-    ws = openpyxl.load_workbook(built)[S.CLAIMS]
-    assert GAINS_CHART.top - 1 in [b.id for b in ws.row_breaks.brk]  # a break after the row above the chart
