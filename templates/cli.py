@@ -98,6 +98,7 @@ def _where(src: Path, out: Path, written: Path) -> str:
 
 def cmd_freeze(args: argparse.Namespace) -> int:
     from benchsheet.catalogue.engine import freeze_report
+    from benchsheet.templates.report import frozen_error_texts
     from excelcalc.workbook.calc import CalcError
 
     src = _checked_input(args.input)
@@ -111,8 +112,10 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     print(f"wrote {r.path}: {r.written} formulas of {src} replaced by their values")
     if r.note:
         print(r.note)
-    if r.errors:
-        _list_errors(r.errors)
+    known = {e.where for e in r.errors}  # the workbook's own error texts count too, as for calc
+    errors = (*r.errors, *(e for e in frozen_error_texts(src, r.path) if e.where not in known))
+    if errors:
+        _list_errors(errors)
         return 1
     return 0
 

@@ -43,6 +43,7 @@ class SizingLine:
     monthly_cost: Value
     status: Value = None  # "ok", or the row's first error
     rows_all: Value = None  # ROWSBEHIND, from the hidden array formula the rows column shows
+    node: Value = None  # the node size used: yours, or the MLPerf system's (hidden)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,28 @@ def error_texts(path: Path) -> tuple[CellError, ...]:
             value = _VALUE.search(m.group(2))
             text = html.unescape(value.group(1)) if value else ""
             if ERROR_TEXT.match(text):
+                found.append(CellError(f"{quote_sheet(sheet)}!{m.group(1)}", text))
+    return tuple(found)
+
+
+_CELL = re.compile(r'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+\d+)"[^>]*?(?<!/)>(.*?)</(?:\w+:)?c>', re.DOTALL)
+_TEXT = re.compile(r"<(?:\w+:)?t\b[^>]*>(.*?)</(?:\w+:)?t>", re.DOTALL)
+
+
+def frozen_error_texts(src: Path, out: Path) -> tuple[CellError, ...]:
+    """The cells of the values-only copy ``out`` that were formulas in ``src`` and now hold a text reading as an
+    error (``ERROR_TEXT``): what ``error_texts`` finds in a computed workbook, after freeze (which writes each
+    formula's text as an inline string, as it writes typed texts: so the formulas are found in ``src``)."""
+    source, frozen = read_package(src), read_package(out)
+    found = []
+    for sheet, part in sheet_parts(frozen).items():
+        was = sheet_parts(source).get(sheet)
+        body = source[was].decode("utf-8") if was else ""
+        formulas = {m.group(1) for m in _CELL.finditer(body) if "<f" in m.group(2)}
+        for m in _CELL.finditer(frozen[part].decode("utf-8")):
+            shown = _TEXT.search(m.group(2)) or _VALUE.search(m.group(2))
+            text = html.unescape(shown.group(1)) if shown else ""
+            if m.group(1) in formulas and ERROR_TEXT.match(text):
                 found.append(CellError(f"{quote_sheet(sheet)}!{m.group(1)}", text))
     return tuple(found)
 

@@ -29,7 +29,7 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import if_number, notes, sheet, unless_blank
+from benchsheet.templates.sheets.common import if_number, notes, sheet, unit_name, unless_blank
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
 from benchsheet.templates.sheets.workload import WORKLOAD, workload_links
@@ -129,8 +129,12 @@ def _sizing_per_gpu() -> Formula:
 
 
 def _price(r: RowCells) -> Expr:
-    tco = TCO_TABLE.row(r.index)
-    return unless_blank(r["candidate"], if_(eq(MIX_INPUTS["basis"], lit("owned")), tco["owned"], tco["rented"]))
+    """TCO's rented or owned $/GPU-hour of the candidate; where TCO's is an error, what to fix first (the reason
+    names TCO's price, not the basis cell that chose it); TCO's own reason (text) passes on."""
+    tco, basis = TCO_TABLE.row(r.index), MIX_INPUTS["basis"]
+    chosen = if_(eq(basis, lit("owned")), tco["owned"], tco["rented"])
+    fix = lit("#N/A fix TCO's ") & basis & lit(" $/GPU-hour of ") & r["candidate"] & lit(" first: it is an error there")
+    return unless_blank(r["candidate"], if_(call("ISERROR", chosen), fix, chosen))
 
 
 def _power(name: str) -> Lifted:
@@ -165,8 +169,8 @@ CANDIDATES = TableBlock(
         Column("per_gpu", "Per-GPU (Sizing's workload)", _sizing_per_gpu()),
         Column("kw", "kW per GPU (TCO)", _tco("kw", "out_num2")),
         Column("gpus", "GPUs in the cap (MWGPUS)", _shown("gpus")),
-        Column("tokens", "Tokens/s in the cap (MWTOKENS)", _shown("tokens")),
-        Column("per_mw", "Tokens/s per MW (TOKENS-PERMW)", _shown("per_mw")),
+        Column("tokens", unit_name(WORKLOAD) & lit(" in the cap (MWTOKENS)"), _shown("tokens")),
+        Column("per_mw", unit_name(WORKLOAD) & lit(" per MW (TOKENS-PERMW)"), _shown("per_mw")),
         Column("kw_source", "Power per GPU from", _tco("kw_source")),
     ),
     "Candidates: the fleet's price and what fits in the power cap",
@@ -188,8 +192,10 @@ POWER = TableBlock(
 
 
 def _family(r: RowCells) -> Expr:
-    """The candidate as FLEET takes it: a family (its best rows) or an entry ID (its own rows)."""
-    return Expr.of(TCO_TABLE.row(r.index)["candidate"])
+    """The candidate as FLEET takes it: a family (its best rows) or an entry ID (its own rows); left out (empty)
+    where its price is no number, so that FLEET answers for the others (the candidate's row says why)."""
+    price = CANDIDATES.row(r.index)["price"]
+    return if_(call("ISNUMBER", price), Expr.of(TCO_TABLE.row(r.index)["candidate"]), lit(""))
 
 
 FAMILIES = TableBlock(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from benchsheet.templates.layout import (
     Cite,
     Column,
     Expr,
     Formula,
     Input,
+    Lifted,
     NumberRule,
     RowCells,
     TableBlock,
@@ -42,7 +45,14 @@ CANDIDATES: tuple[tuple[str, int], ...] = (("B200", 8), ("B300", 8), ("GB300", 4
 
 
 def _nodes(r: RowCells) -> Expr:
-    return if_number(r["gpus"], r["gpus"] / if_(eq(r["gpus_per_node"], lit("")), 8, r["gpus_per_node"]))
+    return if_number(r["gpus"], r["gpus"] / r["node"])
+
+
+def _node(c: Mapping[str, Expr]) -> Expr:
+    """Each row's node size: yours, else the MLPerf system's of the entry used (ENTRY's gpus_per_node, as FLEET
+    takes a blank), one array formula for the column; empty where the entry is an error (the row says why)."""
+    mlperf = call("IFERROR", call("ENTRY", c["entry"], lit("gpus_per_node")), lit(""))
+    return unless_blank(c["candidate"], if_(eq(c["gpus_per_node"], lit("")), mlperf, c["gpus_per_node"]))
 
 
 def _headroom(r: RowCells) -> Expr:
@@ -74,7 +84,7 @@ SIZING_COLUMNS = (
     ),
     Column(
         "gpus_per_node",
-        "GPUs per node (blank = 8)",
+        "GPUs per node (blank = MLPerf node)",
         Input(style="in_int"),
         NumberRule(1, whole=True),
         [n for _, n in CANDIDATES],
@@ -115,7 +125,7 @@ SIZING_COLUMNS = (
                         WORKLOAD["target_with_headroom"],
                         r["per_gpu"],
                         WORKLOAD["utilization"],
-                        r["gpus_per_node"],
+                        r["node"],
                         units(WORKLOAD),
                     ),
                 ),
@@ -153,6 +163,8 @@ SIZING_COLUMNS = (
     Column("status", "Status: ok, or the row's first problem", Formula(status("candidate", "monthly_cost"))),
     # hidden: ROWSBEHIND of every candidate, one array formula the rows column shows
     Column("rows_all", "rows behind each BEST", rows_behind("candidate", "entry", WORKLOAD)),
+    # hidden: the node size used, yours or the MLPerf system's (TCO and Fleet take it too)
+    Column("node", "GPUs per node used", Lifted(_node, "out_int")),
 )
 SIZING_TABLE = TableBlock(
     SIZING,
@@ -167,7 +179,7 @@ SIZING_SHEET = sheet(
     SIZING,
     (
         *(("A", 30), ("B:C", 17), ("D", 11), ("E", 11), ("F", 13), ("G", 12), ("H:I", 13), ("J", 18), ("K:N", 13)),
-        *(("O", STATUS_WIDTH), ("P", 0)),
+        *(("O", STATUS_WIDTH), ("P:Q", 0)),
     ),
     (WORKLOAD, SIZING_TABLE, notes(SIZING, under(SIZING_TABLE, titled=False))),
 )

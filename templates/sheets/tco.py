@@ -40,8 +40,18 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import QUOTES, if_number, notes, sheet, unless_blank
-from benchsheet.templates.sheets.sizing import SIZING_TABLE
+from benchsheet.templates.sheets.common import (
+    FAMILY_RULE,
+    QUOTES,
+    STATUS_WIDTH,
+    if_number,
+    notes,
+    sheet,
+    units,
+    unless_blank,
+    unless_error,
+)
+from benchsheet.templates.sheets.sizing import CANDIDATES, SIZING_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
 TCO = "TCO"
@@ -175,11 +185,31 @@ SERVICE = Fields(
     ),
 )
 SAMPLE_CAPEX: tuple[float, ...] = (400_000, 480_000, 240_000, 300_000, 250_000)
-"""Example server prices, one a Sizing candidate row (B200, B300, GB300 with 4 GPUs a node, MI355X, H200):
+"""Example server prices, one a sample candidate (B200, B300, GB300 with 4 GPUs a node, MI355X, H200):
 assumptions for the sample, never data."""
 SAMPLE_KW: tuple[float, ...] = (1.3, 1.4, 1.6, 1.6, 0.9)
-"""Example average kW per GPU, server share included, one a Sizing candidate row: assumptions for the sample
+"""Example average kW per GPU, server share included, one a sample candidate: assumptions for the sample
 (MLPerf measured no power for these rows), never data; a measured row's power replaces them."""
+CAPEX_TABLE = TableBlock(
+    TCO,
+    under(SERVICE),
+    SIZING_TABLE.slots,
+    (
+        Column(
+            "candidate",
+            "Candidate (as typed on Sizing)",
+            Input(),
+            FAMILY_RULE,
+            [c for c, _ in CANDIDATES],
+        ),
+        Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
+        Column("kw_own", "kW per GPU (blank: above)", Input(style="in_num"), NumberRule(0.0001), SAMPLE_KW),
+    ),
+    "Capex and power per candidate: found by the candidate's name, wherever it sits on Sizing",
+    header_height=40,
+)
+"""The inputs that belong to a candidate, keyed by its name (MATCH), not by Sizing's row: replacing H200 by
+MI300X on Sizing asks for MI300X's capex instead of taking H200's (issue 40)."""
 
 _UTIL = TCO_WORKLOAD["utilization"]
 
@@ -194,11 +224,21 @@ def _sizing(key: str, style: str = "out_text") -> Formula:
     return Formula(value, style)
 
 
-def _gpus_per_server(r: RowCells) -> Expr:
-    """Sizing's GPUs per node, else the node of the MLPerf system the candidate's entry measured (LIFTED)."""
-    per_node = SIZING_TABLE.row(r.index)["gpus_per_node"]
-    mlperf = LIFTED.row(r.index)["node"]
-    return unless_blank(r["candidate"], if_(eq(per_node, lit("")), mlperf, per_node))
+def _keyed(key: str, style: str) -> Formula:
+    """The candidate's ``key`` from the per-candidate table (CAPEX_TABLE), found by its name: capex missing is
+    an error that says what to type first; a blank kW stays blank (the input above stands in)."""
+
+    def value(r: RowCells) -> Expr:
+        at = call("MATCH", r["candidate"], span(CAPEX_TABLE.column("candidate")), 0)
+        typed = call("INDEX", span(CAPEX_TABLE.column(key)), at)
+        found = if_(eq(typed, lit("")), lit(""), typed)
+        if key == "kw_own":
+            return unless_blank(r["candidate"], call("IFERROR", found, lit("")))
+        missing = lit("#N/A type ") & r["candidate"] & lit("'s capex per server in the table above: it has none there")
+        blank = lit("#N/A type ") & r["candidate"] & lit("'s capex per server in the table above: it is blank there")
+        return unless_blank(r["candidate"], if_(call("ISNA", at), missing, if_(eq(typed, lit("")), blank, typed)))
+
+    return Formula(value, style)
 
 
 def _measured(r: RowCells) -> Cell:
@@ -233,7 +273,7 @@ def _own_args(r: RowCells) -> tuple[Term, ...]:
 
 
 def _owned(r: RowCells) -> Expr:
-    return unless_blank(r["candidate"], call("OWNEDGPUHOUR", *_own_args(r)))
+    return unless_blank(r["candidate"], if_number(r["capex_gpu"], call("OWNEDGPUHOUR", *_own_args(r))))
 
 
 def _lifted(key: str, style: str = "out_text") -> Formula:
@@ -295,6 +335,14 @@ def _api(price: str) -> Lifted:
     return Lifted(value, "out_pct1")
 
 
+def _status(r: RowCells) -> Expr:
+    """The row's status in full (a narrow number column shows only a reason's start): "ok", or the first problem
+    of its owned price (capex, kW, an owning input), then of its rented price; "none" at the service level is no
+    problem of the row (its cells say so)."""
+    rented = if_(call("ISERROR", r["rented"]), lit("#N/A fix the rented $/GPU-hour on Quotes or Sizing"), r["rented"])
+    return unless_blank(r["candidate"], unless_error(r["owned"], unless_error(rented, lit("ok"))))
+
+
 def _breakeven(r: RowCells) -> Expr:
     """RENTVSOWN's answer for the row, from the hidden column of one array formula (BREAKEVEN)."""
     at: Cell = BREAKEVEN.cell(r.first + r.index, 0)
@@ -302,26 +350,30 @@ def _breakeven(r: RowCells) -> Expr:
 
 
 def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
-    """Owned $/M tokens at Sizing's per-GPU value (Sizing's workload), for Quotes' "owned" price rows: one
-    array formula over the column."""
+    """Owned $/M tokens (queries, samples: the workload's units) at Sizing's per-GPU value (Sizing's workload),
+    for Quotes' "owned" price rows: one array formula over the column."""
     per_gpu = span(SIZING_TABLE.column("per_gpu"))
-    return unless_blank(c["candidate"], if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL)))
+    cost = if_number(per_gpu, call("COSTPERMTOK", c["owned"], per_gpu, _UTIL, units(TCO_WORKLOAD)))
+    return unless_blank(c["candidate"], if_number(c["owned"], cost))
 
 
 TCO_COLUMNS = (
     Column("candidate", "Candidate (Sizing's)", _sizing("candidate")),
-    Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", Formula(_gpus_per_server, "out_int")),
-    Column("capex_server", "Capex per server ($, example)", Input(style="in_money0"), NumberRule(0), SAMPLE_CAPEX),
+    Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", _sizing("node", "out_int")),
+    Column("capex_server", "Capex per server ($, the candidate's above)", _keyed("capex_server", "out_money0")),
     Column(
         "capex_gpu",
         "Capex per GPU ($)",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_server"] / r["gpus_server"]), "out_money0"),
+        Formula(
+            lambda r: unless_blank(r["candidate"], if_number(r["capex_server"], r["capex_server"] / r["gpus_server"])),
+            "out_money0",
+        ),
     ),
-    Column("kw_own", "kW per GPU, your input (blank: above)", Input(style="in_num"), NumberRule(0.0001), SAMPLE_KW),
+    Column("kw_own", "kW per GPU, the candidate's (above)", _keyed("kw_own", "out_num2")),
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
     Column("owned", "Owned $/GPU-hour (every cost line)", Formula(_owned, "out_num2")),
     Column("rented", "Rented $/GPU-hour (reserved: every hour paid)", _from_quotes(0)),
-    Column("scenario", "Scenario at your service level", _lifted("scenario")),
+    Column("scenario", "Scenario at service level (token benchmarks only)", _lifted("scenario")),
     Column("per_gpu", "Per-GPU at your service level (SLOBEST)", _lifted("per_gpu", "out_num")),
     Column("owned_sl", "$/M tokens owned", _cost("owned", _UTIL)),
     Column("rented_sl", "$/M tokens rented (reserved)", _cost("rented", _UTIL)),
@@ -331,24 +383,28 @@ TCO_COLUMNS = (
     Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
     Column("api_owned", "API break-even utiliz., owned", _lifted("api_owned", "out_pct1")),
     Column("api_rented", "API break-even utiliz., rented", _lifted("api_rented", "out_pct1")),
+    Column("status", "Status: ok, or the row's first problem", Formula(_status)),
     Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
     Column("rented_source", "Rented price from", _from_quotes(1)),
     Column(
         "residual_gpu",
         "Residual per GPU ($): capex x share",
-        Formula(lambda r: unless_blank(r["candidate"], r["capex_gpu"] * INPUTS["residual"]), "out_money0"),
+        Formula(
+            lambda r: unless_blank(r["candidate"], if_number(r["capex_gpu"], r["capex_gpu"] * INPUTS["residual"])),
+            "out_money0",
+        ),
     ),
     Column("entry", "entry", _sizing("entry")),  # hidden: the entry (Sizing's)
     Column("owned_mtok", "owned $/M at Sizing's rate", Lifted(_sizing_mtok, "out_money3")),  # hidden: Quotes'
 )
 TCO_TABLE = TableBlock(
     TCO,
-    under(SERVICE),
+    under(CAPEX_TABLE),
     SIZING_TABLE.slots,
     TCO_COLUMNS,
     "Owned against rented (reserved), per candidate, at the utilization and service level above "
     "(none: no MLPerf row of it meets the service level)",
-    header_height=66,
+    header_height=80,
 )
 _HIDDEN = len(TCO_COLUMNS)  # the first column after the table's: hidden answers of one call each
 MEASURED = ArrayBlock(
@@ -382,18 +438,11 @@ def _slo(name: str) -> Lifted:
     return Lifted(value, "out_num" if name == "SLOBEST" else "out_text")
 
 
-def _node(_: Mapping[str, Expr]) -> Expr:
-    """GPUs per node of each candidate's MLPerf system (its accelerators / its nodes), 8 where unknown."""
-    entries = span(TCO_TABLE.column("entry"))
-    return call("IFERROR", call("ENTRY", entries, lit("gpus")) / call("ENTRY", entries, lit("nodes")), 8)
-
-
 LIFTED = TableBlock(
     TCO,
     TCO_TABLE.header_row,
     TCO_TABLE.slots,
     (
-        Column("node", "MLPerf node", Lifted(_node, "out_int")),
         Column("scenario", "SLOBESTSCENARIO", _slo("SLOBESTSCENARIO")),
         Column("per_gpu", "SLOBEST", _slo("SLOBEST")),
         Column("api_owned", "APIUTILIZATION owned", _api("owned")),
@@ -401,7 +450,7 @@ LIFTED = TableBlock(
     ),
     left=_HIDDEN + 3 + 14 + 3,
 )
-"""Hidden: one array formula a column beside the table (its MLPerf node sizes, its rates and scenarios at the
+"""Hidden: one array formula a column beside the table (its rates and scenarios at the
 service level, its API break-even utilizations), shown in the table by plain references."""
 UTILIZATIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -692,13 +741,14 @@ shows an array formula's cached values only in its first cell): empty text past 
 
 TCO_SHEET = sheet(
     TCO,
-    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", 36), ("T", 22), ("U", 11), ("V:AW", 0)),
+    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", STATUS_WIDTH), ("T", 36), ("U", 22), ("V", 11), ("W:AX", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,
         INPUTS,
         SLO_HEADER,
         SERVICE,
+        CAPEX_TABLE,
         TCO_TABLE,
         MEASURED,
         BREAKEVEN,

@@ -102,9 +102,9 @@ def test_every_owning_input_is_a_labelled_input_with_its_source(built: Path) -> 
         value = ws[S.TCO_INPUTS[field.key].a1]
         assert value.data_type == "n" and not value.protection.locked, field.key  # a number to type over
         assert field.note.startswith("assumption: "), field.key  # never presented as data
-    capex = S.TCO_TABLE.row(0)["capex_server"]
+    capex = T.CAPEX_TABLE.row(0)["capex_server"]  # typed per candidate (keyed by its name, not Sizing's row)
     assert ws[capex.a1].data_type == "n" and not ws[capex.a1].protection.locked
-    assert "example" in str(ws.cell(S.TCO_TABLE.header_row, capex.col + 1).value)
+    assert "example" in str(ws.cell(T.CAPEX_TABLE.header_row, capex.col + 1).value)
 
 
 def test_owned_against_rented_per_candidate(built: Path) -> None:

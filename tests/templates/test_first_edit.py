@@ -22,6 +22,7 @@ from benchsheet.data.table import round_sort_key
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell, TableBlock
+from benchsheet.templates.sheets import tco as T
 from tests.templates.test_decision_sheets import Book, fn  # the catalogue's own answers; values by Cell
 
 
@@ -266,7 +267,9 @@ def test_each_best_says_how_many_rows_stand_behind_it(template: Path, capsys: py
     """H200's per-GPU value (and so its quote's verdict) rests on one row, 6.0-0092: Sizing and Quotes say so;
     every other candidate's count is the rows BEST chose from; an entry ID typed as a candidate rests on itself."""
     slot = S.SIZING_TABLE.row(len(S.CANDIDATES))
-    status, err, book = edit_and_calc(template, {slot["candidate"]: "6.1-0052", slot["gpus_per_node"]: 8}, capsys)
+    capex = T.CAPEX_TABLE.row(len(S.CANDIDATES))  # a new candidate's capex, typed on TCO (it has none else)
+    typed = {slot["candidate"]: "6.1-0052", slot["gpus_per_node"]: 8, capex["candidate"]: "6.1-0052"}
+    status, err, book = edit_and_calc(template, {**typed, capex["capex_server"]: 480_000}, capsys)
     assert status == 0, err
     for i, (family, _) in enumerate(S.CANDIDATES):
         row = {k: book[c] for k, c in S.SIZING_TABLE.row(i).items()}

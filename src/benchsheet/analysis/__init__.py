@@ -39,9 +39,10 @@ from benchsheet.analysis.best import (
 from benchsheet.analysis.bounds import latency_bounds
 from benchsheet.analysis.breakeven import breakeven, breakeven_price, paired, per_gpu_spec
 from benchsheet.analysis.citations import CITE_PARTS, LINE_LIMIT, NOT_VERIFIED, TRADEMARK, citation, cite, datainfo
-from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, cost_per_mtok, gpus_needed
+from benchsheet.analysis.costs import cost_per_mtok, gpus_needed
 from benchsheet.analysis.energy import energy_cite, per_watt
 from benchsheet.analysis.entries import (
+    DEFAULT_GPUS_PER_NODE,
     ENTRY_FIELDS,
     ENTRY_ID,
     RUN_FIELDS,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from benchsheet.analysis.best import best_row
-from benchsheet.analysis.entries import ENTRY_ID, find_row
+from benchsheet.analysis.entries import DEFAULT_GPUS_PER_NODE, ENTRY_ID, find_row
 from benchsheet.analysis.pergpu import per_gpu_of, per_gpu_value
 from benchsheet.analysis.selection import Filters
 from benchsheet.data.names import THROUGHPUT_UNITS, canonical_scenario
@@ -179,10 +179,6 @@ def _served(rate: float) -> float:
     if rate <= 0:
         raise too_large()
     return rate
-
-
-DEFAULT_GPUS_PER_NODE = 8
-"""Accelerators per node where a sheet leaves it out: the usual 8-GPU server."""
 
 
 def gpus_needed(

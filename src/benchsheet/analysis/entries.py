@@ -24,6 +24,7 @@ ENTRY_FIELDS = (
     "vendor",
     "gpus",
     "nodes",
+    "gpus_per_node",
     "availability",
     "division",
     "suite",
@@ -33,6 +34,8 @@ ENTRY_FIELDS = (
     "inferred",
     "flags",
 )
+DEFAULT_GPUS_PER_NODE = 8
+"""Accelerators per node where a sheet leaves it out, or MLPerf's system gives none: the usual 8-GPU server."""
 RUN_FIELDS = (*LATENCY_FIELDS, "valid")
 """ENTRY fields that only private entries (your own loadgen runs) have."""
 ENTRY_ID = re.compile(r"v?\d+\.\d+-\d{4}|local-\d{4}", re.IGNORECASE)
@@ -94,6 +97,14 @@ def gpus(table: Table, entry: str) -> int:
     return row.gpus
 
 
+def row_node_size(row: Row) -> int:
+    """GPUs per node of the MLPerf system the row measured (its accelerators / its nodes); 8 where they do not
+    divide into whole nodes (a cluster of unequal nodes)."""
+    if row.nodes >= 1 and row.gpus >= row.nodes and row.gpus % row.nodes == 0:
+        return row.gpus // row.nodes
+    return DEFAULT_GPUS_PER_NODE
+
+
 def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | bool:
     name = field.strip().lower()
     if name not in ENTRY_FIELDS + RUN_FIELDS:
@@ -106,6 +117,8 @@ def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | 
         return ", ".join(sorted(f"{r.benchmark} {r.scenario}" for r in rows if r.inferred)) or "none"
     if name == "flags":
         return _entry_flags(rows)
+    if name == "gpus_per_node":  # the node size FLEET and the workbook take where yours is blank
+        return row_node_size(row)
     if name in ENTRY_FIELDS:
         value: str | int = getattr(row, name)
         return value

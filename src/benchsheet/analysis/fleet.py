@@ -11,8 +11,8 @@ import math
 from collections.abc import Sequence
 
 from benchsheet.analysis.best import best_row
-from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE, check_price, check_rate, gpus_for
-from benchsheet.analysis.entries import ENTRY_ID, find_row
+from benchsheet.analysis.costs import check_price, check_rate, gpus_for
+from benchsheet.analysis.entries import DEFAULT_GPUS_PER_NODE, ENTRY_ID, find_row, row_node_size
 from benchsheet.analysis.pergpu import per_gpu_of
 from benchsheet.analysis.selection import Filters
 from benchsheet.analysis.slo import Bounds, ms_text, slo_best_row, strict_scenarios
@@ -304,13 +304,6 @@ def _node_cells(gpus_per_node: NodeSizes) -> Cells:
 def _nodes(cells: Cells, families: Cells, count: int) -> list[int | None]:
     """Each candidate's node size; None (blank): the node size of the MLPerf row each workload uses."""
     return [None if _blank(v) else int(v) for v in _per_family(cells, families, "gpus_per_node", count)]  # type: ignore[call-overload]
-
-
-def row_node_size(row: Row) -> int:
-    """GPUs per node of the MLPerf system the row measured (its accelerators / its nodes)."""
-    if row.nodes >= 1 and row.gpus >= row.nodes and row.gpus % row.nodes == 0:
-        return row.gpus // row.nodes
-    return DEFAULT_GPUS_PER_NODE
 
 
 def _check_headroom(headroom: float) -> None:

@@ -5,7 +5,7 @@ target, an API's price, a power cap, a mix of workloads. ``functions.CATALOGUE``
 from __future__ import annotations
 
 from benchsheet.analysis import fleet, slo, tco
-from benchsheet.analysis.costs import DEFAULT_GPUS_PER_NODE
+from benchsheet.analysis.entries import DEFAULT_GPUS_PER_NODE
 from benchsheet.catalogue.declare import AVAIL, BENCH, ENTRY, FAMILY, MAXG, PER_GPU, ROUND, SCEN, SOFT, Arg, Function
 
 UTILIZATION = "Share of the owned GPU's hours spent serving, > 0 and <= 1"

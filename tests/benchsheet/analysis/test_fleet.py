@@ -260,3 +260,14 @@ def test_empty_slots_as_excel_sends_them() -> None:
     got = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], [None], ["GB300"]], [[5], [None], [7]], 0.7, [[8], [None], [4]])
     want = udf.FLEET(BENCHES, SCENS, TARGETS, [["B200"], [""], ["GB300"]], [[5], [""], [7]], 0.7, [[8], [""], [4]])
     assert isinstance(got, list) and got == want, got
+
+
+def test_entry_gives_the_node_size_fleet_takes_where_yours_is_blank() -> None:
+    """ENTRY(entry, "gpus_per_node"): the MLPerf system's accelerators / its nodes, as FLEET takes a blank node
+    size; a whole number even where they do not divide (6.0-0003: 94 GPUs in 12 nodes of unequal size)."""
+    assert udf.ENTRY("6.1-0075", "gpus_per_node") == udf.ENTRY("6.1-0075", "gpus") // udf.ENTRY("6.1-0075", "nodes")
+    assert (udf.ENTRY("6.0-0003", "gpus"), udf.ENTRY("6.0-0003", "nodes")) == (94, 12)
+    assert udf.ENTRY("6.0-0003", "gpus_per_node") == 8
+    got = udf.FLEET("gpt-oss-120b", "Server", 1_000_000, "6.0-0003", 5, 0.7, None, 730)
+    assert isinstance(got, list), got
+    assert got[1][8] == got[1][7] // 8  # nodes: whole 8-GPU nodes
