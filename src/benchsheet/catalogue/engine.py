@@ -80,12 +80,17 @@ def evaluate(text: str) -> Any:
     return _reasoned(value)
 
 
+_AS_GIVEN = "{code} as given: the formula makes or passes on this error (NA(), or {code} typed or in an argument)"
+"""The reason of an error that comes with none: Excel's own error value, typed or made by NA()."""
+
+
 def _reasoned(value: Any) -> Any:
     if isinstance(value, list):
         return [_reasoned(v) for v in value]
     if is_error(value):
         code = str.__str__(value)
-        return ErrorValue(code, getattr(value, "reason", "") or formula.BARE_REASONS.get(code, ""))
+        reason = getattr(value, "reason", "") or formula.BARE_REASONS.get(code) or _AS_GIVEN.format(code=code)
+        return ErrorValue(code, reason)
     return value
 
 
