@@ -172,7 +172,7 @@ SIZING_TABLE = TableBlock(
     8,
     SIZING_COLUMNS,
     "Candidates: a family takes its best per-GPU entry under the workload's filters",
-    header_height=40,
+    header_height=44,
     cite=Cite("entry"),
 )
 SIZING_SHEET = sheet(
