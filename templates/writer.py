@@ -290,7 +290,7 @@ class SheetWriter:
         breaks, used = [], 0.0
         for row in range(1, self.last_row + 1):
             height = self.heights.get(row, default)
-            if used + height > page:
+            if used + height > page or row in self.sheet.breaks_before:
                 breaks.append(row)
                 used = 0.0
             used += height
@@ -325,6 +325,7 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
+        ws.set_h_pagebreaks([row - 1 for row in self.sheet.breaks_before])  # xlsxwriter: the break under a row
         titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks())
         if titles is not None:
             ws.repeat_rows(titles - 1)

@@ -452,4 +452,5 @@ CLAIMS_SHEET = sheet(
         notes(CLAIMS, under(GAINS_CHART, gap=0, titled=False)),
     ),
     one_page=False,  # one page wide, as many long as it takes: printed at the other sheets' scale
+    breaks_before=(GAINS_CHART.top,),  # the chart starts a page: printed whole, not split over two
 )

@@ -6,6 +6,7 @@ catalogue functions' own answers, never against a number in product code.
 
 from __future__ import annotations
 
+import html
 import itertools
 import os
 import re
@@ -1293,3 +1294,35 @@ def test_no_line_runs_past_the_printed_columns(built_pdf: Path) -> None:
         edge = max(inner, default=float("inf"))
         cut += [(page, text[:60]) for x0, x1, text in lines if x0 <= left + 1 and x1 > edge + 3]
     assert not cut, cut
+
+
+def _line_tops_of_pages(pdf: Path) -> list[list[tuple[float, str]]]:
+    """Each rendered page's text lines as pdftotext lays them out: (top, text), entities decoded."""
+    done = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True, check=True)
+    word = re.compile(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">(.*?)</word>')
+    pages = []
+    for body in re.findall(r"<page [^>]*>(.*?)</page>", done.stdout, re.DOTALL):
+        lines = [word.findall(line) for line in re.findall(r"<line [^>]*>(.*?)</line>", body, re.DOTALL)]
+        pages.append([(float(w[0][0]), html.unescape(" ".join(x[1] for x in w))) for w in lines if w])
+    return pages
+
+
+@pytest.mark.slow
+@needs_rendering
+def test_every_bar_chart_prints_whole_on_one_page(built: tuple[Path, B.BuildReport], built_pdf: Path) -> None:
+    """Claims' software-gains chart printed its title and first bars at the foot of one page and the rest atop
+    the next (issue 40): now it starts a page. Checked from the rendered PDF for every bar chart: the page that
+    prints its axis title prints, above it, the chart's title and its first category's label."""
+    wb, pages = values(built[0]), _line_tops_of_pages(built_pdf)
+    charts = [(sheet, b) for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, Chart) and b.kind == "bar"]
+    assert any(sheet.name == S.CLAIMS for sheet, _ in charts)
+    for sheet, chart in charts:
+        title, axis = wb[sheet.name][chart.title.a1].value, chart.x_axis["name"]
+        first = chart.series[0].categories.first
+        label = wb[sheet.name][first.a1].value
+        at = [(page, top) for page, lines in enumerate(pages) for top, text in lines if text == axis]
+        assert len(at) == 1, (sheet.name, axis, at)
+        page, bottom = at[0]
+        heads = [top for top, text in pages[page] if title.startswith(text) and top < bottom]
+        assert heads, f"{sheet.name}: the chart's title is not on page {page + 1} with its axis title"
+        assert any(max(heads) < top < bottom and text == label for top, text in pages[page]), (sheet.name, label)
