@@ -43,7 +43,6 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     QUOTES,
-    STATUS_WIDTH,
     if_number,
     notes,
     sheet,
@@ -305,7 +304,7 @@ def _from_quotes(j: int) -> Formula:
 
     Prices and capex computed here are formatted as plain numbers, not currency: Excel hands a currency cell
     to a function as VT_CY, rounded to 4 decimals, and the owned price is not a round number."""
-    style = "out_num2" if j == 0 else "out_text"
+    style = "out_num2" if j == 0 else "out_wrap"  # where from: a vendor's name as typed, wrapped in its column
     return Formula(lambda r: Expr.of(Cell(QUOTES, r.first + r.index, RENTED_COL + j)), style)
 
 
@@ -383,8 +382,8 @@ TCO_COLUMNS = (
     Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
     Column("api_owned", "API break-even utiliz., owned", _lifted("api_owned", "out_pct1")),
     Column("api_rented", "API break-even utiliz., rented", _lifted("api_rented", "out_pct1")),
-    Column("status", "Status: ok, or the row's first problem", Formula(_status)),
-    Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
+    Column("status", "Status: ok, or the row's first problem", Formula(_status, "out_wrap")),
+    Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source, "out_wrap")),
     Column("rented_source", "Rented price from", _from_quotes(1)),
     Column(
         "residual_gpu",
@@ -740,8 +739,8 @@ shows an array formula's cached values only in its first cell): empty text past 
 
 
 TCO_SHEET = sheet(
-    TCO,
-    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", STATUS_WIDTH), ("T", 36), ("U", 22), ("V", 11), ("W:AX", 0)),
+    TCO,  # S, T and U wrap (status, power from, rented from): narrower than Sizing's status, the page less wide
+    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", 30), ("T", 40), ("U", 22), ("V", 11), ("W:AX", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,

@@ -20,6 +20,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.utils.cell import range_boundaries
 
 from benchsheet import analysis as A
 from benchsheet.analysis import choices
@@ -1326,3 +1327,41 @@ def test_every_bar_chart_prints_whole_on_one_page(built: tuple[Path, B.BuildRepo
         heads = [top for top, text in pages[page] if title.startswith(text) and top < bottom]
         assert heads, f"{sheet.name}: the chart's title is not on page {page + 1} with its axis title"
         assert any(max(heads) < top < bottom and text == label for top, text in pages[page]), (sheet.name, label)
+
+
+def _hidden_columns(ws: Any) -> set[int]:
+    """The indexes (A = 1) of a sheet's hidden columns (openpyxl keeps a run of columns as one dimension)."""
+    return {
+        i
+        for d in ws.column_dimensions.values()
+        if d.hidden or d.width == 0
+        for i in range(d.min or 0, (d.max or 0) + 1)
+    }
+
+
+@pytest.mark.slow
+@needs_rendering
+def test_every_text_a_printed_cell_holds_is_printed_whole(built: tuple[Path, B.BuildReport], built_pdf: Path) -> None:
+    """A text cut by the cell to its right prints only its start (issue 40: TCO's "Power per GPU: measured or
+    your input", FLEET's "none: <reason>" in its entry column, Compare's longest system name). Checked from the
+    rendered PDF: each sheet's pages, in the order LibreOffice draws them (pdftotext -raw), hold every text of
+    a printed cell whole, wherever it wraps (whitespace left out)."""
+    done = subprocess.run(["pdftotext", "-raw", str(built_pdf), "-"], capture_output=True, text=True, check=True)
+    pages = [re.sub(r"\s+", "", page) for page in done.stdout.split("\f")]
+    shapes, shown = formulas(built[0]), values(built[0])
+    sheets = [ws for ws in shapes.worksheets if ws.sheet_state == "visible"]
+    starts, at = [], 0
+    for ws in sheets:  # each sheet starts a page with its title
+        title = re.sub(r"\s+", "", str(shown[ws.title]["A1"].value))
+        at = next(i for i in range(at, len(pages)) if title in pages[i])
+        starts.append(at)
+    cut = []
+    for ws, first, end in zip(sheets, starts, [*starts[1:], len(pages)], strict=True):
+        printed, hidden = "".join(pages[first:end]), _hidden_columns(ws)
+        left, top, right, bottom = range_boundaries(ws.print_area.split("!")[-1].replace("$", ""))
+        for row in shown[ws.title].iter_rows(min_row=top, max_row=bottom, min_col=left, max_col=right):
+            for cell in row:
+                text = cell.value if isinstance(cell.value, str) and cell.column not in hidden else ""
+                if re.sub(r"\s+", "", text) not in printed:
+                    cut.append((ws.title, cell.coordinate, text[:60]))
+    assert not cut, cut

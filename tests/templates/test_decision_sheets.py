@@ -498,3 +498,21 @@ def test_fleets_notes_read_whole_in_a_status_column(built: Path) -> None:
         notes.append(note)
     assert {n.split(":")[0] for n in notes if n != "ok"} == {"none", "incomplete"}
     assert max(map(len, notes)) > 2 * 40  # whole: twice what the entry column showed
+
+
+def test_tcos_texts_wrap_in_rows_as_tall_as_they_are(built: Path) -> None:
+    # issue 40: TCO's "Power per GPU: measured or your input" ("your input for MI355X: no measured power in
+    # 6.1-0003's row", 58 characters in a column of 36) was cut by the next column; it, the status and where
+    # the rented price is from (a vendor's name as typed) wrap in their columns, in rows as tall as their text
+    book, ws = Book(built), openpyxl.load_workbook(built)[S.TCO]
+    widths = {k: ws.column_dimensions[c.a1.rstrip("0123456789")].width - 0.71 for k, c in S.TCO_TABLE.row(0).items()}
+    seen = 0
+    for k in range(S.TCO_TABLE.slots):
+        for key in ("status", "kw_source", "rented_source"):
+            cell, text = S.TCO_TABLE.row(k)[key], book[S.TCO_TABLE.row(k)[key]]
+            assert ws[cell.a1].alignment.wrap_text, key
+            if text:
+                needed = text_height(text, widths[key], FONT_SIZE, FONT_SIZE) or ONE_LINE
+                assert (ws.row_dimensions[cell.row].height or ONE_LINE) >= needed - 0.75, (key, text)
+                seen += len(text) > widths[key]
+    assert seen >= 5  # the sample's "your input for ..." texts are longer than their column
