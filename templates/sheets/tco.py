@@ -534,7 +534,7 @@ MOVED: tuple[tuple[str, str], ...] = (
 )
 
 
-_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software", *_MORE)
+OWNED_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software", *_MORE)
 """OWNEDGPUHOUR's arguments, in its order (residual: its $ per GPU, from the share of capex); availability is
 not moved (+10% of 98% is no share of hours), it stays as typed."""
 
@@ -565,14 +565,14 @@ def _change(r: RowCells) -> Expr:
     if key == "utilization":
         return if_number(owned, Expr.of(1) / (1 + STEP) - 1)
     args = MOVE_ARGS.row(r.index)
-    return if_number(owned, call("OWNEDGPUHOUR", *(args[f"a_{k}"] for k in _ARGS)) / owned - 1)
+    return if_number(owned, call("OWNEDGPUHOUR", *(args[f"a_{k}"] for k in OWNED_ARGS)) / owned - 1)
 
 
 MOVE_ARGS = TableBlock(
     TCO,
     under(CURVES),
     len(MOVED),
-    tuple(Column(f"a_{k}", k, _moved_arg(k)) for k in _ARGS),
+    tuple(Column(f"a_{k}", k, _moved_arg(k)) for k in OWNED_ARGS),
     left=len(TCO_COLUMNS) + 3,
 )
 """Hidden: the arguments of each row's OWNEDGPUHOUR (one input moved up by STEP), beside the table."""
@@ -700,7 +700,7 @@ BREAKDOWN_CHART = Chart(
 MAX_YEARS = 10
 """The schedule's rows: years 0..10, then the NPVs and the verdict (a longer depreciation shows its first 10)."""
 _CASH_ROWS = MAX_YEARS + 1 + 2
-_CASH_LEFT = _HIDDEN + 3 + len(_ARGS)  # hidden, after the moved arguments
+_CASH_LEFT = _HIDDEN + 3 + len(OWNED_ARGS)  # hidden, after the moved arguments
 
 
 def _cash_call() -> Expr:
