@@ -117,7 +117,7 @@ INPUTS = Fields(
 )
 SLO_HEADER = Header(
     TCO,
-    under(INPUTS, gap=1, titled=False),
+    under(INPUTS),  # a blank row, then its title: not directly under the last owning input
     ("Service level and API", "Value", "Source / assumption"),
     "The service level your product sells, and the API it competes with",
     height=27,
@@ -724,7 +724,7 @@ CASH_TABLE = TableBlock(
         Column(key, label, Formula(_cash_cell(j), style))
         for j, (key, label, style) in enumerate(
             (
-                ("year", "Year", "out_text"),
+                ("year", "Year", "out_left"),  # under its heading, not at the wide column's far edge
                 ("own", "Owning ($ per GPU)", "out_money0"),
                 ("rent", "Renting, reserved ($ per GPU)", "out_money0"),
             )
