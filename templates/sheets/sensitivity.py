@@ -222,7 +222,7 @@ TORNADO_CHART = Chart(
     ),
     title=TORNADO.title_cell,
     x_axis={"name": "change in owned $ per million tokens", "num_format": "0%"},
-    y_axis={"reverse": True, "label_position": "low"},
+    y_axis={"reverse": True, "label_position": "low", "interval_unit": 1, "num_font": {"size": 8}},  # all named
     legend="bottom",
     width=860,
     height=380,
@@ -241,4 +241,5 @@ SENSITIVITY_SHEET = sheet(
         MOVED_OWNED,
         UNRANKED,
     ),
+    landscape=False,  # a grid and two charts, one above the other: portrait prints them at half again the size
 )
