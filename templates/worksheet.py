@@ -24,6 +24,7 @@ class Sheet:
     one_page: bool = True
     empty_row: float | None = None  # points: a row with nothing in it (a hairline: empty slots take no page)
     repeat_row: int | None = None  # a row printed atop every page (a long table's column headers)
+    breaks_before: tuple[int, ...] = ()  # rows that start a printed page (a chart that must print whole)
 
     def heading(self) -> Iterator[Put]:
         """The title in A1 and what the sheet is for in A2."""

@@ -69,17 +69,17 @@ FORMATS: dict[str, dict[str, Any]] = {
     "out_text": {"valign": "top"},
     "out_left": {"valign": "top", "align": "left"},
     "out_wrap": {"text_wrap": True, "valign": "top"},
-    "out_int": {"num_format": "#,##0_)"},
+    "out_int": {"num_format": "#,##0_)", "valign": "top"},
     "out_num": {"num_format": "#,##0.0_)", "valign": "top"},
     "out_num2": {"num_format": "#,##0.00_)", "valign": "top"},
-    "out_money": {"num_format": "$#,##0.00_)"},
-    "out_money3": {"num_format": "$#,##0.000_)"},
-    "out_money0": {"num_format": "$#,##0_)"},
-    "out_ratio": {"num_format": "0.000_)"},
-    "out_pct": {"num_format": "0%_)"},
+    "out_money": {"num_format": "$#,##0.00_)", "valign": "top"},
+    "out_money3": {"num_format": "$#,##0.000_)", "valign": "top"},
+    "out_money0": {"num_format": "$#,##0_)", "valign": "top"},
+    "out_ratio": {"num_format": "0.000_)", "valign": "top"},
+    "out_pct": {"num_format": "0%_)", "valign": "top"},
     "out_pct1": {"num_format": "0.0%_)", "valign": "top"},
     "out_verdict": {"bold": True, "valign": "top"},
-    "out_bold_money3": {"num_format": "$#,##0.000_)", "bold": True},
+    "out_bold_money3": {"num_format": "$#,##0.000_)", "bold": True, "valign": "top"},
     "subtitle_wrap": {"italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"},
     "note_wrap": {"italic": True, "font_color": "#7F7F7F", "valign": "top", "text_wrap": True},
 }
@@ -290,7 +290,7 @@ class SheetWriter:
         breaks, used = [], 0.0
         for row in range(1, self.last_row + 1):
             height = self.heights.get(row, default)
-            if used + height > page:
+            if used + height > page or row in self.sheet.breaks_before:
                 breaks.append(row)
                 used = 0.0
             used += height
@@ -325,6 +325,7 @@ class SheetWriter:
         # last column (an error's reason) is cut at its edge and never shrinks the page
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
+        ws.set_h_pagebreaks([row - 1 for row in self.sheet.breaks_before])  # xlsxwriter: the break under a row
         titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks())
         if titles is not None:
             ws.repeat_rows(titles - 1)

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scripts import layout
@@ -259,3 +260,48 @@ def test_the_lite_steps_name_every_function_that_spills() -> None:
     line = next(p for p in excel.split("\n\n") if "A range in the first argument answers one" in p)
     named = set(re.findall(r"`([A-Z]+)`", line.split("same shape;")[1]))
     assert named == {fn.name for fn in CATALOGUE if fn.returns == "table"}
+
+
+def _input_blocks(ws: Any) -> set[str]:
+    """The input blocks of a built sheet, as its section titles name them ("Workload", "The mix"): the section
+    title (bold, underlined, column A) above each unlocked cell, up to its first ":", " (", "," or " at "."""
+    sections = {
+        c.row: str(c.value)
+        for (c,) in ws.iter_rows(max_col=1)
+        if c.value and c.font.bold and c.border.bottom.style and c.fill.fill_type is None
+    }
+    blocks = set()
+    for row in ws.iter_rows():
+        for cell in row:
+            above = [r for r in sections if r < cell.row]
+            if cell.protection.locked is False and above:
+                blocks.add(re.split(r":| \(|,| at ", sections[max(above)])[0])
+    return blocks
+
+
+def test_the_workbook_page_says_what_each_sheet_expects_a_user_to_edit(tmp_path: Path) -> None:
+    """issue 40: docs/workbook.md says, for every sheet of the built workbook, what you edit there (naming each
+    block of yellow, unlocked cells as the sheet titles it) and what follows from it; a sheet without an
+    input cell says "nothing"."""
+    import openpyxl
+
+    from benchsheet.templates.builder import build
+
+    path = tmp_path / "cluster-sizing.xlsx"
+    build(path)
+    page = _page("workbook.md")
+    section = page[page.index("## What you edit here, sheet by sheet") :].split("\n## ")[0]
+    paragraphs = {
+        m.group(1): " ".join(m.group(2).split())
+        for m in re.finditer(r"^\*\*(.+?)\.\*\* (What you edit here:.*?)(?=\n\n|\Z)", section, re.DOTALL | re.M)
+    }
+    wb = openpyxl.load_workbook(path, data_only=True)
+    sheets = [ws for ws in wb.worksheets if ws.sheet_state == "visible"]
+    assert list(paragraphs) == [ws.title for ws in sheets]  # every sheet, in the workbook's order
+    for ws in sheets:
+        said, blocks = paragraphs[ws.title], _input_blocks(ws)
+        assert "What follows:" in said, ws.title
+        for block in blocks:
+            assert f"*{block.lower()}" in said.lower(), (ws.title, block)  # named as the sheet titles it
+        if not any(c.protection.locked is False for row in ws.iter_rows() for c in row):
+            assert said.startswith("What you edit here: nothing"), ws.title

@@ -387,7 +387,7 @@ def _gains_title(w: Fields) -> Expr:
 
 GAINS_TABLE = TableBlock(
     CLAIMS,
-    header_row=under(GAINS_WORKLOAD, gap=0),
+    header_row=under(GAINS_WORKLOAD),  # a blank row, then its title: not directly under the workload
     slots=16,
     title=_gains_title(GAINS_WORKLOAD),
     header_height=30,
@@ -452,4 +452,5 @@ CLAIMS_SHEET = sheet(
         notes(CLAIMS, under(GAINS_CHART, gap=0, titled=False)),
     ),
     one_page=False,  # one page wide, as many long as it takes: printed at the other sheets' scale
+    breaks_before=(GAINS_CHART.top - 1,),  # a page from the blank row above the chart: printed whole, frame too
 )

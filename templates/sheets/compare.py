@@ -75,9 +75,9 @@ def _of_entry(field: str) -> Lifted:
     return Lifted(value)
 
 
-def _shown(key: str) -> Formula:
+def _shown(key: str, style: str = "out_text") -> Formula:
     """What the row's hidden cell ``key`` holds (an array formula's element): a plain formula shows it."""
-    return Formula(lambda r: Expr.of(r[key]))
+    return Formula(lambda r: Expr.of(r[key]), style)
 
 
 def _caption(bench: Cell, scen: Cell, avail: Cell, maxg: Cell) -> Expr:
@@ -103,7 +103,7 @@ COMPARE_TABLE = TableBlock(
             "Round of best",  # "v" added here: in the array formula it makes LibreOffice recompute it on load
             Formula(lambda r: unless_blank(r["round_all"], unless_error(r["round_all"], lit("v") & r["round_all"]))),
         ),
-        Column("system", "System", _shown("system_all")),
+        Column("system", "System", _shown("system_all", "out_wrap")),  # a long name wraps, never cut
         Column("median", "Median per-GPU", _of_family("MEDIANPERGPU")),
         Column(
             "best_over_median",

@@ -29,7 +29,7 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import if_number, notes, sheet, unit_name, unless_blank
+from benchsheet.templates.sheets.common import STATUS_WIDTH, if_number, notes, sheet, unit_name, unless_blank
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
 from benchsheet.templates.sheets.workload import WORKLOAD, workload_links
@@ -269,25 +269,60 @@ FLEET_REASON = Fields(
 HIDDEN = 16  # column Q: FLEET's whole answer, from one call
 
 
+_ENTRY = FLEET_HEADER.index("entry")
+
+
+def _answered(r: RowCells, j: int) -> Expr:
+    return Expr.of(ANSWER.cell(r.first + r.index, j))
+
+
 def _answer(j: int) -> Formula:
-    return Formula(lambda r: Expr.of(ANSWER.cell(r.first + r.index, j)), _STYLES[j])
+    return Formula(lambda r: _answered(r, j), _STYLES[j])
+
+
+def _note(r: RowCells) -> Expr:
+    """FLEET's note on the row, which it answers in its entry column: a total's ("incomplete: ...", "pooled in
+    nodes of 8"), or a workload's "none: <reason>" where the candidate has no row for it; else empty text."""
+    entry = _answered(r, _ENTRY)
+    is_note = call("OR", eq(_answered(r, 1), lit("total")), eq(call("LEFT", entry, 5), lit("none:")))
+    return if_(is_note, entry, lit(""))
+
+
+def _entry(r: RowCells) -> Expr:
+    """The row's entry ID; empty where FLEET's entry column holds its note (the status column shows it)."""
+    return if_(eq(_note(r), lit("")), _answered(r, _ENTRY), lit(""))
+
+
+def _status(r: RowCells) -> Expr:
+    """ "ok", or FLEET's note on the row in full, in a column wide enough to read it; empty for an empty slot."""
+    note = _note(r)
+    return unless_blank(r["c0"], if_(eq(note, lit("")), lit("ok"), note))
+
+
+def _fleet_column(j: int, head: str) -> Column:
+    label = _LABELS[head][:1].upper() + _LABELS[head][1:]
+    return Column(f"c{j}", label, Formula(_entry, _STYLES[j]) if j == _ENTRY else _answer(j))
 
 
 FLEET_TABLE = TableBlock(
     FLEET,
     under(FLEET_REASON),
     _ROWS,
-    tuple(Column(f"c{j}", _LABELS[h][:1].upper() + _LABELS[h][1:], _answer(j)) for j, h in enumerate(FLEET_HEADER)),
+    (
+        *(_fleet_column(j, h) for j, h in enumerate(FLEET_HEADER)),
+        Column("status", "Status: ok, or FLEET's note on the row", Formula(_status, "out_wrap")),
+    ),
     "FLEET: per candidate, each workload and the total",
     header_height=40,
 )
-"""FLEET's rows, each cell a reference to the hidden answer beside it."""
+"""FLEET's rows, each cell a reference to the hidden answer beside it, and the row's status: FLEET's note
+("none: <reason>", "incomplete: ...") in a column of its own, where the entry column would cut it."""
 ANSWER = ArrayBlock(FLEET, FLEET_TABLE.first, HIDDEN, _ROWS, len(FLEET_HEADER), FLEET_CALL, skip=1)
 """FLEET's rows after its header from one array formula, in hidden columns beside the table that shows them
 (LibreOffice shows an array formula's cached values only in its first cell)."""
 FLEET_SHEET = sheet(
     FLEET,
-    (("A", 24), ("B", 16), ("C", 13), ("D:F", 12), ("G", 44), ("H:L", 12), ("Q:AE", 0)),
+    (("A", 24), ("B", 16), ("C", 13), ("D:F", 12), ("G", 13), ("H:L", 12), ("M", STATUS_WIDTH), ("Q:AE", 0)),
     (
         FLEET_WORKLOAD,
         MIX_INPUTS,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
+from openpyxl.utils.cell import get_column_letter
+
 from benchsheet.templates.layout import (
     Chart,
     Cite,
@@ -39,7 +41,7 @@ from benchsheet.templates.sheets.common import (
     sheet,
 )
 from benchsheet.templates.sheets.tco import INPUTS as TCO_INPUTS
-from benchsheet.templates.sheets.tco import MOVED, TCO_TABLE
+from benchsheet.templates.sheets.tco import MOVED, OWNED_ARGS, TCO_TABLE
 from benchsheet.templates.sheets.workload import FILTER_KEYS, workload_links
 
 SENS_WORKLOAD = workload_links(SENSITIVITY, *FILTER_KEYS)
@@ -116,6 +118,9 @@ _DIVIDING = (("utilization", "Utilization"), ("per_gpu", "Per-GPU throughput"))
 TORNADO_INPUTS = (*_OWNED_INPUTS, *_DIVIDING)
 HIDDEN = 19  # column T: the first of the tornado's hidden columns
 TORNADO_TOP = under(SENS_NOTES, gap=1)  # the tornado's header row (its hidden helper tables' too)
+_OWNED_ARGS = OWNED_ARGS
+"""OWNEDGPUHOUR's arguments in its order: every cost line TCO's owned price counts (the tornado left out the
+ones after software, issue 40: every input then moved owned $/M tokens down by some 21%, both ways)."""
 
 
 def _moved(r: RowCells, name: str) -> Expr:
@@ -125,7 +130,7 @@ def _moved(r: RowCells, name: str) -> Expr:
     base: dict[str, Expr] = {
         "capex": Expr.of(_FIRST["capex_gpu"].abs),
         "kw": Expr.of(_FIRST["kw"].abs),
-        **{k: Expr.of(TCO_INPUTS[k]) for k in ("years", "rate", "residual", "pue", "kwh", "colo", "software")},
+        **{k: Expr.of(TCO_INPUTS[k]) for k in _OWNED_ARGS if k not in ("capex", "kw")},
     }
     moved = {k: v * factor if k == key else v for k, v in base.items()}
     if name == "residual":  # $ per GPU: the (moved) capex x the (moved) share
@@ -137,7 +142,6 @@ def _owned_all(c: Mapping[str, Expr]) -> Expr:
     return call("OWNEDGPUHOUR", *(c[f"a_{k}"] for k in _OWNED_ARGS))
 
 
-_OWNED_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software")
 MOVED_OWNED = TableBlock(
     SENSITIVITY,
     TORNADO_TOP,
@@ -218,14 +222,14 @@ TORNADO_CHART = Chart(
     ),
     title=TORNADO.title_cell,
     x_axis={"name": "change in owned $ per million tokens", "num_format": "0%"},
-    y_axis={"reverse": True, "label_position": "low"},
+    y_axis={"reverse": True, "label_position": "low", "interval_unit": 1, "num_font": {"size": 8}},  # all named
     legend="bottom",
     width=860,
     height=380,
 )
 SENSITIVITY_SHEET = sheet(
     SENSITIVITY,
-    (("A", 30), ("B:I", 11), ("K:R", 0), ("T:AJ", 0)),
+    (("A", 30), ("B:I", 11), ("K:R", 0), (f"T:{get_column_letter(UNRANKED.left + len(UNRANKED.columns))}", 0)),
     (
         SENS_WORKLOAD,
         SENS,
@@ -237,4 +241,5 @@ SENSITIVITY_SHEET = sheet(
         MOVED_OWNED,
         UNRANKED,
     ),
+    landscape=False,  # a grid and two charts, one above the other: portrait prints them at half again the size
 )

@@ -43,7 +43,6 @@ from benchsheet.templates.layout import (
 from benchsheet.templates.sheets.common import (
     FAMILY_RULE,
     QUOTES,
-    STATUS_WIDTH,
     if_number,
     notes,
     sheet,
@@ -118,7 +117,7 @@ INPUTS = Fields(
 )
 SLO_HEADER = Header(
     TCO,
-    under(INPUTS, gap=1, titled=False),
+    under(INPUTS),  # a blank row, then its title: not directly under the last owning input
     ("Service level and API", "Value", "Source / assumption"),
     "The service level your product sells, and the API it competes with",
     height=27,
@@ -305,7 +304,7 @@ def _from_quotes(j: int) -> Formula:
 
     Prices and capex computed here are formatted as plain numbers, not currency: Excel hands a currency cell
     to a function as VT_CY, rounded to 4 decimals, and the owned price is not a round number."""
-    style = "out_num2" if j == 0 else "out_text"
+    style = "out_num2" if j == 0 else "out_wrap"  # where from: a vendor's name as typed, wrapped in its column
     return Formula(lambda r: Expr.of(Cell(QUOTES, r.first + r.index, RENTED_COL + j)), style)
 
 
@@ -383,8 +382,8 @@ TCO_COLUMNS = (
     Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
     Column("api_owned", "API break-even utiliz., owned", _lifted("api_owned", "out_pct1")),
     Column("api_rented", "API break-even utiliz., rented", _lifted("api_rented", "out_pct1")),
-    Column("status", "Status: ok, or the row's first problem", Formula(_status)),
-    Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source)),
+    Column("status", "Status: ok, or the row's first problem", Formula(_status, "out_wrap")),
+    Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source, "out_wrap")),
     Column("rented_source", "Rented price from", _from_quotes(1)),
     Column(
         "residual_gpu",
@@ -535,7 +534,7 @@ MOVED: tuple[tuple[str, str], ...] = (
 )
 
 
-_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software", *_MORE)
+OWNED_ARGS = ("capex", "years", "rate", "residual", "kw", "pue", "kwh", "colo", "software", *_MORE)
 """OWNEDGPUHOUR's arguments, in its order (residual: its $ per GPU, from the share of capex); availability is
 not moved (+10% of 98% is no share of hours), it stays as typed."""
 
@@ -566,14 +565,14 @@ def _change(r: RowCells) -> Expr:
     if key == "utilization":
         return if_number(owned, Expr.of(1) / (1 + STEP) - 1)
     args = MOVE_ARGS.row(r.index)
-    return if_number(owned, call("OWNEDGPUHOUR", *(args[f"a_{k}"] for k in _ARGS)) / owned - 1)
+    return if_number(owned, call("OWNEDGPUHOUR", *(args[f"a_{k}"] for k in OWNED_ARGS)) / owned - 1)
 
 
 MOVE_ARGS = TableBlock(
     TCO,
     under(CURVES),
     len(MOVED),
-    tuple(Column(f"a_{k}", k, _moved_arg(k)) for k in _ARGS),
+    tuple(Column(f"a_{k}", k, _moved_arg(k)) for k in OWNED_ARGS),
     left=len(TCO_COLUMNS) + 3,
 )
 """Hidden: the arguments of each row's OWNEDGPUHOUR (one input moved up by STEP), beside the table."""
@@ -701,7 +700,7 @@ BREAKDOWN_CHART = Chart(
 MAX_YEARS = 10
 """The schedule's rows: years 0..10, then the NPVs and the verdict (a longer depreciation shows its first 10)."""
 _CASH_ROWS = MAX_YEARS + 1 + 2
-_CASH_LEFT = _HIDDEN + 3 + len(_ARGS)  # hidden, after the moved arguments
+_CASH_LEFT = _HIDDEN + 3 + len(OWNED_ARGS)  # hidden, after the moved arguments
 
 
 def _cash_call() -> Expr:
@@ -725,7 +724,7 @@ CASH_TABLE = TableBlock(
         Column(key, label, Formula(_cash_cell(j), style))
         for j, (key, label, style) in enumerate(
             (
-                ("year", "Year", "out_text"),
+                ("year", "Year", "out_left"),  # under its heading, not at the wide column's far edge
                 ("own", "Owning ($ per GPU)", "out_money0"),
                 ("rent", "Renting, reserved ($ per GPU)", "out_money0"),
             )
@@ -740,8 +739,8 @@ shows an array formula's cached values only in its first cell): empty text past 
 
 
 TCO_SHEET = sheet(
-    TCO,
-    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", STATUS_WIDTH), ("T", 36), ("U", 22), ("V", 11), ("W:AX", 0)),
+    TCO,  # S, T and U wrap (status, power from, rented from): narrower than Sizing's status, the page less wide
+    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", 30), ("T", 40), ("U", 22), ("V", 11), ("W:AX", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,

@@ -6,6 +6,7 @@ catalogue functions' own answers, never against a number in product code.
 
 from __future__ import annotations
 
+import html
 import itertools
 import os
 import re
@@ -19,6 +20,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.utils.cell import range_boundaries
 
 from benchsheet import analysis as A
 from benchsheet.analysis import choices
@@ -1292,4 +1294,77 @@ def test_no_line_runs_past_the_printed_columns(built_pdf: Path) -> None:
         inner = [line[1] for line in lines if line[0] > left + 5]
         edge = max(inner, default=float("inf"))
         cut += [(page, text[:60]) for x0, x1, text in lines if x0 <= left + 1 and x1 > edge + 3]
+    assert not cut, cut
+
+
+def _line_tops_of_pages(pdf: Path) -> list[list[tuple[float, str]]]:
+    """Each rendered page's text lines as pdftotext lays them out: (top, text), entities decoded."""
+    done = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True, check=True)
+    word = re.compile(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">(.*?)</word>')
+    pages = []
+    for body in re.findall(r"<page [^>]*>(.*?)</page>", done.stdout, re.DOTALL):
+        lines = [word.findall(line) for line in re.findall(r"<line [^>]*>(.*?)</line>", body, re.DOTALL)]
+        pages.append([(float(w[0][0]), html.unescape(" ".join(x[1] for x in w))) for w in lines if w])
+    return pages
+
+
+@pytest.mark.slow
+@needs_rendering
+def test_every_bar_chart_prints_whole_on_one_page(built: tuple[Path, B.BuildReport], built_pdf: Path) -> None:
+    """Claims' software-gains chart printed its title and first bars at the foot of one page and the rest atop
+    the next, and the tornado on Sensitivity named every other input (issue 40). Checked from the rendered PDF
+    for every bar chart: the page that prints its axis title prints, above it, the chart's title and under
+    that the label of every category it plots."""
+    wb, pages = values(built[0]), _line_tops_of_pages(built_pdf)
+    charts = [(sheet, b) for sheet in S.SHEETS for b in sheet.blocks if isinstance(b, Chart) and b.kind == "bar"]
+    assert {S.CLAIMS, S.SENSITIVITY} <= {sheet.name for sheet, _ in charts}
+    for sheet, chart in charts:
+        title, axis = wb[sheet.name][chart.title.a1].value, chart.x_axis["name"]
+        span = chart.series[0].categories
+        labels = [wb[sheet.name].cell(r, span.first.col + 1).value for r in range(span.first.row, span.last.row + 1)]
+        at = [(page, top) for page, lines in enumerate(pages) for top, text in lines if text == axis]
+        assert len(at) == 1, (sheet.name, axis, at)
+        page, bottom = at[0]
+        heads = [top for top, text in pages[page] if title.startswith(text) and top < bottom]
+        assert heads, f"{sheet.name}: the chart's title is not on page {page + 1} with its axis title"
+        printed = {text for top, text in pages[page] if max(heads) < top < bottom}
+        missing = [label for label in labels if label and label not in printed]
+        assert not missing, (sheet.name, missing)
+
+
+def _hidden_columns(ws: Any) -> set[int]:
+    """The indexes (A = 1) of a sheet's hidden columns (openpyxl keeps a run of columns as one dimension)."""
+    return {
+        i
+        for d in ws.column_dimensions.values()
+        if d.hidden or d.width == 0
+        for i in range(d.min or 0, (d.max or 0) + 1)
+    }
+
+
+@pytest.mark.slow
+@needs_rendering
+def test_every_text_a_printed_cell_holds_is_printed_whole(built: tuple[Path, B.BuildReport], built_pdf: Path) -> None:
+    """A text cut by the cell to its right prints only its start (issue 40: TCO's "Power per GPU: measured or
+    your input", FLEET's "none: <reason>" in its entry column, Compare's longest system name). Checked from the
+    rendered PDF: each sheet's pages, in the order LibreOffice draws them (pdftotext -raw), hold every text of
+    a printed cell whole, wherever it wraps (whitespace left out)."""
+    done = subprocess.run(["pdftotext", "-raw", str(built_pdf), "-"], capture_output=True, text=True, check=True)
+    pages = [re.sub(r"\s+", "", page) for page in done.stdout.split("\f")]
+    shapes, shown = formulas(built[0]), values(built[0])
+    sheets = [ws for ws in shapes.worksheets if ws.sheet_state == "visible"]
+    starts, at = [], 0
+    for ws in sheets:  # each sheet starts a page with its title
+        title = re.sub(r"\s+", "", str(shown[ws.title]["A1"].value))
+        at = next(i for i in range(at, len(pages)) if title in pages[i])
+        starts.append(at)
+    cut = []
+    for ws, first, end in zip(sheets, starts, [*starts[1:], len(pages)], strict=True):
+        printed, hidden = "".join(pages[first:end]), _hidden_columns(ws)
+        left, top, right, bottom = range_boundaries(ws.print_area.split("!")[-1].replace("$", ""))
+        for row in shown[ws.title].iter_rows(min_row=top, max_row=bottom, min_col=left, max_col=right):
+            for cell in row:
+                text = cell.value if isinstance(cell.value, str) and cell.column not in hidden else ""
+                if re.sub(r"\s+", "", text) not in printed:
+                    cut.append((ws.title, cell.coordinate, text[:60]))
     assert not cut, cut

@@ -16,6 +16,7 @@ from typing import Any
 import openpyxl
 import pytest
 
+from benchsheet.analysis.fleet import FLEET_HEADER
 from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.engine import calc
 from benchsheet.catalogue.functions import BY_NAME
@@ -24,6 +25,9 @@ from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell
 from benchsheet.templates.sheets import tco as T
+from benchsheet.templates.sheets.common import STATUS_WIDTH
+from benchsheet.templates.writer import FONT_SIZE
+from excelcalc.workbook.rows import ONE_LINE, text_height
 
 
 def fn(name: str, *args: Any) -> Any:
@@ -63,6 +67,11 @@ class Book:
 def fleet_cell(k: int, j: int) -> Cell:
     """Column ``j`` of FLEET's ``k``-th row after its header, on the Fleet sheet."""
     return S.FLEET_TABLE.row(k)[f"c{j}"]
+
+
+def fleet_note(k: int) -> Cell:
+    """The status of FLEET's ``k``-th row: "ok", or FLEET's note on it ("none: <reason>", "incomplete: ...")."""
+    return S.FLEET_TABLE.row(k)["status"]
 
 
 def edit(path: Path, changes: dict[Cell, Any]) -> None:
@@ -233,7 +242,7 @@ def test_a_measured_row_gives_its_power_and_says_so(template: Path) -> None:
     fleet = [book[fleet_cell(k, 0)] for k in range(S.FLEET_TABLE.slots)]
     assert "5.1-0061" in fleet and "B200" in fleet
     own = next(k for k in range(S.FLEET_TABLE.slots) if book[fleet_cell(k, 0)] == "5.1-0061")
-    assert book[fleet_cell(own, 6)].startswith("none: 5.1-0061 has no gpt-oss-120b Server result")
+    assert book[fleet_note(own)].startswith("none: 5.1-0061 has no gpt-oss-120b Server result")
 
 
 def test_a_quote_may_take_the_owned_price(template: Path, built: Path) -> None:
@@ -295,9 +304,15 @@ def test_the_fleet_table_is_fleets_answer(built: Path) -> None:
         book[S.MIX_INPUTS["pool"]] == "yes",
     )
     assert isinstance(want, list), want
-    got = [[book[fleet_cell(k, j)] for j in range(len(S.FLEET_TABLE.columns))] for k in range(S.FLEET_TABLE.slots)]
+    width, entry = len(FLEET_HEADER), FLEET_HEADER.index("entry")
+    got = [[book[fleet_cell(k, j)] for j in range(width)] for k in range(S.FLEET_TABLE.slots)]
     got = [[v if v is not None else "" for v in row] for row in got]  # empty text, as the array formula caches it
-    assert got == want[1:] + [[""] * len(S.FLEET_TABLE.columns)] * (S.FLEET_TABLE.slots - len(want) + 1)
+    notes = [book[fleet_note(k)] or "" for k in range(S.FLEET_TABLE.slots)]
+    # the entry column shows entry IDs; FLEET's note on a row (a total's, a "none:" row's) is its status
+    for row, note in zip(got, notes, strict=False):
+        row[entry] = row[entry] or (note if note != "ok" else "")
+    assert got == want[1:] + [[""] * width] * (S.FLEET_TABLE.slots - len(want) + 1)
+    assert all(note for row, note in zip(got, notes, strict=True) if row[0])
     assert book[S.FLEET_REASON["reason"]] == "the table below"
     # llama2-70b-99.9 at p99 TTFT 1,000 ms and TPOT 100 ms: only Interactive's bounds are that strict
     slo = next(row for row in want[1:] if row[0] == "B200" and row[1] == "llama2-70b-99.9")
@@ -447,10 +462,57 @@ def test_a_typo_and_an_entry_id_on_sizing_keep_the_fleet_table(template: Path) -
     edit(template, {S.SIZING_TABLE.row(2)["candidate"]: "GB30", S.SIZING_TABLE.row(5)["candidate"]: "6.1-0052"})
     book = Book(template)
     assert book[S.FLEET_REASON["reason"]] == "the table below"
-    rows = [[book[fleet_cell(k, j)] for j in (0, 1, 6, 7)] for k in range(S.FLEET_TABLE.slots)]
+    rows = [
+        [book[fleet_cell(k, 0)], book[fleet_cell(k, 1)], book[fleet_note(k)], book[fleet_cell(k, 7)]]
+        for k in range(S.FLEET_TABLE.slots)
+    ]
     families = [r[0] for r in rows if r[0]]
     assert {"B200", "B300", "MI355X", "H200", "GB30", "6.1-0052"} <= set(families)
     typo = [r for r in rows if r[0] == "GB30"]
     assert typo[0][2] == "none: Unknown family 'GB30': did you mean GB300?", typo[0][2]
     own = next(r for r in rows if r[0] == "6.1-0052" and r[1] == "gpt-oss-120b")
-    assert own[2] == "6.1-0052" and own[3] > 0
+    assert own[2] == "ok" and book[fleet_cell(rows.index(own), 6)] == "6.1-0052" and own[3] > 0
+
+
+def test_fleets_notes_read_whole_in_a_status_column(built: Path) -> None:
+    # issue 40: FLEET answers a row's reason in its entry column ("none: No closed GB300 llama2-70b-99.9
+    # Interactive rows with availability available, at most 8 GPUs"), where the GPUs column beside it cut it
+    # after 40 characters; the entry column keeps the entry IDs, and a status column, wrapping in rows as tall
+    # as their text, shows the reason whole
+    book, ws = Book(built), openpyxl.load_workbook(built)[S.FLEET]
+    first = S.FLEET_TABLE.row(0)["status"]
+    assert ws.column_dimensions[first.a1.rstrip("0123456789")].width >= STATUS_WIDTH
+    notes = []
+    for k in range(S.FLEET_TABLE.slots):
+        family, bench, entry, note = (
+            book[c] for c in (fleet_cell(k, 0), fleet_cell(k, 1), fleet_cell(k, 6), fleet_note(k))
+        )
+        if not family:
+            assert note in ("", None) and entry in ("", None)
+            continue
+        assert (entry not in ("", None)) == (note == "ok" and bench != "total"), (k, entry, note)
+        cell = ws[fleet_note(k).a1]
+        assert cell.alignment.wrap_text
+        needed = text_height(note, STATUS_WIDTH, FONT_SIZE, FONT_SIZE) or ONE_LINE
+        assert (ws.row_dimensions[cell.row].height or ONE_LINE) >= needed - 0.75, (k, note)  # whole pixels
+        notes.append(note)
+    assert {n.split(":")[0] for n in notes if n != "ok"} == {"none", "incomplete"}
+    assert max(map(len, notes)) > 2 * 40  # whole: twice what the entry column showed
+
+
+def test_tcos_texts_wrap_in_rows_as_tall_as_they_are(built: Path) -> None:
+    # issue 40: TCO's "Power per GPU: measured or your input" ("your input for MI355X: no measured power in
+    # 6.1-0003's row", 58 characters in a column of 36) was cut by the next column; it, the status and where
+    # the rented price is from (a vendor's name as typed) wrap in their columns, in rows as tall as their text
+    book, ws = Book(built), openpyxl.load_workbook(built)[S.TCO]
+    widths = {k: ws.column_dimensions[c.a1.rstrip("0123456789")].width - 0.71 for k, c in S.TCO_TABLE.row(0).items()}
+    seen = 0
+    for k in range(S.TCO_TABLE.slots):
+        for key in ("status", "kw_source", "rented_source"):
+            cell, text = S.TCO_TABLE.row(k)[key], book[S.TCO_TABLE.row(k)[key]]
+            assert ws[cell.a1].alignment.wrap_text, key
+            if text:
+                needed = text_height(text, widths[key], FONT_SIZE, FONT_SIZE) or ONE_LINE
+                assert (ws.row_dimensions[cell.row].height or ONE_LINE) >= needed - 0.75, (key, text)
+                seen += len(text) > widths[key]
+    assert seen >= 5  # the sample's "your input for ..." texts are longer than their column

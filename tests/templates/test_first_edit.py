@@ -323,7 +323,12 @@ def test_a_tornado_ranks_every_inputs_effect_with_a_chart(built: Path) -> None:
     def moved(key: str, factor: float) -> float:
         a = {k: v * factor if k == key else v for k, v in base.items()}
         args = (a["capex"], a["years"], a["rate"], a["capex"] * a["residual"], a["kw"], a["pue"], a["kwh"], a["colo"])
-        return float(fn("OWNEDGPUHOUR", *args, a["software"])) / float(owned) - 1
+        more = (a[k] for k in ("software", "support", "network", "tax", "staff", "availability"))
+        return float(fn("OWNEDGPUHOUR", *args, *more)) / float(owned) - 1
+
+    # unmoved, the inputs give TCO's owned price: every cost line counted (the tornado left out support,
+    # network, tax, staff and availability, so that every input moved it down by some 21%, both ways)
+    assert moved("capex", 1.0) == pytest.approx(0, abs=1e-12)
 
     labels = dict(TORNADO_INPUTS)
     want = {labels[k]: (moved(k, 0.9), moved(k, 1.1)) for k in base if k in labels}
@@ -333,6 +338,7 @@ def test_a_tornado_ranks_every_inputs_effect_with_a_chart(built: Path) -> None:
     flat = {(name, side): v for name, low, high in got for side, v in (("low", low), ("high", high))}
     expected = {(n, side): v for n, (low, high) in want.items() for side, v in (("low", low), ("high", high))}
     assert flat == pytest.approx(expected, rel=1e-9)
+    assert all(low * high < 0 for _, low, high in got)  # -10% and +10% move it opposite ways
     swings = [abs(high - low) for _, low, high in got]
     assert swings == sorted(swings, reverse=True) and len(got) == len(want) >= 11
     assert book[S.ANSWERS["tornado"]].startswith(f"{got[0][0]}: -10% / +10% moves")

@@ -107,6 +107,19 @@ def test_claims_print_at_the_scale_of_the_other_sheets(book: Path) -> None:
     assert 'fitToHeight="0"' in setup.group(0)
 
 
+def test_sensitivity_prints_portrait(book: Path) -> None:
+    """Its grid and two charts stand one above the other: on a landscape page they printed at half the other
+    sheets' scale (issue 40, rendered page 4)."""
+    assert openpyxl.load_workbook(book)[S.SENSITIVITY].page_setup.orientation == "portrait"
+
+
+def test_claims_gains_chart_starts_a_printed_page(book: Path) -> None:
+    """The software-gains chart printed split over two pages (issue 40): a row break before its anchor row
+    starts a page with it (the rendered pages: test_builder's test_every_bar_chart_prints_whole_on_one_page)."""
+    ws = openpyxl.load_workbook(book)[S.CLAIMS]
+    assert [b.id for b in ws.row_breaks.brk] == [S.GAINS_CHART.top - 2]  # the blank row above it starts the page
+
+
 @pytest.mark.parametrize(("table", "lines"), [(S.SIZING_TABLE, 3), (S.QUOTES_TABLE, 3)], ids=["Sizing", "Quotes"])
 def test_header_rows_are_as_tall_as_their_text(book: Path, table: TableBlock, lines: int) -> None:
     """The longest header wraps to ``lines`` lines as LibreOffice renders it (Arial 10 bold; its
