@@ -17,6 +17,7 @@ from benchsheet.analysis.pergpu import per_gpu_of
 from benchsheet.analysis.selection import Filters
 from benchsheet.analysis.slo import Bounds, ms_text, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
+from benchsheet.data.names import suggestion_only
 from benchsheet.data.table import Row, Table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available, share_text
 from excelcalc.textnum import text_number
@@ -357,7 +358,7 @@ def fleet(
                 rate, row = _best(table, bounds or {}, family, work, filters)
             except BenchError as err:
                 missing += 1
-                reason = err.reason.split(" Known: ")[0] if "did you mean" in err.reason else err.reason
+                reason = suggestion_only(err.reason)
                 out.append([family, bench, scen, target, "", "", f"none: {reason}", "", "", price, "", ""])
                 continue
             node = given_node or row_node_size(row)
