@@ -92,7 +92,7 @@ def test_a_reason_for_a_misspelt_name_starts_with_the_suggestion(formula: str, s
     from benchsheet.catalogue.engine import evaluate
 
     got = evaluate(formula)
-    assert got.text.startswith(start), got.text  # type: ignore[union-attr]
+    assert got.text.startswith(start), got.text
 
 
 @pytest.mark.parametrize(
@@ -107,4 +107,4 @@ def test_a_name_close_to_nothing_says_what_is_missing_first(formula: str, start:
     from benchsheet.catalogue.engine import evaluate
 
     got = evaluate(formula)
-    assert got.text.startswith(start), got.text  # type: ignore[union-attr]
+    assert got.text.startswith(start), got.text
