@@ -293,8 +293,8 @@ def unknown_name(what: str, typed: str, choices: Sequence[str], role: str = "", 
     "No family 'TPU9': use one of ...". With ``where``, for names too many to list (entry IDs), the reason
     says where none is instead ("No entry '6.1-9999' in the loaded results"), and suggests only the name a
     lookalike letter stands for. The one place such a reason is written."""
-    name = escaped(typed.strip())
-    shown = repr(name if len(name) <= 60 else name[:59] + "…") + (f" ({role})" if role else "")
+    name = typed.strip()
+    shown = escaped(repr(name if len(name) <= 60 else name[:59] + "…")) + (f" ({role})" if role else "")
     close = close_to(typed, choices, lookalike_only=bool(where))
     ask = f"Did you mean {either(close)}? " if close else ""
     if where:
