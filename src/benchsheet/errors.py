@@ -4,7 +4,7 @@
 ``exit_status`` is what the CLI exits with after printing it (``console.print_error``). The
 library raises; only the CLI prints. The groups:
 
-* ``BenchError``: a cell's answer that is an error value (``#N/A Unknown entry 6.1-9999``); each
+* ``BenchError``: a cell's answer that is an error value (``#N/A No entry '6.1-9999' in the loaded results``); each
   shell turns it into what its runtime shows (text in an xlwings cell, a real error value in the
   formula engine and xlwings Lite). Exit status 1, as for any error answer of ``benchsheet eval``.
 * ``DataError``: a file that cannot be used (results, cache, runs, loadgen log): names the file,

@@ -14,7 +14,7 @@ How a failure reaches the user (xlwings Lite can return real Excel errors):
 - The cell gets the real error value of the reason's code: an answer that is
   exactly ``"#N/A"``, ``"#VALUE!"``, ... is turned into that error by xlwings, so
   ISNA, IFNA and IFERROR work as with Excel's own functions.
-- Every reason is printed, one line each (``PERGPU: #N/A Unknown entry 6.1-9999``):
+- Every reason is printed, one line each (``PERGPU: #N/A No entry '6.1-9999' in the loaded results``):
   xlwings Lite shows what a function prints in its Output pane.
 - A one-cell ``#VALUE!`` (an argument the function cannot use) is also raised, after
   its line is printed: the add-in shows ``#VALUE!`` with a message on the cell's error

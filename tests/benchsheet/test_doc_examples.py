@@ -57,7 +57,7 @@ NOT_RUN = {  # command lines that cannot run here, and what runs them instead
 """A command line starting with one of these (its comment's spaces aside) is not run here; each says what does."""
 
 OUTPUTS = {  # a block of error texts a page shows as cells show them -> a formula that answers each
-    "#N/A Unknown entry 6.1-9999": '=PERGPU("6.1-9999","gpt-oss-120b","Server")',
+    "#N/A No entry '6.1-9999' in the loaded results": '=PERGPU("6.1-9999","gpt-oss-120b","Server")',
     "#VALUE! utilization must be a number, not 'abc'": '=COSTPERMTOK(5,1000,"abc")',
 }
 

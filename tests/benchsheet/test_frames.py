@@ -112,7 +112,7 @@ def test_the_loaded_table_as_a_frame() -> None:
 def test_arguments_by_name_and_errors_as_exceptions() -> None:
     by_position = frames.RESULTS("gpt-oss-120b", "Server", "B300")
     assert frames.RESULTS("gpt-oss-120b", "Server", family="B300").equals(by_position)
-    with pytest.raises(frames.FrameError, match=r"^#N/A Unknown benchmark 'nope'"):
+    with pytest.raises(frames.FrameError, match=r"^#N/A No benchmark 'nope'"):
         frames.RESULTS("nope", "Server")
     with pytest.raises(TypeError, match="RESULTS has no argument 'colour'"):
         frames.RESULTS("gpt-oss-120b", "Server", colour="red")

@@ -121,8 +121,8 @@ def test_a_positive_target_never_needs_zero_gpus() -> None:
 
 
 def test_benchmark_and_scenario_are_checked_even_between_numbers() -> None:
-    assert udf.BREAKEVENPRICE(5, 1, 2, "nonexistent", "Nope").startswith("#VALUE! Unknown scenario 'Nope'")
-    assert udf.BREAKEVEN(1, 2, "nonexistent", "Server").startswith("#N/A Unknown benchmark 'nonexistent'")
+    assert udf.BREAKEVENPRICE(5, 1, 2, "nonexistent", "Nope").startswith("#VALUE! No scenario 'Nope'")
+    assert udf.BREAKEVEN(1, 2, "nonexistent", "Server").startswith("#N/A No benchmark 'nonexistent'")
     assert udf.BREAKEVENPRICE(5, 1, 2, "gpt-oss-120b", "Server") == 10
 
 

@@ -153,7 +153,7 @@ def test_ranges_and_error_inputs(answers: dict[str, dict[str, Any]]) -> None:
         passed = answers[formula]  # an error among the inputs is passed on, with nothing to say
         assert passed["value"] == [[{"type": "Error", "errorType": "NotAvailable"}]] and passed["output"] == []
     nested = answers['=COSTPERMTOK(5,BEST("TPU9","gpt-oss-120b","Server"))']
-    assert _cells(nested["value"]) == "#N/A" and nested["output"][0].startswith("BEST: #N/A Unknown family")
+    assert _cells(nested["value"]) == "#N/A" and nested["output"][0].startswith("BEST: #N/A No family")
 
 
 def test_ranges_in_every_argument_answer_a_block_as_an_array_formula_does(answers: dict[str, dict[str, Any]]) -> None:
@@ -192,7 +192,7 @@ def test_every_excel_error_cell_passes_on_as_an_error(answers: dict[str, dict[st
             assert got["output"] == [f"COSTPERMTOK: #VALUE! {reason}"]
     calc = answers['=PERGPU([["6.1-0052"],[ERROR("#CALC!")]],"gpt-oss-120b","Server")']
     assert _cells(calc["value"])[1] == ["#VALUE!"]
-    assert not lite.is_error_value("#N/A Unknown entry 6.1-9999")  # text, not an error cell
+    assert not lite.is_error_value("#N/A No entry '6.1-9999' in the loaded results")  # text, not an error cell
 
 
 def test_a_date_cell_is_a_number_in_lite(answers: dict[str, dict[str, Any]]) -> None:

@@ -15,8 +15,8 @@ from benchsheet.catalogue.engine import ErrorValue
 def test_evaluate_answers_an_error_value_whose_repr_is_its_reason() -> None:
     value = benchsheet.evaluate('=PERGPU("6.1-9999","gpt-oss-120b","Server")')
     assert isinstance(value, ErrorValue)
-    assert (value.code, value.reason) == ("#N/A", "Unknown entry 6.1-9999")
-    assert repr(value) == "ErrorValue('#N/A', 'Unknown entry 6.1-9999')"
+    assert (value.code, value.reason) == ("#N/A", "No entry '6.1-9999' in the loaded results")
+    assert repr(value) == "ErrorValue('#N/A', \"No entry '6.1-9999' in the loaded results\")"
     cells = benchsheet.evaluate("={1,2;3,1/0}")
     assert cells[:1] == [[1, 2]] and cells[1][0] == 3
     assert repr(cells[1][1]) == "ErrorValue('#DIV/0!', 'division by zero')"

@@ -68,7 +68,7 @@ def test_the_sheet_answers_as_the_functions_do(with_curves: tuple[Path, Path, Ta
     # 550 (system_b's r64, 125 tokens/s per user) / 880 (system_a's r64, 100)
     assert ws[CURVES_TABLE.row(1)["breakeven"].a1].value == pytest.approx(550 / 880)
     unknown = ws[CURVES_TABLE.row(2)["breakeven"].a1].value  # a curve not loaded: its reason, in every cell
-    assert str(unknown).startswith("#N/A Unknown Endpoints curve 'sub_c/nothing/gpt-oss-120b'")
+    assert str(unknown).startswith("#N/A No Endpoints curve 'sub_c/nothing/gpt-oss-120b'")
     assert ws[CURVES_TABLE.row(3)["per_gpu"].a1].value == EMPTY  # an empty slot
     first = CURVE_DATA[0]
     steps = fn(table, "CURVESTEPS", base, "baseline")[1:]  # type: ignore[index]

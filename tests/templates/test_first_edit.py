@@ -238,7 +238,7 @@ def test_a_typo_shows_its_suggestion_in_the_rows_status(
     for cell in (sizing["status"], quote["status"]):
         shown = book[cell]
         assert shown.startswith("#N/A ") and typed in shown, shown
-        end = shown.index("did you mean GB300") + len("did you mean GB300")
+        end = shown.index("Did you mean GB300?") + len("Did you mean GB300?")
         width = _width(openpyxl.load_workbook(template)[cell.sheet], cell)
         assert width >= end, (cell, width, shown)  # characters of the default font the column shows
     assert book[S.SIZING_TABLE.row(0)["status"]] == "ok" and book[S.QUOTES_TABLE.row(0)["status"]] == "ok"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from benchsheet.analysis.curves import find_curve, per_gpu
 from benchsheet.analysis.entries import find_row, row_notes
 from benchsheet.analysis.pergpu import per_gpu_value
-from benchsheet.data.names import gpus_per_card
+from benchsheet.data.names import gpus_per_card, unknown_name
 from benchsheet.data.table import Curve, CurvePoint, IdSource, Row, Table
 from benchsheet.errors import bad_value, not_available
 
@@ -44,7 +44,7 @@ def _chosen(parts: list[tuple[str, str]], part: str | None) -> list[list[str]] |
         return [[line] for _, line in parts]
     key = part.strip().lower()
     if key not in CITE_PARTS:
-        raise bad_value(f"Unknown part {part!r}: use one of {', '.join(CITE_PARTS)}, or leave it out for every line")
+        raise bad_value(unknown_name("part", part, CITE_PARTS) + ", or leave it out for every line")
     return " ".join(line for name, line in parts if name == key)
 
 
@@ -222,5 +222,5 @@ def datainfo(table: Table, field: str | None = None) -> list[list[str | int]] | 
         return out
     key = field.strip().lower()
     if key not in info:
-        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(info)}")
+        raise bad_value(unknown_name("field", field, list(info)))
     return info[key]

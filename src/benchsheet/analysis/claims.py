@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from benchsheet.analysis.entries import ENTRY_ID, model_run, unknown_family
+from benchsheet.analysis.entries import ENTRY_ID, model_run, unknown_entry, unknown_family
 from benchsheet.analysis.pergpu import per_gpu_value
 from benchsheet.analysis.selection import Filters, check_known, filter_note, matching, normalize_round, refuse_latency
-from benchsheet.data.names import family_key, same_submitter, scenario_key, submitter_key
+from benchsheet.data.names import family_key, same_submitter, scenario_key, submitter_key, unknown_name
 from benchsheet.data.table import IdSource, Row, Table, round_sort_key
 from benchsheet.errors import BenchError, bad_value, not_available, share_text
 
@@ -52,7 +52,7 @@ def _side(table: Table, spec: str, role: str) -> tuple[str, str]:
     if rows:
         return "entry", rows[0].entry
     if ENTRY_ID.fullmatch(spec.strip()):
-        raise not_available(f"Unknown entry {spec.strip()}")
+        raise unknown_entry(table, spec)
     if family_key(spec) not in table.families:
         raise unknown_family(table, spec, "entry or family", role)
     return "family", table.families[family_key(spec)]
@@ -455,7 +455,7 @@ def counts(table: Table, round: str, availability: str = "any", suite: str | Non
         raise not_available(f"No rows in round {rnd} (rounds: {', '.join(table.rounds)})")
     suites = sorted({r.suite for r in rows})
     if suite is not None and suite.strip().lower() not in suites:
-        raise bad_value(f"suite must be one of {', '.join(suites)}, not {suite!r}")
+        raise bad_value(unknown_name("suite", suite, suites))
     rows = [
         r for r in rows if (av == "any" or r.availability == av) and (suite is None or r.suite == suite.strip().lower())
     ]
@@ -484,7 +484,7 @@ def count(
     col = what.strip().lower()
     names = {str(h).lower(): i for i, h in enumerate(out[0])}
     if col not in names | {"systems": 0} or col == "division":
-        raise bad_value(f"what must be one of {', '.join(COUNTS_HEADER[1:])}, not {what!r}")
+        raise bad_value(unknown_name("count", what, [str(h) for h in COUNTS_HEADER[1:]]))
     row = next((r for r in out[1:] if r[0] == division.strip().lower()), None)
     if row is None:
         raise not_available(f"No {division.strip()} rows in round {out and normalize_round(round)}")

@@ -7,9 +7,11 @@ best, as BEST answers it), in the row's unit, so the unit is known; or a bare nu
 from BEST to COSTPERMTOK), whose unit is ``units`` (a unit, or the workload the rate was looked up for,
 read from the table; a latency is refused), any rate per million of its items. Left out, the number itself
 is looked up: a rate that is exactly a per-GPU value the table answers in queries or samples (PERGPU or
-BEST of a row, MEDIANPERGPU of a workload's rows) is refused with the reason, and so is such a rate with
-the units of another workload; any other bare number is assumed to be tokens/s (ROUND(BEST(...)) or
-BEST(...)*0.5 of a queries/s workload cannot be told from one: name the row instead).
+BEST of a row, MEDIANPERGPU of a workload's rows) is refused with the reason; any other bare number is
+assumed to be tokens/s (ROUND(BEST(...)) or BEST(...)*0.5 of a queries/s workload cannot be told from one:
+name the row instead). Given, ``units`` naming another workload (or unit) than the one such a per-GPU value
+is from is refused too (issue 42 item 5). ``checked_rate`` is that reading, for every function that takes a
+per-GPU rate: COSTPERMTOK, GPUSNEEDED, APIUTILIZATION (tokens/s only), MWTOKENS, TOKENSPERMW.
 """
 
 from __future__ import annotations
@@ -27,26 +29,60 @@ from benchsheet.errors import BenchError, bad_value, too_large
 LATENCY_UNITS = ("Latency (ms)", "Latency (s)")
 
 
-def rate_unit(table: Table, units: str | None, rate: float | None = None) -> str:
+Workload = tuple[str, str]
+"""A benchmark and scenario as the rows spell them: ("stable-diffusion-xl", "Offline")."""
+
+
+def checked_rate(table: Table, rate: float | str, units: str | None, tokens_only: str = "") -> tuple[float, str]:
+    """A per-GPU rate and its unit: a named row's (``named_rate``), or a bare number's (``rate_unit``).
+    ``tokens_only`` is why only tokens/s will do (an API's price per million tokens): any other unit is
+    refused with it."""
+    value, unit = named_rate(table, rate, units)
+    unit = unit or rate_unit(table, units, value, tokens_only)
+    if tokens_only and unit != "Tokens/s":
+        raise bad_value(f"the rate is in {unit}, not tokens/s: {tokens_only}")
+    return value, unit
+
+
+def rate_unit(table: Table, units: str | None, rate: float | None = None, tokens_only: str = "") -> str:
     """The unit of a per-GPU rate: a rate unit as typed, or the units of a workload ("stable-diffusion-xl
     Server": its latest round's rows); a latency is refused. Left out, "Tokens/s", unless ``rate`` is a
-    per-GPU value the table gives in another unit: then refused, naming the unit and where it is from."""
-    traced = _table_rates(table).get(rate) if rate is not None else None
+    per-GPU value the table gives in another unit only: then refused, naming the unit and where it is from.
+    A rate that is a per-GPU value of other workloads only than the one ``units`` names is refused too."""
+    origins = _table_rates(table).get(rate, {}) if rate is not None else {}
+    where = _where(table, rate, origins) if origins else ""
     if units is None:
-        if traced is not None:
+        if origins and all(unit != "Tokens/s" for unit, _ in origins.values()):
+            unit = next(iter(origins.values()))[0]
+            if tokens_only:
+                raise bad_value(f"{where}, in {unit}, not tokens/s: {tokens_only}")
             raise bad_value(
-                f"{rate:.6g} is {traced[1]}, in {traced[0]}, not tokens/s: give units {traced[0]!r} (or the "
-                f"workload) to get $ per million {traced[0].split('/')[0].lower()}, or type the rate in tokens/s"
+                f"{where}, in {unit}, not tokens/s: give units {unit!r} (or the workload) for an answer in "
+                f"{unit.split('/')[0].lower()}, or type the rate in tokens/s"
             )
         return "Tokens/s"
-    unit = _unit(table, units)
-    if traced is not None and traced[0] != unit:  # units of another workload than the one the rate is from
-        raise bad_value(f"{rate:.6g} is {traced[1]}, in {traced[0]}; units {units.strip()[:60]!r} says {unit}")
+    unit, workload = _unit(table, units)
+    if origins and workload is not None and workload not in origins:
+        theirs = " or ".join(repr(table.spelled(*w)) for w in sorted(origins))
+        raise bad_value(
+            f"{where}; units {units.strip()[:60]!r} names another workload: give units {theirs}, or, for "
+            f"{table.spelled(*workload)}, its row (a family or entry ID) in place of the number"
+        )
+    if origins and all(theirs != unit for theirs, _ in origins.values()):  # a unit of another workload's rows
+        raise bad_value(f"{where}, in {next(iter(origins.values()))[0]}; units {units.strip()[:60]!r} says {unit}")
     return unit
 
 
-def _unit(table: Table, units: str) -> str:
-    """The rate unit ``units`` names: a unit as typed, or a workload's (its latest round's rows)."""
+def _where(table: Table, rate: float | None, origins: dict[Workload, tuple[str, str]]) -> str:
+    """ "4.07114 is the per-GPU value of 5.1-0060 stable-diffusion-xl Offline" (a row's before a median's)."""
+    (bench, scen), (_, entry) = min(origins.items(), key=lambda item: (not item[1][1], item[0]))
+    what = f"the per-GPU value of {entry}" if entry else "a median per-GPU value of"
+    return f"{rate:.6g} is {what} {table.spelled(bench, scen)}"
+
+
+def _unit(table: Table, units: str) -> tuple[str, Workload | None]:
+    """The rate unit ``units`` names: a unit as typed, or a workload's (its latest round's rows), with that
+    workload as the rows spell it."""
     text = units.strip()
     known = {u.lower(): u for u in (*sorted(THROUGHPUT_UNITS), *LATENCY_UNITS)}
     unit = known.get(text.lower()) or known.get(text.lower() + "/s")
@@ -63,10 +99,18 @@ def _unit(table: Table, units: str) -> str:
             raise bad_value(f"units: {table.spelled(bench, scen)} has rows in {' and '.join(found)}: name the unit")
         if found[0] not in THROUGHPUT_UNITS:
             raise bad_value(f"units: {table.spelled(bench, scen)} is a latency in {found[0]}, not a rate")
-        return found[0]
+        return found[0], (rows[0].benchmark, rows[0].scenario)
     if unit not in THROUGHPUT_UNITS:
         raise bad_value(f"units {unit} is a latency, not a rate: it has no cost per million and sizes no GPUs")
-    return unit
+    return unit, None
+
+
+def workload_of(table: Table, units: str | None) -> Workload | None:
+    """The workload ``units`` names, as the rows spell it; None for a unit, or for nothing given."""
+    if units is None:
+        return None
+    _, _, rows = _workload(table, units)
+    return (rows[0].benchmark, rows[0].scenario) if rows else None
 
 
 def _workload(table: Table, text: str) -> tuple[str, str, list[Row]]:
@@ -98,37 +142,30 @@ def named_rate(table: Table, rate: float | str, units: str | None) -> tuple[floa
     return value, row.units
 
 
-_RATES: list[tuple[Table, dict[float, tuple[str, str]]]] = []
-"""The last table's per-GPU values in other units than tokens/s (``_table_rates``), built once per table."""
+_RATES: list[tuple[Table, dict[float, dict[Workload, tuple[str, str]]]]] = []
+"""The last table's per-GPU values and where each is from (``_table_rates``), built once per table."""
 
 
-def _table_rates(table: Table) -> dict[float, tuple[str, str]]:
-    """Every per-GPU value the table answers in queries or samples (a row's, or a median of a workload's
-    rows: one value or the mean of two) -> (unit, where it is from); values that some tokens/s row also
-    has are left out, as a bare number then could be either."""
+def _table_rates(table: Table) -> dict[float, dict[Workload, tuple[str, str]]]:
+    """Every per-GPU value the table answers (a row's, or a median of a workload's rows: one value or the
+    mean of two) -> the workloads it is a value of -> (their unit, the row's entry; "" for a median)."""
     if _RATES and _RATES[0][0] is table:
         return _RATES[0][1]
     groups: dict[tuple[str, str, str], list[tuple[float, Row]]] = {}
-    tokens: set[float] = set()
     for row in table.rows:
         value = per_gpu_value(row)
-        if value is None:
-            continue
-        if row.units == "Tokens/s":
-            tokens.add(value)
-        else:
+        if value is not None:
             groups.setdefault((row.benchmark, row.scenario, row.units), []).append((value, row))
-    found: dict[float, tuple[str, str]] = {}
+    found: dict[float, dict[Workload, tuple[str, str]]] = {}
     for (bench, scen, unit), pairs in groups.items():
         values = sorted({v for v, _ in pairs})
         for a_i, a in enumerate(values):  # a median of an even count is the mean of two values
             for b in values[a_i + 1 :]:
-                found.setdefault((a + b) / 2, (unit, f"a median per-GPU value of {table.spelled(bench, scen)}"))
+                found.setdefault((a + b) / 2, {}).setdefault((bench, scen), (unit, ""))
         for value, row in pairs:
-            found[value] = (unit, f"the per-GPU value of {row.entry} {table.spelled(bench, scen)}")
-    rates = {v: origin for v, origin in found.items() if v not in tokens}
-    _RATES[:] = [(table, rates)]
-    return rates
+            found.setdefault(value, {})[(bench, scen)] = (unit, row.entry)
+    _RATES[:] = [(table, found)]
+    return found
 
 
 def check_price(price: float, name: str) -> None:
@@ -156,9 +193,7 @@ def cost_per_mtok(
 ) -> float:
     """Dollars per million tokens: price x 1e6 / (tokens/s x 3600 x utilization); per million queries or
     samples where ``units`` says the rate is one of those (the arithmetic is the same, the unit is not)."""
-    rate, unit = named_rate(table, tokens_per_sec_per_gpu, units)
-    if unit is None:
-        rate_unit(table, units, rate)
+    rate, _ = checked_rate(table, tokens_per_sec_per_gpu, units)
     return per_million(price_per_gpu_hour, rate, utilization)
 
 
@@ -190,9 +225,7 @@ def gpus_needed(
     units: str | None = None,
 ) -> int:
     """GPUs to buy for a target rate, rounded up to whole nodes (target and per-GPU rate in ``units``)."""
-    rate, unit = named_rate(table, tokens_per_sec_per_gpu, units)
-    if unit is None:
-        rate_unit(table, units, rate)
+    rate, _ = checked_rate(table, tokens_per_sec_per_gpu, units)
     return gpus_for(target_tokens_per_sec, rate, utilization, gpus_per_node)
 
 

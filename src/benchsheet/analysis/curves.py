@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from benchsheet.analysis.entries import ENTRY_ID, unknown
+from benchsheet.analysis.entries import ENTRY_ID
 from benchsheet.analysis.selection import Filters
-from benchsheet.data.names import benchmark_key, family_key, family_keys
+from benchsheet.data.names import benchmark_key, family_key, family_keys, unknown_name
 from benchsheet.data.table import UNUSABLE, Curve, CurvePoint, Table
 from benchsheet.errors import BenchError, bad_value, not_available
 
@@ -87,8 +87,8 @@ def find_curve(table: Table, curve: str) -> Curve:
     if found is not None:
         return found
     if not table.curves:
-        raise not_available(f"Unknown Endpoints curve {curve.strip()!r}: {none_loaded(table)}")
-    raise not_available(unknown("Endpoints curve", curve, [c.id for c in table.curves]))
+        raise not_available(f"N{none_loaded(table)[1:]} (asked for curve {curve.strip()!r})")
+    raise not_available(unknown_name("Endpoints curve", curve, [c.id for c in table.curves]))
 
 
 def none_loaded(table: Table) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from benchsheet.data.names import close_to, either, family_key, gpus_per_card
+from benchsheet.data.names import family_key, gpus_per_card, unknown_name
 from benchsheet.data.table import LATENCY_FIELDS, IdSource, Row, Table, round_sort_key
 from benchsheet.errors import BenchError, bad_value, not_available
 
@@ -56,20 +56,18 @@ def entry_rows(table: Table, entry: str) -> tuple[Row, ...]:
                 f"{entry.strip()} is an MLPerf Endpoints curve, not an Inference entry: it has no single result; "
                 "CURVEAT(curve, tokens_per_sec_per_user) gives its per-GPU tokens/s at an interactivity"
             )
-        raise not_available(f"Unknown entry {entry.strip()}")
+        raise unknown_entry(table, entry)
     return rows
 
 
-def unknown(what: str, text: str, choices: Sequence[str], role: str = "") -> str:
-    """Why ``text`` is not a known ``what``: "did you mean ...?" for a close misspelling, then the choices."""
-    close = close_to(text, choices)
-    listed = ", ".join(choices)
-    head = f"Unknown {what} {text.strip()!r}" + (f" ({role})" if role else "")
-    return f"{head}: did you mean {either(close)}? Known: {listed}" if close else f"{head}: use one of {listed}"
+def unknown_entry(table: Table, entry: str) -> BenchError:
+    """No entry of that ID: "Did you mean 6.1-0052?" where a letter O or I stands for a digit."""
+    ids = sorted({r.entry for r in table.rows})
+    return not_available(unknown_name("entry", entry, ids, where="in the loaded results"))
 
 
 def unknown_family(table: Table, family: str, what: str = "family", role: str = "") -> BenchError:
-    return not_available(unknown(what, family, sorted(table.families.values()), role))
+    return not_available(unknown_name(what, family, sorted(table.families.values()), role))
 
 
 def find_row(table: Table, entry: str, benchmark: str, scenario: str) -> Row:
@@ -108,7 +106,7 @@ def row_node_size(row: Row) -> int:
 def entry_field(table: Table, entry_id: str, field: str) -> str | int | float | bool:
     name = field.strip().lower()
     if name not in ENTRY_FIELDS + RUN_FIELDS:
-        raise bad_value(f"Unknown field {field!r}: use one of {', '.join(ENTRY_FIELDS + RUN_FIELDS)}")
+        raise bad_value(unknown_name("field", field, ENTRY_FIELDS + RUN_FIELDS))
     rows = entry_rows(table, entry_id)
     row = rows[0]
     if name == "model":  # an open entry is one (system, model run); a closed entry runs its benchmarks' models

@@ -11,12 +11,13 @@ import math
 from collections.abc import Sequence
 
 from benchsheet.analysis.best import best_row
-from benchsheet.analysis.costs import check_price, check_rate, gpus_for
+from benchsheet.analysis.costs import check_price, check_rate, checked_rate, gpus_for
 from benchsheet.analysis.entries import DEFAULT_GPUS_PER_NODE, ENTRY_ID, find_row, row_node_size
 from benchsheet.analysis.pergpu import per_gpu_of
 from benchsheet.analysis.selection import Filters
 from benchsheet.analysis.slo import Bounds, ms_text, slo_best_row, strict_scenarios
 from benchsheet.analysis.tco import HOURS_PER_YEAR, MONTHS_PER_YEAR, check_pue
+from benchsheet.data.names import suggestion_only
 from benchsheet.data.table import Row, Table
 from benchsheet.errors import ALL_ERROR_CODES, ERROR_CODES, BenchError, bad_value, not_available, share_text
 from excelcalc.textnum import text_number
@@ -46,21 +47,29 @@ def mw_gpus(megawatts: float, kw_per_gpu: float, pue: float, gpus_per_node: int 
 
 
 def mw_tokens(
+    table: Table,
     megawatts: float,
     kw_per_gpu: float,
     pue: float,
-    tokens_per_sec_per_gpu: float,
+    tokens_per_sec_per_gpu: float | str,
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
+    units: str | None = None,
 ) -> float:
-    """Tokens/s of the GPUs that fit in the power cap (MWGPUS x tokens/s per GPU)."""
-    check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
-    return mw_gpus(megawatts, kw_per_gpu, pue, gpus_per_node) * tokens_per_sec_per_gpu
+    """Tokens/s of the GPUs that fit in the power cap (MWGPUS x tokens/s per GPU); queries/s or samples/s
+    where the rate is in those (read as COSTPERMTOK reads it, ``checked_rate``)."""
+    rate, _ = checked_rate(table, tokens_per_sec_per_gpu, units)
+    check_rate(rate, "tokens_per_sec_per_gpu")
+    return mw_gpus(megawatts, kw_per_gpu, pue, gpus_per_node) * rate
 
 
-def tokens_per_mw(tokens_per_sec_per_gpu: float, kw_per_gpu: float, pue: float) -> float:
-    """Tokens/s per megawatt of facility power: tokens/s per GPU x 1000 / (kW per GPU x PUE)."""
-    check_rate(tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu")
-    return tokens_per_sec_per_gpu * KW_PER_MW * _gpus_per_kw(kw_per_gpu, pue)
+def tokens_per_mw(
+    table: Table, tokens_per_sec_per_gpu: float | str, kw_per_gpu: float, pue: float, units: str | None = None
+) -> float:
+    """Tokens/s per megawatt of facility power: tokens/s per GPU x 1000 / (kW per GPU x PUE); per second of
+    queries or samples where the rate is in those (read as COSTPERMTOK reads it, ``checked_rate``)."""
+    rate, _ = checked_rate(table, tokens_per_sec_per_gpu, units)
+    check_rate(rate, "tokens_per_sec_per_gpu")
+    return rate * KW_PER_MW * _gpus_per_kw(kw_per_gpu, pue)
 
 
 # ------------------------------------------------------------------ a mix of workloads
@@ -357,7 +366,7 @@ def fleet(
                 rate, row = _best(table, bounds or {}, family, work, filters)
             except BenchError as err:
                 missing += 1
-                reason = err.reason.split(" Known: ")[0] if "did you mean" in err.reason else err.reason
+                reason = suggestion_only(err.reason)
                 out.append([family, bench, scen, target, "", "", f"none: {reason}", "", "", price, "", ""])
                 continue
             node = given_node or row_node_size(row)

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchsheet.analysis.entries import unknown, unknown_family
+from benchsheet.analysis.entries import unknown_family
 from benchsheet.analysis.pergpu import pipeline_reason
-from benchsheet.data.names import AVAILABILITIES, SCENARIOS, canonical_scenario, family_key, family_keys, is_pipeline
+from benchsheet.data.names import (
+    AVAILABILITIES,
+    SCENARIOS,
+    canonical_scenario,
+    family_key,
+    family_keys,
+    is_pipeline,
+    unknown_name,
+)
 from benchsheet.data.table import Row, Table, round_sort_key
 from benchsheet.errors import bad_value, not_available
 
@@ -28,9 +36,7 @@ class Filters:
     def check(self) -> Filters:
         av = self.availability.strip().lower()
         if av not in (*AVAILABILITIES, "any"):
-            raise bad_value(
-                f"availability must be one of {', '.join(AVAILABILITIES)} or any, not {self.availability!r}"
-            )
+            raise bad_value(unknown_name("availability", self.availability, (*AVAILABILITIES, "any")))
         if self.max_gpus is not None and self.max_gpus < 1:
             raise bad_value("max_gpus must be >= 1")
         return Filters(av, self.max_gpus, self.round, self.software)
@@ -126,10 +132,10 @@ def filter_note(f: Filters) -> str:
 
 def check_known(table: Table, benchmark: str, scenario: str) -> None:
     if canonical_scenario(scenario) is None:
-        raise bad_value(unknown("scenario", scenario, SCENARIOS))
+        raise bad_value(unknown_name("scenario", scenario, SCENARIOS))
     if not table.has_benchmark(benchmark):
         known = sorted({r.benchmark for r in table.rows if r.division == "closed"})
-        raise not_available(unknown("benchmark", benchmark, known))
+        raise not_available(unknown_name("benchmark", benchmark, known))
 
 
 def refuse_latency(table: Table, benchmark: str, scenario: str) -> None:

@@ -18,9 +18,10 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
-from benchsheet.analysis.costs import check_price, check_rate, check_utilization, per_million
+from benchsheet.analysis.costs import check_price, check_rate, check_utilization, checked_rate, per_million, workload_of
 from benchsheet.analysis.energy import measured_watts
 from benchsheet.data.lengths import published_lengths
+from benchsheet.data.names import benchmark_key
 from benchsheet.data.table import Table
 from benchsheet.errors import BenchError, bad_value, money_text, not_available
 
@@ -291,9 +292,13 @@ def api_cost_per_mtok(
     return api_price_per_mtok + ins / outs * per_input
 
 
+API_TOKENS_ONLY = "an API's price per million tokens compares only with a rate in tokens/s"
+
+
 def api_utilization(
+    table: Table,
     price_per_gpu_hour: float,
-    tokens_per_sec_per_gpu: float,
+    tokens_per_sec_per_gpu: float | str,
     api_price_per_mtok: float,
     input_price_per_mtok: float = 0.0,
     input_tokens: float | None = None,
@@ -301,10 +306,22 @@ def api_utilization(
     cached_input_price_per_mtok: float | None = None,
     cached_share: float = 0.0,
     benchmark: str | None = None,
+    units: str | None = None,
 ) -> float:
     """The utilization at which a GPU at this $/GPU-hour costs what the API charges per million output tokens
     (its input included, APICOSTPERMTOK): COSTPERMTOK at 100% / the API's cost; ``#N/A`` where that is above
-    100%. MLPerf's LLM rates count output tokens; the GPU's price already bears the prefill of the inputs."""
+    100%. MLPerf's LLM rates count output tokens; the GPU's price already bears the prefill of the inputs.
+    The rate is read as COSTPERMTOK reads it (``checked_rate``), in tokens/s only; a workload given as
+    ``units`` lends its benchmark's mean lengths where ``benchmark`` is left out."""
+    rate, _ = checked_rate(table, tokens_per_sec_per_gpu, units, API_TOKENS_ONLY)
+    workload = workload_of(table, units)
+    if workload is not None and benchmark is None:
+        benchmark = workload[0]
+    elif workload is not None and benchmark is not None and benchmark_key(benchmark) != benchmark_key(workload[0]):
+        raise bad_value(
+            f"benchmark {benchmark.strip()[:60]!r} and units {units!r} name two workloads: leave benchmark out, or "
+            "give the one the rate is from"
+        )
     api = api_cost_per_mtok(
         api_price_per_mtok,
         input_price_per_mtok,
@@ -314,7 +331,7 @@ def api_utilization(
         cached_share,
         benchmark,
     )
-    at_full = per_million(price_per_gpu_hour, tokens_per_sec_per_gpu, 1.0)
+    at_full = per_million(price_per_gpu_hour, rate, 1.0)
     if at_full > api:
         raise not_available(
             f"The GPU costs {money_text(at_full)} per million tokens at 100% utilization, more than the API's "

@@ -6,7 +6,21 @@ from __future__ import annotations
 
 from benchsheet.analysis import fleet, slo, tco
 from benchsheet.analysis.entries import DEFAULT_GPUS_PER_NODE
-from benchsheet.catalogue.declare import AVAIL, BENCH, ENTRY, FAMILY, MAXG, PER_GPU, ROUND, SCEN, SOFT, Arg, Function
+from benchsheet.catalogue.declare import (
+    ASSUMED_TOKENS,
+    AVAIL,
+    BENCH,
+    ENTRY,
+    FAMILY,
+    MAXG,
+    NAMED_RATE,
+    ROUND,
+    SCEN,
+    SOFT,
+    UNITS,
+    Arg,
+    Function,
+)
 
 UTILIZATION = "Share of the owned GPU's hours spent serving, > 0 and <= 1"
 MW = Arg("megawatts", "number", "The site's facility power in MW, >= 0")
@@ -191,15 +205,21 @@ FUNCTIONS: tuple[Function, ...] = (
         "APIUTILIZATION",
         (
             Arg("price_per_gpu_hour", "number", "$ per GPU-hour, rented or OWNEDGPUHOUR(...)"),
-            PER_GPU.but(
-                "Output tokens/s per GPU at the service level the API sells, e.g. SLOBEST(...) at its TTFT/TPOT"
+            NAMED_RATE.but(
+                "Output tokens/s per GPU at the API's service level, e.g. SLOBEST(...); or an entry ID or a family "
+                "(its best row) with its workload as units. A bare number is taken for tokens/s; one the table has "
+                "in queries or samples is refused"
             ),
             API_OUT,
             *API_INPUT,
+            UNITS.but(
+                "The rate's unit or workload, e.g. \"gpt-oss-120b Server\" (tokens/s only; a workload's benchmark "
+                "stands in for benchmark left out)"
+            ),
         ),
         "The utilization at which the GPU costs the API's $/M output tokens, input included (APICOSTPERMTOK): "
         "COSTPERMTOK at 100% / that. Above it the GPU is cheaper. Give the rate at the API's service level "
-        "(SLOBEST).",
+        "(SLOBEST), in tokens/s.",
         '=APIUTILIZATION(2,SLOBEST("B200","gpt-oss-120b",2000,15),0.6,0.15,870,1000)',
         tco.api_utilization,
         "number",
@@ -214,17 +234,18 @@ FUNCTIONS: tuple[Function, ...] = (
     ),
     Function(
         "MWTOKENS",
-        (MW, KW, PUE, PER_GPU, NODE),
-        "Tokens/s of the GPUs that fit in a power cap: MWGPUS x tokens/s per GPU.",
+        (MW, KW, PUE, NAMED_RATE, NODE, UNITS),
+        "Tokens/s of the GPUs that fit in a power cap: MWGPUS x tokens/s per GPU; queries/s (samples/s) where "
+        f"the rate is in those. {ASSUMED_TOKENS}",
         '=MWTOKENS(10,1.2,1.3,BEST("B200","gpt-oss-120b","Server","available",8))',
         fleet.mw_tokens,
         "number",
     ),
     Function(
         "TOKENSPERMW",
-        (PER_GPU, KW, PUE),
-        "Tokens/s per MW of facility power: tokens/s per GPU x 1,000 / (kW per GPU x PUE). With a measured "
-        "row's PERGPU and KWPERGPU it is PERWATT x 10^6 / PUE.",
+        (NAMED_RATE, KW, PUE, UNITS),
+        "Tokens/s (or the rate's unit) per MW of facility power: rate per GPU x 1,000 / "
+        f"(kW per GPU x PUE); of a measured row PERWATT x 10^6 / PUE. {ASSUMED_TOKENS}",
         '=TOKENSPERMW(PERGPU("5.1-0061","llama2-70b-99","Offline"),KWPERGPU("5.1-0061","llama2-70b-99","Offline"),1.3)',
         fleet.tokens_per_mw,
         "number",

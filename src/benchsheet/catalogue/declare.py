@@ -144,13 +144,23 @@ ROUND = Arg("round", "round", 'Round, e.g. "6.1"; default: the latest round with
 SOFT = Arg("software", "text", 'Only rows whose software contains this text, e.g. "vLLM"', None)
 FILTERS = (AVAIL, MAXG, ROUND, SOFT)
 PER_GPU = Arg("tokens_per_sec_per_gpu", "number", "Tokens/s per GPU, e.g. BEST(...)")
-_UNITS = (
-    'Excel passes no unit on from BEST: "Tokens/s" (default; a per-GPU value the table has in queries or samples '
-    'is refused without units), "Queries/s", "Samples/s", or the workload'
-)
 UNITS = Arg(
-    "units", "text", f'The rate\'s unit. {_UNITS}, e.g. "stable-diffusion-xl Server"; a latency is refused', None
+    "units",
+    "text",
+    'The rate\'s unit (BEST passes none on): "Tokens/s" (default; a per-GPU value the table has in other units '
+    'is refused), "Queries/s", "Samples/s", or the workload ("whisper Offline"); a latency or another workload '
+    "than the rate's is refused",
+    None,
 )
+NAMED_RATE = Arg(
+    "tokens_per_sec_per_gpu",
+    "spec",
+    'An entry ID or a family (its best row) with its workload as units, e.g. "B200" and "stable-diffusion-xl '
+    "Server\": the unit is the row's. Or a number, e.g. BEST(...); ROUND(BEST(...)) or BEST(...)*0.5 of a "
+    "queries/s row looks like tokens/s",
+)
+ASSUMED_TOKENS = "A bare number is assumed to be tokens/s unless units or the table says queries/samples: name the row."
+"""What COSTPERMTOK, GPUSNEEDED, MWTOKENS and TOKENSPERMW take a bare number for (``analysis.costs.checked_rate``)."""
 
 
 def _spec(name: str, what: str) -> Arg:

@@ -3,7 +3,7 @@
 The engine imports no part of benchsheet; benchsheet gives it its functions (``install``, done
 when this module is imported). Each is called as the add-in calls it: plain arguments, the
 loaded results table, a ``BenchError`` answered as a ``FunctionError`` (shown in a cell as the
-add-in shows it: ``#N/A Unknown entry 6.1-9999``). ``evaluate``, ``calc`` and ``freeze`` are the
+add-in shows it: ``#N/A No entry '6.1-9999' in the loaded results``). ``evaluate``, ``calc`` and ``freeze`` are the
 engine's with benchsheet's functions in it.
 """
 

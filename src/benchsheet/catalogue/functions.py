@@ -21,6 +21,7 @@ from benchsheet.analysis.citations import CURVECITE_HELP, curve_cite
 from benchsheet.catalogue import decision as D
 from benchsheet.catalogue.declare import (
     ANY_FAMILY,
+    ASSUMED_TOKENS,
     AVAIL,
     AVAIL_ANY,
     BENCH,
@@ -28,6 +29,7 @@ from benchsheet.catalogue.declare import (
     FAMILY,
     FILTERS,
     MAXG,
+    NAMED_RATE,
     PAIR_ARGS,
     ROUND,
     SCEN,
@@ -50,16 +52,6 @@ _INTERACTIVITY = Arg(
     "(a family: its best curve of the model), the scenario is not used; default: Inference rows",
     None,
 )
-
-
-NAMED_RATE = Arg(
-    "tokens_per_sec_per_gpu",
-    "spec",
-    'An entry ID or a family (its best row) with its workload as units, e.g. "B200" and "stable-diffusion-xl '
-    "Server\": the unit is the row's. Or a number, e.g. BEST(...); ROUND(BEST(...)) or BEST(...)*0.5 of a "
-    "queries/s row looks like tokens/s",
-)
-_ASSUMED = "A bare number is assumed to be tokens/s unless units or the table says queries/samples: name the row."
 
 
 CATALOGUE: tuple[Function, ...] = (
@@ -180,7 +172,7 @@ CATALOGUE: tuple[Function, ...] = (
             UNITS,
         ),
         "Dollars per million tokens: price x 1,000,000 / (tokens/s x 3,600 x utilization); per million queries "
-        f"(samples) where the rate is in those. {_ASSUMED}",
+        f"(samples) where the rate is in those. {ASSUMED_TOKENS}",
         '=COSTPERMTOK(5,BEST("B200","gpt-oss-120b","Server","available",8),0.5)',
         A.cost_per_mtok,
     ),
@@ -199,7 +191,7 @@ CATALOGUE: tuple[Function, ...] = (
             UNITS,
         ),
         "GPUs to buy for a target throughput, rounded up to whole nodes; the target is in the rate's unit "
-        f"(queries/s, samples/s where the rate is in those). {_ASSUMED}",
+        f"(queries/s, samples/s where the rate is in those). {ASSUMED_TOKENS}",
         '=GPUSNEEDED(1000000,BEST("B200","gpt-oss-120b","Server"),0.7,8)',
         A.gpus_needed,
     ),

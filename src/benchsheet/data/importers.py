@@ -30,13 +30,12 @@ from benchsheet.data.names import (
     benchmark_keys,
     canonical_scenario,
     classify_accelerator,
-    close_to,
-    either,
     gpus_per_card,
     is_throughput,
+    unknown_name,
 )
 from benchsheet.data.table import IdSource, Row, Source
-from benchsheet.data.values import RESULT_RANGE, control_in, escaped, is_result, number_text
+from benchsheet.data.values import RESULT_RANGE, control_in, is_result, number_text
 from benchsheet.errors import MAX_ACCELERATORS, DataError
 
 OFFICIAL_URLS = {
@@ -434,21 +433,11 @@ ENDPOINTS_MODELS = frozenset(
 
 def check_benchmark(typed: str, names: Iterable[str]) -> None:
     """Refuse a ``--benchmark`` none of ``names`` is (a model list: ``KNOWN_BENCHMARKS``, ``ENDPOINTS_MODELS``),
-    with the close ones: "not a known benchmark ('gpt-oss-12b'); did you mean gpt-oss-120b? Known: ..."."""
+    with the close ones: "Did you mean gpt-oss-120b? No benchmark 'gpt-oss-12b'. Known: ..."."""
     known = {benchmark_key(m) for m in names}
     if any(k in known for k in benchmark_keys(typed)):
         return
-    close = close_to(typed, sorted(known))
-    shown = f"{escaped(typed.strip())!r:.60}"
-    listed = ", ".join(sorted(known))
-    raise DataError(
-        "--benchmark",
-        None,
-        None,
-        f"not a known benchmark ({shown}); did you mean {either(close)}? Known: {listed}"
-        if close
-        else f"not a known benchmark ({shown}); use one of {listed}",
-    )
+    raise DataError("--benchmark", None, None, unknown_name("benchmark", typed, sorted(known)))
 
 
 """Benchmark names of the MLPerf Inference suite (closed-division spellings)."""

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from benchsheet.data.values import escaped
+
 THROUGHPUT_UNITS = frozenset({"Tokens/s", "Samples/s", "Queries/s", "Tasks/s"})
 """Units that are a rate and may be divided by an accelerator count."""
 
@@ -252,28 +254,59 @@ def _spelling(name: str) -> str:
     return re.sub(r"[\s_.\-]+", "-", name.strip().lower()).strip("-")
 
 
-def close_to(text: str, choices: Iterable[str], n: int = 3) -> list[str]:
+def close_to(text: str, choices: Iterable[str], n: int = 3, *, lookalike_only: bool = False) -> list[str]:
     """The choices ``text`` is probably a misspelling of ("Sever" -> Server; "llama2-70b" -> the
-    llama2-70b-99 and -99.9 it starts), through ``difflib``; none when nothing is close."""
+    llama2-70b-99 and -99.9 it starts), through ``difflib``; none when nothing is close. A choice that
+    ``text`` is once case and letters typed for the digits they look like are set aside ("GB3OO", "gb3oo"
+    for GB300; "6.1-OO52" for 6.1-0052) is the one answer; ``lookalike_only`` looks for that one alone (for
+    names of digits, where any other is merely near: 6.1-0999 is no misspelling of 6.1-9999)."""
     import difflib  # here, not at the top: only a misspelt name needs it, and every start paid its import
 
     by_spelling = {_spelling(c): c for c in choices}
     typed = _spelling(text)
     if not typed:
         return []
+    folded: dict[str, list[str]] = {}
+    for k, c in by_spelling.items():
+        folded.setdefault(k.translate(_LOOKALIKE), []).append(c)
+    same = folded.get(typed.translate(_LOOKALIKE), [])
+    if same or lookalike_only:
+        return same[:n]
     starts = sorted(c for k, c in by_spelling.items() if k.startswith(typed) and k != typed)
     if len(typed) >= 3 and 0 < len(starts) <= n:
         return starts
     close = [by_spelling[k] for k in difflib.get_close_matches(typed, list(by_spelling), n=n, cutoff=0.75)]
     if close:
         return close
-    # letters typed for the digits they look like ("GB3OO" for GB300, "H2OO"): compared with them folded
-    folded = {k.translate(_LOOKALIKE): c for k, c in by_spelling.items()}
-    return [folded[k] for k in difflib.get_close_matches(typed.translate(_LOOKALIKE), list(folded), n=n, cutoff=0.75)]
+    # letters typed for the digits they look like ("GB3O0" for GB300, "H2O"): compared with them folded
+    near = difflib.get_close_matches(typed.translate(_LOOKALIKE), list(folded), n=n, cutoff=0.75)
+    return [c for k in near for c in folded[k]][:n]
 
 
 _LOOKALIKE = str.maketrans("oil", "011")
-"""Letters read as the digits they look like, for ``close_to``'s second look."""
+"""Letters read as the digits they look like, for ``close_to``."""
+
+
+def unknown_name(what: str, typed: str, choices: Sequence[str], role: str = "", *, where: str = "") -> str:
+    """Why ``typed`` is no known ``what``, the words to act on first (a narrow cell shows only a reason's
+    start): "Did you mean GB300? No family 'GB30'. Known: ..." for a close misspelling (``close_to``), else
+    "No family 'TPU9': use one of ...". With ``where``, for names too many to list (entry IDs), the reason
+    says where none is instead ("No entry '6.1-9999' in the loaded results"), and suggests only the name a
+    lookalike letter stands for. The one place such a reason is written."""
+    name = typed.strip()
+    shown = escaped(repr(name if len(name) <= 60 else name[:59] + "…")) + (f" ({role})" if role else "")
+    close = close_to(typed, choices, lookalike_only=bool(where))
+    ask = f"Did you mean {either(close)}? " if close else ""
+    if where:
+        return f"{ask}No {what} {shown} {where}"
+    listed = ", ".join(choices)
+    return f"{ask}No {what} {shown}. Known: {listed}" if close else f"No {what} {shown}: use one of {listed}"
+
+
+def suggestion_only(reason: str) -> str:
+    """A reason of ``unknown_name`` without its list of known names, where the suggestion is what a row
+    needs ("Did you mean GB300? No family 'GB30'."); any other reason as it is."""
+    return reason.split(" Known: ")[0] if reason.startswith("Did you mean ") else reason
 
 
 def either(names: Sequence[str]) -> str:

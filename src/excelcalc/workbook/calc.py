@@ -22,7 +22,15 @@ from pathlib import Path
 from excelcalc.errors import WorkbookError, WriteRefused
 from excelcalc.files import writable_target
 from excelcalc.workbook.compute import Computed, ComputeError, compute
-from excelcalc.workbook.xlsxfile import XlsxError, cached_values, formula_texts, has_macros, read_package, rewrite
+from excelcalc.workbook.xlsxfile import (
+    XlsxError,
+    cached_values,
+    damaged_part,
+    formula_texts,
+    has_macros,
+    read_package,
+    rewrite,
+)
 
 
 class CalcError(WorkbookError):
@@ -132,6 +140,9 @@ def _compute_and_write(src: Path, out: Path, strip_formulas: bool, force: bool) 
     except ComputeError as exc:
         raise CalcError(f"{src}: {exc}") from None
     except Exception as exc:  # the engine could not read the file: say so, write nothing
+        damage = damaged_part(package)  # a part no XML that only openpyxl reads (comments, a sheet's links)
+        if damage is not None:
+            raise CalcError(f"{src}: refused: {damage}") from None
         first = str(exc).strip().splitlines()
         raise CalcError(f"{src}: cannot compute this workbook ({first[0] if first else type(exc).__name__})") from None
     order = {name: i for i, name in enumerate(computed.sheet_names)}

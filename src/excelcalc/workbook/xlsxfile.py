@@ -91,8 +91,11 @@ def read_package(path: Path) -> dict[str, bytes]:
     A workbook from outside is refused, with the file and the reason, when it is
     no zip, unpacks to too much (in all, or one part far beyond its packed size),
     declares XML entities (entity expansion: "billion laughs"), or declares or
-    holds more cells than a sheet of this kind needs. Macros are carried along
-    as bytes and never run.
+    holds more cells than a sheet of this kind needs; and when an XML part is no
+    well-formed XML, naming the part, its sheet and the cell (``_damage``): read
+    on, a regular expression would have lost the cells after the damage, and
+    openpyxl answered its parser's words. Macros are carried along as bytes and
+    never run.
     """
     try:
         with zipfile.ZipFile(path) as zf:
@@ -115,6 +118,8 @@ def read_package(path: Path) -> dict[str, bytes]:
     for name, data in parts.items():
         if name.endswith((".xml", ".rels", ".vml")) and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
             raise XlsxError(f"{path}: refused: {name} declares XML entities (an entity-expansion attack?)")
+        if (name in _PART_ROLES or _SHEET_PART.fullmatch(name)) and not _well_formed(data):
+            raise XlsxError(f"{path}: refused: {_damage(parts, name)}")  # (a damaged table: its references #REF!)
         if name.startswith("xl/worksheets/") and name.endswith(".xml"):
             present = cells_present(data)
             if present > MAX_CELLS:
@@ -146,6 +151,92 @@ def _unpacked(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
 
 _UTF16 = (b"\xff\xfe", b"\xfe\xff")
 _DECLARED = re.compile(rb"""^(<\?xml[^>]*?encoding=)(["'])[Uu][Tt][Ff]-?16(?:[LlBb][Ee])?\2""")
+
+
+REPAIR = (
+    "open it in Excel (which offers to repair it) or LibreOffice and save it again, or compute a copy saved "
+    "before the damage"
+)
+"""What to do with a damaged file, said wherever one is refused."""
+_PART_ROLES = {
+    "xl/workbook.xml": "the workbook's list of sheets (xl/workbook.xml) is",
+    "xl/_rels/workbook.xml.rels": "the workbook's links to its sheets (xl/_rels/workbook.xml.rels) are",
+    "xl/styles.xml": "the styles (xl/styles.xml) are",
+    "xl/sharedStrings.xml": "the shared texts (xl/sharedStrings.xml) are",
+    "[Content_Types].xml": "the list of the file's parts ([Content_Types].xml) is",
+}
+_SHEET_PART = re.compile(r"xl/worksheets/[^/]+\.xml")
+"""A worksheet's part: with the parts in ``_PART_ROLES``, those read before any cell is (checked whole)."""
+_CELL_TAG = re.compile(rb'<(?:[A-Za-z_][\w.-]*:)?c\s[^<>]*?\br="([A-Z]{1,3}[0-9]+)"')
+_XML_ERRORS = {  # expat's errors (xml.parsers.expat.errors) as a person reads them
+    "mismatched tag": "it has a closing tag that does not match the element it closes",
+    "not well-formed (invalid token)": "it holds characters XML does not allow there",
+    "unclosed token": "it ends in the middle of a tag (cut short)",
+    "no element found": "it ends before its elements are closed (cut short, or empty)",
+    "syntax error": "it is no XML",
+    "undefined entity": "it names an undefined entity (&...;)",
+    "junk after document element": "it holds text after its last element",
+}
+
+
+def damaged_part(parts: Mapping[str, bytes]) -> str | None:
+    """The first XML part of the package that is no XML, in words (``_damage``); None when every one parses.
+    ``read_package`` checks the parts read before any cell; this, every part, once a reader failed."""
+    for name, data in parts.items():
+        if name.endswith((".xml", ".rels")) and not _well_formed(data):  # VML as Excel writes it is not XML
+            return _damage(parts, name)
+    return None
+
+
+def _well_formed(data: bytes) -> bool:
+    """``data`` parses as XML (expat with no handlers: about 0.15 s for a sheet of 600,000 cells)."""
+    from xml.parsers import expat
+
+    try:
+        expat.ParserCreate().Parse(data, True)
+    except expat.ExpatError:
+        return False
+    return True
+
+
+def _damage(parts: Mapping[str, bytes], name: str) -> str:
+    """Where and how the part ``name`` is no XML, in words: its sheet and the cell the damage is in or after,
+    what is wrong there (its line and column), and what to do. Read again with handlers, only once damaged."""
+    from xml.parsers import expat
+
+    stack: list[tuple[str, str]] = []  # the open elements: (local name, r attribute)
+    last = [""]  # the last cell started
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        local = tag.rpartition(":")[2]
+        stack.append((local, attrs.get("r", "")))
+        if local == "c":
+            last[0] = attrs.get("r", "")
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda _: stack.pop()
+    try:
+        parser.Parse(parts[name], True)
+        error, line, column = "syntax error", 1, 0  # not reached: the part was found damaged
+    except expat.ExpatError as exc:
+        error, line, column = expat.errors.messages[exc.code], exc.lineno, exc.offset
+    cut = _CELL_TAG.match(parts[name], max(parser.ErrorByteIndex, 0))  # a cell's own tag is what is damaged
+    found = _XML_ERRORS.get(error, f"it holds what XML does not allow ({error})")
+    if error == "mismatched tag" and stack:
+        tag, ref = stack[-1]
+        found = f"the cell {ref} is not closed (no </c>)" if tag == "c" and ref else f"its <{tag}> is not closed"
+        found += "" if tag == "c" and ref else f" (no </{tag}>)"
+    at = f"line {line:,}, column {column + 1:,}"
+    if not _SHEET_PART.fullmatch(name):
+        return f"{_PART_ROLES.get(name, f'the part {name} is')} damaged: {found} ({at}); {REPAIR}"
+    try:
+        sheet = next((f"the sheet {s!r} ({name})" for s, p in sheet_parts(parts).items() if p == name), None)
+    except (SyntaxError, KeyError):  # the list of sheets is damaged too
+        sheet = None
+    cell = cut.group(1).decode() if cut else next((ref for tag, ref in reversed(stack) if tag == "c" and ref), last[0])
+    near = f" near cell {cell}" if cell else ""
+    return f"{sheet or f'the sheet part {name}'} is damaged{near}: {found} ({at}); {REPAIR}"
 
 
 def _utf8(data: bytes) -> bytes:

@@ -89,10 +89,10 @@ def test_ratios_leaves_out_pairs_in_different_units() -> None:
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (("TPU9", "GB300"), "#N/A Unknown entry or family 'TPU9' (candidate)"),
-        (("B200", "6.1-9999"), "#N/A Unknown entry 6.1-9999"),
+        (("TPU9", "GB300"), "#N/A No entry or family 'TPU9' (candidate)"),
+        (("B200", "6.1-9999"), "#N/A No entry '6.1-9999' in the loaded results"),
         (("5.1-0378", "H200"), "#N/A 5.1-0378 is an open-division entry (model run: llama3_1-70b-fp8_dyn)"),
-        (("B200", "GB300", "soon"), "#VALUE! availability must be one of"),
+        (("B200", "GB300", "soon"), "#VALUE! No availability"),
         (("B200", "GB300", "any", None, None, "maybe"), "#VALUE! same_gpus must be TRUE or FALSE"),
     ],
 )
@@ -158,9 +158,9 @@ def test_gains_leaves_out_pairs_whose_units_differ() -> None:
     [
         (("gpt-oss-120b", "Server", "6.1", "6.0"), "#VALUE! old_round (6.1) must be earlier than new_round (6.0)"),
         (("gpt-oss-120b", "Server", "5.1", "6.1"), "#N/A No closed gpt-oss-120b Server rows in round 5.1"),
-        (("deepseek-r1", "Server", None, None, "TPU9"), "#N/A Unknown family 'TPU9'"),
+        (("deepseek-r1", "Server", None, None, "TPU9"), "#N/A No family 'TPU9'"),
         (("e2e-rag-qna", "Offline"), "#N/A e2e-rag-qna times a whole pipeline"),
-        (("whisper", "Sometimes"), "#VALUE! Unknown scenario"),
+        (("whisper", "Sometimes"), "#VALUE! No scenario"),
     ],
 )
 def test_gains_errors(args: tuple[Any, ...], error: str) -> None:
@@ -202,7 +202,7 @@ def test_history_max_gpus_filters(table: Table) -> None:
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (("TPU9", "deepseek-r1", "Server"), "#N/A Unknown family 'TPU9'"),
+        (("TPU9", "deepseek-r1", "Server"), "#N/A No family 'TPU9'"),
         (("GB300", "yolo-99", "SingleStream"), "#N/A yolo-99 SingleStream is a latency"),
         (("GB300", "e2e-rag-db", "Offline"), "#N/A e2e-rag-db times a whole pipeline"),
         (

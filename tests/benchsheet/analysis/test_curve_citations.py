@@ -78,7 +78,7 @@ def test_a_test_submission_is_never_cited_as_a_result(with_curves: Table) -> Non
 def test_errors(with_curves: Table) -> None:
     with pytest.raises(BenchError, match=r"^#N/A sub_a/system_a/gpt-oss-120b has no point at concurrency 32: "):
         curve_cite(with_curves, A, 32)
-    with pytest.raises(BenchError, match=r"^#VALUE! Unknown part 'everything'"):
+    with pytest.raises(BenchError, match=r"^#VALUE! No part 'everything'"):
         curve_cite(with_curves, A, 64, "everything")
     with pytest.raises(BenchError) as err:
         cite(with_curves, A, "gpt-oss-120b", "Server")

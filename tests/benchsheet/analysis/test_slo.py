@@ -105,8 +105,8 @@ def test_a_family_without_rows_in_the_strict_scenario_says_so() -> None:
         ('=SLOSCENARIOS("deepseek-r1",0,15)', "#VALUE!", "ttft_ms must be a number > 0"),
         ('=SLOSCENARIOS("deepseek-r1",1500,-1)', "#VALUE!", "tpot_ms must be a number > 0"),
         ('=SLOSCENARIOS("deepseek-r1","fast",15)', "#VALUE!", "ttft_ms must be a number, not 'fast'"),
-        ('=SLOSCENARIOS("no-such-model",1500,15)', "#N/A", "Unknown benchmark 'no-such-model'"),
-        ('=SLOBEST("TPU9","deepseek-r1",1500,15)', "#N/A", "Unknown family 'TPU9'"),
+        ('=SLOSCENARIOS("no-such-model",1500,15)', "#N/A", "No benchmark 'no-such-model'"),
+        ('=SLOBEST("TPU9","deepseek-r1",1500,15)', "#N/A", "No family 'TPU9'"),
     ],
 )
 def test_bad_input_answers_an_error_with_its_reason(formula: str, code: str, reason: str) -> None:

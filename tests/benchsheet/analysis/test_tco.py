@@ -95,7 +95,7 @@ def test_power_per_gpu_from_a_measured_row(table: Table) -> None:
     ("args", "reason"),
     [
         (("6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
-        (("6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+        (("6.1-9999", "gpt-oss-120b", "Server"), "#N/A No entry"),
     ],
 )
 def test_no_measured_power_no_kw(args: tuple[str, str, str], reason: str) -> None:

@@ -113,11 +113,11 @@ def test_no_answer_of_the_classic_shell_is_longer_than_255(windows: Windows, tab
 
 
 def test_a_long_reason_keeps_its_code_and_its_first_suggestions(windows: Windows, table: Table) -> None:
-    # TPU9: close to no family (B3OO, a letter O for a zero, now gets "did you mean B300")
+    # TPU9: close to no family (B3OO, a letter O for a zero, now gets "Did you mean B300?")
     (got,) = _cells(windows.call("BEST", "TPU9", "gpt-oss-120b", "Server"))
     families = sorted(set(table.families.values()))
     assert isinstance(got, str) and len(got) <= CLASSIC_TEXT_LIMIT
-    assert got.startswith("#N/A Unknown family 'TPU9': use one of " + ", ".join(families[:3]))
+    assert got.startswith("#N/A No family 'TPU9': use one of " + ", ".join(families[:3]))
     left_out = int(got.rsplit(" and ", 1)[1].removesuffix(" more"))
     assert left_out > 0 and got.count(", ") + 1 + left_out == len(families)
     whole = evaluate('=BEST("TPU9","gpt-oss-120b","Server")')
@@ -127,7 +127,7 @@ def test_a_long_reason_keeps_its_code_and_its_first_suggestions(windows: Windows
 def test_a_range_answers_short_texts_in_every_cell(windows: Windows) -> None:
     got = windows.call("BEST", column(["B3OO", "B200", "no such family " + "z" * 300]), "gpt-oss-120b", "Server")
     assert [len(row) for row in got] == [1, 1, 1] and _too_long(got) == []
-    assert got[0][0].startswith("#N/A Unknown family") and got[2][0].startswith("#")
+    assert got[0][0].startswith("#N/A Did you mean B300? No family 'B3OO'.") and got[2][0].startswith("#")
     one = windows.call("CITE", cell("6.1-0052"), "gpt-oss-120b", "Server")
     assert _too_long(one) == [] and len(one) >= 6
 
@@ -135,9 +135,9 @@ def test_a_range_answers_short_texts_in_every_cell(windows: Windows) -> None:
 @pytest.mark.parametrize("limit", [CLASSIC_TEXT_LIMIT, 80])
 def test_shortened_keeps_the_start_and_counts_what_it_leaves_out(limit: int) -> None:
     items = [f"family{i}" for i in range(60)]
-    text = "#N/A Unknown family 'B3OO': use one of " + ", ".join(items)
+    text = "#N/A No family 'B3OO': use one of " + ", ".join(items)
     short = shortened(text, limit)
-    assert len(short) <= limit and short.startswith("#N/A Unknown family 'B3OO': use one of family0, ")
+    assert len(short) <= limit and short.startswith("#N/A No family 'B3OO': use one of family0, ")
     assert short.endswith(" more")
     plain = shortened("#VALUE! " + "word " * 200, limit)
     assert len(plain) <= limit and plain.startswith("#VALUE! word") and plain.endswith("…")

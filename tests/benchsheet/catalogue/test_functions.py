@@ -138,21 +138,23 @@ def test_pergpu_defaults(table: Table) -> None:
     )
 
 
+NO_CURVES = "#N/A No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder> adds them)"
+
 ERRORS = [
-    (("PERGPU", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    (("PERGPU", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A No entry '6.1-9999' in the loaded results"),
     (("PERGPU", "6.1-0052", "deepseek-r1", "Interactive"), "#N/A 6.1-0052 has no deepseek-r1 Interactive result"),
     (("PERGPU", 5, "gpt-oss-120b", "Server"), "#VALUE! entry must be text"),
     (("PERGPU", None), "#VALUE! entry is required"),
-    (("RESULT", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+    (("RESULT", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A No entry"),
     (("RESULT", "6.1-0052", "gpt-oss-120b", True), "#VALUE! scenario must not be TRUE/FALSE"),
-    (("GPUS", "nope"), "#N/A Unknown entry nope"),
-    (("ENTRY", "6.1-0052", "colour"), "#VALUE! Unknown field 'colour'"),
-    (("BEST", "B200", "gpt-oss-120b", "Server", "soon"), "#VALUE! availability must be one of"),
+    (("GPUS", "nope"), "#N/A No entry 'nope' in the loaded results"),
+    (("ENTRY", "6.1-0052", "colour"), "#VALUE! No field 'colour'"),
+    (("BEST", "B200", "gpt-oss-120b", "Server", "soon"), "#VALUE! No availability"),
     (("BEST", "B200", "gpt-oss-120b", "Server", "available", 0), "#VALUE! max_gpus must be >= 1"),
     (("BEST", "B200", "gpt-oss-120b", "Server", "available", 8.5), "#VALUE! max_gpus must be a whole number"),
-    (("BEST", "B200", "no-such-model", "Server"), "#N/A Unknown benchmark 'no-such-model'"),
-    (("BEST", "B200", "gpt-oss-120b", "Sometimes"), "#VALUE! Unknown scenario"),
-    (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9': use one of "),
+    (("BEST", "B200", "no-such-model", "Server"), "#N/A No benchmark 'no-such-model'"),
+    (("BEST", "B200", "gpt-oss-120b", "Sometimes"), "#VALUE! No scenario"),
+    (("BEST", "TPU9", "gpt-oss-120b", "Server"), "#N/A No family 'TPU9': use one of "),
     (("BEST", "H100", "gpt-oss-120b", "Server"), "#N/A H100 has no closed gpt-oss-120b Server rows in any round"),
     (
         ("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "7.3"),
@@ -160,8 +162,8 @@ ERRORS = [
     ),
     (("BEST", "B200", "gpt-oss-120b", "Server", "available", None, "six"), "#VALUE! round must look like"),
     (("BEST", "B200", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
-    (("BESTENTRY", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9'"),
-    (("ROWSBEHIND", "TPU9", "gpt-oss-120b", "Server"), "#N/A Unknown family 'TPU9'"),
+    (("BESTENTRY", "TPU9", "gpt-oss-120b", "Server"), "#N/A No family 'TPU9'"),
+    (("ROWSBEHIND", "TPU9", "gpt-oss-120b", "Server"), "#N/A No family 'TPU9'"),
     (
         ("MEDIANPERGPU", "B200", "gpt-oss-120b", "Server", "available", None, None, "NoSuchStack"),
         "software containing 'NoSuchStack'",
@@ -175,7 +177,7 @@ ERRORS = [
         "#N/A Only one H200 gpt-oss-120b Server system with exactly 8 GPUs",
     ),
     (("SPREAD", "B200", "gpt-oss-120b", "Server", 0), "#VALUE! gpus must be >= 1"),
-    (("BREAKEVEN", "B200", "Nonesuch", "gpt-oss-120b", "Server"), "#N/A Unknown entry or family 'Nonesuch'"),
+    (("BREAKEVEN", "B200", "Nonesuch", "gpt-oss-120b", "Server"), "#N/A No entry or family 'Nonesuch'"),
     (("BREAKEVEN", "B200", -5, "gpt-oss-120b", "Server"), "#VALUE! a measured per-GPU throughput must be a number > 0"),
     (("BREAKEVEN", "6.1-0016", "B300", "gpt-oss-120b", "Server"), "is heterogeneous"),
     (("BREAKEVENPRICE", -1, "B200", "B300", "gpt-oss-120b", "Server"), "#VALUE! baseline_price must be a number >= 0"),
@@ -190,12 +192,12 @@ ERRORS = [
     (("COSTPERMTOK", float("nan"), 1000), "#VALUE! price_per_gpu_hour must be a finite number"),
     (("GPUSNEEDED", 1000, 0), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
     (("GPUSNEEDED", 1000, 10, 1, 0), "#VALUE! gpus_per_node must be a whole number >= 1"),
-    (("GAIN", "6.1-9999", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    (("GAIN", "6.1-9999", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A No entry '6.1-9999' in the loaded results"),
     (("PAIRED", "H100", "B300", "llama2-70b-99", "Server", "available", None, "same"), "#N/A No round where both"),
     (("SCALING", "6.1-0052", "6.1-0016", "gpt-oss-120b", "Server"), "is heterogeneous"),
     (("HEADLINE", "deepseek-r1", "Server", "5.1", "9.9"), "#N/A No closed deepseek-r1 Server rows in round 9.9"),
-    (("RESULTS", "no-such-model", "Server"), "#N/A Unknown benchmark"),
-    (("CITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry"),
+    (("RESULTS", "no-such-model", "Server"), "#N/A No benchmark 'no-such-model': use one of"),
+    (("CITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A No entry"),
     (
         ("ENTRIESUSED", [["6.1-0052"], ["6.1-0021"]], [["a"], ["b"], ["c"]], "gpt-oss-120b", "Server"),
         "#VALUE! places must be one cell or one per cell of entries (2), not 3",
@@ -204,26 +206,26 @@ ERRORS = [
     (("FAMILIES", "resnet", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
     (("FAMILIES", "gpt-oss-120b", "Server", "available", None, "7.3"), "#N/A No closed gpt-oss-120b Server rows"),
     (("LATENCYBOUNDS", "resnet", "Offline"), "#N/A No latency bounds for resnet Offline"),
-    (("DATAINFO", "colour"), "#VALUE! Unknown field 'colour'"),
-    (("RATIOS", "TPU9", "GB300"), "#N/A Unknown entry or family 'TPU9' (candidate)"),
+    (("DATAINFO", "colour"), "#VALUE! No field 'colour'"),
+    (("RATIOS", "TPU9", "GB300"), "#N/A No entry or family 'TPU9' (candidate)"),
     (("RATIOS", "B200", "GB300", "any", None, None, "maybe"), "#VALUE! same_gpus must be TRUE or FALSE"),
     (("GAINS", "gpt-oss-120b", "Server", "6.1", "6.0"), "#VALUE! old_round (6.1) must be earlier"),
     (("GAINS", "e2e-rag-db", "Offline"), "#N/A e2e-rag-db times a whole pipeline with CPU stages"),
-    (("HISTORY", "TPU9", "deepseek-r1", "Server"), "#N/A Unknown family 'TPU9'"),
+    (("HISTORY", "TPU9", "deepseek-r1", "Server"), "#N/A No family 'TPU9'"),
     (("HISTORY", "GB300", "yolo-99", "SingleStream"), "is a latency in Latency (ms): no per-GPU value"),
     (("COUNTS", "6.²"), "#VALUE! round must look like 6.1"),
     (("HEADLINES", "6.1", "5.1"), "#VALUE! old_round (6.1) must be earlier"),
     (("GAINRANGE", 0.5, 0.1, "Blackwell"), "#VALUE! low and high must be gains"),
-    (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! what must be one of"),
+    (("ROUNDCOUNT", "6.1", "colour"), "#VALUE! No count"),
     (("PERWATT", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
-    (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A Unknown entry 6.1-9999"),
+    (("ENERGYCITE", "6.1-9999", "gpt-oss-120b", "Server"), "#N/A No entry '6.1-9999' in the loaded results"),
     # the buyer's decision (issue 33); more in tests/benchsheet/analysis/test_tco.py
     (("OWNEDGPUHOUR", 30000, -4), "#VALUE! years must be a number > 0"),
     (("RENTVSOWN", 2, 0), "#VALUE! utilization must be > 0 and <= 1"),
     (("KWPERGPU", "6.1-0052", "gpt-oss-120b", "Server"), "#N/A 6.1-0052 gpt-oss-120b Server has no measured power"),
     (("SLOSCENARIOS", "deepseek-r1", 2000, 10), "#N/A deepseek-r1 Interactive allows TPOT 15 ms; you asked 10 ms"),
     (("SLOBEST", "GB300", "deepseek-r1", 0, 15), "#VALUE! ttft_ms must be a number > 0"),
-    (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A Unknown family 'TPU9'"),
+    (("SLOBESTENTRY", "TPU9", "deepseek-r1", 1500, 15), "#N/A No family 'TPU9'"),
     (("SLOBESTSCENARIO", "B200", "deepseek-r1", 1500, 15), "#N/A B200 has no closed deepseek-r1 Interactive rows"),
     (("APIUTILIZATION", 5, 100, 2), "#N/A The GPU costs $13.89 per million tokens at 100% utilization"),
     (("MEANTOKENS", "deepseek-r1", "input"), "#N/A MLCommons publishes no mean input length for deepseek-r1"),
@@ -233,16 +235,31 @@ ERRORS = [
     (("MWGPUS", 10, 1.2, 0.9), "#VALUE! pue must be a number >= 1"),
     (("MWTOKENS", 10, 0, 1.3, 1000), "#VALUE! kw_per_gpu must be a number > 0"),
     (("TOKENSPERMW", 0, 1.2, 1.3), "#VALUE! tokens_per_sec_per_gpu must be a number > 0"),
-    (("FLEET", "gpt-oss-120b", "Server", 1e6, "B200", 5, 1, 8, 730, "nope"), "#VALUE! availability must be one of"),
+    (("FLEET", "gpt-oss-120b", "Server", 1e6, "B200", 5, 1, 8, 730, "nope"), "#VALUE! No availability"),
     # MLPerf Endpoints curves (issue 31): none is bundled, so each answers that none is loaded
     (("CURVES",), "#N/A No MLPerf Endpoints curves are loaded (benchsheet import-run <submission folder>"),
-    (("CURVEPOINTS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
+    (
+        ("CURVEPOINTS", "sub_a/system_a/gpt-oss-120b"),
+        NO_CURVES + " (asked for curve 'sub_a/system_a/gpt-oss-120b')",
+    ),
     (("CURVEAT", "sub_a/system_a/gpt-oss-120b", "fast"), "#VALUE! tokens_per_sec_per_user"),
-    (("CURVEATPOINTS", "x", 130), "#N/A Unknown Endpoints curve 'x': no MLPerf Endpoints curves are loaded"),
+    (
+        ("CURVEATPOINTS", "x", 130),
+        NO_CURVES + " (asked for curve 'x')",
+    ),
     (("BESTCURVE", "MI355X", "gpt-oss-120b"), "#N/A No MLPerf Endpoints curve of MI355X for gpt-oss-120b"),
-    (("CURVEOFFLINE", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
-    (("CURVESTEPS", "sub_a/system_a/gpt-oss-120b"), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
-    (("CURVECITE", "sub_a/system_a/gpt-oss-120b", 64), "#N/A Unknown Endpoints curve 'sub_a/system_a/gpt-oss-120b'"),
+    (
+        ("CURVEOFFLINE", "sub_a/system_a/gpt-oss-120b"),
+        NO_CURVES + " (asked for curve 'sub_a/system_a/gpt-oss-120b')",
+    ),
+    (
+        ("CURVESTEPS", "sub_a/system_a/gpt-oss-120b"),
+        NO_CURVES + " (asked for curve 'sub_a/system_a/gpt-oss-120b')",
+    ),
+    (
+        ("CURVECITE", "sub_a/system_a/gpt-oss-120b", 64),
+        NO_CURVES + " (asked for curve 'sub_a/system_a/gpt-oss-120b')",
+    ),
 ]
 
 
@@ -365,7 +382,7 @@ def test_a_range_in_the_first_argument_answers_the_same_shape() -> None:
     out = udf.PERGPU(column, "deepseek-r1", "Server")
     assert len(out) == 3 and all(len(r) == 1 for r in out)
     assert out[0][0] == out[2][0] == udf.PERGPU("5.1-0072", "deepseek-r1", "Server")
-    assert out[1][0] == "#N/A Unknown entry 6.1-9999"
+    assert out[1][0] == "#N/A No entry '6.1-9999' in the loaded results"
     grid = udf.COSTPERMTOK([[1, 2, 3], [4, 5, 6]], 1000)
     assert [len(r) for r in grid] == [3, 3] and grid[1][2] == pytest.approx(udf.COSTPERMTOK(6, 1000))
 
@@ -458,7 +475,7 @@ def test_entries_used_cites_each_entry_once_with_its_places() -> None:
     """Blanks, errors (the engine's and the add-in's text) and numbers name no entry; one entry under two
     spellings of its workload is one row; the rows follow the first use."""
     formula = (
-        '=ENTRIESUSED({"6.1-0052";"6.1-0021";"#N/A Unknown family B999";"";"6.1-0052";7;"6.1-0021"},'
+        '=ENTRIESUSED({"6.1-0052";"6.1-0021";"#N/A No family B999";"";"6.1-0052";7;"6.1-0021"},'
         '{"Sizing row 18";"Sizing row 19";"Sizing row 20";"Sizing row 21";"Quotes";"Quotes row 2";"Claims"},'
         '{"gpt-oss-120b";"gpt-oss-120b";"gpt-oss-120b";"gpt-oss-120b";"GPT-OSS-120B";"x";"deepseek-r1"},"server")'
     )
@@ -468,7 +485,7 @@ def test_entries_used_cites_each_entry_once_with_its_places() -> None:
         ["6.1-0021", "Sizing row 19", "gpt-oss-120b", "Server"],
         ["6.1-0021", "Claims", "deepseek-r1", "Server"],
     ]
-    cells = [["6.1-0052"], [None], ["#N/A Unknown entry 6.1-9999"]]
+    cells = [["6.1-0052"], [None], ["#N/A No entry '6.1-9999' in the loaded results"]]
     assert udf.ENTRIESUSED(cells, "Compare", "gpt-oss-120b", [["#N/A no benchmark"]]) == [
         ["entry", "used on", "benchmark", "scenario"]
     ]

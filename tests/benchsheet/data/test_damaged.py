@@ -59,7 +59,7 @@ def test_a_runs_file_with_an_impossible_result_is_left_out(user_home: Path, tabl
     (user_home / "runs.json").write_text(json.dumps(doc))
     store.set_table(None)
     assert "runs.json" in str(store.get_table().origin) and "-113685" in str(store.get_table().origin)
-    assert udf.PERGPU("local-0001", "deepseek-r1", "Server") == "#N/A Unknown entry local-0001"
+    assert udf.PERGPU("local-0001", "deepseek-r1", "Server") == "#N/A No entry 'local-0001' in the loaded results"
 
 
 def test_a_run_record_with_a_wrong_type_is_refused(user_home: Path) -> None:

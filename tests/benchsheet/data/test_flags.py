@@ -71,7 +71,7 @@ def test_flags_survive_refresh_and_an_older_cache_loads(shared: Path, user_home:
 
 @pytest.mark.parametrize("field", ["inferred", "flags"])
 def test_entry_flags_of_an_unknown_entry_say_so(field: str) -> None:
-    assert "Unknown entry" in str(udf.ENTRY("6.1-9999", field))
+    assert "No entry" in str(udf.ENTRY("6.1-9999", field))
 
 
 def test_entry_flags_fit_a_classic_excel_text() -> None:

@@ -105,7 +105,7 @@ def test_runs_and_forget(loadgen: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["forget", a]) == 0
     capsys.readouterr()
     store.set_table(None)
-    assert udf.GPUS(a) == f"#N/A Unknown entry {a}"
+    assert udf.GPUS(a) == f"#N/A No entry '{a}' in the loaded results"
     assert udf.GPUS(b) == 8
     assert main(["forget", b]) == 0
     capsys.readouterr()
