@@ -82,7 +82,7 @@ _SINCE_ISSUE_41 = (
 )
 # issue 44, checked by tests/excelcalc/lib against the examples of Microsoft's pages: functions real
 # workbooks use that calc refused
-_SINCE_ISSUE_44 = "IFS SWITCH IFNA XOR MINIFS MAXIFS FORMULATEXT _XLFN.FORMULATEXT"
+_SINCE_ISSUE_44 = "IFS SWITCH IFNA XOR MINIFS MAXIFS FORMULATEXT _XLFN.FORMULATEXT DATEVALUE TIMEVALUE"
 
 # Excel's functions the engine computes and has checked against Excel: those the corpus of
 # workbooks Excel saved exercises (tests/corpus; its test judges every cell), and those the

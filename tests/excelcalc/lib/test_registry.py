@@ -62,6 +62,7 @@ INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENC
 INSTALLED |= {"FLOOR", "CEILING", "MROUND", "TRUNC", "INT", "MOD", "SUMIF"}  # SUMIF: sum_range of range's shape
 INSTALLED |= {"EXPAND", "_XLFN.EXPAND", "RAND"}  # at most a sheet, 2,000,000 cells; RAND of no arguments
 INSTALLED |= {"FORMULATEXT", "_XLFN.FORMULATEXT"}  # issue 44: the engine's own, reading the workbook's formulas
+INSTALLED |= {"DATEVALUE", "TIMEVALUE"}  # issue 44: read as the engine reads a date or time text (text_serial)
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
