@@ -63,6 +63,8 @@ INSTALLED |= {"FLOOR", "CEILING", "MROUND", "TRUNC", "INT", "MOD", "SUMIF"}  # S
 INSTALLED |= {"EXPAND", "_XLFN.EXPAND", "RAND"}  # at most a sheet, 2,000,000 cells; RAND of no arguments
 INSTALLED |= {"FORMULATEXT", "_XLFN.FORMULATEXT"}  # issue 44: the engine's own, reading the workbook's formulas
 INSTALLED |= {"DATEVALUE", "TIMEVALUE"}  # issue 44: read as the engine reads a date or time text (text_serial)
+# issue 44: the blank cells of their criteria ranges kept apart from the text "" (lib.criteria)
+INSTALLED |= {"COUNTIFS", "SUMIFS", "MINIFS", "MAXIFS", "AVERAGEIF", "AVERAGEIFS"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
