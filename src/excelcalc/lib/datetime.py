@@ -218,6 +218,10 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
     "EDATE": ((0,), True),
     "EOMONTH": ((0,), True),
     "WORKDAY": ((0, 2), True),
+    "WEEKDAY": ((0,), False),
+    "WEEKNUM": ((0,), False),
+    "ISOWEEKNUM": ((0,), False),
+    "_XLFN.ISOWEEKNUM": ((0,), False),
     # the engine's own, which read the workbook's date system themselves (lib.text's TEXT, and below)
     "TEXT": ((), False),
     "WORKDAY.INTL": ((0, 3), True),

@@ -235,3 +235,37 @@ def test_datevalue_and_timevalue_of_no_date_text_are_value_errors(tmp_path: Path
     assert "not computed" in evaluate('=DATEVALUE("5-JUL")').reason
     got = book(tmp_path, {"A1": 45301, "A2": "2024-01-10", "B1": "=DATEVALUE(A1)", "B2": "=DATEVALUE(A2)"})
     assert (got["B1"], got["B2"]) == ("#VALUE!", 45301)
+
+
+# formula -> the answer of its Microsoft page: WEEKDAY (2/14/2008: 5, 4 from Monday, 3 from Monday = 0),
+# WEEKNUM (3/9/2012: week 10, 11 with weeks from Monday), ISOWEEKNUM (3/9/2012: 10). They answered
+# "#NAME? ... is not computed by benchsheet" (issue 41: the functions a finance model uses).
+WEEKS: dict[str, Any] = {
+    "=WEEKDAY(DATE(2008,2,14))": 5,
+    "=WEEKDAY(DATE(2008,2,14),2)": 4,
+    "=WEEKDAY(DATE(2008,2,14),3)": 3,
+    "=WEEKNUM(DATE(2012,3,9))": 10,
+    "=WEEKNUM(DATE(2012,3,9),2)": 11,
+    "=ISOWEEKNUM(DATE(2012,3,9))": 10,
+    "=_xlfn.ISOWEEKNUM(DATE(2012,3,9))": 10,
+    '=WEEKDAY("2024-01-10")': 4,  # a date written as text, read as the engine reads one
+    "=WEEKDAY(DATE(2008,2,14),4)": "#NUM!",  # "If return_type is out of the range specified", #NUM!
+    "=WEEKDAY(-1)": "#NUM!",  # "If serial_number is out of range for the current date base value"
+}
+
+
+@pytest.mark.parametrize("formula", WEEKS)
+def test_weekdays_and_weeks_as_microsoft_documents_them(formula: str) -> None:
+    got = evaluate(formula)
+    assert (str(got) if isinstance(WEEKS[formula], str) else got) == WEEKS[formula]
+
+
+def test_weekday_in_a_1904_workbook_counts_from_1904(tmp_path: Path) -> None:
+    """Microsoft's "Date systems in Excel": in the 1904 date system serial 0 is January 1, 1904, a
+    Friday (WEEKDAY 6); 45301 - 1462 is January 10, 2024, a Wednesday (4)."""
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    got = book(tmp_path, {"A1": 0, "A2": 45301 - 1462, "B1": "=WEEKDAY(A1)", "B2": "=WEEKDAY(A2)"}, mac)
+    assert (got["B1"], got["B2"]) == (6, 4)
