@@ -31,6 +31,9 @@ tests/benchsheet/test_eval_cold.py) fail by name when an upgrade moves one, not 
   ``check_error``, ``args_parser``, ``check_nan``, and ``convert_noshp``, ``convert_nan``,
   ``formulas.errors.FoundError``), checked against formulas' own wrap_ufunc cell by cell;
 * ``formulas.functions.operators.OPERATORS`` (computed by other functions: ``replace_operators``);
+* ``formulas.functions.__xfilter``, the criteria of SUMIF, COUNTIF, AVERAGEIF, MAXIFS... and their
+  ...S forms, and ``formulas.functions._xfilter``, which gives their accumulators the cells matched
+  (both reassigned, and looked up by formulas at each call: ``replace_criteria``);
 * ``formulas.functions.date._text2datetime`` (``text_date``);
 * ``formulas.excel.xlreader.load_workbook`` and ``read_string_table`` (the workbook reader).
 
@@ -90,6 +93,7 @@ __all__ = [
     "quiet_numpy",
     "range_parts",
     "read_string_table",
+    "replace_criteria",
     "replace_empty",
     "replace_operators",
     "reshape_as_excel",
@@ -551,6 +555,27 @@ def replace_operators(replacements: dict[str, Callable[..., Any]]) -> None:
 
     for name, function in replacements.items():
         _REPLACED[id(OPERATORS[name])] = function
+
+
+def replace_criteria(
+    matches: Callable[[np.ndarray[Any, Any], Any], np.ndarray[Any, Any]],
+    summed: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]],
+) -> None:
+    """Match the criteria of formulas' conditional functions (SUMIF, COUNTIFS, AVERAGEIF, MAXIFS...)
+    with ``matches(values, condition)``: the cells of a test range a condition matches, as booleans;
+    and give their accumulators (the sum, average, maximum) the cells ``summed(values)`` keeps.
+    formulas looks its ``__xfilter`` and ``_xfilter`` up at each call. A test range's blank cells come
+    to ``matches`` as ``""`` (formulas' ``replace_empty``), as the text "" a formula answers does."""
+    own = _ORIGINAL_XFILTER.setdefault("own", _functions._xfilter)
+
+    def accumulated(accumulator: Any, operating_range: Any, *rest: Any) -> Any:
+        return own(accumulator, summed(np.asarray(operating_range, dtype=object)), *rest)
+
+    setattr(_functions, "__xfilter", lambda test_range, condition: matches(test_range["raw"], condition))
+    _functions._xfilter = accumulated
+
+
+_ORIGINAL_XFILTER: dict[str, Any] = {}
 
 
 def _arithmetic(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -37,6 +37,13 @@ def text_number(text: str) -> float | None:
     return None
 
 
+def text_time(text: str) -> float | None:
+    """The fraction of a day Excel (en-US) reads in ``text`` written as a time of day alone
+    (``"18:45"``, ``"6:45 PM"``), or None for any other text (a number, a date)."""
+    t = _TIME.match(text.strip())
+    return None if t is None else _time(t)
+
+
 def _number(m: re.Match[str]) -> float | None:
     if bool(m.group("open")) != bool(m.group("close")):
         return None

@@ -21,9 +21,9 @@ import numpy as np
 
 from excelcalc.args import is_number
 from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, cellwise, error, text_date
-from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, whole_number
+from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, lazy, number, scalar, text_serial, whole_number
 from excelcalc.lib.sheets import current
-from excelcalc.textnum import text_number
+from excelcalc.textnum import text_number, text_time
 from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS", "IN_1904"]
@@ -218,6 +218,10 @@ IN_1904: dict[str, tuple[tuple[int, ...], bool]] = {
     "EDATE": ((0,), True),
     "EOMONTH": ((0,), True),
     "WORKDAY": ((0, 2), True),
+    "WEEKDAY": ((0,), False),
+    "WEEKNUM": ((0,), False),
+    "ISOWEEKNUM": ((0,), False),
+    "_XLFN.ISOWEEKNUM": ((0,), False),
     # the engine's own, which read the workbook's date system themselves (lib.text's TEXT, and below)
     "TEXT": ((), False),
     "WORKDAY.INTL": ((0, 3), True),
@@ -502,6 +506,57 @@ def networkdays(start_date: Any, end_date: Any, holidays: Any = None) -> Any:
     return networkdays_intl(start_date, end_date, None, holidays)
 
 
+# ------------------------------------------------------------------ DATEVALUE and TIMEVALUE
+
+
+def _date_text(name: str, v: Any) -> str | XlError:
+    """The text argument of DATEVALUE or TIMEVALUE; a number, a date, TRUE or a blank is #VALUE!
+    (Microsoft's "How to correct a #VALUE! error in the DATEVALUE function": "The date_text argument
+    has to be a valid text value, and not a number or a date")."""
+    if isinstance(v, XlError):
+        return v
+    if not isinstance(v, str) or v is EMPTY:
+        return ReasonedError("#VALUE!", f"{name} reads a date written as text; its argument is no text")
+    return v
+
+
+def datevalue(date_text: Any) -> Any:
+    """DATEVALUE(date_text) (Microsoft's DATEVALUE page): the serial number of a date written as text,
+    read as the engine reads a date text wherever a number is needed (``text_serial``: "2024-01-10" is
+    45301, as ``"2024-01-10"+0``); "Time information in the date_text argument is ignored"; a date
+    outside 1900 to 9999 is #VALUE!. A date without its year (the page: Excel takes the current year
+    from the clock) is #VALUE! naming it, never another year's date."""
+    text = _date_text("DATEVALUE", date_text)
+    if isinstance(text, XlError):
+        return text
+    if text_number(text) is None:
+        serial = text_serial(text)
+        if serial is not None:
+            return float(math.floor(serial))
+        if text_date(text) is not None:  # a date text_serial does not read: no year, or two digits of it
+            why = "it reads a date written with its four-digit year"
+            return ReasonedError("#VALUE!", f"DATEVALUE of {text[:40]!r} is not computed by benchsheet: {why}")
+    return ReasonedError("#VALUE!", f"DATEVALUE of {text[:40]!r}: no date of Excel's calendar is written in it")
+
+
+def timevalue(time_text: Any) -> Any:
+    """TIMEVALUE(time_text) (Microsoft's TIMEVALUE page): the fraction of a day of a time written as
+    text ("6:45 PM", "18:45"), read as the engine reads a time wherever a number is needed
+    (``textnum``), or of a date and time (``text_serial``; "Date information in time_text is
+    ignored"). A text without a time is #VALUE! naming it."""
+    text = _date_text("TIMEVALUE", time_text)
+    if isinstance(text, XlError):
+        return text
+    alone = text_time(text)
+    if alone is not None:
+        return alone % 1
+    found = text_date(text) if text_number(text) is None and text_serial(text) is not None else None
+    if found is not None and (":" in text or re.search(r"\d\s*[AaPp][Mm]?\s*$", text)):
+        hours, minutes, seconds = found[3:6]
+        return (hours * 3600 + minutes * 60 + seconds) / 86400
+    return ReasonedError("#VALUE!", f"TIMEVALUE of {text[:40]!r}: no time is written in it (not computed)")
+
+
 def calendar_end(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """EDATE or EOMONTH (of 1900 serials) whose month is December 9999 or later: formulas' date
     arithmetic fails past 9999-12-31 (#VALUE! "wrong type"). Excel's EOMONTH page: "If start_date
@@ -539,6 +594,8 @@ FUNCTIONS: dict[str, Entry] = {
     "DAY": _dated("DAY", date_part),
     "DATEDIF": _dated("DATEDIF", datedif),
     "YEARFRAC": cells(yearfrac),
+    "DATEVALUE": cells(datevalue),
+    "TIMEVALUE": cells(timevalue),
     "WORKDAY": workday,
     "WORKDAY.INTL": workday_intl,
     "_XLFN.WORKDAY.INTL": workday_intl,

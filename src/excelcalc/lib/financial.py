@@ -191,4 +191,5 @@ FUNCTIONS: dict[str, Entry] = {
     "XNPV": Wraps(dated("XNPV")),
     "XIRR": Wraps(dated("XIRR")),
     **formulas_own("PPMT CUMIPMT CUMPRINC DB DDB SYD VDB EFFECT NOMINAL MIRR"),
+    **formulas_own("PDURATION _XLFN.PDURATION RRI _XLFN.RRI FVSCHEDULE ISPMT DOLLARDE DOLLARFR"),
 }

@@ -42,4 +42,5 @@ FUNCTIONS: dict[str, Entry] = {
     "ISNUMBER": isnumber,
     "N": n,
     **formulas_own("ERROR.TYPE ISBLANK ISERR ISERROR ISLOGICAL ISNA ISNONTEXT ISREF ISTEXT NA TYPE"),
+    **formulas_own("ISEVEN ISODD"),  # issue 41: the examples of Microsoft's pages
 }

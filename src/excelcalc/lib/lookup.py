@@ -679,7 +679,9 @@ _PREFIXES = re.compile(r"_xlfn\.(?:_xlws\.)?|_xlws\.", re.IGNORECASE)
 def formulatext(reference: Any) -> Any:
     """FORMULATEXT(reference) (Microsoft's FORMULATEXT page): the formula of the reference's
     upper-left cell as the formula bar shows it (a newer function without the ``_xlfn.`` the file
-    holds); a cell without a formula, or one of more than 8,192 characters, #N/A."""
+    holds), an array formula entered with Ctrl+Shift+Enter in braces in each cell of its range, as
+    the formula bar shows it (``{=SUM(A1:A3*B1:B3)}``), a dynamic array without them in its first cell;
+    a cell without a formula (one a dynamic array spills into), or one of more than 8,192 characters, #N/A."""
     sheets, area = current(), area_of(reference)
     if isinstance(reference, XlError):
         return reference
@@ -690,10 +692,9 @@ def formulatext(reference: Any) -> Any:
     if found is None or len(found[0]) > 8192:
         why = "holds no formula" if found is None else "holds a formula of more than 8,192 characters"
         return ReasonedError("#N/A", f"FORMULATEXT: {cell} {why}")
-    if found[1]:
-        return ReasonedError("#VALUE!", f"FORMULATEXT of an array formula ({cell}) is not computed by benchsheet")
     parts = found[0].split('"')
-    return '"'.join(p if k % 2 else _PREFIXES.sub("", p) for k, p in enumerate(parts))
+    shown = '"'.join(p if k % 2 else _PREFIXES.sub("", p) for k, p in enumerate(parts))
+    return "{" + shown + "}" if found[1] else shown
 
 
 def range_operator(original: Callable[..., Any]) -> Callable[..., Any]:

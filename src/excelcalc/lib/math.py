@@ -23,6 +23,7 @@ from typing import Any
 from excelcalc.args import direct, direct_strict, in_range, is_number, many, values
 from excelcalc.backend import EMPTY, FunctionTable, Ranges, XlError, as_grid, elementwise, error
 from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, plain_number, total, whole_number
+from excelcalc.lib.criteria import keeping_blanks
 from excelcalc.lib.sheets import area_of, current
 from excelcalc.lib.statistical import STATISTICS as _STATISTICS
 from excelcalc.lib.statistical import mode
@@ -560,7 +561,8 @@ FUNCTIONS: dict[str, Entry] = {
     "INT": elementwise(excel_int, number),
     "RAND": Wraps(_rand),
     "MOD": elementwise(mod, number),
-    "SUMIF": Wraps(lambda table: sumif(table.excel("SUMIF"))),
+    "SUMIF": keeping_blanks("SUMIF", 0, sumif),
+    "SUMIFS": keeping_blanks("SUMIFS", 1),
     "COMBIN": cells(combin),
     "QUOTIENT": elementwise(quotient, number),
     "SERIESSUM": seriessum,
@@ -570,7 +572,7 @@ FUNCTIONS: dict[str, Entry] = {
     "_XLFN.AGGREGATE": aggregate,
     **formulas_own(
         "ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH COS COSH DECIMAL DEGREES EVEN EXP LN LOG"
-        " LOG10 MDETERM MINVERSE MMULT ODD PI RADIANS SIGN SIN SINH SQRT SUMIFS SUMX2MY2"
+        " LOG10 MDETERM MINVERSE MMULT ODD PI RADIANS SIGN SIN SINH SQRT SUMX2MY2"
         " SUMX2PY2 SUMXMY2 TAN TANH"
     ),
 }

@@ -179,17 +179,12 @@ def _keys(v: Any, at: int, tally: _Tally) -> tuple[tuple[int, Any], ...]:
 
 
 def _summand(v: Any) -> float | None:
-    """What a summed cell adds as formulas' SUMIF adds it (``xsum``: a number; a text Python's ``float``
-    reads, its number; another text or a blank nothing); None where SUMIF is left to the function
-    itself (a truth value, an error, a text read as a date or by Excel's rules, NaN)."""
-    if v is EMPTY:
+    """What a summed cell adds as SUMIF adds it (``lib.criteria.summed``: a number; a text or a blank
+    nothing, "Blank and text values are ignored"); None where SUMIF is left to the function itself
+    (a truth value, an error, NaN)."""
+    if v is EMPTY or (isinstance(v, str) and not isinstance(v, XlError)):
         return 0.0
-    if isinstance(v, str) and not isinstance(v, XlError):
-        number = _float(v)
-        if number is None:
-            return None if _reads_as_number(v) else 0.0
-        return None if number != number else number
-    return float(v) if is_number(v) and not isinstance(v, bool | np.bool_) else None
+    return float(v) if is_number(v) and float(v) == float(v) else None
 
 
 def _by_value(running: Running, cells: int, criterion: Any, summed: Running | None = None) -> Any:

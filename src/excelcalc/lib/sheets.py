@@ -55,7 +55,8 @@ class Sheets(Protocol):
 
     def formula(self, sheet: int, row: int, col: int) -> tuple[str, bool] | None:
         """The formula of a cell as the file holds it (``=...``) and whether it is an array formula
-        covering the cell; None for a cell without a formula (FORMULATEXT)."""
+        entered with Ctrl+Shift+Enter covering the cell; None for a cell without a formula, a cell a
+        dynamic array spills into among them (FORMULATEXT)."""
 
 
 _CURRENT: contextvars.ContextVar[Sheets | None] = contextvars.ContextVar("excelcalc_sheets", default=None)

@@ -631,6 +631,30 @@ def _rept(table: FunctionTable) -> Callable[..., Any]:
     return textual(_bounded_rept(lambda: table.excel("REPT")), TEXT_ARGUMENTS["REPT"])
 
 
+def numbervalue(original: Callable[..., Any]) -> Callable[..., Any]:
+    """NUMBERVALUE(text, [decimal_separator], [group_separator]) as formulas computes it, but as
+    Microsoft's NUMBERVALUE page states: "If an empty string ("") is specified as the Text argument,
+    the result is 0" and "Empty spaces in the Text argument are ignored, even in the middle of the
+    argument" (" 3 000 " is 3000); formulas answered #VALUE! for both."""
+
+    def one(text: Any) -> Any:
+        if isinstance(text, str) and not isinstance(text, XlError) and text is not EMPTY:
+            return re.sub(r"\s+", "", text)
+        return text
+
+    def run(text: Any, *separators: Any) -> Any:
+        t = scalar(text)
+        if isinstance(t, np.ndarray):
+            return original(cellwise(one, as_grid(text)), *separators)
+        t = one(t)
+        if t == "" and not isinstance(t, XlError) and t is not EMPTY:
+            return 0.0
+        return original(t, *separators)
+
+    run.__name__ = "NUMBERVALUE"
+    return run
+
+
 def _with_text(name: str) -> Wraps:
     """formulas' own ``name`` reading its text arguments as Excel writes numbers as text; those that
     make a longer text than their arguments refuse one longer than Excel holds before making it."""
@@ -664,6 +688,8 @@ FUNCTIONS: dict[str, Entry] = {
     **formulas_own("UNICODE _XLFN.UNICODE"),
     "FIXED": Wraps(lambda table: fixed(lazy(table, "FIXED"))),
     **formulas_own("CHAR CLEAN CODE T"),
+    "NUMBERVALUE": Wraps(lambda table: numbervalue(lazy(table, "NUMBERVALUE"))),
+    "_XLFN.NUMBERVALUE": Wraps(lambda table: numbervalue(lazy(table, "_XLFN.NUMBERVALUE"))),
     **{name: _joining(name) for name in ("TEXTJOIN", "_XLFN.TEXTJOIN", "_XLFN.CONCAT")},
 }
 

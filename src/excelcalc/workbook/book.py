@@ -69,6 +69,7 @@ class WorkbookCells:
         self.names: dict[tuple[int | None, str], str] = {}
         self.tables: dict[str, ExcelTable] = {}  # Excel tables by name (upper case), for structured references
         self.array_cells = 0  # cells of array formulas' ranges
+        self.spilling: set[Pos] = set()  # array formulas Excel 365 spills (not Ctrl+Shift+Enter ones)
         self.date1904 = False  # the workbook counts days from 1904 (Excel for Mac's old default)
         self.hidden_rows: set[tuple[int, int]] = set()  # (sheet, row) of rows hidden (SUBTOTAL 101-111)
         self.filtered: set[int] = set()  # sheets with a filter or a table, which may hide rows
@@ -150,6 +151,8 @@ class WorkbookCells:
                     f"(the one at {where} covers {shape[0] * shape[1]:,}); nothing was written"
                 )
             self.formulas.append(FormulaCell(pos, text, shape, array=True))
+            if getattr(value, "spills", False):
+                self.spilling.add(pos)
             return
         f = FormulaCell(pos, "=" + type(value).__name__)
         f.problem = ReasonedError("#VALUE!", "a data table (What-If Analysis) is not computed outside Excel")

@@ -69,6 +69,8 @@ class BookSheets:
         if i is None:
             return None
         f = self.book.formulas[i]
+        if f.pos in self.book.spilling:  # a dynamic array: its formula is in its first cell only
+            return (f.text, False) if f.pos == (sheet, row, col) else None
         return f.text, f.array
 
 

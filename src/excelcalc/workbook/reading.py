@@ -220,6 +220,8 @@ def _read_cell(
     row, col = int(ref.group(2)), col_number(ref.group(1))
     f = _X_F.search(body) if b"<" in body else None
     formula = _formula_value(f, ref.group(0), shared) if f is not None else None
+    if isinstance(formula, _ArrayFormula) and b"cm" in fields:  # Excel 365's cell metadata: it spills
+        formula = _ArrayFormula(formula.ref, formula.text, spills=True)
     if formula is not None:
         book.add(s, row, col, "f", formula)
     else:
@@ -332,10 +334,13 @@ def refuse(exc: DamagedValue, book: WorkbookCells, s: int, cell: str) -> Compute
 
 @dataclass(frozen=True)
 class _ArrayFormula:
-    """An array formula as the quick reader finds it (openpyxl's ArrayFormula has the same fields)."""
+    """An array formula as the quick reader finds it (openpyxl's ArrayFormula has the same fields),
+    and whether it is a dynamic array Excel 365 spills (its cell has cell metadata, ``cm``) rather
+    than one entered with Ctrl+Shift+Enter."""
 
     ref: str
     text: str
+    spills: bool = False
 
 
 def _shared_strings(parts: dict[str, bytes]) -> list[str]:

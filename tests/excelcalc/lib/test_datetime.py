@@ -196,3 +196,76 @@ def test_days360_of_whole_columns_reads_the_formulas_row(tmp_path: Path) -> None
     cells |= {"I3": "=DAYS360(F3,G3)"}
     got = book(tmp_path, cells)
     assert (got["H2"], got["H3"]) == (got["I2"], got["I3"]) == (186, 275)
+
+
+# formula -> Excel's answer, from Microsoft's DATEVALUE page (support.microsoft.com/en-us/office/
+# datevalue-function-df8b07d4-7761-4a93-bc33-b7471bbff252: "8/22/2011" 40777, "22-MAY-2011" 40685,
+# "2011/02/23" 40597, the text of cells 3, 14, 2011 joined 40616; "Time information in the date_text
+# argument is ignored") and its TIMEVALUE page (support.microsoft.com/en-us/office/timevalue-function-
+# 0b615c12-33d8-4431-bf3d-f3eb6d186645: "2:24 AM" 0.1, "22-Aug-2011 6:35 AM" 0.2743055556; "Date
+# information in time_text is ignored"). Issue 44: DATEVALUE("2024-01-10") answered "#NAME? DATEVALUE is
+# not computed by benchsheet" where Excel answers 45301, as the engine already read "2024-01-10"+0.
+DATE_TEXTS: dict[str, float] = {
+    '=DATEVALUE("8/22/2011")': 40777,
+    '=DATEVALUE("22-MAY-2011")': 40685,
+    '=DATEVALUE("2011/02/23")': 40597,
+    '=DATEVALUE(3&"/"&14&"/"&2011)': 40616,
+    '=DATEVALUE("2024-01-10")': 45301,
+    '=DATEVALUE("2024-01-10 18:00")': 45301,
+    '=TIMEVALUE("2:24 AM")': 0.1,
+    '=TIMEVALUE("22-Aug-2011 6:35 AM")': 0.2743055556,
+    '=TIMEVALUE("18:45")': 0.78125,
+    '=TIMEVALUE("6:45 PM")': 0.78125,
+}
+
+
+@pytest.mark.parametrize("formula", DATE_TEXTS)
+def test_datevalue_and_timevalue_as_microsoft_documents_them(formula: str) -> None:
+    assert evaluate(formula) == pytest.approx(DATE_TEXTS[formula], abs=5e-11)
+
+
+def test_datevalue_and_timevalue_of_no_date_text_are_value_errors(tmp_path: Path) -> None:
+    """Microsoft's "How to correct a #VALUE! error in the DATEVALUE function": "The date_text argument
+    has to be a valid text value, and not a number or a date" (a cell holding a date is a number);
+    a date outside January 1, 1900 to December 31, 9999 is #VALUE! (the DATEVALUE page). A text the
+    engine cannot read as Excel does (a date without its year, which Excel takes from the clock) is
+    #VALUE! naming what is not computed, never another date."""
+    for formula in ('=DATEVALUE("abc")', '=DATEVALUE("1/1/1899")', "=DATEVALUE(45301)", "=TIMEVALUE(0.5)"):
+        assert str(evaluate(formula)) == "#VALUE!", formula
+    assert "not computed" in evaluate('=DATEVALUE("5-JUL")').reason
+    got = book(tmp_path, {"A1": 45301, "A2": "2024-01-10", "B1": "=DATEVALUE(A1)", "B2": "=DATEVALUE(A2)"})
+    assert (got["B1"], got["B2"]) == ("#VALUE!", 45301)
+
+
+# formula -> the answer of its Microsoft page: WEEKDAY (2/14/2008: 5, 4 from Monday, 3 from Monday = 0),
+# WEEKNUM (3/9/2012: week 10, 11 with weeks from Monday), ISOWEEKNUM (3/9/2012: 10). They answered
+# "#NAME? ... is not computed by benchsheet" (issue 41: the functions a finance model uses).
+WEEKS: dict[str, Any] = {
+    "=WEEKDAY(DATE(2008,2,14))": 5,
+    "=WEEKDAY(DATE(2008,2,14),2)": 4,
+    "=WEEKDAY(DATE(2008,2,14),3)": 3,
+    "=WEEKNUM(DATE(2012,3,9))": 10,
+    "=WEEKNUM(DATE(2012,3,9),2)": 11,
+    "=ISOWEEKNUM(DATE(2012,3,9))": 10,
+    "=_xlfn.ISOWEEKNUM(DATE(2012,3,9))": 10,
+    '=WEEKDAY("2024-01-10")': 4,  # a date written as text, read as the engine reads one
+    "=WEEKDAY(DATE(2008,2,14),4)": "#NUM!",  # "If return_type is out of the range specified", #NUM!
+    "=WEEKDAY(-1)": "#NUM!",  # "If serial_number is out of range for the current date base value"
+}
+
+
+@pytest.mark.parametrize("formula", WEEKS)
+def test_weekdays_and_weeks_as_microsoft_documents_them(formula: str) -> None:
+    got = evaluate(formula)
+    assert (str(got) if isinstance(WEEKS[formula], str) else got) == WEEKS[formula]
+
+
+def test_weekday_in_a_1904_workbook_counts_from_1904(tmp_path: Path) -> None:
+    """Microsoft's "Date systems in Excel": in the 1904 date system serial 0 is January 1, 1904, a
+    Friday (WEEKDAY 6); 45301 - 1462 is January 10, 2024, a Wednesday (4)."""
+
+    def mac(wb: Any) -> None:
+        wb.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+
+    got = book(tmp_path, {"A1": 0, "A2": 45301 - 1462, "B1": "=WEEKDAY(A1)", "B2": "=WEEKDAY(A2)"}, mac)
+    assert (got["B1"], got["B2"]) == (6, 4)

@@ -73,6 +73,22 @@ EXAMPLES: dict[str, tuple[float, int]] = {
     "=ACCRINT(39508,39691,39569,0.1,1000,2,0)": (16.666666667, 9),
     "=ACCRINT(DATE(2008,3,5),39691,39569,0.1,1000,2,0,FALSE)": (15.555555556, 9),
     "=ACCRINT(DATE(2008,4,5),39691,39569,0.1,1000,2,0,TRUE)": (7.2222222222, 10),
+    # PDURATION page: $2,000 at 2.5% a year to $2,200 takes 3.86 years; $1,000 at 2.5%/12 to $1,200 87.6 months
+    "=PDURATION(2.5%,2000,2200)": (3.86, 2),
+    "=_xlfn.PDURATION(0.025/12,1000,1200)": (87.6, 1),
+    # RRI page: $10,000 grown to $11,000 in 96 periods
+    "=RRI(96,10000,11000)": (0.0009933, 7),
+    "=_xlfn.RRI(96,10000,11000)": (0.0009933, 7),
+    # FVSCHEDULE page: 1 at 9%, 11% and 10%
+    "=FVSCHEDULE(1,{0.09,0.11,0.1})": (1.33089, 5),
+    # ISPMT page: $8,000,000 at 10% over 3 years, the first month's interest; the first year's
+    "=ISPMT(10%/12,1,3*12,8000000)": (-64814.8, 1),
+    "=ISPMT(10%,1,3,8000000)": (-533333, 0),
+    # DOLLARDE and DOLLARFR pages
+    "=DOLLARDE(1.02,16)": (1.125, 3),
+    "=DOLLARDE(1.1,32)": (1.3125, 4),
+    "=DOLLARFR(1.125,16)": (1.02, 2),
+    "=DOLLARFR(1.125,32)": (1.04, 2),
 }
 
 

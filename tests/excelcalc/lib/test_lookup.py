@@ -237,3 +237,47 @@ def test_index_of_an_error_answers_that_error_and_past_the_end_says_where() -> N
     row = evaluate("=INDEX({1,2;3,4},3,1)")
     assert isinstance(row, ReasonedError) and "row 3" in row.reason and "2 rows" in row.reason, row
     assert evaluate("=INDEX({1,2;3,4},2,2)") == 4
+
+
+def test_formulatext_of_an_array_formula_shows_it_as_the_formula_bar_does(tmp_path: Path) -> None:
+    """An array formula entered with Ctrl+Shift+Enter shows in the formula bar in braces, in every
+    cell of its range, and FORMULATEXT "Returns a formula as a string" as the formula bar shows it
+    (Microsoft's FORMULATEXT page; Tushar Mehta's "FORMULATEXT function", Excel 2013: "FORMULATEXT
+    shows an array formula enclosed in curly brackets { and } - just as it would appear in the formula
+    bar"). A dynamic array of Excel 365 (its cell has cell metadata, cm) has its formula in its first
+    cell only, without braces; the cells it spills into hold none (#N/A). It answered "#VALUE!
+    FORMULATEXT of an array formula is not computed by benchsheet" (issue 44)."""
+    import re
+    import zipfile
+
+    import openpyxl
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    from excelcalc.workbook.calc import calc
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for r in (1, 2, 3):
+        ws[f"A{r}"] = r
+    ws["B1"] = ArrayFormula("B1", "=SUM(A1:A3*2)")
+    ws["C1"] = ArrayFormula("C1:C3", "=A1:A3*2")
+    ws["D1"] = ArrayFormula("D1:D3", "=A1:A3*3")
+    for ref, at in {"E1": "B1", "E2": "C2", "E3": "D1", "E4": "D2", "E5": "C1"}.items():
+        ws[ref] = f"=_xlfn.FORMULATEXT({at})"
+    path, out = tmp_path / "in.xlsx", tmp_path / "out.xlsx"
+    wb.save(path)
+    with zipfile.ZipFile(path) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    parts["xl/worksheets/sheet1.xml"] = re.sub(rb'<c r="D1"', b'<c r="D1" cm="1"', parts["xl/worksheets/sheet1.xml"])
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    calc(path, out)
+    got = openpyxl.load_workbook(out, data_only=True).active
+    assert [got[f"E{r}"].value for r in range(1, 6)] == [
+        "{=SUM(A1:A3*2)}",
+        "{=A1:A3*2}",
+        "=A1:A3*3",
+        "#N/A",
+        "{=A1:A3*2}",
+    ]

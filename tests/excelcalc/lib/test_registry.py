@@ -62,6 +62,11 @@ INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENC
 INSTALLED |= {"FLOOR", "CEILING", "MROUND", "TRUNC", "INT", "MOD", "SUMIF"}  # SUMIF: sum_range of range's shape
 INSTALLED |= {"EXPAND", "_XLFN.EXPAND", "RAND"}  # at most a sheet, 2,000,000 cells; RAND of no arguments
 INSTALLED |= {"FORMULATEXT", "_XLFN.FORMULATEXT"}  # issue 44: the engine's own, reading the workbook's formulas
+INSTALLED |= {"DATEVALUE", "TIMEVALUE"}  # issue 44: read as the engine reads a date or time text (text_serial)
+# issue 44: the blank cells of their criteria ranges kept apart from the text "" (lib.criteria)
+INSTALLED |= {"COUNTIFS", "SUMIFS", "MINIFS", "MAXIFS", "AVERAGEIF", "AVERAGEIFS"}
+# issue 41: the week functions read a 1904 workbook's dates; NUMBERVALUE of "" and of spaces as Excel
+INSTALLED |= {"WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "_XLFN.ISOWEEKNUM", "NUMBERVALUE", "_XLFN.NUMBERVALUE"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

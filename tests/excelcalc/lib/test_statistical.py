@@ -425,3 +425,15 @@ def test_a_date_typed_as_text_counts_as_its_serial_number(formula: str, expected
     and precedence": Excel converts a date typed as text where a number is needed (="6/1/2001"-"5/1/2001"
     is 31). "2024-01-10" is 45301, as "2024-01-10"+0 already was (issue 44 item 7)."""
     assert evaluate(formula) == expected
+
+
+def test_the_a_variants_of_stdev_and_var_as_microsoft_documents_them() -> None:
+    """Microsoft's STDEVA, STDEVPA, VARA and VARPA pages: the breaking strengths of ten tools, 1345 to
+    1299: 27.46391572, 26.05455814, 754.2666667 and 678.84; "Arguments that contain TRUE evaluate as 1;
+    arguments that contain text or FALSE evaluate as 0" ({1,"a",TRUE} is 1, 0, 1). They answered
+    "#NAME? ... is not computed by benchsheet" (issue 41)."""
+    data = "{1345,1301,1368,1322,1310,1370,1318,1350,1303,1299}"
+    shown = {"STDEVA": (27.46391572, 8), "STDEVPA": (26.05455814, 8), "VARA": (754.2666667, 7), "VARPA": (678.84, 2)}
+    for name, (value, decimals) in shown.items():
+        assert round(evaluate(f"={name}({data})"), decimals) == value, name
+    assert evaluate('=VARA({1,"a",TRUE})') == pytest.approx(1 / 3)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 
 from excelcalc.formula import evaluate
 from excelcalc.values import ReasonedError
@@ -149,3 +150,24 @@ def test_search_with_wildcards_as_microsoft_documents_it() -> None:
     assert {
         f: (v if isinstance(v, int | float) else str(v)) for f, v in ((f, evaluate(f)) for f in examples)
     } == examples
+
+
+def test_proper_and_numbervalue_as_microsoft_documents_them() -> None:
+    """Microsoft's PROPER page: "this is a TITLE" is "This Is A Title", "2-way street" "2-Way Street",
+    "76BudGet" "76Budget". Its NUMBERVALUE page: NUMBERVALUE("2.500,27",",",".") is 2500.27,
+    NUMBERVALUE("3.5%") 0.035; "If an empty string ("") is specified as the Text argument, the result
+    is 0"; "Empty spaces in the Text argument are ignored, even in the middle of the argument. For
+    example, " 3 000 " is returned as 3000"; "If a decimal separator is used more than once", #VALUE!;
+    "If multiple percent signs are used, they are additive" (9%% is 0.0009). Both answered "#NAME?
+    ... is not computed by benchsheet" (issue 41)."""
+    assert [evaluate(f'=PROPER("{t}")') for t in ("this is a TITLE", "2-way street", "76BudGet")] == [
+        "This Is A Title",
+        "2-Way Street",
+        "76Budget",
+    ]
+    assert evaluate('=NUMBERVALUE("2.500,27",",",".")') == 2500.27
+    assert evaluate('=_xlfn.NUMBERVALUE("3.5%")') == 0.035
+    assert evaluate('=NUMBERVALUE("")') == 0
+    assert evaluate('=NUMBERVALUE(" 3 000 ")') == 3000
+    assert evaluate('=NUMBERVALUE("9%%")') == pytest.approx(0.0009, rel=1e-15)
+    assert str(evaluate('=NUMBERVALUE("1.2.3")')) == "#VALUE!"

@@ -1,0 +1,228 @@
+"""The criteria of Excel's conditional functions (SUMIF, SUMIFS, COUNTIF, COUNTIFS, AVERAGEIF,
+AVERAGEIFS, MAXIFS, MINIFS): which cells of a range a criterion matches, as Excel matches them.
+
+Microsoft's COUNTIF and SUMIF pages: a criterion is a number, a truth value, a text, or a text
+beginning with an operator (``=``, ``<>``, ``<``, ``>``, ``<=``, ``>=``); text matches in any case,
+with the wildcards ``?`` (one character) and ``*`` (any characters) and ``~`` before either (or
+itself) for the character; ``""`` matches the blank cells. The rest as Apache POI's ``Countif``
+states it and checks it against Excel's own answers (its TestCountFuncs, Bugzilla 51498):
+
+* a criterion that reads as a number (``17``, ``"17"``, ``">10"``, ``">1/1/2024"``) compares numbers;
+  for equality a text cell that reads as that number matches too (``"17"`` matches the text "17");
+  ``<``, ``>``, ``<=``, ``>=`` never match a text;
+* ``TRUE``/``FALSE`` (or their text) match truth values only, an error text (``"#N/A"``) that error;
+* any other text compares texts only (wildcards for ``=`` and ``<>``, in order for the others);
+* ``<>`` matches what ``=`` does not: blanks, numbers, texts and errors alike, and ``"<>"`` alone
+  every cell that is not blank; ``"="`` alone the blank cells;
+* a criterion that is a blank cell matches nothing.
+
+formulas matched ``<>`` among one kind of value only (``"<>apple"`` left numbers and blanks out),
+``"="`` nothing, wildcards from the start only and in one case (``"?"`` matched every text, ``"A*"``
+not "apple"), and ``">10"`` the text "17".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from excelcalc.args import is_number
+from excelcalc.backend import EMPTY, Array, FunctionTable, Ranges, XlError, as_grid
+from excelcalc.lib._common import Wraps, lazy, text_serial
+from excelcalc.textnum import text_number
+
+__all__ = ["BLANK", "keeping_blanks", "matches", "summed"]
+
+_OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
+_ERRORS = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
+_ORDER: dict[str, Callable[[Any, Any], bool]] = {
+    "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+}
+
+Match = Callable[[Any], bool]
+
+
+class _Blank(str):
+    """A blank cell of a criteria range, told apart from the text "" a formula answers (formulas
+    gives both as "" to the criteria): ``"="`` matches a blank cell, ``"<>"`` the text ""."""
+
+    __slots__ = ()
+
+
+BLANK = _Blank("")
+
+
+def _blank(x: Any) -> bool:
+    return x is EMPTY or x is None or type(x) is _Blank
+
+
+def _text(x: Any) -> bool:
+    return isinstance(x, str) and not isinstance(x, XlError) and x is not EMPTY and type(x) is not _Blank
+
+
+def _empty_text(x: Any) -> bool:
+    return type(x) is str and x == ""
+
+
+def _truth(x: Any) -> bool:
+    return isinstance(x, bool | np.bool_)
+
+
+def _as_number(text: str) -> float | None:
+    n = text_number(text)
+    return n if n is not None else text_serial(text)
+
+
+def _wildcards(value: str) -> re.Pattern[str] | None:
+    """The pattern of a text with Excel's wildcards (``?``, ``*``, ``~`` before one of them or
+    itself), matched whole and in any case; None where it has none."""
+    out, wild, i = [], False, 0
+    while i < len(value):
+        ch = value[i]
+        if ch == "~" and i + 1 < len(value) and value[i + 1] in "?*~":
+            out.append(re.escape(value[i + 1]))
+            wild, i = True, i + 2
+            continue
+        out.append("." if ch == "?" else ".*" if ch == "*" else re.escape(ch))
+        wild = wild or ch in "?*"
+        i += 1
+    return re.compile("".join(out), re.IGNORECASE | re.DOTALL) if wild else None
+
+
+def _number(value: float, op: str) -> Match:
+    def equal(x: Any) -> bool:
+        if is_number(x):
+            return float(x) == value
+        return _text(x) and not _blank(x) and text_number(x) == value
+
+    if op in ("", "="):
+        return equal
+    if op == "<>":  # POI: '<>123' matches every text, '123' too, and a blank
+        return lambda x: not _truth(x) and not isinstance(x, XlError) and (_text(x) or _blank(x) or not equal(x))
+    order = _ORDER[op]
+    return lambda x: is_number(x) and order(float(x), value)
+
+
+def _boolean(value: bool, op: str) -> Match:
+    if op in ("", "="):
+        return lambda x: _truth(x) and bool(x) == value
+    if op == "<>":  # POI: a number or a blank is not equal to a truth value; a text never matches one
+        return lambda x: (_truth(x) and bool(x) != value) or is_number(x) or _blank(x)
+    order = _ORDER[op]
+    return lambda x: _truth(x) and order(int(bool(x)), int(value))
+
+
+def _error(value: str, op: str) -> Match:
+    code = _ERRORS.index(value)
+
+    def same(a: int, b: int) -> bool:
+        return (a == b) != (op == "<>")
+
+    compare: Callable[[Any, Any], bool] = _ORDER.get(op, same)
+    return lambda x: isinstance(x, XlError) and str(x) in _ERRORS and compare(_ERRORS.index(str(x)), code)
+
+
+def _string(value: str, op: str) -> Match:
+    folded = value.casefold()
+    if op not in ("", "=", "<>"):
+        order = _ORDER[op]
+        return lambda x: _text(x) and not (x == "" and value == "") and order(x.casefold(), folded)
+    pattern = _wildcards(value)
+
+    def equal(x: Any) -> bool:
+        if _blank(x):  # "" and "=" match a blank cell, "<>" does not: it is not equal to a text
+            return value == ""
+        if not _text(x):
+            return False
+        if x == "" and value == "":  # POI: "=" does not match the text "" a formula answers, "" does
+            return op == ""
+        return bool(pattern.fullmatch(x)) if pattern is not None else x.casefold() == folded
+
+    if op == "<>":
+        return lambda x: not equal(x) if not _empty_text(x) or value else True
+    return equal
+
+
+def criterion(condition: Any) -> Match:
+    """What a criterion matches: a function of one cell's value (a blank cell ``EMPTY`` or ``""``)."""
+    if isinstance(condition, XlError):
+        return _error(str(condition), "") if str(condition) in _ERRORS else lambda x: False
+    if condition is EMPTY or condition is None:
+        return lambda x: False  # POI: "If the criteria arg is a reference to a blank cell, countif always returns zero"
+    if _truth(condition):
+        return _boolean(bool(condition), "")
+    if is_number(condition):
+        return _number(float(condition), "")
+    text = str(condition)
+    op = next((o for o in _OPERATORS if text.startswith(o)), "")
+    value = text[len(op) :]
+    if value.upper() in ("TRUE", "FALSE"):
+        return _boolean(value.upper() == "TRUE", op)
+    n = _as_number(value) if value.strip() else None
+    if n is not None:
+        return _number(n, op)
+    if value in _ERRORS:
+        return _error(value, op)
+    return _string(value, op)
+
+
+def matches(values: np.ndarray[Any, Any], condition: Any) -> np.ndarray[Any, Any]:
+    """The cells of ``values`` (formulas' test range, a blank cell as ``""``) that ``condition``
+    matches, as an array of booleans of its shape."""
+    if isinstance(condition, np.ndarray):
+        condition = condition.flat[0] if condition.size else EMPTY
+    match = criterion(condition)
+    grid = np.asarray(values, dtype=object)
+    out = np.zeros(grid.shape, dtype=bool)
+    for idx, v in np.ndenumerate(grid):
+        out[idx] = match(v)
+    return out
+
+
+def summed(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The cells a conditional function adds, averages or compares, of its sum_range (average_range,
+    max_range...): numbers, and errors (an error among them is the answer); a text, a truth value or
+    a blank is left out as blank. Microsoft's SUMIF page: "Blank and text values are ignored"; its
+    AVERAGEIF page: "Cells in range that contain TRUE or FALSE are ignored". formulas added a text
+    that reads as a number (``SUMIF(A1:A2,">0",B1:B2)`` with B1 the text "5" added 5)."""
+    out = values.copy()
+    for idx, v in np.ndenumerate(values):
+        if not (is_number(v) or isinstance(v, XlError)):
+            out[idx] = EMPTY
+    return out
+
+
+def _kept(v: Any) -> Any:
+    """A criteria range with its blank cells ``BLANK`` (an array, as formulas reads one)."""
+    if not isinstance(v, Ranges | np.ndarray):
+        return v
+    grid = as_grid(v)
+    blank = np.frompyfunc(lambda x: x is EMPTY, 1, 1)(grid).astype(bool)
+    if not blank.any():
+        return v
+    out = grid.copy()
+    out[blank] = BLANK
+    return out.view(Array)
+
+
+def keeping_blanks(name: str, first: int, made: Any = None) -> Wraps:
+    """formulas' own ``name`` (corrected by ``made``, where given) given its criteria ranges, every
+    other argument from ``first`` on (COUNTIF's range: 0; SUMIFS' criteria_range1: 1), with their
+    blank cells ``BLANK``."""
+
+    def make(table: FunctionTable) -> Any:
+        original = lazy(table, name)
+
+        def run(*args: Any) -> Any:
+            return original(*(_kept(a) if i >= first and (i - first) % 2 == 0 else a for i, a in enumerate(args)))
+
+        run.__name__ = name
+        return made(run) if made is not None else run
+
+    return Wraps(make)

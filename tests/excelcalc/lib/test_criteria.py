@@ -1,0 +1,136 @@
+"""The criteria of SUMIF, SUMIFS, COUNTIF, COUNTIFS, AVERAGEIF, AVERAGEIFS and MAXIFS
+(``excelcalc.lib.criteria``, issue 44 item 7: SUMIF criteria answered other numbers than Excel's).
+Each expected value is Excel's: the examples of Microsoft's function pages, and the rules Apache
+POI's TestCountFuncs checks its COUNTIF against (values Excel gives), cited beside each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from excelcalc.lib.criteria import criterion
+from tests.excelcalc.lib.workbooks import book
+
+
+def test_conditional_functions_as_microsoft_documents_them(tmp_path: Path) -> None:
+    """The examples of Microsoft's pages (support.microsoft.com/en-us/office/<name>-function-...).
+    COUNTIF: apples, oranges, peaches, apples and 32, 54, 75, 86. SUMIF: property values 100,000 to
+    400,000 with commissions 7,000 to 28,000; categories with a blank one, foods, sales. AVERAGEIF:
+    the same property values and profits by region. AVERAGEIFS: quiz grades with "Incomplete"."""
+    cells: dict[str, Any] = {}
+    for i, (fruit, n) in enumerate([("apples", 32), ("oranges", 54), ("peaches", 75), ("apples", 86)]):
+        cells |= {f"A{i + 2}": fruit, f"B{i + 2}": n}
+    for i, value in enumerate([100000, 200000, 300000, 400000]):
+        cells |= {f"C{i + 2}": value, f"D{i + 2}": 7000 * (i + 1)}
+    food: list[tuple[str | None, str, int]] = [("Vegetables", "Tomatoes", 2300), ("Vegetables", "Celery", 5500)]
+    food += [("Fruits", "Oranges", 800)]
+    food += [(None, "Butter", 400), ("Vegetables", "Carrots", 4200), ("Fruits", "Apples", 1200)]
+    for i, (category, name, sales) in enumerate(food):
+        cells |= {f"F{i + 2}": name, f"G{i + 2}": sales} | ({f"E{i + 2}": category} if category else {})
+    regions = [("East", 45678), ("West", 23789), ("North", -4789), ("South (New Office)", 0), ("MidWest", 9678)]
+    for i, (region, profit) in enumerate(regions):
+        cells |= {f"H{i + 2}": region, f"I{i + 2}": profit}
+    quiz = [(75, 85, 87), (94, 80, 88), (86, 93, "Incomplete"), ("Incomplete", 75, 75)]
+    for i, (a, b, c) in enumerate(quiz):
+        cells |= {f"J{i + 2}": a, f"K{i + 2}": b, f"L{i + 2}": c}
+    expected: dict[str, Any] = {
+        '=COUNTIF(A2:A5,"apples")': 2,
+        "=COUNTIF(A2:A5,A4)": 1,
+        '=COUNTIF(B2:B5,">55")': 2,
+        '=COUNTIF(B2:B5,"<>"&B4)': 3,
+        '=COUNTIF(B2:B5,">=32")-COUNTIF(B2:B5,">85")': 3,
+        '=COUNTIF(A2:A5,"*")': 4,
+        '=COUNTIF(A2:A5,"?????es")': 2,
+        '=SUMIF(C2:C5,">160000",D2:D5)': 63000,
+        '=SUMIF(C2:C5,">160000")': 900000,
+        "=SUMIF(C2:C5,300000,D2:D5)": 21000,
+        '=SUMIF(E2:E7,"Fruits",G2:G7)': 2000,
+        '=SUMIF(E2:E7,"Vegetables",G2:G7)': 12000,
+        '=SUMIF(F2:F7,"*es",G2:G7)': 4300,
+        '=SUMIF(E2:E7,"",G2:G7)': 400,
+        '=AVERAGEIF(D2:D5,"<23000")': 14000,
+        '=AVERAGEIF(C2:C5,"<250000")': 150000,
+        '=AVERAGEIF(C2:C5,"<95000")': "#DIV/0!",
+        '=AVERAGEIF(C2:C5,">250000",D2:D5)': 24500,
+        '=AVERAGEIF(H2:H6,"=*West",I2:I6)': 16733.5,
+        '=AVERAGEIF(H2:H6,"<>*(New Office)",I2:I6)': 18589,
+        '=AVERAGEIFS(J2:J5,J2:J5,">70",J2:J5,"<90")': 80.5,
+        '=AVERAGEIFS(K2:K5,K2:K5,">95")': "#DIV/0!",
+        '=AVERAGEIFS(L2:L5,L2:L5,"<>Incomplete",L2:L5,">80")': 87.5,
+    }
+    at = {f"N{i + 1}": formula for i, formula in enumerate(expected)}
+    got = book(tmp_path, cells | at)
+    assert {formula: got[cell] for cell, formula in at.items()} == expected
+
+
+# A range of one of each kind of value (POI's TestCountFuncs' cases, put together), and what each
+# criterion counts there: blank, the text "" a formula answers, numbers, texts, truth values, an error
+RANGE: list[Any] = [None, '=""', 17, "17", "apple", "Apple pie", "a*b", "b", True, 45301, 0, "=NA()"]
+COUNTS: dict[str, int] = {
+    "17": 2,  # POI: '=42' matches 42 and the text "42"
+    '"17"': 2,
+    '">10"': 2,  # numbers only: POI's '<=5' does not match the text "4.9"
+    '"<>17"': 9,  # POI: '<>123' matches every text ("123" too) and a blank; not TRUE, not an error
+    '"="': 1,  # POI: '=' matches a blank cell but not the text ""
+    '""': 2,  # POI: '' matches both
+    '"<>"': 11,  # POI: '<>' matches the text "" but not a blank cell; numbers, texts, errors alike
+    '"a*"': 3,  # wildcards in any case, the whole text: POI's 'a*b' does not match "abc"
+    '"A*"': 3,
+    '"?"': 1,  # one character: "b"
+    '"a~*b"': 1,  # the tilde: the character itself
+    '"<>apple"': 11,  # everything but "apple": blanks and numbers too
+    '">b"': 0,  # texts only, in order: POI's '>abc' does not match 4
+    '"<b"': 5,  # "", "17", "apple", "Apple pie", "a*b"
+    '">1/1/2024"': 1,  # a date written as text is its serial number
+    "TRUE": 1,  # truth values only
+    '"true"': 1,
+    '"#N/A"': 1,  # POI: an error text matches that error
+    "E1": 0,  # POI: "If the criteria arg is a reference to a blank cell, countif always returns zero"
+}
+
+
+def test_countif_criteria_as_excel_matches_them(tmp_path: Path) -> None:
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate(RANGE) if v is not None}
+    at = {f"C{i + 1}": f"=COUNTIF(A1:A{len(RANGE)},{c})" for i, c in enumerate(COUNTS)}
+    got = book(tmp_path, cells | at)
+    assert {c: got[f"C{i + 1}"] for i, c in enumerate(COUNTS)} == COUNTS
+
+
+@pytest.mark.parametrize(
+    ("condition", "value", "expected"),
+    [
+        ("12?12", 12812, False),  # POI testWildCards: a wildcard criterion matches texts only
+        ("12?12", "12812", True),
+        ("a.b", "aab", False),  # POI testNotQuiteWildCards: no regular expression
+        ("a~b", "a~b", True),
+        ("~*a", "*a", True),
+        (">4t3", "500", True),  # POI testCountifComparisons: text in order, a number never
+        (">4t3", 500, False),
+        ("<=#REF!a", "#DIV/0!", True),  # POI: not quite an error, a text
+    ],
+)
+def test_one_cell_against_a_criterion(condition: str, value: Any, expected: bool) -> None:
+    assert criterion(condition)(value) is expected
+
+
+def test_summed_cells_are_numbers_only(tmp_path: Path) -> None:
+    """Microsoft's SUMIF page: "Blank and text values are ignored"; a text that reads as a number is
+    text (calc added the "5" of B1: 8 where Excel has 3). AVERAGEIF and MAXIFS read the same cells."""
+    cells: dict[str, Any] = {"A1": 1, "A2": 2, "A3": 3, "B1": "5", "B2": 3, "B3": True}
+    cells |= {"C1": '=SUMIF(A1:A3,">0",B1:B3)', "C2": '=AVERAGEIF(A1:A3,">0",B1:B3)'}
+    cells |= {"C3": '=SUMIFS(B1:B3,A1:A3,">0")', "C4": '=_xlfn.MAXIFS(B1:B3,A1:A3,">0")', "C5": '=SUMIF(B1:B3,"*")'}
+    got = book(tmp_path, cells)
+    assert [got[f"C{i}"] for i in range(1, 6)] == [3, 3, 3, 3, 0]
+
+
+def test_a_running_sumif_adds_no_text(tmp_path: Path) -> None:
+    """The same rule where SUMIF reads a range from its first row, filled down (``lib.running``):
+    the texts "5" and " 5" match the criterion 5 (POI: '=42' matches "42") and add nothing."""
+    cells: dict[str, Any] = {"A1": 5, "A2": "5", "A3": " 5", "A4": 5}
+    cells |= {f"B{r}": f"=SUMIF($A$1:A{r},5)" for r in range(1, 5)}
+    cells |= {f"C{r}": f"=COUNTIF($A$1:A{r},5)" for r in range(1, 5)}
+    got = book(tmp_path, cells)
+    assert [got[f"B{r}"] for r in range(1, 5)] == [5, 5, 5, 10]
+    assert [got[f"C{r}"] for r in range(1, 5)] == [1, 2, 3, 4]
