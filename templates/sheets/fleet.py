@@ -29,7 +29,7 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import STATUS_WIDTH, if_number, notes, sheet, unit_name, unless_blank
+from benchsheet.templates.sheets.common import STATUS_WIDTH, if_number, notes, sheet, unit_name, units, unless_blank
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
 from benchsheet.templates.sheets.workload import WORKLOAD, workload_links
@@ -145,8 +145,8 @@ def _power(name: str) -> Lifted:
         cap = (POWER_INPUTS["mw"], c["kw"], POWER_INPUTS["pue"])
         inner = {
             "MWGPUS": (*cap, c["gpus_node"]),
-            "MWTOKENS": (*cap, c["per_gpu"], c["gpus_node"]),
-            "TOKENSPERMW": (c["per_gpu"], c["kw"], POWER_INPUTS["pue"]),
+            "MWTOKENS": (*cap, c["per_gpu"], c["gpus_node"], units(WORKLOAD)),
+            "TOKENSPERMW": (c["per_gpu"], c["kw"], POWER_INPUTS["pue"], units(WORKLOAD)),
         }[name]
         return unless_blank(c["candidate"], if_number(c["kw"], if_number(c["per_gpu"], call(name, *inner))))
 
