@@ -5,7 +5,7 @@ the user configuration's UDF MODULES alone, so other workbooks keep their defaul
 Each function is made from the catalogue (``benchsheet.catalogue``): its name,
 arguments, help text and category reach Excel's function wizard through
 xlwings' decorators. A failure answers with text such as
-``#N/A Unknown entry 6.1-9999`` because xlwings cannot return Excel error
+``#N/A No entry '6.1-9999' in the loaded results`` because xlwings cannot return Excel error
 values (xlwings issue #776), and no answer is longer than the 255 characters
 Excel shows from a UDF (``classic`` below cuts a longer one). Ranges in a
 scalar function's arguments answer a block in one call, as Excel lifts its own scalar functions in an

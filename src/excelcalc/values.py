@@ -3,7 +3,7 @@
 ``ReasonedError`` is a real Excel error value (``#N/A``, ``#VALUE!``: equal to the plain code, so
 IFERROR and ISERROR see it) that also carries the reason a person can act on. ``FunctionError`` is
 one answered by a registered add-in function: a file caches it as the add-in shows it in a cell
-(``#N/A Unknown entry 6.1-9999``). ``plain`` turns an engine value into numbers, texts, booleans,
+(``#N/A No entry '6.1-9999' in the loaded results``). ``plain`` turns an engine value into numbers, texts, booleans,
 None, errors or rows of them.
 """
 
@@ -41,7 +41,8 @@ class ReasonedError(XlError):  # type: ignore[misc]
 
 class FunctionError(ReasonedError):
     """An error answered by a registered add-in function: a file shows it as the add-in shows it in
-    classic Excel (``#N/A Unknown entry 6.1-9999``); Excel's own errors are stored as error values."""
+    classic Excel (``#N/A No entry '6.1-9999' in the loaded results``); Excel's own errors are stored as
+    error values."""
 
 
 def plain(value: Any) -> Any:

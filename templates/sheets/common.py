@@ -148,7 +148,7 @@ def canonical(cell: Cell, source: str) -> Expr:
 
 STATUS_WIDTH = 52
 """Characters a table's status column shows: a reason's first words, where the functions put what to do
-("#N/A Unknown family 'GB30': did you mean GB300?"); the rest runs on over the empty cells to its right."""
+("#N/A Did you mean GB300? No family 'GB30' ..."); the rest runs on over the empty cells to its right."""
 
 
 def status(filled: str, last: str) -> Callable[[RowCells], Expr]:

@@ -6,7 +6,7 @@ into the file as the cached values next to the formulas: formulas, inputs,
 styles, drop-downs, protection and charts stay as they were. ``freeze`` writes
 a copy whose formulas are replaced by those values, for someone without the
 add-in. A cell that cannot be computed gets the reason as its value
-(``#N/A Unknown family 'B999' ...``) and is listed in the report; nothing is written
+(``#N/A No family 'B999' ...``) and is listed in the report; nothing is written
 unless the whole file was computed, and then atomically.
 """
 
@@ -40,7 +40,7 @@ class CalcError(WorkbookError):
 @dataclass(frozen=True, slots=True)
 class CellError:
     where: str  # "Sizing!G18"
-    text: str  # "#N/A Unknown family 'B999' gpt-oss-120b Server rows ..."
+    text: str  # "#N/A No family 'B999': use one of ..."
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ relative to its cell, orders the formula cells by their dependencies (no recursi
   the range the file gives them;
 * turns each answer into the value an .xlsx file caches next to its formula,
   and an error into the text the xlwings add-in shows in Excel
-  (``#N/A Unknown entry 6.1-9999``);
+  (``#N/A No entry '6.1-9999' in the loaded results``);
 * explains plain Excel errors that carry no reason (``=B5*(1+B7)`` with text in
   B7) from the cell's precedents, which were computed before it.
 
