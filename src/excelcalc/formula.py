@@ -173,11 +173,15 @@ def prepare(
         raw: list[str] = []  # the same with the references as written: the next round reads them again
         refs: list[str] = []
         lead, trail, single = _rewrites(items, intersect)
+        params = _lambda_parameters(items)
+        if _lambda_called(items):
+            why = "a LAMBDA called where it is written (LAMBDA(...)(...)) is not computed by benchsheet"
+            return Prepared(text, (), ReasonedError("#NAME?", why + ": pass it to MAP, as MAP(A1:A3, LAMBDA(x, x+1))"))
         for i, tok in enumerate(items):
             value = lead.get(i, tok.value)
             out.append(trail.get(i - 1, ""))
             raw.append(out[-1])
-            if tok.type == "OPERAND" and tok.subtype == "RANGE":
+            if tok.type == "OPERAND" and tok.subtype == "RANGE" and value.upper() not in params:
                 meaning = names(value) if names is not None else None
                 if meaning is not None:
                     out.append("(" + normalize_formula(meaning.removeprefix("=")) + ")")  # Sheet1!#REF! too
@@ -203,6 +207,45 @@ def prepare(
             return Prepared(text[:MAX_FORMULA], (), ReasonedError("#VALUE!", why + " (names repeating names?)"))
     why = f"defined names refer to each other in a circle, or more than {MAX_NAME_DEPTH} levels deep"
     return Prepared(text[:MAX_FORMULA], (), ReasonedError("#NAME?", why))
+
+
+_LAMBDA = ("LAMBDA(", "_XLFN.LAMBDA(")
+
+
+def _lambda_parameters(items: Sequence[Any]) -> frozenset[str]:
+    """The parameter names of the formula's LAMBDA calls (``x`` of ``LAMBDA(x, x*2)``, ``_xlpm.x`` as Excel
+    writes it in a file), upper-cased: names, not references, so that the formula reaches the function
+    check (LAMBDA is not computed: its reason says so, never "no cells to refer to")."""
+    names = {t.value.upper() for t in items if t.type == "OPERAND" and t.value.upper().startswith("_XLPM.")}
+    for i, tok in enumerate(items):
+        if tok.type == "FUNC" and tok.subtype == "OPEN" and tok.value.upper() in _LAMBDA:
+            depth, arg = 0, list[Any]()
+            for t in items[i + 1 :]:
+                if t.subtype == "OPEN" and t.type in ("FUNC", "PAREN", "ARRAY"):
+                    depth += 1
+                elif t.subtype == "CLOSE" and t.type in ("FUNC", "PAREN", "ARRAY"):
+                    if depth == 0:
+                        break  # the last argument is the calculation, not a parameter
+                    depth -= 1
+                elif depth == 0 and t.type == "SEP" and t.subtype == "ARG":
+                    if len(arg) == 1 and arg[0].type == "OPERAND" and arg[0].subtype == "RANGE":
+                        names.add(arg[0].value.upper())
+                    arg = []
+                    continue
+                if t.type != "WHITE-SPACE":
+                    arg.append(t)
+    return frozenset(names)
+
+
+def _lambda_called(items: Sequence[Any]) -> bool:
+    """A LAMBDA call followed at once by its arguments in parentheses (``LAMBDA(x, x+1)(2)``)."""
+    for i, tok in enumerate(items):
+        if tok.type == "FUNC" and tok.subtype == "OPEN" and tok.value.upper() in _LAMBDA:
+            end = _operand_end(items, i)
+            after = items[end + 1] if end is not None and end + 1 < len(items) else None
+            if after is not None and after.type == "PAREN" and after.subtype == "OPEN":
+                return True
+    return False
 
 
 def _without_prefix(items: Sequence[Any]) -> ReasonedError | None:
@@ -323,7 +366,8 @@ def program(text: str) -> Program | ReasonedError:
             else f" ({exc.reason[:160]})"
         )
         return ReasonedError(exc.code, "cannot read the formula " + _TEXT + why)
-    unknown = [name for name in prog.functions if name not in known]
+    # LAMBDA is a function's argument (MAP's): the function taking it decides, and says when it is not computed
+    unknown = [name for name in prog.functions if name not in known and name.removeprefix("_XLFN.") != "LAMBDA"]
     if unknown and not prog.missing:
         return ReasonedError("#NAME?", f"unknown function {', '.join(unknown)}")
     # a function no table has answers #NAME? where it is reached (not in IF's other branch); one the

@@ -244,6 +244,10 @@ def written_out(text: str) -> tuple[str, str | None]:
         names = [_name(a) for a in args[0:-1:2]]
         if end is None or len(args) < 3 or len(args) % 2 == 0 or None in names:
             return text, "LET takes names, each with its value, then a calculation: LET(x, 1, x + 1)"
+        called = [t.value[:-1] for t in args[-1] if t.type == "FUNC" and t.value[:-1].upper() in names]
+        if called:
+            why = f"a LET name called as a function ({called[0]}(...)) is not computed by benchsheet"
+            return text, why + ": pass the LAMBDA to MAP, as LET(f, LAMBDA(x, x+1), MAP(A1:A3, f))"
         meaning: dict[str, str] = {}
         for name, value in zip(names, args[1:-1:2], strict=True):
             meaning[str(name)] = "(" + _written(value, meaning) + ")"

@@ -110,7 +110,8 @@ def typing_error(text: str, answer: ReasonedError) -> ReasonedError | None:
         return ReasonedError("#VALUE!", f"cannot read the formula: {why}: type {fixed}")
     if str(answer) != "#NAME?":
         return None
-    unknown = [name for name in _called(text) if name not in formula.functions()]
+    # LAMBDA is an argument's function (MAP's): the engine's own reason says when it is not computed
+    unknown = [n for n in _called(text) if n not in formula.functions() and n.removeprefix("_XLFN.") != "LAMBDA"]
     if not unknown:
         return None
     known = sorted({*formula.registered(), *(name.removeprefix("_XLFN.") for name in CHECKED)})

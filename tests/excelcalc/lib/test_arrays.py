@@ -71,3 +71,21 @@ def test_let_as_microsoft_documents_it(tmp_path: Path) -> None:
     assert "LET takes names" in evaluate("=LET(x, 1)").reason
     got = book(tmp_path, {"A1": 4, "B1": "=_xlfn.LET(_xlpm.x,A1*2,_xlpm.x+1)"})
     assert got["B1"] == 9
+
+
+def test_map_with_lambda_as_microsoft_documents_it(tmp_path: Path) -> None:
+    """MAP page, example 1 "Square numbers above a certain value": =MAP(A1:C2, LAMBDA(a, IF(a>4,a*a,a)))
+    of 1 2 3 / 4 5 6 is 1 2 3 / 4 25 36. LAMBDA's parameters are names, not references (eval answered
+    "#REF! eval has no cells to refer to (a, a)"); in a file Excel writes them _xlpm.a ([MS-XLSX]
+    future functions). What is not computed says so: a LAMBDA called where it is written, BYROW."""
+    assert _rows(evaluate("=MAP({1,2,3;4,5,6},LAMBDA(a,IF(a>4,a*a,a)))")) == [[1, 2, 3], [4, 25, 36]]
+    assert _rows(evaluate("=LET(f,LAMBDA(x,x+1),MAP({1,2},f))")) == [[2, 3]]
+    cells = {"A1": 1, "B1": 2, "C1": 3, "A2": 4, "B2": 5, "C2": 6}
+    mapped = "=_xlfn.MAP(A1:C2,_xlfn.LAMBDA(_xlpm.a,IF(_xlpm.a>4,_xlpm.a*_xlpm.a,_xlpm.a)))"
+    got = book(tmp_path, {**cells, "E1": mapped})
+    assert got["E1"] == 1
+    called = evaluate("=LAMBDA(x,y,x+y)(1,2)")
+    assert str(called) == "#NAME?" and "pass it to MAP" in called.reason
+    assert "f(...)" in evaluate("=LET(f,LAMBDA(x,x+1),f(2))").reason
+    assert "BYROW is not computed" in evaluate("=BYROW({1,2;3,4},LAMBDA(r,SUM(r)))").reason
+    assert str(evaluate("=SUM(A1)")) == "#REF!"  # a reference is still one
