@@ -93,6 +93,8 @@ _FINANCE_41 = (
     "WEEKDAY WEEKNUM ISOWEEKNUM _XLFN.ISOWEEKNUM PDURATION _XLFN.PDURATION RRI _XLFN.RRI FVSCHEDULE ISPMT "
     "DOLLARDE DOLLARFR PROPER NUMBERVALUE _XLFN.NUMBERVALUE ISEVEN ISODD STDEVA STDEVPA VARA VARPA"
 )
+# issue 41, the functions that take a LAMBDA (tests/excelcalc/lib/test_arrays.py, Microsoft's examples)
+_LAMBDA_41 = "BYROW _XLFN.BYROW BYCOL _XLFN.BYCOL REDUCE _XLFN.REDUCE SCAN _XLFN.SCAN MAKEARRAY _XLFN.MAKEARRAY"
 
 # Excel's functions the engine computes and has checked against Excel: those the corpus of
 # workbooks Excel saved exercises (tests/corpus; its test judges every cell), and those the
@@ -292,6 +294,7 @@ CHECKED = frozenset(
         *_SINCE_ISSUE_41.split(),
         *_SINCE_ISSUE_44.split(),
         *_FINANCE_41.split(),
+        *_LAMBDA_41.split(),
     }
 )
 

@@ -4,6 +4,8 @@ of the group it takes from formulas as they are (``FORMULAS``), checked against 
 * AND, OR, XOR read their arguments by Excel's rule (``excelcalc.args``: in a range TRUE/FALSE and
   numbers, typed directly "TRUE" too).
 * ``= <> < > <= >=``: an empty cell compared with TRUE or FALSE is FALSE.
+* MAKEARRAY: formulas' own, its size bounded before any LAMBDA call (the other LAMBDA helpers,
+  MAP, BYROW, BYCOL, REDUCE, SCAN, go over arrays that exist already).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from excelcalc.args import direct_logical, in_range_logical, values
-from excelcalc.backend import EMPTY, XlError, error, operator
-from excelcalc.lib._common import Entry, Wraps, formulas_own, scalar
+from excelcalc.backend import EMPTY, FunctionTable, XlError, error, operator
+from excelcalc.lib._common import MAX_ARRAY_MADE, Entry, Wraps, formulas_own, plain_number, scalar
+from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS", "OPERATORS"]
 
@@ -51,12 +54,33 @@ def compare(original: Callable[..., Any]) -> Callable[..., Any]:
 
 _XOR = _logical("XOR", lambda v: sum(v) % 2 == 1)
 
+
+def _makearray(table: FunctionTable) -> Callable[..., Any]:
+    """MAKEARRAY(rows, columns, lambda): formulas' own, refused with the reason when it would make
+    more cells than a function makes here (``MAX_ARRAY_MADE``) or than Excel's sheet holds."""
+    own = table.excel("MAKEARRAY")
+
+    def run(rows: Any, columns: Any, *rest: Any) -> Any:
+        n, m = plain_number(rows, "MAKEARRAY's rows"), plain_number(columns, "MAKEARRAY's columns")
+        if isinstance(n, XlError) or isinstance(m, XlError):
+            return n if isinstance(n, XlError) else m
+        if n < 1 or m < 1:
+            return ReasonedError("#VALUE!", "MAKEARRAY makes at least 1 row and 1 column")
+        if n > 1_048_576 or m > 16_384 or n * m > MAX_ARRAY_MADE:
+            return ReasonedError("#VALUE!", f"MAKEARRAY of {n:,.0f} x {m:,.0f} is more than benchsheet makes")
+        return own(rows, columns, *rest)
+
+    run.__name__ = "MAKEARRAY"
+    return run
+
+
 FUNCTIONS: dict[str, Entry] = {
     "AND": _logical("AND", all),
     "OR": _logical("OR", any),
     "XOR": _XOR,
     "_XLFN.XOR": _XOR,
-    **formulas_own("FALSE IF IFERROR MAP NOT TRUE IFS SWITCH IFNA"),
+    **formulas_own("FALSE IF IFERROR MAP NOT TRUE IFS SWITCH IFNA BYROW BYCOL REDUCE SCAN"),
+    **dict.fromkeys(("MAKEARRAY", "_XLFN.MAKEARRAY"), Wraps(_makearray)),
 }
 
 

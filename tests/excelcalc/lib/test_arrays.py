@@ -77,7 +77,8 @@ def test_map_with_lambda_as_microsoft_documents_it(tmp_path: Path) -> None:
     """MAP page, example 1 "Square numbers above a certain value": =MAP(A1:C2, LAMBDA(a, IF(a>4,a*a,a)))
     of 1 2 3 / 4 5 6 is 1 2 3 / 4 25 36. LAMBDA's parameters are names, not references (eval answered
     "#REF! eval has no cells to refer to (a, a)"); in a file Excel writes them _xlpm.a ([MS-XLSX]
-    future functions). What is not computed says so: a LAMBDA called where it is written, BYROW."""
+    future functions). What is not computed says so: a LAMBDA called where it is written, a LET name
+    called as a function."""
     assert _rows(evaluate("=MAP({1,2,3;4,5,6},LAMBDA(a,IF(a>4,a*a,a)))")) == [[1, 2, 3], [4, 25, 36]]
     assert _rows(evaluate("=LET(f,LAMBDA(x,x+1),MAP({1,2},f))")) == [[2, 3]]
     cells = {"A1": 1, "B1": 2, "C1": 3, "A2": 4, "B2": 5, "C2": 6}
@@ -87,5 +88,25 @@ def test_map_with_lambda_as_microsoft_documents_it(tmp_path: Path) -> None:
     called = evaluate("=LAMBDA(x,y,x+y)(1,2)")
     assert str(called) == "#NAME?" and "pass it to MAP" in called.reason
     assert "f(...)" in evaluate("=LET(f,LAMBDA(x,x+1),f(2))").reason
-    assert "BYROW is not computed" in evaluate("=BYROW({1,2;3,4},LAMBDA(r,SUM(r)))").reason
     assert str(evaluate("=SUM(A1)")) == "#REF!"  # a reference is still one
+
+
+def test_lambda_helpers_as_microsoft_documents_them() -> None:
+    """The examples of Microsoft's pages on the sample 1 2 3 / 4 5 6 (BYROW: "=BYROW(A1:C2,
+    LAMBDA(array, MAX(array)))" is 3;6, SUMSQ 14;77; BYCOL: MAX 4 5 6, SUMSQ 17 29 45; REDUCE:
+    "=REDUCE(, A1:C2, LAMBDA(a,b,a+b^2))" sums the squares, 91; SCAN: "=SCAN(1, A1:C2,
+    LAMBDA(a,b,a*b))" the factorials, "=SCAN("",A1:C2,LAMBDA(a,b,a&b))" of a..f the running text;
+    MAKEARRAY: "=MAKEARRAY(3, 3, LAMBDA(r,c, r*c))" the products). They answered "not computed".
+    MAKEARRAY's size is bounded before any call (1E9 x 1E9 never returned)."""
+    data = "{1,2,3;4,5,6}"
+    assert _rows(evaluate(f"=BYROW({data},LAMBDA(array,MAX(array)))")) == [[3], [6]]
+    assert _rows(evaluate(f"=BYROW({data},LAMBDA(array,SUMSQ(array)))")) == [[14], [77]]
+    assert _rows(evaluate(f"=BYCOL({data},LAMBDA(array,MAX(array)))")) == [[4, 5, 6]]
+    assert _rows(evaluate(f"=BYCOL({data},LAMBDA(array,SUMSQ(array)))")) == [[17, 29, 45]]
+    assert evaluate(f"=REDUCE(,{data},LAMBDA(a,b,a+b^2))") == 91
+    assert _rows(evaluate(f"=SCAN(1,{data},LAMBDA(a,b,a*b))")) == [[1, 2, 6], [24, 120, 720]]
+    text = '=SCAN("",{"a","b","c";"d","e","f"},LAMBDA(a,b,a&b))'
+    assert _rows(evaluate(text)) == [["a", "ab", "abc"], ["abcd", "abcde", "abcdef"]]
+    assert _rows(evaluate("=MAKEARRAY(3,3,LAMBDA(r,c,r*c))")) == [[1, 2, 3], [2, 4, 6], [3, 6, 9]]
+    assert "more than benchsheet makes" in evaluate("=MAKEARRAY(1E9,1E9,LAMBDA(r,c,r*c))").reason
+    assert "at least 1 row" in evaluate("=MAKEARRAY(0,2,LAMBDA(r,c,r*c))").reason
