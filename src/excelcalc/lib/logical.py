@@ -80,6 +80,7 @@ FUNCTIONS: dict[str, Entry] = {
     "XOR": _XOR,
     "_XLFN.XOR": _XOR,
     **formulas_own("FALSE IF IFERROR MAP NOT TRUE IFS SWITCH IFNA BYROW BYCOL REDUCE SCAN"),
+    **formulas_own("_XLFN.BYROW _XLFN.BYCOL _XLFN.REDUCE _XLFN.SCAN"),
     **dict.fromkeys(("MAKEARRAY", "_XLFN.MAKEARRAY"), Wraps(_makearray)),
 }
 

@@ -67,6 +67,7 @@ INSTALLED |= {"DATEVALUE", "TIMEVALUE"}  # issue 44: read as the engine reads a 
 INSTALLED |= {"COUNTIFS", "SUMIFS", "MINIFS", "MAXIFS", "AVERAGEIF", "AVERAGEIFS"}
 # issue 41: the week functions read a 1904 workbook's dates; NUMBERVALUE of "" and of spaces as Excel
 INSTALLED |= {"WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "_XLFN.ISOWEEKNUM", "NUMBERVALUE", "_XLFN.NUMBERVALUE"}
+INSTALLED |= {"MAKEARRAY", "_XLFN.MAKEARRAY"}  # issue 41: its size bounded before any LAMBDA call
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
