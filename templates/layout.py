@@ -210,6 +210,7 @@ class Text:
     text: str = ""
     style: Style = "plain"
     fit: bool = True
+    span: int = 1  # columns the cell spans to its right, merged (a table's column over several sheet columns)
 
 
 @dataclass(frozen=True)
@@ -514,11 +515,8 @@ class Fields(Block):
 
 @dataclass(frozen=True)
 class Column:
-    """One column of a table: its header and what each row holds.
-
-    ``values`` gives a row-by-row value to an Input or Text column (rows past it are empty);
-    ``short``, a heading for text reports (``template build`` prints the columns that have one).
-    """
+    """One column of a table: its header and what each row holds. ``values`` gives a row-by-row value to an Input
+    or Text column (rows past it are empty); ``short``, a heading for text reports (``template build``'s)."""
 
     key: str
     header: str | Expr  # an Expr: a formula, e.g. a heading naming the workload's unit
@@ -529,8 +527,21 @@ class Column:
 
 
 @dataclass(frozen=True)
+class Band:
+    """Where a wide table goes on below itself, each part a page wide at a readable scale: its columns from
+    ``start`` (an index into the table's) under a title and header row of their own, after the table's first
+    column (its key) shown again; or, with ``at``, on the first part's rows from column ``at`` (hidden helpers)."""
+
+    start: int
+    title: str | Expr | None = None
+    header_height: float | None = None
+    at: int | None = None
+
+
+@dataclass(frozen=True)
 class TableBlock(Headed):
-    """A header row and ``slots`` rows under it, one column per ``Column`` from column A (or ``left``)."""
+    """A header row and ``slots`` rows under it, one column per ``Column`` from column A (or ``left``), a wide
+    table going on in ``bands`` below it."""
 
     sheet: str
     header_row: int
@@ -541,6 +552,7 @@ class TableBlock(Headed):
     cite: Cites = None
     row_height: float | None = None  # every slot's height (points), whatever it holds later
     left: int = 0  # the first column's index (A = 0)
+    bands: tuple[Band, ...] = ()
 
     @property
     def first(self) -> int:
@@ -548,21 +560,34 @@ class TableBlock(Headed):
 
     @property
     def end(self) -> int:  # type: ignore[override]
-        return self.header_row + self.slots
+        return max(head for head, _, _ in self._parts()) + self.slots
+
+    def _parts(self) -> list[tuple[int, int, Band]]:
+        """Each part's (header row, first column index) and its band: the first part, then the bands."""
+        parts = [(self.header_row, self.left, Band(0, self.title, self.header_height))]
+        for band in self.bands:
+            below = max(head for head, _, b in parts if b.at is None) + self.slots + 3  # a blank row, the title
+            parts.append((self.header_row, band.at, band) if band.at is not None else (below, self.left, band))
+        return parts
+
+    def _place(self, key: str) -> tuple[int, int]:
+        """The (header row, column index) of the column ``key``: its slots are under that header."""
+        j = [c.key for c in self.columns].index(key)
+        head, left, band = next(p for p in reversed(self._parts()) if p[2].start <= j)
+        keyed = band.start > 0 and band.at is None  # the key shown again in the band's first column
+        return head, left + keyed + sum(_width(c) for c in self.columns[band.start : j])
 
     def col(self, key: str) -> int:
-        return self.left + [c.key for c in self.columns].index(key)
+        return self._place(key)[1]
 
     def row(self, i: int) -> RowCells:
         """Slot ``i``'s cells, as relative references (A18)."""
-        r = self.first + i
-        return RowCells(
-            {c.key: Cell(self.sheet, r, self.left + j, False, False) for j, c in enumerate(self.columns)}, i, self.first
-        )
+        at = {c.key: self._place(c.key) for c in self.columns}
+        return RowCells({k: Cell(self.sheet, h + 1 + i, j, False, False) for k, (h, j) in at.items()}, i, self.first)
 
     def column(self, key: str) -> Span:
-        j = self.col(key)
-        return Span(Cell(self.sheet, self.first, j), Cell(self.sheet, self.end, j))
+        head, j = self._place(key)
+        return Span(Cell(self.sheet, head + 1, j), Cell(self.sheet, head + self.slots, j))
 
     def ranges(self) -> dict[str, Expr]:
         """Each column's slots as a range (``$B$19:$B$91``), by key: what a ``Lifted`` column reads."""
@@ -570,11 +595,19 @@ class TableBlock(Headed):
 
     def puts(self) -> Iterator[Put]:
         yield from self.title_puts()
-        for j, c in enumerate(self.columns):
-            yield Put(Cell(self.sheet, self.header_row, self.left + j), _heading(c.header, "header", fit=False))
+        key = self.columns[0]
+        for head, left, band in (p for p in self._parts()[1:] if p[2].at is None):  # the key again, as typed above
+            yield section(self.sheet, head - 1, band.title or "")
+            yield Put(Cell(self.sheet, head, left), _heading(key.header, "header", fit=False))
+            for i in range(self.slots):
+                yield Put(Cell(self.sheet, head + 1 + i, left), Formula(Expr.of(self.row(i)[key.key]), _style(key)))
+        for c in self.columns:
+            head, j = self._place(c.key)
+            heading = _heading(c.header, "header", fit=False)
+            yield Put(Cell(self.sheet, head, j), replace(heading, span=_width(c)) if _width(c) > 1 else heading)
             if isinstance(c.content, Lifted):
                 whole = ArrayFormula(c.content.expr(self.ranges()), self.slots, 1, c.content.style)
-                yield Put(Cell(self.sheet, self.first, self.left + j), whole)
+                yield Put(Cell(self.sheet, head + 1, j), whole)
         for i in range(self.slots):
             row = self.row(i)
             for c in self.columns:
@@ -587,8 +620,9 @@ class TableBlock(Headed):
                 yield Check(self.column(c.key), c.check)
 
     def heights(self) -> Iterator[tuple[int, float]]:
-        if self.header_height is not None:
-            yield self.header_row, self.header_height
+        for head, _, band in self._parts():
+            if band.header_height is not None:
+                yield head, band.header_height
         if self.row_height is not None:
             for i in range(self.slots):
                 yield self.first + i, self.row_height
@@ -598,6 +632,15 @@ class TableBlock(Headed):
             row = self.row(i)
             for cite in _cites(self.cite):
                 yield _use(f"{self.sheet} row {row.first + i}", cite, row)
+
+
+def _width(c: Column) -> int:
+    """The sheet columns a table's column takes: a formula spanning several (merged, its text wrapped) or one."""
+    return c.content.span if isinstance(c.content, Formula) else 1
+
+
+def _style(c: Column) -> Style:
+    return "out_text" if isinstance(c.content, Stamp) else c.content.style
 
 
 def _heading(text: str | Expr, style: Style, fit: bool) -> Text | Formula:

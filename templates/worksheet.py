@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
@@ -23,6 +23,7 @@ class Sheet:
     landscape: bool = True
     one_page: bool = True
     empty_row: float | None = None  # points: a row with nothing in it (a hairline: empty slots take no page)
+    thin: tuple[TableBlock, ...] | None = None  # with empty_row, the tables whose empty slots alone are hairlines
     repeat_row: int | None = None  # a row printed atop every page (a long table's column headers)
     breaks_before: tuple[int, ...] = ()  # rows that start a printed page (a chart that must print whole)
 
@@ -39,13 +40,20 @@ class Sheet:
         """The tables a reader sees (from column A): hidden helper tables beside them are left out."""
         return [b for b in self.blocks if isinstance(b, TableBlock) and b.left == 0]
 
-    def print_titles(self, breaks: Sequence[int]) -> int | None:
+    def print_titles(self, breaks: Sequence[int], ends: Mapping[int, int] | None = None) -> int | None:
         """The row printed atop every page: ``repeat_row``, else the header row of the first table a page break
         cuts (``breaks``: the first row of each page after the first), so its rows on the next page keep their
-        column headers; None where no break cuts a table."""
+        column headers; None where no break cuts a table. ``ends``: a table's last row that prints something, by
+        its header row (a thin table's empty slots after it print nothing: a break among them cuts nothing)."""
         if self.repeat_row is not None or self.one_page:
             return self.repeat_row
-        cut = (t for t in self._tables() for b in breaks if t.header_row < b <= t.end and t.slots >= REPEATED_SLOTS)
+        end = (ends or {}).get
+        cut = (
+            t
+            for t in self._tables()
+            for b in breaks
+            if t.header_row < b <= end(t.header_row, t.end) and t.slots >= REPEATED_SLOTS
+        )
         return next((t.header_row for t in cut), None)
 
     def frozen(self) -> tuple[int, int]:

@@ -7,7 +7,7 @@ draft, each formula is written with its value cached.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import xlsxwriter
@@ -170,12 +170,14 @@ class SheetWriter:
             self._shows(cell, content.value, content.style)
         else:
             text = content.text if isinstance(content, Text) else f"benchsheet {__version__}, {self.book.built}"
+            if isinstance(content, Text) and content.span > 1:  # a heading over a table column of merged cells
+                self._merge(cell, content.span, self.fmt(content.style))
             ws.write_string(row, col, text, self.fmt(content.style))
             if col == 0 and content.style in RUN_ON:
                 self.run_on.append((cell.row, text, content.style))
             self._shows(cell, text, content.style)
             if not isinstance(content, Text) or content.fit:
-                self._fit(cell, text, content.style)
+                self._fit(cell, text, content.style, content.span if isinstance(content, Text) else 1)
 
     def _array(self, cell: Cell, content: ArrayFormula) -> None:
         """One array formula over its range: the range's other cells are its, not described elsewhere."""
@@ -279,6 +281,17 @@ class SheetWriter:
             self.ws.merge_range(row - 1, 0, row - 1, self.last_col, text, self.fmt(RUN_ON[style]))
             self.height(row, needed)
 
+    def _thin_slots(self) -> dict[int, range]:
+        """The slot rows of the sheet's thin tables (an empty one a hairline), by the table's header row."""
+        return {t.header_row: range(t.first, t.end + 1) for t in self.sheet.thin or ()}
+
+    def _kept_rows(self) -> Iterator[int]:
+        """Where only thin tables' empty slots are hairlines: every other row, which keeps a line's height (a gap
+        between blocks, a blank input slot) where it has none of its own."""
+        if self.sheet.thin is not None:
+            slots = {row for rows in self._thin_slots().values() for row in rows}
+            yield from (row for row in range(1, self.last_row + 1) if row not in slots and row not in self.heights)
+
     def page_breaks(self) -> list[int]:
         """The first row of each printed page after the first, as the page setup below prints the sheet: A4, the
         margins set, one page wide (the scale that takes), rows of the heights set (15 points, or the sheet's
@@ -313,8 +326,10 @@ class SheetWriter:
         self._wrap_long_lines()
         if self.sheet.empty_row is not None:  # every row that shows something gets its own height
             ws.set_default_row(self.sheet.empty_row)
-            for row, size in self.shown.items():
-                self.height(row, max(ONE_LINE, size * 1.25 + 2.5))
+            for row, size in self.shown.items():  # a line of the sheet's font: the height its other rows have
+                self.height(row, ONE_LINE if size <= FONT_SIZE else size * 1.25 + 2.5)
+            for row in self._kept_rows():
+                self.height(row, ONE_LINE)
         for row, points in self.heights.items():
             ws.set_row(row - 1, points)
         ws.protect("", {"format_columns": True, "format_rows": True})
@@ -326,7 +341,10 @@ class SheetWriter:
         ws.print_area(0, 0, self.last_row - 1, self.last_col)
         ws.fit_to_pages(1, 1 if self.sheet.one_page else 0)
         ws.set_h_pagebreaks([row - 1 for row in self.sheet.breaks_before])  # xlsxwriter: the break under a row
-        titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks())
+        ends = {
+            head: max((r for r in rows if r in self.shown), default=head) for head, rows in self._thin_slots().items()
+        }
+        titles = self.sheet.print_titles([] if self.sheet.one_page else self.page_breaks(), ends)
         if titles is not None:
             ws.repeat_rows(titles - 1)
         ws.freeze_panes(*self.sheet.frozen())

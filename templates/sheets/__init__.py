@@ -36,6 +36,7 @@ from benchsheet.templates.sheets.common import (
     CLAIMS,
     COMPARE,
     DERIVED_NOTE,
+    EMPTY_ROW_HEIGHT,
     FAMILY_RULE,
     LISTS,
     NOTICES,
@@ -81,7 +82,6 @@ from benchsheet.templates.sheets.sizing import CANDIDATES, SIZING_COLUMNS, SIZIN
 from benchsheet.templates.sheets.sources import (
     ANSWERING,
     CITED,
-    EMPTY_ROW_HEIGHT,
     LEGEND,
     SOURCE_FILES,
     SOURCES_SHEET,

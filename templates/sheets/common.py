@@ -146,6 +146,10 @@ def canonical(cell: Cell, source: str) -> Expr:
     return call("IFERROR", call("INDEX", listed, call("MATCH", cell, listed, 0)), cell)
 
 
+EMPTY_ROW_HEIGHT = 1.5
+"""Points: on Sources and Fleet, a row that shows nothing (a slot no entry, or no candidate and workload, fills) is
+a hairline, so the empty slots after the last take no page; a row that shows something has its own height (calc
+sets it too)."""
 STATUS_WIDTH = 52
 """Characters a table's status column shows: a reason's first words, where the functions put what to do
 ("#N/A Did you mean GB300? No family 'GB30' ..."); the rest runs on over the empty cells to its right."""

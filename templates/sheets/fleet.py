@@ -29,7 +29,16 @@ from benchsheet.templates.layout import (
     span,
     under,
 )
-from benchsheet.templates.sheets.common import STATUS_WIDTH, if_number, notes, sheet, unit_name, units, unless_blank
+from benchsheet.templates.sheets.common import (
+    EMPTY_ROW_HEIGHT,
+    STATUS_WIDTH,
+    if_number,
+    notes,
+    sheet,
+    unit_name,
+    units,
+    unless_blank,
+)
 from benchsheet.templates.sheets.sizing import SIZING_TABLE
 from benchsheet.templates.sheets.tco import INPUTS, TCO_TABLE
 from benchsheet.templates.sheets.workload import WORKLOAD, workload_links
@@ -338,4 +347,7 @@ FLEET_SHEET = sheet(
         notes(FLEET, under(FLEET_TABLE, gap=0, titled=False)),
     ),
     one_page=False,
+    empty_row=EMPTY_ROW_HEIGHT,  # FLEET's slots no candidate and workload fill print nothing (calc sets them again)
+    thin=(FLEET_TABLE,),
+    breaks_before=(FLEET_REASON.top,),  # FLEET's answer on a page of its own: its rows need no repeated header
 )

@@ -33,7 +33,15 @@ from benchsheet.templates.layout import (
     under,
 )
 from benchsheet.templates.sheets.claims import CLAIMS_SHEET
-from benchsheet.templates.sheets.common import SOURCES, TEXTS, prose, sheet, unless_blank, unless_error
+from benchsheet.templates.sheets.common import (
+    EMPTY_ROW_HEIGHT,
+    SOURCES,
+    TEXTS,
+    prose,
+    sheet,
+    unless_blank,
+    unless_error,
+)
 from benchsheet.templates.sheets.compare import COMPARE_SHEET
 from benchsheet.templates.sheets.curves import CURVES_SHEET
 from benchsheet.templates.sheets.fleet import FLEET_SHEET
@@ -197,9 +205,6 @@ def _cite(*parts: str) -> Callable[[RowCells], Expr]:
     return value
 
 
-EMPTY_ROW_HEIGHT = 1.5
-"""Points: on Sources, a row that shows nothing (a slot no entry fills) is a hairline, so the empty slots
-after the last citation take no page; a row that shows something has its own height (calc sets it too)."""
 CITED = TableBlock(
     SOURCES,
     header_row=under(LEGEND),

@@ -15,6 +15,7 @@ from benchsheet.analysis.tco import HOURS_PER_YEAR
 from benchsheet.templates.layout import (
     ROW_PX,
     ArrayBlock,
+    Band,
     Cell,
     Chart,
     Column,
@@ -356,6 +357,11 @@ def _sizing_mtok(c: Mapping[str, Expr]) -> Expr:
     return unless_blank(c["candidate"], if_number(c["owned"], cost))
 
 
+def _shown(key: str) -> Formula:
+    """The row's price (owned or rented) in dollars: the hidden plain number the functions read, shown."""
+    return Formula(lambda r: Expr.of(r[key]), "out_money")
+
+
 TCO_COLUMNS = (
     Column("candidate", "Candidate (Sizing's)", _sizing("candidate")),
     Column("gpus_server", "GPUs per server (Sizing's, else MLPerf's)", _sizing("node", "out_int")),
@@ -368,10 +374,20 @@ TCO_COLUMNS = (
             "out_money0",
         ),
     ),
+    Column(
+        "residual_gpu",
+        "Residual per GPU ($): capex x share",
+        Formula(
+            lambda r: unless_blank(r["candidate"], if_number(r["capex_gpu"], r["capex_gpu"] * INPUTS["residual"])),
+            "out_money0",
+        ),
+    ),
     Column("kw_own", "kW per GPU, the candidate's (above)", _keyed("kw_own", "out_num2")),
     Column("kw", "kW per GPU used", Formula(_kw, "out_num2")),
-    Column("owned", "Owned $/GPU-hour (every cost line)", Formula(_owned, "out_num2")),
-    Column("rented", "Rented $/GPU-hour (reserved: every hour paid)", _from_quotes(0)),
+    Column("owned_usd", "Owned $/GPU-hour (every cost line)", _shown("owned")),
+    Column("rented_usd", "Rented $/GPU-hour (reserved: every hour paid)", _shown("rented")),
+    Column("status", "Status: ok, or the row's first problem", Formula(_status, "out_wrap", span=2)),
+    # at the utilization and service level above
     Column("scenario", "Scenario at service level (token benchmarks only)", _lifted("scenario")),
     Column("per_gpu", "Per-GPU at your service level (SLOBEST)", _lifted("per_gpu", "out_num")),
     Column("owned_sl", "$/M tokens owned", _cost("owned", _UTIL)),
@@ -382,30 +398,38 @@ TCO_COLUMNS = (
     Column("breakeven", "Break-even rental $/GPU-hour (reserved)", Formula(_breakeven, "out_money")),
     Column("api_owned", "API break-even utiliz., owned", _lifted("api_owned", "out_pct1")),
     Column("api_rented", "API break-even utiliz., rented", _lifted("api_rented", "out_pct1")),
-    Column("status", "Status: ok, or the row's first problem", Formula(_status, "out_wrap")),
-    Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source, "out_wrap")),
-    Column("rented_source", "Rented price from", _from_quotes(1)),
-    Column(
-        "residual_gpu",
-        "Residual per GPU ($): capex x share",
-        Formula(
-            lambda r: unless_blank(r["candidate"], if_number(r["capex_gpu"], r["capex_gpu"] * INPUTS["residual"])),
-            "out_money0",
-        ),
-    ),
-    Column("entry", "entry", _sizing("entry")),  # hidden: the entry (Sizing's)
+    # where the power and the rented price come from
+    Column("kw_source", "Power per GPU: measured or your input", Formula(_kw_source, "out_wrap", span=6)),
+    Column("rented_source", "Rented price from", Formula(_from_quotes(1).expr, "out_wrap", span=4)),
+    # hidden: what the functions read (plain numbers, not currency: see _from_quotes)
+    Column("entry", "entry", _sizing("entry")),  # Sizing's
+    Column("owned", "owned $/GPU-hour", Formula(_owned, "out_num2")),
+    Column("rented", "rented $/GPU-hour", _from_quotes(0)),
     Column("owned_mtok", "owned $/M at Sizing's rate", Lifted(_sizing_mtok, "out_money3")),  # hidden: Quotes'
 )
+HIDDEN_AT = 22
+"""Column W: the table's hidden columns, beside its first part (W:AX are hidden)."""
 TCO_TABLE = TableBlock(
     TCO,
     under(CAPEX_TABLE),
     SIZING_TABLE.slots,
     TCO_COLUMNS,
-    "Owned against rented (reserved), per candidate, at the utilization and service level above "
-    "(none: no MLPerf row of it meets the service level)",
-    header_height=80,
+    "Owned and rented (reserved) $ per GPU-hour, per candidate",
+    header_height=72,
+    bands=(
+        Band(
+            10,
+            "Per candidate at the utilization and service level above (none: no MLPerf row of it meets the service "
+            "level)",
+            header_height=72,
+        ),
+        Band(20, "Where each candidate's power per GPU and rented price come from", header_height=17),
+        Band(22, at=HIDDEN_AT),
+    ),
 )
-_HIDDEN = len(TCO_COLUMNS)  # the first column after the table's: hidden answers of one call each
+"""Owned against rented per candidate, in three parts under each other, each a page wide at a readable scale
+(one row of 22 columns printed at 41%, issue 40)."""
+_HIDDEN = TCO_TABLE.col(TCO_COLUMNS[-1].key) + 1  # after the table's hidden columns: answers of one call each
 MEASURED = ArrayBlock(
     TCO,
     TCO_TABLE.first,
@@ -573,7 +597,7 @@ MOVE_ARGS = TableBlock(
     under(CURVES),
     len(MOVED),
     tuple(Column(f"a_{k}", k, _moved_arg(k)) for k in OWNED_ARGS),
-    left=len(TCO_COLUMNS) + 3,
+    left=_HIDDEN + 3,
 )
 """Hidden: the arguments of each row's OWNEDGPUHOUR (one input moved up by STEP), beside the table."""
 MOVES = TableBlock(
@@ -739,8 +763,8 @@ shows an array formula's cached values only in its first cell): empty text past 
 
 
 TCO_SHEET = sheet(
-    TCO,  # S, T and U wrap (status, power from, rented from): narrower than Sizing's status, the page less wide
-    (("A", 44), ("B", 10), ("C", 12), ("D:R", 10), ("S", 30), ("T", 40), ("U", 22), ("V", 11), ("W:AX", 0)),
+    TCO,  # the table's three parts, the utilization grid and the inputs' notes: A and ten columns
+    (("A", 44), ("B:K", 12), ("W:AX", 0)),
     (
         TCO_WORKLOAD,
         INPUT_HEADER,
@@ -765,4 +789,7 @@ TCO_SHEET = sheet(
         notes(TCO, under(CASH_TABLE, titled=False)),
     ),
     one_page=False,
+    # a page each: the inputs, the table's three parts, the utilization chart and its table, which input moves
+    # it most, the cost lines and their chart, the cash flows and the notes (each part whole, with its title)
+    breaks_before=(CURVES_CHART.top, *(t.header_row - 1 for t in (TCO_TABLE, MOVES, BREAKDOWN, CASH_TABLE))),
 )
