@@ -364,9 +364,11 @@ class Program:
     # IFERROR or ISERROR among them, sees an answer Excel could hold or Excel's error
     check: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
     start: dict[Any, Any] = field(init=False, repr=False, compare=False)  # constants, not compiling
+    reference_only: bool = field(init=False, repr=False, compare=False)  # a reference alone: =B2, =Price
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "start", {**self.constants, COMPILING: False})
+        object.__setattr__(self, "reference_only", not self.steps and self.references == (self.output,))
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
