@@ -345,9 +345,9 @@ def patch_sheet(xml: str, values: Mapping[str, Shown], strip_formulas: bool = Fa
     """Replace the cached value of each formula cell found in ``values`` (by "B5"); also answers
     the cells whose content changed (so only their rows are refitted)."""
     if values and not strip_formulas:  # (freeze strips every formula, also of cells without a value here)
-        done = _patch_in_order(xml, values)
-        if done is not None:
-            return done
+        in_order = _patch_in_order(xml, values)
+        if in_order is not None:
+            return in_order
     count = 0
     seen: set[str] = set()
     changed: set[str] = set()
