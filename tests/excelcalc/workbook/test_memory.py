@@ -14,6 +14,7 @@ import openpyxl
 import pytest
 
 from benchsheet.cli import main
+from excelcalc.workbook.book import FormulaCell
 from excelcalc.workbook.calc import calc
 
 CELLS = 20_000
@@ -209,7 +210,7 @@ def test_a_formula_whose_inputs_never_repeat_stops_asking_the_memo(
     made: list[int] = []
     real = runner._inputs
 
-    def counted(values: dict[tuple[int, int, int], object], f: runner.FormulaCell) -> tuple[object, ...]:
+    def counted(values: dict[tuple[int, int, int], object], f: FormulaCell) -> tuple[object, ...]:
         made.append(1)
         return real(values, f)
 
