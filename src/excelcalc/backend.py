@@ -97,6 +97,7 @@ __all__ = [
     "replace_empty",
     "replace_operators",
     "reshape_as_excel",
+    "single_values",
     "text_date",
     "wrap_ufunc",
 ]
@@ -259,7 +260,7 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
 
     def one(*args: Any) -> Any:
         try:
-            single = _single_values(args)
+            single = single_values(args)
             if single is None or len(args) >= 32:
                 return whole(*args)
             values, grid = list(parse_args(*single[0])), single[1]
@@ -300,7 +301,7 @@ def quiet_numpy() -> Iterator[None]:
             _QUIET.reset(token)
 
 
-def _single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
+def single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
     """The one value of each argument (a single value, a 0-d or 1x1 array, a 1x1 range), and
     whether one is 1x1 (the answer is then 1x1, as np.vectorize makes it); None when an argument
     holds more."""
