@@ -37,10 +37,6 @@ MAX_RANGE = 4_000_000  # cells of one range a formula may read (after trimming t
 # MEMO_WORTH was asked again: 1,000,000 formulas =A2, =A3... kept one each, 200 MB of a 1.3 GB peak
 MEMO_TRIAL = 20_000
 MEMO_WORTH = 20
-# a formula shape (one program) is no longer looked up in the memo once PROGRAM_TRIAL of its cells were
-# asked with fewer than one in MEMO_WORTH found: a VLOOKUP of each row's own key never repeats, and the
-# key of its inputs cost a tenth of an IF of four cells (mixed_15k: 15,000 formulas, no answer found)
-PROGRAM_TRIAL = 1_000
 
 
 class Runner:
@@ -51,7 +47,6 @@ class Runner:
         self.cache: dict[Ref, Any] = {}  # a range read by several formulas, built once
         self.memo: dict[tuple[Any, ...], Any] | None = {}
         self.memo_hits = 0
-        self.asked: dict[int, list[int]] = {}  # id of a program -> [cells asked, answers found] in the memo
         self.sheet_ids = [f"S{s}" for s in range(len(book.titles))]  # formulas' names of the sheets
         # how many formulas still read each range: built once, kept until its last reader ran
         # (running totals, SUM($B$2:B9) filled down, read each range once: never kept)
@@ -147,19 +142,15 @@ class Runner:
             # filled-down column repeating its IDs is answered once per distinct row. A range is the
             # same input wherever it is read: its formula cells were all computed before its readers
             # (``dependency_order``), so ``SUMIF(T[Key],[@Key],T[Amount])`` runs once per distinct key
-            asked = self.asked.get(id(prog)) or self.asked.setdefault(id(prog), [0, 0])
-            if asked[0] < PROGRAM_TRIAL or asked[1] * MEMO_WORTH >= asked[0]:  # its inputs may repeat
-                asked[0] += 1
-                memo_key = _inputs(self.book.values, f)
-                try:
-                    found = self.memo[memo_key]
-                    self.memo_hits += 1
-                    asked[1] += 1
-                    return found
-                except KeyError:
-                    pass
-                except TypeError:  # an unhashable value
-                    memo_key = None
+            memo_key = _inputs(self.book.values, f)
+            try:
+                found = self.memo[memo_key]
+                self.memo_hits += 1
+                return found
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable value
+                memo_key = None
         try:
             refs = [self.ranges(r) for r in f.refs]
         except _TooLarge as big:

@@ -14,7 +14,6 @@ import openpyxl
 import pytest
 
 from benchsheet.cli import main
-from excelcalc.workbook.book import FormulaCell
 from excelcalc.workbook.calc import calc
 
 CELLS = 20_000
@@ -191,33 +190,8 @@ def test_a_memo_of_answers_never_asked_again_is_dropped(tmp_path: Path, monkeypa
     assert report.formulas == CELLS and report.ok
     got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
     assert got["B7"].value == 7 and got[f"B{CELLS}"].value == CELLS
-    monkeypatch.setattr(runner, "PROGRAM_TRIAL", 10**9)  # the whole memo's trial, not its program's
     monkeypatch.setattr(runner, "MEMO_TRIAL", 10**9)
     kept = held_per_cell(src, tmp_path / "out.xlsx")
     monkeypatch.setattr(runner, "MEMO_TRIAL", 1_000)
     dropped = held_per_cell(src, tmp_path / "out.xlsx")
     assert kept - dropped > 100, f"{kept:.0f} bytes a formula with the memo kept, {dropped:.0f} dropped"
-
-
-def test_a_formula_whose_inputs_never_repeat_stops_asking_the_memo(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Issue 41 (mixed_15k: a VLOOKUP of each row's own key): the key of a formula's inputs is made for
-    the memo only while that formula (its program) may repeat: after ``PROGRAM_TRIAL`` cells of which
-    fewer than one in ``MEMO_WORTH`` was found, its other cells run without it. Counted, not timed."""
-    from excelcalc.workbook import runner
-
-    made: list[int] = []
-    real = runner._inputs
-
-    def counted(values: dict[tuple[int, int, int], object], f: FormulaCell) -> tuple[object, ...]:
-        made.append(1)
-        return real(values, f)
-
-    monkeypatch.setattr(runner, "_inputs", counted)
-    src = references(tmp_path / "refs.xlsx", 3 * runner.PROGRAM_TRIAL, "A{r}*1")
-    report = calc(src, tmp_path / "out.xlsx")
-    assert report.formulas == 3 * runner.PROGRAM_TRIAL and report.ok
-    got = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
-    assert got["B7"].value == 7 and got[f"B{3 * runner.PROGRAM_TRIAL}"].value == 3 * runner.PROGRAM_TRIAL
-    assert len(made) == runner.PROGRAM_TRIAL
