@@ -97,6 +97,7 @@ __all__ = [
     "replace_empty",
     "replace_operators",
     "reshape_as_excel",
+    "single_values",
     "text_date",
     "wrap_ufunc",
 ]
@@ -259,7 +260,7 @@ def wrap_ufunc(func: Callable[..., Any], **options: Any) -> Callable[..., Any]:
 
     def one(*args: Any) -> Any:
         try:
-            single = _single_values(args)
+            single = single_values(args)
             if single is None or len(args) >= 32:
                 return whole(*args)
             values, grid = list(parse_args(*single[0])), single[1]
@@ -300,7 +301,7 @@ def quiet_numpy() -> Iterator[None]:
             _QUIET.reset(token)
 
 
-def _single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
+def single_values(args: Sequence[Any]) -> tuple[list[Any], bool] | None:
     """The one value of each argument (a single value, a 0-d or 1x1 array, a 1x1 range), and
     whether one is 1x1 (the answer is then 1x1, as np.vectorize makes it); None when an argument
     holds more."""
@@ -363,10 +364,14 @@ class Program:
     # each step's answer passes through it (Excel's limits: ``formula.limited``), so the next step,
     # IFERROR or ISERROR among them, sees an answer Excel could hold or Excel's error
     check: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
+    # answers of steps over constants alone (``-1``), computed once: each run is given its own copy
+    folded: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     start: dict[Any, Any] = field(init=False, repr=False, compare=False)  # constants, not compiling
+    reference_only: bool = field(init=False, repr=False, compare=False)  # a reference alone: =B2, =Price
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "start", {**self.constants, COMPILING: False})
+        object.__setattr__(self, "reference_only", not self.steps and self.references == (self.output,))
 
     def run(self, refs: Sequence[Any], cell: Any) -> Any:
         """The formula's value; ``refs`` in the order of ``references``, ``cell`` the Ranges of the
@@ -374,6 +379,8 @@ class Program:
         if len(refs) != len(self.references):
             raise ValueError(f"{len(refs)} references given, the formula reads {len(self.references)}")
         env = self.start.copy()
+        for name, value in self.folded.items():
+            env[name] = value.copy() if isinstance(value, np.ndarray) else value
         env[CELL] = cell
         env.update(zip(self.references, refs))  # noqa: B905 (checked above)
         check = self.check
@@ -427,6 +434,7 @@ def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Pro
     ready = set(constants) | set(references) | {CELL, COMPILING, sh.START}
     pending = dict(nodes)
     steps: list[Step] = []
+    folded: dict[Any, Any] = {}
     missing: list[str] = []
     while pending:
         done = [fid for fid, n in pending.items() if all(i in ready for i in n.get("inputs") or ())]
@@ -439,6 +447,9 @@ def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Pro
                 raise ProgramError("#VALUE!", "the formula engine could not order this formula")
             inputs = tuple(i for i in n.get("inputs") or () if i is not sh.START)  # START: a call with no arguments
             function = n["function"]
+            if _fold(function, inputs, constants, folded, outputs[0], check):
+                ready.add(outputs[0])
+                continue
             if function is _functions.not_implemented:  # unknown (a VBA function): #NAME? only where it is used
                 missing.append(str(fid).upper())
                 function = _no_such_function
@@ -452,7 +463,32 @@ def compile_program(text: str, check: Callable[[Any], Any] | None = None) -> Pro
     spans = any(type(t).__name__ == "OperatorToken" and getattr(t, "name", "") == ":" for t in tokens)
     pure = not (set(names) & IMPURE) and not spans
     missed = tuple(sorted(set(missing)))
-    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, missed, check)
+    return Program(constants, references, tuple(steps), output, names, pure, uses_cell, missed, check, folded)
+
+
+def _fold(
+    function: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    constants: dict[Any, Any],
+    folded: dict[Any, Any],
+    output: Any,
+    check: Callable[[Any], Any] | None,
+) -> bool:
+    """A sign before a number written in the formula (``-1``: formulas' unary minus of the constant 1)
+    computed once, into ``folded``, rather than at every run of the formula (XLOOKUP's match_mode
+    ``-1``: a sixth of the look-up's time); whether it was. Its answer depends on the number alone."""
+    from formulas.functions.operators import OPERATORS
+
+    if function is not OPERATORS["U-"] and function is not OPERATORS["U+"]:
+        return False
+    if len(inputs) != 1 or inputs[0] not in constants or type(constants[inputs[0]]) not in (int, float):
+        return False
+    try:
+        value = _REPLACED.get(id(function), function)(constants[inputs[0]])
+        folded[output] = value if check is None else check(value)
+    except Exception:  # computed at each run instead, as before
+        return False
+    return True
 
 
 _LITERAL = re.compile(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'|(?<![\w.$!\]])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?')

@@ -10,13 +10,14 @@ of the group it takes from formulas as they are (``FORMULAS``), checked against 
 
 from __future__ import annotations
 
+import operator as op
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from excelcalc.args import direct_logical, in_range_logical, values
-from excelcalc.backend import EMPTY, FunctionTable, XlError, error, operator
+from excelcalc.backend import EMPTY, Array, FunctionTable, XlError, error, operator, single_values
 from excelcalc.lib._common import MAX_ARRAY_MADE, Entry, Wraps, formulas_own, plain_number, scalar
 from excelcalc.values import ReasonedError
 
@@ -36,12 +37,33 @@ def _logical(name: str, of: Callable[[list[bool]], bool]) -> Callable[..., Any]:
     return run
 
 
-def compare(original: Callable[..., Any]) -> Callable[..., Any]:
+# two numbers compared as formulas' operators compare them: (kind, value) pairs of one kind, so by value
+_NUMBERS: dict[str, Callable[[Any, Any], bool]] = {
+    "=": op.eq,
+    "<>": op.ne,
+    "<": op.lt,
+    ">": op.gt,
+    "<=": op.le,
+    ">=": op.ge,
+}
+
+
+def compare(original: Callable[..., Any], name: str = "") -> Callable[..., Any]:
     """A comparison of an empty cell with TRUE or FALSE reads the empty cell as FALSE (POI's
     FormulaEvalTestData, Excel-cached: ``FALSE=D7`` with D7 empty is TRUE); formulas read it as 0,
-    a number, which no logical value equals."""
+    a number, which no logical value equals. Two numbers (``D2>E2``: single values, 1x1 ranges or
+    arrays) are compared here, answered in the form formulas' operator answers (an object Array,
+    1x1 where an argument is 1x1, of a bool): 12 us of an IF of four cells, now 2."""
+    numbers = _NUMBERS.get(name)
 
     def run(x: Any, y: Any) -> Any:
+        single = single_values((x, y)) if numbers is not None else None
+        if single is not None and numbers is not None:
+            (a, b), grid = single
+            if (type(a) is int or type(a) is float) and (type(b) is int or type(b) is float):
+                out = np.empty((1, 1) if grid else (), dtype=object)
+                out[(0, 0) if grid else ()] = numbers(a, b)
+                return out.view(Array)
         a, b = scalar(x), scalar(y)
         if a is EMPTY and isinstance(b, bool | np.bool_):
             x = False
@@ -86,7 +108,7 @@ FUNCTIONS: dict[str, Entry] = {
 
 
 def _comparison(name: str) -> Wraps:
-    return Wraps(lambda _table: compare(operator(name)))
+    return Wraps(lambda _table: compare(operator(name), name))
 
 
 OPERATORS: dict[str, Entry] = {name: _comparison(name) for name in ("=", "<>", "<", ">", "<=", ">=")}

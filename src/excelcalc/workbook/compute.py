@@ -26,6 +26,7 @@ and ``dynamic`` (references made at run time).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -108,17 +109,21 @@ def _collect(
             for c in range(f.pos[2], f.pos[2] + f.shape[1])
         }
         book.values = arrays
+    texts, answers, shown = out.formulas, out.values, out.shown
     for i, f in enumerate(book.formulas):
         s, row, col = f.pos
         key = (keys[s], f"{col_letters(col)}{row}")
-        out.formulas[key] = f.text
+        texts[key] = f.text
         f.refs, f.prog = (), None  # run: its references' memory free for the answers (1M =A2...: 150 MB)
         if i in circular:
             results[i] = store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once
-            out.values[key] = v = results[i]
-            if not isinstance(v, XlError | list):
-                out.shown[key] = to_shown(v)  # a number or text: no error to report
+            answers[key] = v = results[i]
+            kind = type(v)
+            if kind is int or kind is str or kind is bool or (kind is float and math.isfinite(v)):
+                shown[key] = v  # as to_shown shows them, without the call (200,000 answers: 60 ms)
+            elif not isinstance(v, XlError | list):
+                shown[key] = to_shown(v)  # a number or text: no error to report
             else:
                 _show(out, key, v, reasons.get(i))
             continue

@@ -51,3 +51,45 @@ def test_ifna_and_xor_as_microsoft_documents_them() -> None:
     assert str(evaluate('=IFNA(1/0,"x")')) == "#DIV/0!"
     assert evaluate("=XOR(3>0,2<9)") is False and evaluate("=_xlfn.XOR(3>12,4>6)") is False
     assert evaluate("=XOR(TRUE,FALSE,FALSE)") is True
+
+
+def test_numbers_compared_here_answer_as_formulas_operators_do() -> None:
+    """Issue 41 (an IF of four cells: its comparison was a sixth of its time): two numbers are compared
+    by ``compare`` itself; every answer, over numbers, TRUE, text, an empty cell, a 0-d array and 1x1
+    ranges, has the type, shape and value of formulas' operator's answer (its own path, ``name``
+    not given)."""
+    import numpy as np
+    from formulas.functions.operators import OPERATORS
+
+    from excelcalc.backend import EMPTY, make_range, range_parts
+    from excelcalc.formula import functions
+    from excelcalc.lib.logical import compare
+
+    functions()
+
+    def cell(v: Any) -> Any:
+        grid = np.empty((1, 1), dtype=object)
+        grid[0, 0] = v
+        return make_range(range_parts("S0", 2, 4, 2, 4), grid)
+
+    def plain(v: Any) -> Any:
+        return v
+
+    values = [5, 3, 2.5, -0.0, 0, 1e308, True, "5", EMPTY, np.asarray(5, dtype=object)]
+    differ = []
+    for name in ("=", "<>", "<", ">", "<=", ">="):
+        formulas_own, here = compare(OPERATORS[name]), compare(OPERATORS[name], name)
+        for a in values:
+            for b in values:
+                for wrap_a in (plain, cell):
+                    for wrap_b in (plain, cell):
+                        want, got = formulas_own(wrap_a(a), wrap_b(b)), here(wrap_a(a), wrap_b(b))
+                        same = (type(want), want.shape, want.dtype, type(want.flat[0])) == (
+                            type(got),
+                            got.shape,
+                            got.dtype,
+                            type(got.flat[0]),
+                        )
+                        if not (same and want.flat[0] == got.flat[0]):
+                            differ.append((name, a, b))
+    assert not differ
