@@ -290,7 +290,7 @@ def poison(src: Path, dst: Path) -> Path:
         if inner is None or b"<f" not in inner:
             return m.group(0)
         attrs = re.sub(rb'\st="[^"]*"', b"", m.group(1))
-        inner = re.sub(rb"<v>.*?</v>|<v/>", b"", inner, flags=re.S) + b"<v>" + POISON.encode() + b"</v>"
+        inner = re.sub(rb"<v\b[^>]*?/>|<v\b[^>]*>.*?</v>", b"", inner, flags=re.S) + b"<v>" + POISON.encode() + b"</v>"
         return b"<c" + attrs + b">" + inner + b"</c>"
 
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:

@@ -321,6 +321,25 @@ def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> 
     assert "pycel: not compared, not shown to recompute (100% of its cells answered 999" in mr.table(s)
 
 
+def test_a_poisoned_copy_caches_one_value_even_where_excel_kept_spaces(tmp_path: Path) -> None:
+    """Excel writes a cached text of spaces or a tab as ``<v xml:space="preserve">``: the poisoned copy
+    held it beside the 999 (two values in one cell) and the judge failed on the whole run."""
+    import zipfile
+
+    mr = _match_module()
+    src = tmp_path / "spaces.xlsx"
+    sheet = (
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">'
+        '<c r="A1" t="str"><f>" "&amp;", "</f><v xml:space="preserve"> , </v></c>'
+        '<c r="B1" t="str"><f>""</f><v/></c></row></sheetData></worksheet>'
+    )
+    with zipfile.ZipFile(src, "w") as z:
+        z.writestr("xl/worksheets/sheet1.xml", sheet)
+    with zipfile.ZipFile(mr.poison(src, tmp_path / "p.xlsx")) as z:
+        part = z.read("xl/worksheets/sheet1.xml").decode()
+    assert part.count("<v") == 2 and part.count("<v>999</v>") == 2 and 't="str"' not in part
+
+
 def test_the_match_rate_counts_wrong_numbers_per_10000_judged_cells() -> None:
     """Issue 44's Done-when: the comparison reports, per tool, the numbers other than Excel's per
     10,000 judged cells (Excel cached a number, the tool computed another one); an error, a text or
