@@ -67,6 +67,11 @@ INSTALLED |= {"DATEVALUE", "TIMEVALUE"}  # issue 44: read as the engine reads a 
 INSTALLED |= {"COUNTIFS", "SUMIFS", "MINIFS", "MAXIFS", "AVERAGEIF", "AVERAGEIFS"}
 # issue 41: the week functions read a 1904 workbook's dates; NUMBERVALUE of "" and of spaces as Excel
 INSTALLED |= {"WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "_XLFN.ISOWEEKNUM", "NUMBERVALUE", "_XLFN.NUMBERVALUE"}
+# issue 41 item 7: the reciprocal trigonometry bounded at 2^27, PERMUT and PERMUTATIONA without long products,
+# COMBINA (formulas has none), ROMAN's FALSE form, ARABIC of spaces and signs (lib.mathtrig)
+_MATHTRIG = "COT CSC SEC COTH CSCH SECH ACOT ACOTH PERMUT PERMUTATIONA"
+INSTALLED |= {*_MATHTRIG.split(), *("_XLFN." + n for n in _MATHTRIG.split())}
+INSTALLED |= {"COMBINA", "_XLFN.COMBINA", "ROMAN", "ARABIC", "_XLFN.ARABIC"}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
