@@ -86,9 +86,10 @@ def mark_missing(formula: str) -> str:
     a call of ``EXCELCALC.MISSING()`` in its place keeps the difference.
     Excel's own functions keep their own rule (``SUM(1,,2)`` is 3), except OFFSET, whose empty
     height or width is the reference's own (``lib.lookup.offset``), and the least squares fits, whose
-    const left empty is TRUE where a typed 0 is FALSE (``lib.statistical``).
+    const left empty is TRUE where a typed 0 is FALSE (``lib.statistical``), and TAKE and DROP, whose
+    rows left empty are all of them where a typed 0 is none (``lib.arrays``).
     """
-    names = {*_ADDIN, "OFFSET", "LINEST", "LOGEST", "TREND", "GROWTH"}
+    names = {*_ADDIN, "OFFSET", "LINEST", "LOGEST", "TREND", "GROWTH", "TAKE", "DROP", "_XLFN.TAKE", "_XLFN.DROP"}
     out: list[str] = []
     calls: list[bool] = []  # for each open parenthesis: is it a call of an add-in function?
     word: list[str] = []

@@ -90,10 +90,11 @@ _SINCE_ISSUE_44 = (
     "IFS SWITCH IFNA XOR MINIFS MAXIFS FORMULATEXT _XLFN.FORMULATEXT DATEVALUE TIMEVALUE AVERAGEIF AVERAGEIFS"
 )
 
-# issue 41 item 7, checked by tests/excelcalc/lib/test_mathtrig.py and test_engineering.py against the
+# issue 41 item 7, checked by tests/excelcalc/lib/test_mathtrig.py, test_engineering.py and test_arrays.py against the
 # examples of Microsoft's pages: functions of Excel-saved workbooks that calc refused
 _WORKBOOKS_41 = (
-    "COT COTH CSC CSCH SEC SECH ACOT ACOTH PERMUT PERMUTATIONA COMBINA ROMAN ARABIC ERF ERFC ERF.PRECISE ERFC.PRECISE"
+    "COT COTH CSC CSCH SEC SECH ACOT ACOTH PERMUT PERMUTATIONA COMBINA ROMAN ARABIC ERF ERFC ERF.PRECISE ERFC.PRECISE "
+    "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS"
 )
 
 # issue 41, checked by tests/excelcalc/lib against the examples of Microsoft's pages: the functions a

@@ -72,6 +72,8 @@ INSTALLED |= {"WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "_XLFN.ISOWEEKNUM", "NUMBERVAL
 _MATHTRIG = "COT CSC SEC COTH CSCH SECH ACOT ACOTH PERMUT PERMUTATIONA"
 INSTALLED |= {*_MATHTRIG.split(), *("_XLFN." + n for n in _MATHTRIG.split())}
 INSTALLED |= {"COMBINA", "_XLFN.COMBINA", "ROMAN", "ARABIC", "_XLFN.ARABIC"}
+_SHAPING = "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS"  # issue 41 item 7: the engine's own (lib.arrays)
+INSTALLED |= {*_SHAPING.split(), *("_XLFN." + n for n in _SHAPING.split())}
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 
