@@ -5,7 +5,8 @@ Each category module says in its ``FUNCTIONS`` (and ``OPERATORS``, where it comp
 what it provides, in one form (``_common.Entry``): the engine's own implementation, a correction
 of formulas' own (``Wraps``), or formulas' own checked as it is (``FORMULAS``):
 
-* ``math`` (Math & Trig, and the arithmetic operators), ``text`` (Text, and ``&``), ``datetime``
+* ``math`` (Math & Trig, and the arithmetic operators; ``mathtrig`` those of issue 41), ``text``
+  (Text, and ``&``; ``textparts`` TEXTBEFORE and TEXTAFTER), ``datetime``
   (Date & Time), ``lookup`` (Lookup & Reference, implicit intersection and ``:``),
   ``statistical`` (Statistical, with Compatibility's STDEV, VAR, MODE...), ``information``,
   ``engineering``, ``financial``, ``logical`` (Logical, and the comparison operators), ``arrays``
@@ -34,9 +35,11 @@ from excelcalc.lib import (
     logical,
     lookup,
     math,
+    mathtrig,
     running,
     statistical,
     text,
+    textparts,
 )
 from excelcalc.lib._common import FORMULAS, Entry, Wraps, lazy
 from excelcalc.values import ReasonedError
@@ -45,7 +48,9 @@ __all__ = ["CATEGORIES", "CHECKED", "NOT_COMPUTED", "register"]
 
 CATEGORIES: tuple[ModuleType, ...] = (
     math,
+    mathtrig,
     text,
+    textparts,
     datetime,
     lookup,
     statistical,
@@ -85,6 +90,13 @@ _SINCE_ISSUE_41 = (
 # workbooks use that calc refused
 _SINCE_ISSUE_44 = (
     "IFS SWITCH IFNA XOR MINIFS MAXIFS FORMULATEXT _XLFN.FORMULATEXT DATEVALUE TIMEVALUE AVERAGEIF AVERAGEIFS"
+)
+
+# issue 41 item 7, checked by tests/excelcalc/lib/test_mathtrig.py, test_engineering.py and test_arrays.py against the
+# examples of Microsoft's pages: functions of Excel-saved workbooks that calc refused
+_WORKBOOKS_41 = (
+    "COT COTH CSC CSCH SEC SECH ACOT ACOTH PERMUT PERMUTATIONA COMBINA ROMAN ARABIC ERF ERFC ERF.PRECISE ERFC.PRECISE "
+    "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS TEXTBEFORE TEXTAFTER"
 )
 
 # issue 41, checked by tests/excelcalc/lib against the examples of Microsoft's pages: the functions a
@@ -295,6 +307,7 @@ CHECKED = frozenset(
         *_SINCE_ISSUE_44.split(),
         *_FINANCE_41.split(),
         *_LAMBDA_41.split(),
+        *_WORKBOOKS_41.split(),
     }
 )
 
@@ -302,7 +315,7 @@ CHECKED = frozenset(
 # Excel's built-in functions formulas does not know at all (a formula calling one answered "unknown
 # function", as for a name no one defined): the table knows them as functions not computed, so such a
 # formula answers "#NAME? F is not computed by benchsheet" like any Excel function not in CHECKED.
-_NEWER = "BASE COMBINA ENCODEURL FIELDVALUE FILTERXML IMAGE RANDARRAY SHEET SHEETS"
+_NEWER = "BASE ENCODEURL FIELDVALUE FILTERXML IMAGE RANDARRAY SHEET SHEETS"
 NOT_COMPUTED = frozenset(
     (
         "CALL CELL CUBEKPIMEMBER CUBEMEMBER CUBEMEMBERPROPERTY CUBERANKEDMEMBER CUBESET CUBESETCOUNT CUBEVALUE "

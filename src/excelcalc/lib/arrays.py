@@ -139,7 +139,162 @@ def sequence(rows: Any, columns: Any = None, start: Any = None, step: Any = None
     return out.view(Array)
 
 
+# ------------------------------------------------------------------------------ TAKE, DROP, VSTACK, HSTACK, TOCOL...
+
+
+def _count(v: Any, what: str) -> int | XlError | ReasonedError | None:
+    """A count argument (TAKE's rows...), truncated; None where it is left out."""
+    if v is None or scalar(v) is EMPTY:
+        return None
+    got = plain_number(v, what)
+    if isinstance(got, XlError):
+        return got
+    if not abs(got) < 2.0**53:
+        return ReasonedError("#VALUE!", f"{what} of {got:g} is no whole number Excel holds")
+    return int(got)
+
+
+def _shown(grid: Any) -> Any:
+    """An array as a formula spills it: a blank cell shows 0, as Excel shows one; none at all is #CALC!."""
+    if grid.size == 0:
+        return None
+    out = np.empty(grid.shape, dtype=object)
+    for i, v in enumerate(grid.flat):
+        out.flat[i] = 0.0 if v is EMPTY or v is None else v
+    return out.view(Array)
+
+
+def _cut(name: str, array: Any, rows: Any, columns: Any, take: bool) -> Any:
+    grid = as_grid(array)
+    counts = [_count(rows, f"{name}'s rows"), _count(columns, f"{name}'s columns")]
+    for c in counts:
+        if isinstance(c, XlError):
+            return c
+    if counts[0] is None and counts[1] is None:
+        return error("#VALUE!")
+    for axis, n in enumerate(counts):
+        if n is None:
+            continue
+        size = grid.shape[axis]
+        if take:
+            keep = slice(0, min(n, size)) if n >= 0 else slice(max(size + n, 0), size)
+        else:
+            keep = slice(min(n, size), size) if n >= 0 else slice(0, max(size + n, 0))
+        grid = grid[keep, :] if axis == 0 else grid[:, keep]
+    shown = _shown(grid)
+    return _empty(name) if shown is None else shown
+
+
+def take(array: Any, rows: Any = None, columns: Any = None) -> Any:
+    """TAKE(array, rows, [columns]) (Microsoft's TAKE page): the first rows and columns, the last ones
+    where negative; "Excel returns a #CALC! error to indicate an empty array when either rows or columns
+    is 0"; more than the array has takes it all (formulas: TAKE(A,,2) and TAKE(A,0) #VALUE!)."""
+    return _cut("TAKE", array, rows, columns, True)
+
+
+def drop(array: Any, rows: Any = None, columns: Any = None) -> Any:
+    """DROP(array, rows, [columns]) (Microsoft's DROP page): without the first rows and columns, the
+    last ones where negative; nothing left is #CALC! (formulas answered an empty row)."""
+    return _cut("DROP", array, rows, columns, False)
+
+
+def _stacked(name: str, arrays: tuple[Any, ...], down: bool) -> Any:
+    """VSTACK and HSTACK (Microsoft's pages): the arrays appended down (across), as wide (tall) as the
+    widest (tallest), the cells an array lacks #N/A; past Excel's sheet or ``MAX_CELLS`` cells #NUM!
+    ("Excel returns a #NUM when array is too large"), before any cell is made."""
+    if not arrays:
+        return error("#VALUE!")
+    grids = [as_grid(a) for a in arrays]
+    grids = [g if down else g.T for g in grids]
+    length, width = sum(g.shape[0] for g in grids), max(g.shape[1] for g in grids)
+    rows, columns = (length, width) if down else (width, length)
+    if rows > ROWS or columns > COLUMNS or rows * columns > MAX_CELLS:
+        return ReasonedError("#NUM!", f"{name} of {rows:,} x {columns:,} is larger than benchsheet makes")
+    out = np.empty((length, width), dtype=object)
+    out[:, :] = error("#N/A")
+    at = 0
+    for g in grids:
+        out[at : at + g.shape[0], : g.shape[1]] = g
+        at += g.shape[0]
+    shown = _shown(out if down else out.T)
+    return _empty(name) if shown is None else shown
+
+
+def vstack(*arrays: Any) -> Any:
+    """VSTACK(array1, [array2], ...): the arrays one under the other (``_stacked``)."""
+    return _stacked("VSTACK", arrays, True)
+
+
+def hstack(*arrays: Any) -> Any:
+    """HSTACK(array1, [array2], ...): the arrays side by side (``_stacked``)."""
+    return _stacked("HSTACK", arrays, False)
+
+
+def _flat(name: str, array: Any, ignore: Any, scan_by_column: Any, column: bool) -> Any:
+    how = _count(ignore, f"{name}'s ignore")
+    if isinstance(how, XlError):
+        return how
+    how = 0 if how is None else how
+    if how not in (0, 1, 2, 3):
+        return ReasonedError("#VALUE!", f"{name}'s ignore is 0, 1, 2 or 3")
+    by_column = _flag(scan_by_column, False)
+    if isinstance(by_column, XlError):
+        return by_column
+    grid = as_grid(array)
+    values = list((grid.T if by_column else grid).flat)
+    kept = [
+        v
+        for v in values
+        if not (how in (1, 3) and (v is EMPTY or v is None)) and not (how in (2, 3) and isinstance(v, XlError))
+    ]
+    if not kept:
+        return _empty(name)
+    out = np.empty((len(kept), 1) if column else (1, len(kept)), dtype=object)
+    out.flat[:] = kept
+    return _shown(out)
+
+
+def tocol(array: Any, ignore: Any = None, scan_by_column: Any = None) -> Any:
+    """TOCOL(array, [ignore], [scan_by_column]) (Microsoft's TOCOL page): the array as one column, read
+    by row (by column where scan_by_column is TRUE); ignore "0 Keep all values (default), 1 Ignore
+    blanks, 2 Ignore errors, 3 Ignore blanks and errors"."""
+    return _flat("TOCOL", array, ignore, scan_by_column, True)
+
+
+def torow(array: Any, ignore: Any = None, scan_by_column: Any = None) -> Any:
+    """TOROW(array, [ignore], [scan_by_column]) (Microsoft's TOROW page): the array as one row (``tocol``)."""
+    return _flat("TOROW", array, ignore, scan_by_column, False)
+
+
+def chooserows(array: Any, *row_nums: Any) -> Any:
+    """CHOOSEROWS(array, row_num1, [row_num2], ...) (Microsoft's CHOOSEROWS page): the rows named, an
+    array of numbers naming several, a negative one counted from the end; "If the absolute value of
+    any of row_num arguments is zero or exceeds the number of rows in array, CHOOSEROWS returns a
+    #VALUE! error"; more than ``MAX_CELLS`` cells #NUM! before any is made."""
+    grid = as_grid(array)
+    wanted: list[int] = []
+    for arg in row_nums:
+        for v in as_grid(arg).flat:
+            n = _count(v, "CHOOSEROWS' row_num")
+            if isinstance(n, XlError):
+                return n
+            if n is None or n == 0 or abs(n) > grid.shape[0]:
+                return ReasonedError("#VALUE!", f"CHOOSEROWS' row_num {n} is not a row of the array")
+            wanted.append(n - 1 if n > 0 else grid.shape[0] + n)
+            if len(wanted) * grid.shape[1] > MAX_CELLS or len(wanted) > ROWS:
+                return ReasonedError("#NUM!", "CHOOSEROWS would make more cells than benchsheet makes")
+    if not wanted:
+        return error("#VALUE!")
+    shown = _shown(grid[wanted, :])
+    return _empty("CHOOSEROWS") if shown is None else shown
+
+
+_SHAPING = {"TAKE": take, "DROP": drop, "VSTACK": vstack, "HSTACK": hstack, "TOCOL": tocol, "TOROW": torow}
+_SHAPING["CHOOSEROWS"] = chooserows
+
 FUNCTIONS: dict[str, Entry] = {
+    **_SHAPING,
+    **{f"_XLFN.{name}": f for name, f in _SHAPING.items()},
     "FILTER": Wraps(lambda table: filtered(lazy(table, "FILTER"))),
     "_XLFN._XLWS.FILTER": Wraps(lambda table: filtered(lazy(table, "_XLFN._XLWS.FILTER"))),
     "UNIQUE": unique,

@@ -32,6 +32,7 @@ import numpy as np
 from excelcalc.args import is_number
 from excelcalc.backend import EMPTY, Array, FunctionTable, Ranges, XlError, as_grid
 from excelcalc.lib._common import Wraps, lazy, text_serial
+from excelcalc.lib.sheets import area_of, current
 from excelcalc.textnum import text_number
 
 __all__ = ["BLANK", "keeping_blanks", "matches", "summed"]
@@ -226,3 +227,30 @@ def keeping_blanks(name: str, first: int, made: Any = None) -> Wraps:
         return made(run) if made is not None else run
 
     return Wraps(make)
+
+
+def from_corner(range_: Any, other: Any) -> Any:
+    """``other`` (SUMIF's sum_range, AVERAGEIF's average_range) as Excel reads it beside ``range_``:
+    Microsoft's SUMIF and AVERAGEIF pages, the cells "determined by using the upper leftmost cell in the
+    sum_range argument as the beginning cell, and then including cells that correspond in size and
+    shape to the range argument" (read from the workbook through ``lib.sheets``); as it is where it
+    has the range's shape or is no reference."""
+    rows, cols = as_grid(range_).shape
+    area, sheets = area_of(other), current()
+    if area is not None and sheets is not None and as_grid(other).shape != (rows, cols):
+        s, r1, c1 = area[:3]
+        return sheets.read((s, r1, c1, r1 + rows - 1, c1 + cols - 1))
+    return other
+
+
+def averageif(original: Any) -> Any:
+    """AVERAGEIF whose average_range is of another size than its range, read from its corner
+    (``from_corner``; formulas answered #VALUE!)."""
+
+    def run(range_: Any, criteria: Any, average_range: Any = None) -> Any:
+        if average_range is None:
+            return original(range_, criteria)
+        return original(range_, criteria, from_corner(range_, average_range))
+
+    run.__name__ = "AVERAGEIF"
+    return run

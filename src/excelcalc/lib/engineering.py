@@ -395,4 +395,8 @@ _COMPLEX: dict[str, Callable[..., Any]] = {
     "IMCOS": _of_complex(_cos),
 }
 
-FUNCTIONS: dict[str, Entry] = {**_conversions(), **formulas_own("CONVERT"), **_COMPLEX}
+# issue 41 item 7: formulas' own (scipy.special), checked against Microsoft's pages. BESSELI/J/K/Y are not:
+# Excel's answers are approximations that the pages show differing from the exact values in the 7th to 10th
+# digit (BESSELJ(1.9,2): the page 0.329925829, exact 0.3299257277), so no exact computation matches Excel
+_ERF = "ERF ERFC ERF.PRECISE ERFC.PRECISE"
+FUNCTIONS: dict[str, Entry] = {**_conversions(), **formulas_own(f"CONVERT {_ERF}"), **_COMPLEX}

@@ -23,7 +23,7 @@ from typing import Any
 from excelcalc.args import direct, direct_strict, in_range, is_number, many, values
 from excelcalc.backend import EMPTY, FunctionTable, Ranges, XlError, as_grid, elementwise, error
 from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, plain_number, total, whole_number
-from excelcalc.lib.criteria import keeping_blanks
+from excelcalc.lib.criteria import from_corner, keeping_blanks
 from excelcalc.lib.sheets import area_of, current
 from excelcalc.lib.statistical import STATISTICS as _STATISTICS
 from excelcalc.lib.statistical import mode
@@ -510,12 +510,7 @@ def sumif(original: Callable[..., Any]) -> Callable[..., Any]:
     def run(range_: Any, criteria: Any, sum_range: Any = None) -> Any:
         if sum_range is None:
             return original(range_, criteria)
-        rows, cols = as_grid(range_).shape
-        area, sheets = area_of(sum_range), current()
-        if area is not None and sheets is not None and as_grid(sum_range).shape != (rows, cols):
-            s, r1, c1 = area[:3]
-            sum_range = sheets.read((s, r1, c1, r1 + rows - 1, c1 + cols - 1))
-        return original(range_, criteria, sum_range)
+        return original(range_, criteria, from_corner(range_, sum_range))
 
     run.__name__ = "SUMIF"
     return run

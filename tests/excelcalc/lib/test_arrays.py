@@ -110,3 +110,82 @@ def test_lambda_helpers_as_microsoft_documents_them() -> None:
     assert _rows(evaluate("=MAKEARRAY(3,3,LAMBDA(r,c,r*c))")) == [[1, 2, 3], [2, 4, 6], [3, 6, 9]]
     assert "more than benchsheet makes" in evaluate("=MAKEARRAY(1E9,1E9,LAMBDA(r,c,r*c))").reason
     assert "at least 1 row" in evaluate("=MAKEARRAY(0,2,LAMBDA(r,c,r*c))").reason
+
+
+# issue 41 item 7: functions of Excel-saved workbooks that calc answered "#NAME? ... is not computed".
+# Microsoft's pages' data: A2:C4 holding 1 to 9 row by row.
+NINE = "{1,2,3;4,5,6;7,8,9}"
+
+
+def test_take_and_drop_as_microsoft_documents_them() -> None:
+    """TAKE page: "=TAKE(A2:C4,2)" the first two rows, "=TAKE(A2:C4,,2)" the first two columns,
+    "=TAKE(A2:C4,-2)" the last two rows, "=TAKE(A2:C4,2,3)" the first two rows and three columns; "Excel
+    returns a #CALC! error to indicate an empty array when either rows or columns is 0". DROP page:
+    "=DROP(A2:C4,2)" 7 8 9, "=DROP(A2:C4,,2)" 3 6 9, "=DROP(A2:C4,-2)" 1 2 3, "=DROP(A2:C4,2,2)" 9.
+    formulas answered TAKE(A2:C4,,2) and TAKE(A2:C4,0) #VALUE!, DROP of every row an empty row."""
+    assert _rows(evaluate(f"=TAKE({NINE},2)")) == [[1, 2, 3], [4, 5, 6]]
+    assert _rows(evaluate(f"=TAKE({NINE},,2)")) == [[1, 2], [4, 5], [7, 8]]
+    assert _rows(evaluate(f"=TAKE({NINE},-2)")) == [[4, 5, 6], [7, 8, 9]]
+    assert _rows(evaluate(f"=_xlfn.TAKE({NINE},2,3)")) == [[1, 2, 3], [4, 5, 6]]
+    assert _rows(evaluate(f"=TAKE({NINE},5)")) == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert str(evaluate(f"=TAKE({NINE},0)")) == "#CALC!"
+    assert _rows(evaluate(f"=DROP({NINE},2)")) == [[7, 8, 9]]
+    assert _rows(evaluate(f"=DROP({NINE},,2)")) == [[3], [6], [9]]
+    assert _rows(evaluate(f"=DROP({NINE},-2)")) == [[1, 2, 3]]
+    assert evaluate(f"=_xlfn.DROP({NINE},2,2)") == 9
+    assert str(evaluate(f"=DROP({NINE},3)")) == "#CALC!"
+
+
+def test_vstack_and_hstack_as_microsoft_documents_them() -> None:
+    """VSTACK page: the arrays appended row-wise, "Columns: The maximum of the column count from each of
+    the array arguments"; "If an array has fewer columns than the maximum width of the selected arrays,
+    Excel returns a #N/A error in the additional columns" (=VSTACK(A2:C3,E2:F4), 2x3 over 3x2). HSTACK
+    page the same across; "Excel returns a #NUM when array is too large"."""
+    assert _rows(evaluate('=VSTACK({"A","B","C";"D","E","F"},{"AA","BB","CC";"DD","EE","FF"})')) == [
+        ["A", "B", "C"],
+        ["D", "E", "F"],
+        ["AA", "BB", "CC"],
+        ["DD", "EE", "FF"],
+    ]
+    got = _rows(evaluate("=VSTACK({1,2,3;4,5,6},{1,2;3,4;5,6})"))
+    assert [[str(v) for v in row] for row in got] == [
+        ["1", "2", "3"],
+        ["4", "5", "6"],
+        ["1", "2", "#N/A"],
+        ["3", "4", "#N/A"],
+        ["5", "6", "#N/A"],
+    ]
+    assert _rows(evaluate('=_xlfn.HSTACK({"A","B";"C","D"},{"AA","BB";"CC","DD"})')) == [
+        ["A", "B", "AA", "BB"],
+        ["C", "D", "CC", "DD"],
+    ]
+    assert str(evaluate("=HSTACK({1;2},{5;6;7})")[2][0]) == "#N/A"
+    assert evaluate("=SUM(VSTACK(1,2,3))") == 6
+    assert "larger than benchsheet makes" in evaluate("=VSTACK(SEQUENCE(1000000),SEQUENCE(100000))").reason
+
+
+def test_tocol_torow_and_chooserows_as_microsoft_documents_them() -> None:
+    """TOCOL page: "scan_by_column ... By default, the array is scanned by row"; ignore "0 Keep all values
+    (default) 1 Ignore blanks 2 Ignore errors 3 Ignore blanks and errors". TOROW the same as a row.
+    CHOOSEROWS page: "=CHOOSEROWS(A2:B7,{1,3},5,1)" rows 1, 3, 5 and 1 again; "=CHOOSEROWS(A2:B7,-1,-2)"
+    the last two, last first; "If the absolute value of any of row_num arguments is zero or exceeds the
+    number of rows in array, CHOOSEROWS returns a #VALUE! error"."""
+    assert _rows(evaluate("=TOCOL({1,2;3,4})")) == [[1], [2], [3], [4]]
+    assert _rows(evaluate("=_xlfn.TOCOL({1,2;3,4},0,TRUE)")) == [[1], [3], [2], [4]]
+    assert _rows(evaluate("=TOCOL({1,#N/A;3,4},2)")) == [[1], [3], [4]]
+    assert _rows(evaluate("=TOROW({1,2;3,4})")) == [[1, 2, 3, 4]]
+    assert _rows(evaluate("=TOROW({1,2;3,4},,TRUE)")) == [[1, 3, 2, 4]]
+    assert str(evaluate("=TOCOL({1,2},4)")) == "#VALUE!"
+    six = "{1,2;3,4;5,6;7,8;9,10;11,12}"
+    assert _rows(evaluate(f"=CHOOSEROWS({six},{{1,3}},5,1)")) == [[1, 2], [5, 6], [9, 10], [1, 2]]
+    assert _rows(evaluate(f"=_xlfn.CHOOSEROWS({six},-1,-2)")) == [[11, 12], [9, 10]]
+    assert [str(evaluate(f"=CHOOSEROWS({six},{n})")) for n in (0, 7, -7)] == ["#VALUE!"] * 3
+
+
+def test_take_of_a_range_with_blanks_in_a_workbook(tmp_path: Path) -> None:
+    """In a workbook (the newer functions written with their _xlfn. prefix, as Excel writes them), TAKE
+    of a range reads its cells; TOCOL's ignore 1 leaves blanks out ("1 Ignore blanks")."""
+    cells: dict[str, Any] = {"A1": 1, "B1": 2, "A2": 3, "C1": "=SUM(_xlfn.TAKE(A1:B3,2))"}
+    cells["C2"] = "=ROWS(_xlfn.TOCOL(A1:B3,1))"
+    got = book(tmp_path, cells)
+    assert (got["C1"], got["C2"]) == (6, 3)

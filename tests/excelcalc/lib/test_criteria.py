@@ -134,3 +134,25 @@ def test_a_running_sumif_adds_no_text(tmp_path: Path) -> None:
     got = book(tmp_path, cells)
     assert [got[f"B{r}"] for r in range(1, 5)] == [5, 5, 5, 10]
     assert [got[f"C{r}"] for r in range(1, 5)] == [1, 2, 3, 4]
+
+
+def test_averageif_averages_an_average_range_of_the_range_s_shape(tmp_path: Path) -> None:
+    """Microsoft's AVERAGEIF page (support.microsoft.com/en-us/office/averageif-function): "Average_range
+    does not have to be the same size and shape as range. The actual cells that are averaged are
+    determined by using the top, left cell in average_range as the beginning cell, and then including
+    cells that correspond in size and shape to range": range A1:A5 with average_range B1:B3 averages
+    B1:B5, A1:B4 with C1:C2 averages C1:D4. Its AVERAGEIFS page: "Unlike the range and criteria arguments
+    in the AVERAGEIF function, in AVERAGEIFS each criteria_range must be the same size and shape as
+    sum_range" (#VALUE!). calc averaged the cells as given (issue 41)."""
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 6)} | {f"B{r}": 10 * r for r in range(1, 6)}
+    cells |= {f"C{r}": 100 * r for r in range(1, 5)} | {f"D{r}": 1000 * r for r in range(1, 5)}
+    cells |= {"F1": '=AVERAGEIF(A1:A5,">=2",B1:B5)', "F2": '=AVERAGEIF(A1:A5,">=2",B1:B3)'}
+    cells |= {"F3": '=AVERAGEIF(A1:A5,">=2",B1)', "F4": '=AVERAGEIF(A1:B4,">=3",C1:D4)'}
+    cells |= {"F5": '=AVERAGEIF(A1:B4,">=3",C1:C2)', "F6": '=AVERAGEIF(A1:A5,">=2",B2)'}
+    cells |= {"F7": '=AVERAGEIFS(B1:B3,A1:A5,">=2")'}
+    got = book(tmp_path, cells)
+    assert (got["F1"], got["F2"], got["F3"]) == (35, 35, 35)  # B2:B5: 20, 30, 40, 50
+    # A1:B4 >= 3: A3, A4 and every B (10..40): C3, C4 and D1..D4
+    assert (got["F4"], got["F5"]) == ((300 + 400 + 1000 + 2000 + 3000 + 4000) / 6,) * 2
+    assert got["F6"] == (30 + 40 + 50) / 3  # B2:B6, B6 empty: not averaged
+    assert got["F7"] == "#VALUE!"

@@ -51,3 +51,31 @@ def test_complex_numbers_that_are_not() -> None:
     assert str(evaluate('=IMSUM("3+4i","5-3j")')) == "#VALUE!"
     assert evaluate('=IMSUM("i","-i")') == "0"
     assert evaluate('=IMSQRT("-4")') == "1.22464679914735E-16+2i"  # polar form, as Excel writes tiny parts
+
+
+# issue 41 item 7: functions of Excel-saved workbooks that calc answered "#NAME? ... is not computed".
+# formula -> (the answer of its Microsoft page, support.microsoft.com/en-us/office/<name>-function, the
+# decimals it shows)
+ERF_EXAMPLES: dict[str, tuple[float, int]] = {
+    "=ERF(0.745)": (0.70792892, 8),  # ERF page: "Error function integrated between 0 and 0.74500"
+    "=ERF(1)": (0.84270079, 8),  # "Error function integrated between 0 and 1"
+    "=ERF(0,1)": (0.84270079, 8),  # lower_limit 0, upper_limit 1
+    "=_xlfn.ERF.PRECISE(0.745)": (0.70792892, 8),  # ERF.PRECISE page
+    "=ERF.PRECISE(1)": (0.84270079, 8),
+    "=ERFC(1)": (0.15729921, 8),  # ERFC page: "Complementary ERF function of 1"
+    "=ERFC.PRECISE(1)": (0.15729921, 8),  # ERFC.PRECISE page
+}
+
+
+@pytest.mark.parametrize("formula", ERF_EXAMPLES)
+def test_erf_as_microsoft_documents_them(formula: str) -> None:
+    value, decimals = ERF_EXAMPLES[formula]
+    assert round(evaluate(formula), decimals) == value
+
+
+def test_erf_errors_and_bessel_not_computed() -> None:
+    """ERF page: "If lower_limit is nonnumeric, ERF returns the #VALUE! error value". The BESSEL
+    functions stay not computed: Microsoft's BESSELJ page shows BESSELJ(1.9,2) as 0.329925829, the exact
+    value (scipy's, formulas' own) is 0.3299257277: Excel's approximation differs from the 7th digit."""
+    assert str(evaluate('=ERF(1,"a")')) == "#VALUE!"
+    assert "not computed" in evaluate("=BESSELJ(1.9,2)").reason

@@ -68,6 +68,14 @@ INSTALLED |= {"COUNTIFS", "SUMIFS", "MINIFS", "MAXIFS", "AVERAGEIF", "AVERAGEIFS
 # issue 41: the week functions read a 1904 workbook's dates; NUMBERVALUE of "" and of spaces as Excel
 INSTALLED |= {"WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "_XLFN.ISOWEEKNUM", "NUMBERVALUE", "_XLFN.NUMBERVALUE"}
 INSTALLED |= {"MAKEARRAY", "_XLFN.MAKEARRAY"}  # issue 41: its size bounded before any LAMBDA call
+# issue 41 item 7: the reciprocal trigonometry bounded at 2^27, PERMUT and PERMUTATIONA without long products,
+# COMBINA (formulas has none), ROMAN's FALSE form, ARABIC of spaces and signs (lib.mathtrig)
+_MATHTRIG = "COT CSC SEC COTH CSCH SECH ACOT ACOTH PERMUT PERMUTATIONA"
+INSTALLED |= {*_MATHTRIG.split(), *("_XLFN." + n for n in _MATHTRIG.split())}
+INSTALLED |= {"COMBINA", "_XLFN.COMBINA", "ROMAN", "ARABIC", "_XLFN.ARABIC"}
+_SHAPING = "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS"  # issue 41 item 7: the engine's own (lib.arrays)
+INSTALLED |= {*_SHAPING.split(), *("_XLFN." + n for n in _SHAPING.split())}
+INSTALLED |= {"TEXTBEFORE", "_XLFN.TEXTBEFORE", "TEXTAFTER", "_XLFN.TEXTAFTER"}  # issue 41 item 7 (lib.textparts)
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

@@ -1,0 +1,196 @@
+"""Excel's Math & Trig functions of issue 41 that calc refused (Excel-saved workbooks call them): the
+reciprocal and hyperbolic trigonometric functions, PERMUT, PERMUTATIONA, COMBINA, ROMAN and ARABIC,
+each as its Microsoft page states it, arguments bounded as the page bounds them.
+
+* COT, CSC, SEC, COTH, CSCH and SECH: "The absolute value of Number must be less than 2^27" (#NUM!),
+  at 0 a reciprocal of 0 is #DIV/0!; formulas' own answered a number past the bound.
+* PERMUT and PERMUTATIONA: formulas multiplied Python integers (``PERMUTATIONA(1E9,1E9)`` never
+  returned); these answer #NUM! past Excel's largest number before any long product.
+* COMBINA (formulas has none): COMBIN(number + number_chosen - 1, number_chosen).
+* ROMAN's form TRUE is the classic form 0, FALSE the simplified form 4 (formulas: both classic).
+* ARABIC ignores leading and trailing spaces, reads a negative numeral and refuses more than 255
+  characters, as its page states (formulas refused the first two and read the third).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from excelcalc.backend import EMPTY, XlError, elementwise, error
+from excelcalc.lib._common import Entry, Wraps, cells, lazy, number, scalar
+from excelcalc.lib.math import LOG_LARGEST, combin
+from excelcalc.values import ReasonedError
+
+__all__ = ["FUNCTIONS"]
+
+_BOUND = 2.0**27  # "The absolute value of Number must be less than 2^27" (COT, CSC, SEC, COTH, CSCH, SECH pages)
+_LARGEST = 1.7976931348623157e308
+
+
+def _bounded(name: str, f: Callable[[float], float], zero: bool) -> Callable[[float], Any]:
+    """``f`` of a number whose absolute value is below 2^27 (else #NUM! with the reason); 1/0 at 0
+    where ``zero`` (the reciprocal of sin or tan: #DIV/0!)."""
+
+    def run(x: float) -> Any:
+        if not abs(x) < _BOUND:
+            return ReasonedError("#NUM!", f"{name} of a number of absolute value 2^27 or more (Excel's bound)")
+        if zero and x == 0:
+            return error("#DIV/0!")
+        return f(x)
+
+    run.__name__ = name
+    return run
+
+
+def _sech(x: float) -> float:
+    return 0.0 if abs(x) > 710 else 1 / math.cosh(x)
+
+
+def _csch(x: float) -> float:
+    return 0.0 if abs(x) > 710 else 1 / math.sinh(x)
+
+
+def acot(x: float) -> float:
+    """ACOT (Microsoft's page: "the principal value of the arccotangent ... in the range 0 to pi")."""
+    return math.pi / 2 - math.atan(x)
+
+
+def acoth(x: float) -> Any:
+    """ACOTH (Microsoft's page: "The absolute value of Number must be greater than 1", else #NUM!)."""
+    if not abs(x) > 1:
+        return ReasonedError("#NUM!", "ACOTH of a number of absolute value 1 or less")
+    return 0.5 * math.log((x + 1) / (x - 1))
+
+
+# ------------------------------------------------------------------------------ PERMUT, PERMUTATIONA, COMBINA
+
+
+def _beyond(what: str) -> ReasonedError:
+    return ReasonedError("#NUM!", f"{what} is beyond Excel's largest number (about 1.8E+308)")
+
+
+def permut(n: float, k: float) -> Any:
+    """PERMUT(number, number_chosen) (Microsoft's page): both truncated; "If number <= 0 or if
+    number_chosen < 0" or "number < number_chosen", #NUM!. n!/(n-k)! multiplied in floats: k! alone
+    passes Excel's largest number from k = 171, so at most 170 factors are multiplied."""
+    ni, ki = math.trunc(n), math.trunc(k)
+    if ni <= 0 or ki < 0 or ni < ki:
+        return ReasonedError("#NUM!", "PERMUT needs number > 0, number_chosen >= 0 and number >= number_chosen")
+    if ki > 170:
+        return _beyond(f"PERMUT({ni:,},{ki:,})")
+    out = 1.0
+    for i in range(ki):
+        out *= ni - i
+        if not out <= _LARGEST:
+            return _beyond(f"PERMUT({ni:,},{ki:,})")
+    return out
+
+
+def permutationa(n: float, k: float) -> Any:
+    """PERMUTATIONA(number, number_chosen) (Microsoft's page): number ** number_chosen, both truncated;
+    "If number < 0, or if number_chosen < 0", #NUM!; past Excel's largest number #NUM!."""
+    ni, ki = math.trunc(n), math.trunc(k)
+    if ni < 0 or ki < 0:
+        return ReasonedError("#NUM!", "PERMUTATIONA needs number >= 0 and number_chosen >= 0")
+    if ni > 1 and ki * math.log(ni) > LOG_LARGEST + 1:
+        return _beyond(f"PERMUTATIONA({ni:,},{ki:,})")
+    try:
+        out = float(ni) ** ki
+    except OverflowError:
+        return _beyond(f"PERMUTATIONA({ni:,},{ki:,})")
+    return out if out <= _LARGEST else _beyond(f"PERMUTATIONA({ni:,},{ki:,})")
+
+
+def combina(n: Any, k: Any) -> Any:
+    """COMBINA(number, number_chosen) (Microsoft's page): both truncated; number "must be greater than
+    or equal to 0, and greater than or equal to Number_chosen", number_chosen "greater than or equal
+    to 0", else #NUM!; COMBIN(number + number_chosen - 1, number_chosen) (one way to choose nothing)."""
+    a, b = (scalar(v) for v in (n, k))
+    for v in (a, b):
+        if isinstance(v, XlError):
+            return v
+    try:
+        x, y = (0.0 if v is None or v is EMPTY else number(v) for v in (a, b))
+    except (TypeError, ValueError):
+        return error("#VALUE!")
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return error("#NUM!")
+    ni, ki = math.trunc(x), math.trunc(y)
+    if ni < 0 or ki < 0 or ni < ki:
+        return ReasonedError("#NUM!", "COMBINA needs number >= 0, number_chosen >= 0 and number >= number_chosen")
+    if ki == 0:
+        return 1.0
+    return combin(float(ni + ki - 1), float(ki))
+
+
+# ------------------------------------------------------------------------------ ROMAN, ARABIC
+
+
+def roman(original: Callable[..., Any]) -> Callable[..., Any]:
+    """ROMAN(number, [form]) as formulas computes it, with Microsoft's forms TRUE ("Classic", 0) and
+    FALSE ("Simplified", 4): formulas wrote FALSE's numerals classic (ROMAN(499,FALSE) is "ID")."""
+
+    def run(value: Any, form: Any = None) -> Any:
+        if form is None:
+            return original(value)
+        f = scalar(form)
+        if isinstance(f, bool | np.bool_):
+            form = 0.0 if f else 4.0
+        return original(value, form)
+
+    run.__name__ = "ROMAN"
+    return run
+
+
+_NUMERALS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def arabic(text: Any) -> Any:
+    """ARABIC(text) (Microsoft's page): "" is 0; "The maximum length of the argument is 255
+    characters"; case ignored; "Insert the negative sign before the Roman text, such as "-MMXI""; "Leading
+    and trailing spaces are ignored"; numbers, dates and other text #VALUE!. A numeral smaller than the
+    one after it is subtracted ("mxmvii" is 1997, as the page has it)."""
+    if isinstance(text, XlError):
+        return text
+    if text is None or text is EMPTY:
+        text = ""
+    if not isinstance(text, str) or isinstance(text, bool):
+        return ReasonedError("#VALUE!", "ARABIC takes a Roman numeral as text")
+    if len(text) > 255:
+        return ReasonedError("#VALUE!", "ARABIC takes at most 255 characters")
+    body = text.strip(" ").upper()
+    sign = -1.0 if body.startswith("-") else 1.0
+    body = body.removeprefix("-")
+    if any(c not in _NUMERALS for c in body) or (sign < 0 and not body):
+        return ReasonedError("#VALUE!", f"{text!r} is no Roman numeral")
+    values = [_NUMERALS[c] for c in body]
+    total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    return sign * total
+
+
+_TRIG: dict[str, Callable[..., Any]] = {
+    "COT": _bounded("COT", lambda x: 1 / math.tan(x), True),
+    "CSC": _bounded("CSC", lambda x: 1 / math.sin(x), True),
+    "SEC": _bounded("SEC", lambda x: 1 / math.cos(x), False),
+    "COTH": _bounded("COTH", lambda x: 1 / math.tanh(x), True),
+    "CSCH": _bounded("CSCH", _csch, True),
+    "SECH": _bounded("SECH", _sech, False),
+    "ACOT": acot,
+    "ACOTH": acoth,
+    "PERMUT": permut,
+    "PERMUTATIONA": permutationa,
+}
+
+FUNCTIONS: dict[str, Entry] = {
+    **{name: elementwise(f, number) for name, f in _TRIG.items()},
+    **{f"_XLFN.{name}": elementwise(f, number) for name, f in _TRIG.items()},
+    "COMBINA": cells(combina),
+    "_XLFN.COMBINA": cells(combina),
+    "ROMAN": Wraps(lambda table: roman(lazy(table, "ROMAN"))),
+    "ARABIC": cells(arabic),
+    "_XLFN.ARABIC": cells(arabic),
+}

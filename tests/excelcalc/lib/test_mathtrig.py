@@ -1,0 +1,95 @@
+"""Excel's Math & Trig functions of issue 41 item 7 (``excelcalc.lib.mathtrig``): functions of Excel-saved
+workbooks that calc answered "#NAME? ... is not computed by benchsheet". Each expected value is the
+example of its Microsoft page (support.microsoft.com/en-us/office/<name>-function), quoted beside it,
+or a bound the page states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from excelcalc.formula import evaluate
+
+# formula -> (the page's answer, the decimals the page shows)
+EXAMPLES: dict[str, tuple[float, int]] = {
+    "=COT(30)": (-0.156, 3),  # COT page: "Cotangent of 30 (-0.156)"
+    "=COT(45)": (0.617, 3),  # "Cotangent of the value in cell A2 (45)"
+    "=_xlfn.COT(30)": (-0.156, 3),
+    "=COTH(2)": (1.037, 3),  # COTH page: "Hyperbolic cotangent of 2 (1.037)"
+    "=CSC(15)": (1.538, 3),  # CSC page: 1.538
+    "=CSCH(1.5)": (0.4696, 4),  # CSCH page: 0.4696
+    "=SEC(45)": (1.90359, 5),  # SEC page: 1.90359
+    "=SECH(0.5)": (0.88681888, 8),  # SECH page: "Hyperbolic secant of 0.5 (0.88681888)"
+    "=SECH(45)": (5.73e-20, 22),  # ... "of 45 (5.73E-20)"
+    "=ACOT(2)": (0.4636, 4),  # ACOT page: 0.4636
+    "=ACOTH(6)": (0.168, 3),  # ACOTH page: 0.168
+    "=PERMUT(100,3)": (970200, 0),  # PERMUT page: 100 objects, 3 at a time, 970,200
+    "=PERMUT(3,2)": (6, 0),  # "Permutations possible for the group of 3 objects where 2 are chosen"
+    "=PERMUTATIONA(3,2)": (9, 0),  # PERMUTATIONA page: 9
+    "=PERMUTATIONA(2,2)": (4, 0),  # ... 4
+    "=COMBINA(4,3)": (20, 0),  # COMBINA page: 20
+    "=COMBINA(10,3)": (220, 0),  # ... 220
+    '=ARABIC("LVII")': (57, 0),  # ARABIC page: 57
+    '=ARABIC("mcmxii")': (1912, 0),  # ... 1912
+    '=ARABIC("mxmvii")': (1997, 0),  # "mxmvii evaluates to the same result (1997) as MXMVII"
+    '=ARABIC("")': (0, 0),  # "If an empty string ("") is used as an input value, 0 is returned"
+    '=ARABIC(" MMXI ")': (2011, 0),  # "Leading and trailing spaces are ignored"
+    '=ARABIC("-MMXI")': (-2011, 0),  # "Insert the negative sign before the Roman text, such as "-MMXI""
+}
+
+
+@pytest.mark.parametrize("formula", EXAMPLES)
+def test_as_microsoft_documents_them(formula: str) -> None:
+    value, decimals = EXAMPLES[formula]
+    got = evaluate(formula)
+    assert round(got, decimals) == value, got
+
+
+# formula -> the error the page names
+ERRORS: dict[str, str] = {
+    "=COT(0)": "#DIV/0!",  # COT page: "COT(0) returns the #DIV/0! error value"
+    "=COT(2^27)": "#NUM!",  # "The absolute value of Number must be less than 2^27" (formulas: -0.846)
+    "=CSC(0)": "#DIV/0!",
+    "=SEC(-2^27)": "#NUM!",
+    "=COTH(0)": "#DIV/0!",
+    "=CSCH(2^27)": "#NUM!",
+    '=COT("a")': "#VALUE!",  # "If Number is a non-numeric value, #VALUE!"
+    "=ACOTH(1)": "#NUM!",  # ACOTH page: "The absolute value of Number must be greater than 1"
+    "=ACOTH(0.5)": "#NUM!",
+    "=PERMUT(3,4)": "#NUM!",  # PERMUT page: "If number < number_chosen, PERMUT returns the #NUM!"
+    "=PERMUT(0,0)": "#NUM!",  # "If number <= 0 or if number_chosen < 0, PERMUT returns the #NUM!"
+    "=PERMUT(171,171)": "#NUM!",  # past Excel's largest number (formulas: #VALUE!)
+    "=PERMUT(1E9,5E8)": "#NUM!",  # refused before any long product
+    "=PERMUTATIONA(3,-1)": "#NUM!",  # PERMUTATIONA page: "if number_chosen < 0"
+    "=PERMUTATIONA(1E9,1E9)": "#NUM!",  # formulas never returned
+    "=COMBINA(2,3)": "#NUM!",  # COMBINA page: number "greater than or equal to Number_chosen"
+    "=COMBINA(-1,0)": "#NUM!",
+    '=COMBINA("a",1)': "#VALUE!",  # "If either argument is a non-numeric value, ... #VALUE!"
+    "=ROMAN(4000)": "#VALUE!",  # ROMAN page: "If number is negative or greater than 3999, #VALUE!"
+    "=ROMAN(-1)": "#VALUE!",
+    "=ARABIC(5)": "#VALUE!",  # ARABIC page: "Values that return a #VALUE! ... include numbers"
+    '=ARABIC("ABC")': "#VALUE!",  # "... and text that is not a valid Roman numeral"
+    '=ARABIC(REPT("M",256))': "#VALUE!",  # "The maximum length of the argument is 255 characters"
+}
+
+
+@pytest.mark.parametrize("formula", ERRORS)
+def test_errors_as_microsoft_documents_them(formula: str) -> None:
+    assert str(evaluate(formula)) == ERRORS[formula]
+
+
+def test_roman_in_each_form_as_microsoft_documents_it() -> None:
+    """ROMAN page: 499 is CDXCIX (classic), LDVLIV, XDIX, VDIV and ID (forms 1 to 4); "TRUE Classic",
+    "FALSE Simplified" (formulas wrote FALSE's numerals classic); ROMAN(2013,0) is MMXIII."""
+    got: list[Any] = [evaluate(f"=ROMAN(499,{form})") for form in ("0", "1", "2", "3", "4", "TRUE", "FALSE")]
+    assert got == ["CDXCIX", "LDVLIV", "XDIX", "VDIV", "ID", "CDXCIX", "ID"]
+    assert evaluate("=ROMAN(2013,0)") == "MMXIII"
+    assert evaluate("=ROMAN(499)") == "CDXCIX"
+
+
+def test_of_arrays_cell_by_cell() -> None:
+    """Excel computes these of an array cell by cell (COT({30,45}) is the two cotangents)."""
+    assert [round(v, 3) for v in evaluate("=COT({30,45})")[0]] == [-0.156, 0.617]
+    assert evaluate('=ARABIC({"X";"V"})') == [[10], [5]]
+    assert evaluate("=COMBINA({4;10},3)") == [[20], [220]]
