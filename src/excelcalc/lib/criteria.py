@@ -243,14 +243,19 @@ def from_corner(range_: Any, other: Any) -> Any:
     return other
 
 
-def averageif(original: Any) -> Any:
-    """AVERAGEIF whose average_range is of another size than its range, read from its corner
-    (``from_corner``; formulas answered #VALUE!)."""
+def reshaping(name: str) -> Callable[[Any], Any]:
+    """SUMIF or AVERAGEIF whose sum_range (average_range) is of another size than its range: Microsoft's
+    SUMIF page, "the actual cells that are added are determined by using the upper leftmost cell in the
+    sum_range argument as the beginning cell, and then including cells that correspond in size and shape
+    to the range argument", AVERAGEIF's page alike (``from_corner``; formulas answered #VALUE!)."""
 
-    def run(range_: Any, criteria: Any, average_range: Any = None) -> Any:
-        if average_range is None:
-            return original(range_, criteria)
-        return original(range_, criteria, from_corner(range_, average_range))
+    def make(original: Any) -> Any:
+        def run(range_: Any, criteria: Any, other: Any = None) -> Any:
+            if other is None:
+                return original(range_, criteria)
+            return original(range_, criteria, from_corner(range_, other))
 
-    run.__name__ = "AVERAGEIF"
-    return run
+        run.__name__ = name
+        return run
+
+    return make

@@ -23,7 +23,7 @@ from typing import Any
 from excelcalc.args import direct, direct_strict, in_range, is_number, many, values
 from excelcalc.backend import EMPTY, FunctionTable, Ranges, XlError, as_grid, elementwise, error
 from excelcalc.lib._common import Entry, Wraps, cells, formulas_own, number, plain_number, total, whole_number
-from excelcalc.lib.criteria import from_corner, keeping_blanks
+from excelcalc.lib.criteria import keeping_blanks, reshaping
 from excelcalc.lib.sheets import area_of, current
 from excelcalc.lib.statistical import STATISTICS as _STATISTICS
 from excelcalc.lib.statistical import mode
@@ -501,21 +501,6 @@ def mod(n: float, d: float) -> Any:
     return n % d + 0.0
 
 
-def sumif(original: Callable[..., Any]) -> Callable[..., Any]:
-    """SUMIF whose sum_range is of another size than its range: Microsoft's SUMIF page, "the actual
-    cells that are added are determined by using the upper leftmost cell in the sum_range argument
-    as the beginning cell, and then including cells that correspond in size and shape to the range
-    argument" (formulas answered #VALUE!). The cells are read from the workbook (``lib.sheets``)."""
-
-    def run(range_: Any, criteria: Any, sum_range: Any = None) -> Any:
-        if sum_range is None:
-            return original(range_, criteria)
-        return original(range_, criteria, from_corner(range_, sum_range))
-
-    run.__name__ = "SUMIF"
-    return run
-
-
 def _rand(table: FunctionTable) -> dict[str, Any]:
     """RAND() (Microsoft's page: "RAND has no arguments"): formulas passed arguments on to numpy's
     ``rand`` as an array's dimensions (``RAND(5,2,100000000)`` made a billion numbers)."""
@@ -556,7 +541,7 @@ FUNCTIONS: dict[str, Entry] = {
     "INT": elementwise(excel_int, number),
     "RAND": Wraps(_rand),
     "MOD": elementwise(mod, number),
-    "SUMIF": keeping_blanks("SUMIF", 0, sumif),
+    "SUMIF": keeping_blanks("SUMIF", 0, reshaping("SUMIF")),
     "SUMIFS": keeping_blanks("SUMIFS", 1),
     "COMBIN": cells(combin),
     "QUOTIENT": elementwise(quotient, number),

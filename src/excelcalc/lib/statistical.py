@@ -21,7 +21,7 @@ import numpy as np
 from excelcalc.args import SKIP, Rule, counted, direct, direct_strict, in_range, in_range_a, is_number, many, values
 from excelcalc.backend import EMPTY, Array, Ranges, XlError, as_grid, error
 from excelcalc.lib._common import FORMULAS, Entry, Wraps, formulas_own, plain_number, scalar, total
-from excelcalc.lib.criteria import averageif, keeping_blanks
+from excelcalc.lib.criteria import keeping_blanks, reshaping
 from excelcalc.values import ReasonedError
 
 __all__ = ["FUNCTIONS", "STATISTICS", "mode"]
@@ -231,7 +231,7 @@ FUNCTIONS: dict[str, Entry] = {
     "COUNTIFS": keeping_blanks("COUNTIFS", 0),
     "MINIFS": keeping_blanks("MINIFS", 1),  # Microsoft's pages' examples (issue 44)
     "MAXIFS": keeping_blanks("MAXIFS", 1),
-    "AVERAGEIF": keeping_blanks("AVERAGEIF", 0, averageif),
+    "AVERAGEIF": keeping_blanks("AVERAGEIF", 0, reshaping("AVERAGEIF")),
     "AVERAGEIFS": keeping_blanks("AVERAGEIFS", 1),
     "MODE.MULT": FORMULAS,
     "_XLFN.MODE.MULT": FORMULAS,
