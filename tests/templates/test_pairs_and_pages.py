@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ import pytest
 from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.data import store
-from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import TableBlock
 from excelcalc.workbook.calc import calc
@@ -25,18 +23,6 @@ from excelcalc.workbook.calc import calc
 
 def fn(name: str, *args: Any) -> Any:
     return call(BY_NAME[name], store.get_table(), list(args), on_error=lambda e: e.text)
-
-
-@pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("pairs-home")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BENCHSHEET_HOME", str(home))
-        store.set_table(None)
-        out = home / "book.xlsx"
-        B.build(out)
-        yield out
-    store.set_table(None)
 
 
 def shown(path: Path, sheet: str) -> Any:

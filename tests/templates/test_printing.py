@@ -10,7 +10,6 @@ import re
 import shutil
 import statistics
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,6 @@ import pytest
 from openpyxl.utils.cell import column_index_from_string, range_boundaries
 
 from benchsheet.catalogue.engine import calc
-from benchsheet.data import store
-from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import TableBlock
 from benchsheet.templates.sheets.tco import BREAKDOWN, CAPEX_TABLE
@@ -32,18 +29,6 @@ RENDER = ROOT / "scripts" / "render_workbook.sh"
 READABLE = 0.8
 """The least scale a TCO page prints at (the wide table printed one page wide at 41%, issue 40)."""
 COLUMN_PADDING = 0.71  # what XlsxWriter adds to a width in characters when it stores it
-
-
-@pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("printing-home")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BENCHSHEET_HOME", str(home))
-        store.set_table(None)
-        out = home / "book.xlsx"
-        B.build(out)
-        yield out
-    store.set_table(None)
 
 
 def _shown_widths(ws: Any) -> dict[int, float]:
