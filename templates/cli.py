@@ -98,7 +98,7 @@ def _where(src: Path, out: Path, written: Path) -> str:
 
 def cmd_freeze(args: argparse.Namespace) -> int:
     from benchsheet.catalogue.engine import freeze_report
-    from benchsheet.templates.report import frozen_error_texts
+    from benchsheet.templates.report import frozen_error_texts, not_gaps
     from excelcalc.workbook.calc import CalcError
 
     src = _checked_input(args.input)
@@ -113,7 +113,7 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     if r.note:
         print(r.note)
     known = {e.where for e in r.errors}  # the workbook's own error texts count too, as for calc
-    errors = (*r.errors, *(e for e in frozen_error_texts(src, r.path) if e.where not in known))
+    errors = not_gaps((*r.errors, *(e for e in frozen_error_texts(src, r.path) if e.where not in known)), src)
     if errors:
         _list_errors(errors)
         return 1
@@ -146,7 +146,8 @@ COMMANDS = (
                 "and store the values next to the formulas; formulas, inputs, styles and charts are kept. Without "
                 "--out, IN is replaced (atomically). A cell answering an error gets Excel's error value (one of "
                 "benchsheet's functions: its reason, as the add-in shows it); each is listed with its reason on "
-                "stderr. Exit status 0: every cell computed without an error; 1: written, some cells hold errors.",
+                "stderr. Exit status 0: every cell computed without an error (the #N/A of cells named ChartGaps, points "
+                "a chart leaves out, excepted); 1: written, some cells hold errors.",
                 (
                     opt("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx"),
                     opt("--out", metavar="OUT", help="write here instead of replacing IN"),

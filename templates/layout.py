@@ -20,6 +20,8 @@ from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
 
 Style = str  # a format name of the writer: "in_money", "out_ratio", ...
 ROW_PX = 17  # the default row height in pixels, which places what follows a chart
+CHART_GAPS = "ChartGaps"
+"""The workbook's name for the cells that answer #N/A on purpose: points a chart leaves out (``Chart.gaps``)."""
 Scalar = str | float | int | None
 
 # ------------------------------------------------------------------ cells
@@ -742,6 +744,10 @@ class Chart(Block):
     legend: str
     width: int
     height: int
+    gaps: Span | None = None
+    """Hidden cells the series plot, answering #N/A where a point has no value: a chart leaves #N/A out (it
+    draws a text at 0). The workbook names them ``CHART_GAPS``, so that calc does not count their #N/A as errors;
+    the chart shows hidden data."""
 
     @property
     def end(self) -> int:  # type: ignore[override]

@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openpyxl.utils.cell import range_boundaries, range_to_tuple
+from openpyxl.workbook.defined_name import DefinedName
+
 from benchsheet.errors import ALL_ERROR_CODES
-from benchsheet.templates.layout import Cell, TableBlock
+from benchsheet.templates.layout import CHART_GAPS, Cell, TableBlock
 from benchsheet.templates.sheets import BASELINE, QUOTES_TABLE, SIZING_TABLE, WORKLOAD
 from excelcalc.workbook.calc import CellError
 from excelcalc.workbook.cells import Computed, quote_sheet
@@ -144,10 +147,30 @@ def frozen_error_texts(src: Path, out: Path) -> tuple[CellError, ...]:
     return tuple(found)
 
 
+_GAPS = re.compile(rf'<(?:\w+:)?definedName\b(?![^>]*\blocalSheetId=)[^>]*\bname="{CHART_GAPS}"[^>]*>([^<]*)<')
+
+
+def not_gaps(errors: Sequence[CellError], path: Path) -> tuple[CellError, ...]:
+    """``errors`` less the #N/A of the cells the workbook at ``path`` names CHART_GAPS: points a chart leaves out
+    on purpose (a text it would draw at 0), which a user does not see as an error."""
+    m = _GAPS.search(read_package(path).get("xl/workbook.xml", b"").decode("utf-8"))
+    if m is None:
+        return tuple(errors)
+    named = DefinedName(CHART_GAPS, attr_text=html.unescape(m.group(1)))
+    areas = [(sheet, range_boundaries(area)) for sheet, area in named.destinations]
+
+    def gap(e: CellError) -> bool:
+        sheet, (col, row, _, _) = range_to_tuple(e.where)
+        return any(s == sheet and c1 <= col <= c2 and r1 <= row <= r2 for s, (c1, r1, c2, r2) in areas)
+
+    return tuple(e for e in errors if not (e.text.startswith("#N/A") and gap(e)))
+
+
 def every_error(errors: Sequence[CellError], path: Path) -> tuple[CellError, ...]:
-    """``errors`` (the engine's), then the cells of ``path`` showing an error text that are not among them."""
+    """``errors`` (the engine's), then the cells of ``path`` showing an error text that are not among them; none
+    of them a chart's gap (``not_gaps``)."""
     known = {e.where for e in errors}
-    return (*errors, *(e for e in error_texts(path) if e.where not in known))
+    return not_gaps((*errors, *(e for e in error_texts(path) if e.where not in known)), path)
 
 
 def make_report(out: Path, c: Computed, count: int, seconds: float) -> BuildReport:

@@ -11,11 +11,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import xlsxwriter
-from xlsxwriter.utility import xl_col_to_name, xl_range
+from xlsxwriter.utility import quote_sheetname, xl_col_to_name, xl_range, xl_range_abs
 
 from benchsheet import __version__
 from benchsheet.templates.hidden import ListsSheet, SettingsSheet
 from benchsheet.templates.layout import (
+    CHART_GAPS,
     ROW_PX,
     ArrayFormula,
     Cell,
@@ -28,6 +29,7 @@ from benchsheet.templates.layout import (
     ListRule,
     NumberRule,
     Series,
+    Span,
     Text,
 )
 from benchsheet.templates.worksheet import Sheet, columns_of
@@ -102,6 +104,7 @@ class WorkbookWriter:
             },
         )
         self.choices, self.computed, self.built = choices, computed, built
+        self.gaps: list[Span] = []  # the charts' gap cells, named CHART_GAPS once every sheet is written
         self.formats = {name: self.wb.add_format(spec) for name, spec in FORMATS.items()}
         # Show the cached values on open: no full recalculation on load (which, in Excel without the
         # add-in, would turn every benchsheet function into #NAME?), and a current calc engine ID.
@@ -262,6 +265,9 @@ class SheetWriter:
         chart.set_y_axis(dict(c.y_axis))
         chart.set_legend({"position": c.legend})
         chart.set_size({"width": c.width, "height": c.height})
+        if c.gaps is not None:  # the plotted values are hidden helpers, #N/A where a point has none
+            chart.show_hidden_data()
+            self.book.gaps.append(c.gaps)
         self.ws.insert_chart(c.top - 1, 0, chart)
         self.last_row = max(self.last_row, c.end)
         self.last_col = max(self.last_col, self.columns_covering(c.width))
@@ -445,6 +451,12 @@ def write_workbook(
     write_lists(book, lists)
     if settings is not None:
         write_settings(book, settings)
+    if book.gaps:
+        areas = ",".join(
+            f"{quote_sheetname(g.first.sheet)}!{xl_range_abs(g.first.row - 1, g.first.col, g.last.row - 1, g.last.col)}"
+            for g in book.gaps
+        )
+        book.wb.define_name(CHART_GAPS, f"={areas}")
     writers[0].ws.activate()
     book.wb.close()
     return count

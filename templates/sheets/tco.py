@@ -497,6 +497,12 @@ def _at_utilization(j: int) -> Formula:
     return Formula(value, "out_money3")
 
 
+def _plotted(j: int) -> Formula:
+    """What the chart plots of the row's j-th utilization: its $/M tokens, or #N/A where the row has none (a
+    chart leaves #N/A out; a text, "none", it would draw as a point at $0.00)."""
+    return Formula(lambda r: if_(call("ISNUMBER", r[f"u{j}"]), r[f"u{j}"], call("NA")), "out_money3")
+
+
 CURVES = TableBlock(
     TCO,
     under(TCO_TABLE, gap=1, titled=False) + -(-420 // ROW_PX) + 2,  # under the chart, which plots it
@@ -504,15 +510,18 @@ CURVES = TableBlock(
     (
         Column("series", "Candidate, owned or rented", Formula(_series_name)),
         *(Column(f"u{j}", f"{u:.0%}", _at_utilization(j)) for j, u in enumerate(UTILIZATIONS)),
+        *(Column(f"plot{j}", f"plotted {u:.0%}", _plotted(j)) for j, u in enumerate(UTILIZATIONS)),
     ),
     lit("$ per million tokens by utilization, owned and rented (reserved), at your service level: ")
     & TCO_WORKLOAD["benchmark"],
+    bands=(Band(1 + len(UTILIZATIONS), at=HIDDEN_AT),),  # the plotted values: hidden, beside the rows
 )
 
 
-def _row_span(block: TableBlock, i: int) -> Span:
-    r = block.first + i
-    return Span(Cell(TCO, r, 1), Cell(TCO, r, len(UTILIZATIONS)))
+def _plotted_span(i: int) -> Span:
+    """The hidden cells the chart plots for the CURVES row ``i``."""
+    row = CURVES.row(i)
+    return Span(row["plot0"].abs, row[f"plot{len(UTILIZATIONS) - 1}"].abs)
 
 
 CURVES_CHART = Chart(
@@ -522,11 +531,12 @@ CURVES_CHART = Chart(
         Series(
             Cell(TCO, CURVES.first + i, 0),
             Span(Cell(TCO, CURVES.header_row, 1), Cell(TCO, CURVES.header_row, len(UTILIZATIONS))),
-            _row_span(CURVES, i),
+            _plotted_span(i),
             {"marker": {"type": "circle", "size": 4}, "line": {"dash_type": "dash" if i % 2 else "solid"}},
         )
         for i in range(CURVES.slots)
     ),
+    gaps=Span(_plotted_span(0).first, _plotted_span(CURVES.slots - 1).last),
     title=CURVES.title_cell,
     x_axis={"name": "utilization"},
     y_axis={"name": "$ per million tokens", "num_format": "$0.00", "major_gridlines": {"visible": True}},

@@ -8,14 +8,17 @@ hosting; with a cost of capital, the capital recovery factor r(1+r)^n/((1+r)^n-1
 
 from __future__ import annotations
 
+import re
 import shutil
+import zipfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
-from openpyxl.utils.cell import get_column_letter
+from openpyxl.utils.cell import absolute_coordinate, get_column_letter, range_to_tuple
 
 from benchsheet.analysis.fleet import FLEET_HEADER
 from benchsheet.catalogue.calls import call
@@ -24,11 +27,13 @@ from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.data import store
 from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
-from benchsheet.templates.layout import Cell
+from benchsheet.templates.layout import CHART_GAPS, Cell
+from benchsheet.templates.report import not_gaps
 from benchsheet.templates.sheets import tco as T
 from benchsheet.templates.sheets.common import STATUS_WIDTH
 from benchsheet.templates.worksheet import columns_of
 from benchsheet.templates.writer import FONT_SIZE
+from excelcalc.workbook.calc import CellError
 from excelcalc.workbook.rows import ONE_LINE, text_height
 
 
@@ -186,6 +191,49 @@ def test_the_chart_table_is_cost_per_mtok_at_each_utilization(built: Path) -> No
         for j, u in enumerate(S.UTILIZATIONS):
             got = book[row[f"u{j}"]]
             assert got == pytest.approx(fn("COSTPERMTOK", price, per_gpu, u), rel=1e-12)
+
+
+def chart_series(path: Path) -> list[tuple[str, list[Any]]]:
+    """Every series of every chart in the file: its values' range and the values its cells hold (as cached)."""
+    wb = openpyxl.load_workbook(path, data_only=True)
+    out = []
+    with zipfile.ZipFile(path) as zf:
+        charts = [zf.read(n).decode() for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n)]
+    for xml in charts:
+        for ref in re.findall(r"<c:val><c:numRef><c:f>([^<]+)</c:f>", xml):
+            sheet, (c1, r1, c2, r2) = range_to_tuple(ref.replace("&apos;", "'"))
+            cells = wb[sheet].iter_rows(min_row=r1, max_row=r2, min_col=c1, max_col=c2, values_only=True)
+            out.append((ref, [v for row in cells for v in row]))
+    return out
+
+
+def test_a_chart_plots_numbers_or_gaps_never_text(built: Path) -> None:
+    """A line through a text is drawn at 0 by Excel (and LibreOffice): TCO's utilization chart drew a candidate
+    with no row at the service level ("none") as a flat line at $0.00 (issue 40). A point with no value is #N/A,
+    which a chart leaves out (Microsoft: "Display empty cells, null (#N/A) values, and hidden worksheet data in a
+    chart"), in cells the workbook names ChartGaps, so that calc does not count them as errors."""
+    series = chart_series(built)
+    assert len(series) > 20
+    for ref, values in series:
+        bad = [
+            v
+            for v in values
+            if not (v is None or v == "#N/A" or (isinstance(v, int | float) and not isinstance(v, bool)))
+        ]
+        assert not bad, (ref, bad)
+    gaps = [ref for ref, values in series if values and all(v == "#N/A" for v in values)]
+    assert gaps, "the default build has candidates with no rate at the service level (GB300, H200)"
+
+
+def test_only_a_charts_gaps_are_not_counted_as_errors(built: Path) -> None:
+    """calc's exit status counts every error a cell shows, except the #N/A of the cells named ChartGaps."""
+    gaps = T.CURVES_CHART.gaps
+    assert gaps is not None
+    inside, outside = f"{T.TCO}!{gaps.first.a1}", f"{T.TCO}!{replace(gaps.last, col=gaps.last.col + 1).a1}"
+    errors = [CellError(inside, "#N/A"), CellError(inside, "#VALUE! no number"), CellError(outside, "#N/A")]
+    assert not_gaps(errors, built) == tuple(errors[1:])
+    named = openpyxl.load_workbook(built).defined_names[CHART_GAPS]
+    assert list(named.destinations) == [(T.TCO, absolute_coordinate(gaps.a1()))]
 
 
 def test_which_input_moves_owned_cost_most(built: Path) -> None:
