@@ -146,8 +146,8 @@ COMMANDS = (
                 "and store the values next to the formulas; formulas, inputs, styles and charts are kept. Without "
                 "--out, IN is replaced (atomically). A cell answering an error gets Excel's error value (one of "
                 "benchsheet's functions: its reason, as the add-in shows it); each is listed with its reason on "
-                "stderr. Exit status 0: every cell computed without an error (the #N/A of cells named ChartGaps, points "
-                "a chart leaves out, excepted); 1: written, some cells hold errors.",
+                "stderr. Exit status 0: every cell computed without an error (the #N/A of cells named ChartGaps, "
+                "points a chart leaves out, excepted); 1: written, some cells hold errors.",
                 (
                     opt("input", metavar="IN", help="an .xlsx or .xlsm workbook, e.g. cluster-sizing.xlsx"),
                     opt("--out", metavar="OUT", help="write here instead of replacing IN"),
