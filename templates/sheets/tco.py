@@ -479,7 +479,7 @@ UTILIZATIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _series_name(r: RowCells) -> Expr:
-    """ "B200 owned"; "GB300 owned: none" where no row meets the service level (its line lies at 0)."""
+    """ "B200 owned"; "GB300 owned: none" where no row meets the service level (no line: its points are #N/A)."""
     row = TCO_TABLE.row(r.index // 2)
     candidate, per_gpu = row["candidate"].abs, row["per_gpu"].abs
     named = candidate & lit(" rented" if r.index % 2 else " owned")
