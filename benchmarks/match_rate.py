@@ -58,7 +58,11 @@ class _Late(Exception):
     pass
 
 
+_LATE: list[bool] = []  # the time limit passed while a tool ran (its own handlers may have caught _Late)
+
+
 def _late(*_: Any) -> None:
+    _LATE.append(True)
     raise _Late
 
 
@@ -129,9 +133,12 @@ def run_tool(tool: str, path: Path) -> ec.Judged:
     """One tool on one file, in this process, with a time limit (a tool that hangs or fails on a
     file has not computed it)."""
     old = signal.signal(signal.SIGALRM, _late)
+    _LATE.clear()
     signal.alarm(PER_FILE_S)
     try:
         got = values(tool, path)
+        if _LATE:  # raised inside the tool and caught there (a cell scored as an error): not computed in time
+            raise _Late
     except _Late:
         return ec.judge(path, None, f"over {PER_FILE_S} s")
     except Exception as exc:

@@ -261,7 +261,8 @@ class Judged:
 
 def judge(path: Path, computed: dict[tuple[str, str], Any] | None, failure: str = "") -> Judged:
     """Compare ``computed`` ((sheet name, "B5") -> value) with Excel's cached values of ``path``."""
-    name = path.relative_to(FILES).as_posix() if path.is_relative_to(FILES) else path.name
+    # the path under its corpus's files/ folder: two sources' circular.xlsx are two files
+    name = next((path.relative_to(p).as_posix() for p in path.parents if p.name == "files"), path.name)
     cells = excel_values(path)
     skip = volatile_cells(cells, defined_names(path))
     result = Judged(name, differences=[], failure=failure)

@@ -298,6 +298,23 @@ def test_the_match_rate_takes_another_corpus(tmp_path: Path) -> None:
     assert mr.corpus_files() == ec.corpus_files() and mr.UNSEEN.name == "unseen"
 
 
+def test_two_sources_files_of_one_name_are_judged_apart(tmp_path: Path) -> None:
+    """unseen2 holds formulas/circular.xlsx and pycel/circular.xlsx: judged by file name alone, the second's
+    results replaced the first's in ``per_file``. A file is named by its path under its corpus's files/."""
+    import shutil
+
+    from tests import excel_corpus as ec
+
+    mr = _match_module()
+    src = ec.corpus_files()[0]
+    for source in ("one", "two"):
+        (tmp_path / "files" / source).mkdir(parents=True)
+        shutil.copy(src, tmp_path / "files" / source / "same.xlsx")
+    judged = [mr.run_tool("calc", p) for p in mr.corpus_files(tmp_path)]
+    assert [j.file for j in judged] == ["one/same.xlsx", "two/same.xlsx"]
+    assert ec.judge(src, None).file == src.relative_to(ec.FILES).as_posix()  # tests/corpus's names as before
+
+
 def test_a_peer_that_reads_the_cached_values_is_not_compared(tmp_path: Path) -> None:
     """Issue 30: pycel opened by filename answered Excel's cached values (999 in every cell of a copy
     whose cached values were set to 999) and was reported at 99.6%. Every peer gets poisoned copies:
