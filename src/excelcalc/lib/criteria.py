@@ -14,7 +14,10 @@ states it and checks it against Excel's own answers (its TestCountFuncs, Bugzill
 * any other text compares texts only (wildcards for ``=`` and ``<>``, in order for the others);
 * ``<>`` matches what ``=`` does not: blanks, numbers, texts and errors alike, and ``"<>"`` alone
   every cell that is not blank; ``"="`` alone the blank cells;
-* a criterion that is a blank cell matches nothing.
+* a criterion that is a blank cell is 0 (Microsoft's COUNTIFS page: "If the criteria argument is a
+  reference to an empty cell, the COUNTIFS function treats the empty cell as a 0 value"; its AVERAGEIF
+  page alike): it matches the zeros, never a blank cell nor the text "" (POI's countifExamples.xls,
+  saved by Excel, rows 14 and 15).
 
 formulas matched ``<>`` among one kind of value only (``"<>apple"`` left numbers and blanks out),
 ``"="`` nothing, wildcards from the start only and in one case (``"?"`` matched every text, ``"A*"``
@@ -154,8 +157,8 @@ def criterion(condition: Any) -> Match:
     """What a criterion matches: a function of one cell's value (a blank cell ``EMPTY`` or ``""``)."""
     if isinstance(condition, XlError):
         return _error(str(condition), "") if str(condition) in _ERRORS else lambda x: False
-    if condition is EMPTY or condition is None:
-        return lambda x: False  # POI: "If the criteria arg is a reference to a blank cell, countif always returns zero"
+    if condition is EMPTY or condition is None:  # Microsoft's COUNTIFS page: an empty criteria cell is 0
+        return _number(0.0, "")
     if _truth(condition):
         return _boolean(bool(condition), "")
     if is_number(condition):

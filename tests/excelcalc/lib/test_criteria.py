@@ -87,7 +87,7 @@ COUNTS: dict[str, int] = {
     "TRUE": 1,  # truth values only
     '"true"': 1,
     '"#N/A"': 1,  # POI: an error text matches that error
-    "E1": 0,  # POI: "If the criteria arg is a reference to a blank cell, countif always returns zero"
+    "E1": 1,  # a blank cell is 0 (Microsoft's COUNTIFS page): the 0
 }
 
 
@@ -156,3 +156,18 @@ def test_averageif_averages_an_average_range_of_the_range_s_shape(tmp_path: Path
     assert (got["F4"], got["F5"]) == ((300 + 400 + 1000 + 2000 + 3000 + 4000) / 6,) * 2
     assert got["F6"] == (30 + 40 + 50) / 3  # B2:B6, B6 empty: not averaged
     assert got["F7"] == "#VALUE!"
+
+
+def test_a_blank_criterion_cell_is_zero(tmp_path: Path) -> None:
+    """Microsoft's COUNTIFS page (support.microsoft.com/en-us/office/countifs-function-dda3dc6e-f74e-4aee-
+    88bc-aa8c2a866842): "If the criteria argument is a reference to an empty cell, the COUNTIFS function
+    treats the empty cell as a 0 value"; its AVERAGEIF page (...averageif-function-faec8e2e-0dec-4308-af69-
+    f5576d8ac642): "If a cell in criteria is empty, AVERAGEIF treats it as a 0 value". So it matches the
+    zeros and not a blank cell nor the text "" (apache/poi test-data/spreadsheet/countifExamples.xls, saved
+    by Excel, sheet "POI Tests" rows 14 and 15: 0 and 0). calc matched nothing (POI's Countif comment)."""
+    cells: dict[str, Any] = {"A1": 0, "A3": '=""', "A4": 5, "A5": 0, "A6": "x"}
+    cells |= {f"B{r}": 10 * r for r in range(1, 7)}
+    cells |= {"D1": "=COUNTIF(A1:A6,C1)", "D2": "=COUNTIFS(A1:A6,C1)", "D3": "=SUMIF(A1:A6,C1,B1:B6)"}
+    cells |= {"D4": "=AVERAGEIF(A1:A6,C1,B1:B6)", "D5": "=SUMIFS(B1:B6,A1:A6,C1)", "D6": "=COUNTIF(A2:A3,C1)"}
+    got = book(tmp_path, cells)
+    assert [got[f"D{r}"] for r in range(1, 7)] == [2, 2, 60, 30, 60, 0]
