@@ -13,7 +13,9 @@ states it and checks it against Excel's own answers (its TestCountFuncs, Bugzill
 * ``TRUE``/``FALSE`` (or their text) match truth values only, an error text (``"#N/A"``) that error;
 * any other text compares texts only (wildcards for ``=`` and ``<>``, in order for the others);
 * ``<>`` matches what ``=`` does not: blanks, numbers, texts and errors alike, and ``"<>"`` alone
-  every cell that is not blank; ``"="`` alone the blank cells;
+  every cell that is not blank; ``"="`` alone the blank cells; ``"<>"`` with a number matches the
+  truth values too (Gnumeric's samples/excel12/countif.xlsx, sheet CmpNum: ``"<>1"`` counts FALSE and
+  TRUE; POI's pull request 1327, bug 69853, checked against Excel by its reporter);
 * a criterion that is a blank cell is 0 (Microsoft's COUNTIFS page: "If the criteria argument is a
   reference to an empty cell, the COUNTIFS function treats the empty cell as a 0 value"; its AVERAGEIF
   page alike): it matches the zeros, never a blank cell nor the text "" (POI's countifExamples.xls,
@@ -107,8 +109,8 @@ def _number(value: float, op: str) -> Match:
 
     if op in ("", "="):
         return equal
-    if op == "<>":  # POI: '<>123' matches every text, '123' too, and a blank
-        return lambda x: not _truth(x) and not isinstance(x, XlError) and (_text(x) or _blank(x) or not equal(x))
+    if op == "<>":  # POI: '<>123' matches every text, '123' too, a blank and a truth value (module doc)
+        return lambda x: not isinstance(x, XlError) and (_text(x) or _blank(x) or _truth(x) or not equal(x))
     order = _ORDER[op]
     return lambda x: is_number(x) and order(float(x), value)
 

@@ -72,7 +72,7 @@ COUNTS: dict[str, int] = {
     "17": 2,  # POI: '=42' matches 42 and the text "42"
     '"17"': 2,
     '">10"': 2,  # numbers only: POI's '<=5' does not match the text "4.9"
-    '"<>17"': 9,  # POI: '<>123' matches every text ("123" too) and a blank; not TRUE, not an error
+    '"<>17"': 10,  # POI: '<>123' matches every text ("123" too), a blank and TRUE; not an error
     '"="': 1,  # POI: '=' matches a blank cell but not the text ""
     '""': 2,  # POI: '' matches both
     '"<>"': 11,  # POI: '<>' matches the text "" but not a blank cell; numbers, texts, errors alike
@@ -171,3 +171,21 @@ def test_a_blank_criterion_cell_is_zero(tmp_path: Path) -> None:
     cells |= {"D4": "=AVERAGEIF(A1:A6,C1,B1:B6)", "D5": "=SUMIFS(B1:B6,A1:A6,C1)", "D6": "=COUNTIF(A2:A3,C1)"}
     got = book(tmp_path, cells)
     assert [got[f"D{r}"] for r in range(1, 7)] == [2, 2, 60, 30, 60, 0]
+
+
+def test_not_a_number_matches_the_truth_values(tmp_path: Path) -> None:
+    """``"<>1"`` matches every cell but the number 1: FALSE and TRUE too. GNOME/gnumeric
+    samples/excel12/countif.xlsx (commit 4c259546), sheet CmpNum: COUNTIF of each of 0, 1, 10, FALSE,
+    TRUE, a blank, "0", "1", "String" (weighted 1, 2, 4... 256) against "=1", ">1", ">=1", "<>1", "<=1",
+    "<1" is expected 130, 4, 6, 509, 3, 1; apache/poi pull request 1327 (Bugzilla 69853, checked
+    against Excel by its reporter) makes POI's "<>5" match truth values alike. calc left TRUE and FALSE
+    out of "<>1" (485)."""
+    values: list[Any] = [0, 1, 10, False, True, None, "0", "1", "String"]
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate(values) if v is not None}
+    criteria = ['"=1"', '">1"', '">=1"', '"<>1"', '"<=1"', '"<1"']
+    for j, c in enumerate(criteria):
+        cells |= {f"{'CDEFGH'[j]}{i + 1}": f"=COUNTIF(A{i + 1},{c})*{2**i}" for i in range(len(values))}
+    got = book(tmp_path, cells)
+    sums = [sum(got[f"{col}{i + 1}"] for i in range(len(values))) for col in "CDEFGH"]
+    assert sums == [130, 4, 6, 509, 3, 1]
+    assert criterion("<>" + "23")(True) and criterion("<>23")(False) and not criterion("<>23")(23)
