@@ -189,3 +189,31 @@ def test_not_a_number_matches_the_truth_values(tmp_path: Path) -> None:
     sums = [sum(got[f"{col}{i + 1}"] for i in range(len(values))) for col in "CDEFGH"]
     assert sums == [130, 4, 6, 509, 3, 1]
     assert criterion("<>" + "23")(True) and criterion("<>23")(False) and not criterion("<>23")(23)
+
+
+ROWS, COLUMNS = 1_048_576, 16_384  # Microsoft's "Excel specifications and limits": the worksheet's size
+
+
+def test_a_whole_column_counts_its_empty_rows(tmp_path: Path) -> None:
+    """A whole column is every one of its 1,048,576 cells, the empty ones blank: a blank cell meets
+    ``""`` (Microsoft's SUMIF example ``SUMIF(E2:E7,"",G2:G7)`` adds the row of the blank category) and
+    ``"<>x"`` (POI: '<>ABC' matches a blank), so COUNTIF of a whole column counts its empty rows as it
+    does those of ``A1:A9``; ``"<>"`` and ``"x"`` do not. calc read the column as its cells present and
+    counted none of them (2 where Excel has 1,048,573), and COUNTIFS and SUMIFS of two columns that end
+    in other rows answered #VALUE!."""
+    cells: dict[str, Any] = {"A1": "x", "A2": "y", "A3": "x", "A4": 7, "A5": "x", "B1": 1, "B2": 2, "B3": 3}
+    formulas = {
+        "D1": ('=COUNTIF(A:A,"<>x")', ROWS - 3),
+        "D2": ('=COUNTIF(A:A,"")', ROWS - 5),
+        "D3": ('=COUNTIF(A:A,"<>")', 5),
+        "D4": ('=COUNTIF(A:A,"x")', 3),
+        "D5": ('=COUNTIF(A:A,"<>"&7)', ROWS - 1),
+        "D6": ('=COUNTIFS(A:A,"x",B:B,"<>")', 2),
+        "D7": ('=COUNTIFS(A:A,"<>y",B:B,"<>2")', ROWS - 1),
+        "D8": ('=SUMIFS(B:B,A:A,"x")', 4),
+        "D9": ('=COUNTIF(20:20,"")', COLUMNS),
+        "D10": ("=COUNTIF($A:$A,A2)", 1),
+        "D11": ('=COUNTIF(C:C,"<>x")', ROWS),
+    }
+    got = book(tmp_path, cells | {cell: formula for cell, (formula, _) in formulas.items()})
+    assert {formula: got[cell] for cell, (formula, _) in formulas.items()} == dict(formulas.values())
