@@ -14,8 +14,9 @@ states it and checks it against Excel's own answers (its TestCountFuncs, Bugzill
 * any other text compares texts only (wildcards for ``=`` and ``<>``, in order for the others);
 * ``<>`` matches what ``=`` does not: blanks, numbers, texts and errors alike, and ``"<>"`` alone
   every cell that is not blank; ``"="`` alone the blank cells; ``"<>"`` with a number matches the
-  truth values too (Gnumeric's samples/excel12/countif.xlsx, sheet CmpNum: ``"<>1"`` counts FALSE and
-  TRUE; POI's pull request 1327, bug 69853, checked against Excel by its reporter);
+  truth values too, and ``"<>TRUE"`` the texts (Gnumeric's samples/excel12/countif.xlsx, sheets CmpNum
+  and CmpBool: ``"<>1"`` counts FALSE and TRUE, ``"<>TRUE"`` the text "String"; POI's pull request
+  1327, bug 69853, checked against Excel by its reporter);
 * a criterion that is a blank cell is 0 (Microsoft's COUNTIFS page: "If the criteria argument is a
   reference to an empty cell, the COUNTIFS function treats the empty cell as a 0 value"; its AVERAGEIF
   page alike): it matches the zeros, never a blank cell nor the text "" (POI's countifExamples.xls,
@@ -121,8 +122,8 @@ def _number(value: float, op: str) -> Match:
 def _boolean(value: bool, op: str) -> Match:
     if op in ("", "="):
         return lambda x: _truth(x) and bool(x) == value
-    if op == "<>":  # POI: a number or a blank is not equal to a truth value; a text never matches one
-        return lambda x: (_truth(x) and bool(x) != value) or is_number(x) or _blank(x)
+    if op == "<>":  # a number, a blank or a text is not equal to a truth value (module doc)
+        return lambda x: (_truth(x) and bool(x) != value) or is_number(x) or _blank(x) or _text(x)
     order = _ORDER[op]
     return lambda x: _truth(x) and order(int(bool(x)), int(value))
 

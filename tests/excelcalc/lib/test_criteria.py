@@ -191,6 +191,22 @@ def test_not_a_number_matches_the_truth_values(tmp_path: Path) -> None:
     assert criterion("<>" + "23")(True) and criterion("<>23")(False) and not criterion("<>23")(23)
 
 
+def test_not_a_truth_value_matches_the_texts(tmp_path: Path) -> None:
+    """``"<>TRUE"`` matches every cell but TRUE: a text too. GNOME/gnumeric samples/excel12/countif.xlsx
+    (commit 4c259546), sheet CmpBool: COUNTIF of each of 0, 1, 10, FALSE, TRUE, a blank, "String"
+    (weighted 1, 2, 4... 64) against "=TRUE", ">TRUE", ">=TRUE", "<>TRUE", "<=TRUE", "<TRUE" is expected
+    16, 0, 16, 111, 24, 8; apache/poi pull request 1327 (Bugzilla 69853) makes POI's "<>TRUE" match
+    texts alike. calc left the text out of "<>TRUE" (47)."""
+    values: list[Any] = [0, 1, 10, False, True, None, "String"]
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate(values) if v is not None}
+    criteria = ['"=TRUE"', '">TRUE"', '">=TRUE"', '"<>TRUE"', '"<=TRUE"', '"<TRUE"']
+    for j, c in enumerate(criteria):
+        cells |= {f"{'CDEFGH'[j]}{i + 1}": f"=COUNTIF(A{i + 1},{c})*{2**i}" for i in range(len(values))}
+    got = book(tmp_path, cells)
+    sums = [sum(got[f"{col}{i + 1}"] for i in range(len(values))) for col in "CDEFGH"]
+    assert sums == [16, 0, 16, 111, 24, 8]
+
+
 ROWS, COLUMNS = 1_048_576, 16_384  # Microsoft's "Excel specifications and limits": the worksheet's size
 
 
