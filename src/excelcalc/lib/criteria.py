@@ -13,8 +13,17 @@ states it and checks it against Excel's own answers (its TestCountFuncs, Bugzill
 * ``TRUE``/``FALSE`` (or their text) match truth values only, an error text (``"#N/A"``) that error;
 * any other text compares texts only (wildcards for ``=`` and ``<>``, in order for the others);
 * ``<>`` matches what ``=`` does not: blanks, numbers, texts and errors alike, and ``"<>"`` alone
-  every cell that is not blank; ``"="`` alone the blank cells;
-* a criterion that is a blank cell matches nothing.
+  every cell that is not blank; ``"="`` alone the blank cells; ``"<>"`` with a number matches the
+  truth values too, and ``"<>TRUE"`` the texts (Gnumeric's samples/excel12/countif.xlsx, sheets CmpNum
+  and CmpBool: ``"<>1"`` counts FALSE and TRUE, ``"<>TRUE"`` the text "String"; POI's pull request
+  1327, bug 69853, checked against Excel by its reporter);
+* a criterion that is a blank cell is 0 (Microsoft's COUNTIFS page: "If the criteria argument is a
+  reference to an empty cell, the COUNTIFS function treats the empty cell as a 0 value"; its AVERAGEIF
+  page alike): it matches the zeros, never a blank cell nor the text "" (POI's countifExamples.xls,
+  saved by Excel, rows 14 and 15).
+
+A whole column or row (``A:A``, ``1:1``) is read as its cells present (``workbook.book.trimmed``):
+``keeping_blanks`` reads the rows left out as the blank cells they are, arithmetically.
 
 formulas matched ``<>`` among one kind of value only (``"<>apple"`` left numbers and blanks out),
 ``"="`` nothing, wildcards from the start only and in one case (``"?"`` matched every text, ``"A*"``
@@ -32,10 +41,10 @@ import numpy as np
 from excelcalc.args import is_number
 from excelcalc.backend import EMPTY, Array, FunctionTable, Ranges, XlError, as_grid
 from excelcalc.lib._common import Wraps, lazy, text_serial
-from excelcalc.lib.sheets import area_of, current
+from excelcalc.lib.sheets import FULL, area_of, current
 from excelcalc.textnum import text_number
 
-__all__ = ["BLANK", "keeping_blanks", "matches", "summed"]
+__all__ = ["BLANK", "keeping_blanks", "matches", "summed", "with_unread"]
 
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
 _ERRORS = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
@@ -104,8 +113,8 @@ def _number(value: float, op: str) -> Match:
 
     if op in ("", "="):
         return equal
-    if op == "<>":  # POI: '<>123' matches every text, '123' too, and a blank
-        return lambda x: not _truth(x) and not isinstance(x, XlError) and (_text(x) or _blank(x) or not equal(x))
+    if op == "<>":  # POI: '<>123' matches every text, '123' too, a blank and a truth value (module doc)
+        return lambda x: not isinstance(x, XlError) and (_text(x) or _blank(x) or _truth(x) or not equal(x))
     order = _ORDER[op]
     return lambda x: is_number(x) and order(float(x), value)
 
@@ -113,8 +122,8 @@ def _number(value: float, op: str) -> Match:
 def _boolean(value: bool, op: str) -> Match:
     if op in ("", "="):
         return lambda x: _truth(x) and bool(x) == value
-    if op == "<>":  # POI: a number or a blank is not equal to a truth value; a text never matches one
-        return lambda x: (_truth(x) and bool(x) != value) or is_number(x) or _blank(x)
+    if op == "<>":  # a number, a blank or a text is not equal to a truth value (module doc)
+        return lambda x: (_truth(x) and bool(x) != value) or is_number(x) or _blank(x) or _text(x)
     order = _ORDER[op]
     return lambda x: _truth(x) and order(int(bool(x)), int(value))
 
@@ -154,8 +163,8 @@ def criterion(condition: Any) -> Match:
     """What a criterion matches: a function of one cell's value (a blank cell ``EMPTY`` or ``""``)."""
     if isinstance(condition, XlError):
         return _error(str(condition), "") if str(condition) in _ERRORS else lambda x: False
-    if condition is EMPTY or condition is None:
-        return lambda x: False  # POI: "If the criteria arg is a reference to a blank cell, countif always returns zero"
+    if condition is EMPTY or condition is None:  # Microsoft's COUNTIFS page: an empty criteria cell is 0
+        return _number(0.0, "")
     if _truth(condition):
         return _boolean(bool(condition), "")
     if is_number(condition):
@@ -212,16 +221,111 @@ def _kept(v: Any) -> Any:
     return out.view(Array)
 
 
+def _spans(arg: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """(rows, columns) a range argument refers to and (rows, columns) of it read: a whole column or
+    row (``A:A``, ``1:1``) is read as its cells present, the rest of it blank (``lib.sheets.FULL``)."""
+    if not isinstance(arg, Ranges) or len(arg.ranges) != 1:
+        return None
+    read = as_grid(arg).shape
+    part = arg.ranges[0]
+    if FULL not in part:
+        return read, read
+    r2, c2 = part[FULL]
+    return (r2 - int(part["r1"]) + 1, c2 - int(part["n1"]) + 1), read
+
+
+def _filled(shape: tuple[int, int], value: Any) -> np.ndarray[Any, Any]:
+    """An object array of ``shape`` holding ``value`` itself (np.full would make ``BLANK`` the text "",
+    an error a text)."""
+    out = np.empty(shape, dtype=object)
+    out[...] = value
+    return out
+
+
+def _padded(arg: Any, shape: tuple[int, int], blank: Any) -> Any:
+    """A range read as its cells present, with the blank cells below and right of them to ``shape``."""
+    grid = as_grid(arg)
+    if grid.shape == shape:
+        return arg
+    out = _filled(shape, blank)
+    out[: grid.shape[0], : grid.shape[1]] = grid
+    return out.view(Array)
+
+
+def _blanks_counted(conditions: list[Any]) -> np.ndarray[Any, Any]:
+    """Whether a blank cell meets every one of ``conditions`` (each one value or an array of them),
+    in the shape the conditions broadcast to."""
+    grids = [as_grid(c) if isinstance(c, Ranges | np.ndarray) else _filled((1, 1), c) for c in conditions]
+    shape = np.broadcast_shapes(*(g.shape for g in grids))
+    out = np.ones(shape, dtype=bool)
+    for g in grids:
+        out &= np.frompyfunc(lambda c: criterion(c)(BLANK), 1, 1)(np.broadcast_to(g, shape)).astype(bool)
+    return out
+
+
+def _plus_blanks(counted: Any, blanks: int, conditions: list[Any]) -> Any:
+    """COUNTIF's (COUNTIFS') answer with the ``blanks`` cells of its ranges left unread counted where a
+    blank cell meets its criteria (a number of the answer; an error stays)."""
+    met = _blanks_counted(conditions)
+    if not met.any():
+        return counted
+    grid = np.asarray(counted, dtype=object)
+    if grid.ndim == 0:
+        n = grid.item()
+        return n + blanks if is_number(n) else counted
+    if met.size == 1:
+        met = np.broadcast_to(met.reshape(()), grid.shape)
+    if grid.shape != met.shape:
+        return counted
+    out = grid.copy()
+    for idx, n in np.ndenumerate(grid):
+        if met[idx] and is_number(n):
+            out[idx] = n + blanks
+    return out.view(Array)
+
+
+def with_unread(counted: Any, range_: Any, condition: Any) -> Any:
+    """COUNTIF(``range_``, ``condition``) from ``counted``, its count of the cells read: a whole column
+    or row is read as its cells present, and the rest of it, blank, counts where a blank cell meets
+    ``condition`` (``lib.running`` counts a range read from its first row so)."""
+    spans = _spans(range_)
+    if spans is None or spans[0] == spans[1]:
+        return counted
+    (rows, cols), (read_rows, read_cols) = spans
+    return _plus_blanks(counted, rows * cols - read_rows * read_cols, [condition])
+
+
 def keeping_blanks(name: str, first: int, made: Any = None) -> Wraps:
     """formulas' own ``name`` (corrected by ``made``, where given) given its criteria ranges, every
     other argument from ``first`` on (COUNTIF's range: 0; SUMIFS' criteria_range1: 1), with their
-    blank cells ``BLANK``."""
+    blank cells ``BLANK``. Whole columns or rows among its ranges (and SUMIFS' sum_range...), each
+    read as its cells present, are read to one size, the blank cells below (right of) them as blank
+    (formulas answered #VALUE! for ``COUNTIFS(A:A,"x",B:B,"y")`` where A and B end apart); COUNTIF and
+    COUNTIFS count the cells left unread (a whole column has 1,048,576) where a blank cell meets the
+    criteria (``COUNTIF(A:A,"<>x")``) without reading them."""
+    counts = name in ("COUNTIF", "COUNTIFS")
 
     def make(table: FunctionTable) -> Any:
         original = lazy(table, name)
 
         def run(*args: Any) -> Any:
-            return original(*(_kept(a) if i >= first and (i - first) % 2 == 0 else a for i, a in enumerate(args)))
+            ranges = ([0] if first == 1 else []) + list(range(first, len(args), 2))
+            spans = [_spans(args[i]) for i in ranges]
+            unread = 0
+            if all(s is not None for s in spans) and any(s is not None and s[0] != s[1] for s in spans):
+                full = {s[0] for s in spans if s is not None}
+                if len(full) == 1:
+                    (rows, cols) = full.pop()
+                    shape = (max(s[1][0] for s in spans if s), max(s[1][1] for s in spans if s))
+                    args = tuple(
+                        _padded(a, shape, BLANK if i >= first else EMPTY) if i in ranges else a
+                        for i, a in enumerate(args)
+                    )
+                    unread = rows * cols - shape[0] * shape[1]
+            counted = original(*(_kept(a) if i >= first and (i - first) % 2 == 0 else a for i, a in enumerate(args)))
+            if counts and unread > 0:
+                return _plus_blanks(counted, unread, list(args[first + 1 :: 2]))
+            return counted
 
         run.__name__ = name
         return made(run) if made is not None else run

@@ -26,6 +26,7 @@ import numpy as np
 from excelcalc.args import SKIP, Running, in_range, is_number
 from excelcalc.backend import EMPTY, Array, KnownRange, Ranges, XlError, error, text_date
 from excelcalc.lib._common import scalar
+from excelcalc.lib.criteria import with_unread
 from excelcalc.textnum import text_number
 
 __all__ = ["RUNNING", "over"]
@@ -297,8 +298,8 @@ def over(name: str, own: Callable[..., Any]) -> Callable[..., Any]:
     def run(*args: Any) -> Any:
         if args and isinstance(args[0], Ranges):
             got = answer(*args)
-            if got is not _NOT:
-                return got
+            if got is not _NOT:  # COUNTIF(A:A,...): the rows of the column below its cells too
+                return with_unread(got, args[0], args[1]) if name == "COUNTIF" else got
         return own(*args)
 
     run.__name__ = name

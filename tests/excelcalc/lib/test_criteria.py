@@ -72,7 +72,7 @@ COUNTS: dict[str, int] = {
     "17": 2,  # POI: '=42' matches 42 and the text "42"
     '"17"': 2,
     '">10"': 2,  # numbers only: POI's '<=5' does not match the text "4.9"
-    '"<>17"': 9,  # POI: '<>123' matches every text ("123" too) and a blank; not TRUE, not an error
+    '"<>17"': 10,  # POI: '<>123' matches every text ("123" too), a blank and TRUE; not an error
     '"="': 1,  # POI: '=' matches a blank cell but not the text ""
     '""': 2,  # POI: '' matches both
     '"<>"': 11,  # POI: '<>' matches the text "" but not a blank cell; numbers, texts, errors alike
@@ -87,7 +87,7 @@ COUNTS: dict[str, int] = {
     "TRUE": 1,  # truth values only
     '"true"': 1,
     '"#N/A"': 1,  # POI: an error text matches that error
-    "E1": 0,  # POI: "If the criteria arg is a reference to a blank cell, countif always returns zero"
+    "E1": 1,  # a blank cell is 0 (Microsoft's COUNTIFS page): the 0
 }
 
 
@@ -156,3 +156,80 @@ def test_averageif_averages_an_average_range_of_the_range_s_shape(tmp_path: Path
     assert (got["F4"], got["F5"]) == ((300 + 400 + 1000 + 2000 + 3000 + 4000) / 6,) * 2
     assert got["F6"] == (30 + 40 + 50) / 3  # B2:B6, B6 empty: not averaged
     assert got["F7"] == "#VALUE!"
+
+
+def test_a_blank_criterion_cell_is_zero(tmp_path: Path) -> None:
+    """Microsoft's COUNTIFS page (support.microsoft.com/en-us/office/countifs-function-dda3dc6e-f74e-4aee-
+    88bc-aa8c2a866842): "If the criteria argument is a reference to an empty cell, the COUNTIFS function
+    treats the empty cell as a 0 value"; its AVERAGEIF page (...averageif-function-faec8e2e-0dec-4308-af69-
+    f5576d8ac642): "If a cell in criteria is empty, AVERAGEIF treats it as a 0 value". So it matches the
+    zeros and not a blank cell nor the text "" (apache/poi test-data/spreadsheet/countifExamples.xls, saved
+    by Excel, sheet "POI Tests" rows 14 and 15: 0 and 0). calc matched nothing (POI's Countif comment)."""
+    cells: dict[str, Any] = {"A1": 0, "A3": '=""', "A4": 5, "A5": 0, "A6": "x"}
+    cells |= {f"B{r}": 10 * r for r in range(1, 7)}
+    cells |= {"D1": "=COUNTIF(A1:A6,C1)", "D2": "=COUNTIFS(A1:A6,C1)", "D3": "=SUMIF(A1:A6,C1,B1:B6)"}
+    cells |= {"D4": "=AVERAGEIF(A1:A6,C1,B1:B6)", "D5": "=SUMIFS(B1:B6,A1:A6,C1)", "D6": "=COUNTIF(A2:A3,C1)"}
+    got = book(tmp_path, cells)
+    assert [got[f"D{r}"] for r in range(1, 7)] == [2, 2, 60, 30, 60, 0]
+
+
+def test_not_a_number_matches_the_truth_values(tmp_path: Path) -> None:
+    """``"<>1"`` matches every cell but the number 1: FALSE and TRUE too. GNOME/gnumeric
+    samples/excel12/countif.xlsx (commit 4c259546), sheet CmpNum: COUNTIF of each of 0, 1, 10, FALSE,
+    TRUE, a blank, "0", "1", "String" (weighted 1, 2, 4... 256) against "=1", ">1", ">=1", "<>1", "<=1",
+    "<1" is expected 130, 4, 6, 509, 3, 1; apache/poi pull request 1327 (Bugzilla 69853, checked
+    against Excel by its reporter) makes POI's "<>5" match truth values alike. calc left TRUE and FALSE
+    out of "<>1" (485)."""
+    values: list[Any] = [0, 1, 10, False, True, None, "0", "1", "String"]
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate(values) if v is not None}
+    criteria = ['"=1"', '">1"', '">=1"', '"<>1"', '"<=1"', '"<1"']
+    for j, c in enumerate(criteria):
+        cells |= {f"{'CDEFGH'[j]}{i + 1}": f"=COUNTIF(A{i + 1},{c})*{2**i}" for i in range(len(values))}
+    got = book(tmp_path, cells)
+    sums = [sum(got[f"{col}{i + 1}"] for i in range(len(values))) for col in "CDEFGH"]
+    assert sums == [130, 4, 6, 509, 3, 1]
+    assert criterion("<>" + "23")(True) and criterion("<>23")(False) and not criterion("<>23")(23)
+
+
+def test_not_a_truth_value_matches_the_texts(tmp_path: Path) -> None:
+    """``"<>TRUE"`` matches every cell but TRUE: a text too. GNOME/gnumeric samples/excel12/countif.xlsx
+    (commit 4c259546), sheet CmpBool: COUNTIF of each of 0, 1, 10, FALSE, TRUE, a blank, "String"
+    (weighted 1, 2, 4... 64) against "=TRUE", ">TRUE", ">=TRUE", "<>TRUE", "<=TRUE", "<TRUE" is expected
+    16, 0, 16, 111, 24, 8; apache/poi pull request 1327 (Bugzilla 69853) makes POI's "<>TRUE" match
+    texts alike. calc left the text out of "<>TRUE" (47)."""
+    values: list[Any] = [0, 1, 10, False, True, None, "String"]
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate(values) if v is not None}
+    criteria = ['"=TRUE"', '">TRUE"', '">=TRUE"', '"<>TRUE"', '"<=TRUE"', '"<TRUE"']
+    for j, c in enumerate(criteria):
+        cells |= {f"{'CDEFGH'[j]}{i + 1}": f"=COUNTIF(A{i + 1},{c})*{2**i}" for i in range(len(values))}
+    got = book(tmp_path, cells)
+    sums = [sum(got[f"{col}{i + 1}"] for i in range(len(values))) for col in "CDEFGH"]
+    assert sums == [16, 0, 16, 111, 24, 8]
+
+
+ROWS, COLUMNS = 1_048_576, 16_384  # Microsoft's "Excel specifications and limits": the worksheet's size
+
+
+def test_a_whole_column_counts_its_empty_rows(tmp_path: Path) -> None:
+    """A whole column is every one of its 1,048,576 cells, the empty ones blank: a blank cell meets
+    ``""`` (Microsoft's SUMIF example ``SUMIF(E2:E7,"",G2:G7)`` adds the row of the blank category) and
+    ``"<>x"`` (POI: '<>ABC' matches a blank), so COUNTIF of a whole column counts its empty rows as it
+    does those of ``A1:A9``; ``"<>"`` and ``"x"`` do not. calc read the column as its cells present and
+    counted none of them (2 where Excel has 1,048,573), and COUNTIFS and SUMIFS of two columns that end
+    in other rows answered #VALUE!."""
+    cells: dict[str, Any] = {"A1": "x", "A2": "y", "A3": "x", "A4": 7, "A5": "x", "B1": 1, "B2": 2, "B3": 3}
+    formulas = {
+        "D1": ('=COUNTIF(A:A,"<>x")', ROWS - 3),
+        "D2": ('=COUNTIF(A:A,"")', ROWS - 5),
+        "D3": ('=COUNTIF(A:A,"<>")', 5),
+        "D4": ('=COUNTIF(A:A,"x")', 3),
+        "D5": ('=COUNTIF(A:A,"<>"&7)', ROWS - 1),
+        "D6": ('=COUNTIFS(A:A,"x",B:B,"<>")', 2),
+        "D7": ('=COUNTIFS(A:A,"<>y",B:B,"<>2")', ROWS - 1),
+        "D8": ('=SUMIFS(B:B,A:A,"x")', 4),
+        "D9": ('=COUNTIF(20:20,"")', COLUMNS),
+        "D10": ("=COUNTIF($A:$A,A2)", 1),
+        "D11": ('=COUNTIF(C:C,"<>x")', ROWS),
+    }
+    got = book(tmp_path, cells | {cell: formula for cell, (formula, _) in formulas.items()})
+    assert {formula: got[cell] for cell, (formula, _) in formulas.items()} == dict(formulas.values())
