@@ -21,7 +21,7 @@ from benchsheet.catalogue.engine import calc
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import TableBlock
 from benchsheet.templates.sheets.tco import BREAKDOWN, CAPEX_TABLE
-from benchsheet.templates.writer import A4_LONG, A4_SHORT, MARGIN_SIDE, column_pixels
+from benchsheet.templates.writer import A4_LONG, A4_SHORT, MARGIN_SIDE, PRINT_SLACK, column_pixels
 from tests import ROOT
 from tests.libreoffice import RENDERING
 
@@ -55,6 +55,19 @@ def test_tco_prints_a_page_wide_at_a_readable_scale(book: Path) -> None:
     ws = openpyxl.load_workbook(book)[S.TCO]
     assert ws.page_setup.fitToWidth in (None, 1)  # one page wide (1 is the default)
     assert fit_scale(ws) >= READABLE, fit_scale(ws)
+
+
+def test_a_sheet_with_page_breaks_prints_at_a_scale_excel_keeps_them_at(book: Path) -> None:
+    """TCO and Claims start a page before a table or chart (manual breaks), and printed "fit to one page wide":
+    Excel lets that option override every manual page break (XlsxWriter's page setup docs, set_h_pagebreaks and
+    fit_to_pages; LibreOffice keeps them, so the renders did not show it). Such a sheet prints at a fixed scale
+    instead, at which its columns fit one page wide in Excel and in LibreOffice (PRINT_SLACK)."""
+    wb = openpyxl.load_workbook(book)
+    broken = [ws for ws in wb.worksheets if ws.row_breaks.brk and ws.sheet_state == "visible"]
+    assert {ws.title for ws in broken} >= {S.TCO, S.CLAIMS}
+    for ws in broken:
+        assert not ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+        assert ws.page_setup.scale == int(fit_scale(ws) * PRINT_SLACK * 100), ws.title
 
 
 def test_tco_table_parts_sit_under_each_other_with_their_key(book: Path) -> None:
