@@ -20,8 +20,7 @@ from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
 
 Style = str  # a format name of the writer: "in_money", "out_ratio", ...
 ROW_PX = 17  # the default row height in pixels, which places what follows a chart
-CHART_GAPS = "ChartGaps"
-"""The workbook's name for the cells that answer #N/A on purpose: points a chart leaves out (``Chart.gaps``)."""
+CHART_GAPS = "ChartGaps"  # the workbook's name for cells answering #N/A on purpose (``Chart.gaps``)
 Scalar = str | float | int | None
 
 # ------------------------------------------------------------------ cells
@@ -744,10 +743,7 @@ class Chart(Block):
     legend: str
     width: int
     height: int
-    gaps: Span | None = None
-    """Hidden cells the series plot, answering #N/A where a point has no value: a chart leaves #N/A out (it
-    draws a text at 0). The workbook names them ``CHART_GAPS``, so that calc does not count their #N/A as errors;
-    the chart shows hidden data."""
+    gaps: Span | None = None  # hidden cells it plots, #N/A where no point (named CHART_GAPS: not errors to calc)
 
     @property
     def end(self) -> int:  # type: ignore[override]

@@ -1,6 +1,5 @@
-"""The TCO sheet: owning against renting per candidate (OWNEDGPUHOUR, RENTVSOWN, COSTPERMTOK, APIUTILIZATION),
-every owning input a labelled cell with its source or assumption, $ per million tokens by utilization (a table
-and its chart), and which input moves owned $ per million tokens most (the Read me's sensitivity row).
+"""The TCO sheet: owning against renting per candidate (OWNEDGPUHOUR, RENTVSOWN, COSTPERMTOK, APIUTILIZATION), every
+owning input with its source or assumption, $/M tokens by utilization (a table and its chart), the tornado.
 
 The candidates are Sizing's, row for row (its entries, per-GPU values and GPUs per node: cited on Sources from
 there); power per GPU is the candidate row's measured power (KWPERGPU) where MLPerf measured it, else the
@@ -407,8 +406,7 @@ TCO_COLUMNS = (
     Column("rented", "rented $/GPU-hour", _from_quotes(0)),
     Column("owned_mtok", "owned $/M at Sizing's rate", Lifted(_sizing_mtok, "out_money3")),  # hidden: Quotes'
 )
-HIDDEN_AT = 22
-"""Column W: the table's hidden columns, beside its first part (W:AX are hidden)."""
+HIDDEN_AT = 22  # column W: hidden helpers (W:AX) beside the table's first part and beside CURVES
 TCO_TABLE = TableBlock(
     TCO,
     under(CAPEX_TABLE),
@@ -498,8 +496,7 @@ def _at_utilization(j: int) -> Formula:
 
 
 def _plotted(j: int) -> Formula:
-    """What the chart plots of the row's j-th utilization: its $/M tokens, or #N/A where the row has none (a
-    chart leaves #N/A out; a text, "none", it would draw as a point at $0.00)."""
+    """The row's j-th $/M tokens as the chart plots it: #N/A where none (a text it would draw at $0.00)."""
     return Formula(lambda r: if_(call("ISNUMBER", r[f"u{j}"]), r[f"u{j}"], call("NA")), "out_money3")
 
 
@@ -518,10 +515,8 @@ CURVES = TableBlock(
 )
 
 
-def _plotted_span(i: int) -> Span:
-    """The hidden cells the chart plots for the CURVES row ``i``."""
-    row = CURVES.row(i)
-    return Span(row["plot0"].abs, row[f"plot{len(UTILIZATIONS) - 1}"].abs)
+def _plotted_span(i: int) -> Span:  # the hidden cells the chart plots for the CURVES row i
+    return Span(CURVES.row(i)["plot0"].abs, CURVES.row(i)[f"plot{len(UTILIZATIONS) - 1}"].abs)
 
 
 CURVES_CHART = Chart(
