@@ -96,7 +96,7 @@ _SINCE_ISSUE_44 = (
 # examples of Microsoft's pages: functions of Excel-saved workbooks that calc refused
 _WORKBOOKS_41 = (
     "COT COTH CSC CSCH SEC SECH ACOT ACOTH PERMUT PERMUTATIONA COMBINA ROMAN ARABIC ERF ERFC ERF.PRECISE ERFC.PRECISE "
-    "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS TEXTBEFORE TEXTAFTER"
+    "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS TEXTBEFORE TEXTAFTER GCD LCM"
 )
 
 # issue 41, checked by tests/excelcalc/lib against the examples of Microsoft's pages: the functions a
