@@ -64,8 +64,6 @@ def _escape(p: str, i: int, in_class: bool) -> tuple[str, int, bool]:
     if not c.isalnum():
         return p[i : i + 2], i + 2, False
     if c in _CLASSES and not (in_class and c in "bB"):
-        if in_class and c == "B":
-            raise _Refused("\\B in a character class")
         return p[i : i + 2], i + 2, True
     if in_class and c == "b":  # a backspace in a class, in both
         return "\\b", i + 2, False
@@ -164,6 +162,9 @@ def _translated(p: str) -> tuple[str, bool]:
         elif c == "^":  # PCRE2's ^ never matches after a newline that ends the text
             out.append("(?:^(?!(?<=\\n)\\Z))")
             i += 1
+        elif p.startswith("(?R)", i):  # recursion of the whole pattern, in both
+            out.append("(?R)")
+            i += 4
         elif p.startswith("(?", i) and (m := _FLAGS.match(p, i)) is not None:
             letters = m.group(1) + (m.group(2) or "")
             if set(letters) - set("imsx"):

@@ -122,8 +122,9 @@ textbefore, textafter = _part(False), _part(True)
 
 
 def _delimiters(v: Any, what: str) -> list[str] | XlError | None:
-    """A delimiter argument's texts (an array holds several); None where it is left out."""
-    if v is None or (scalar(v) is EMPTY and not isinstance(scalar(v), np.ndarray)):
+    """A delimiter argument's texts (an array holds several; a blank cell is empty text); None where it
+    is left out."""
+    if v is None or v is EMPTY:
         return None
     out: list[str] = []
     for d in as_grid(v).flat:

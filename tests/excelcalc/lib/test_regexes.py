@@ -94,6 +94,7 @@ PCRE2: dict[str, Any] = {
     '=REGEXTEST(CHAR(10),"\\v")': True,  # vertical white space (regex: the character 11 only)
     '=REGEXTEST("x","\\N")': True,  # any character but a newline
     '=REGEXTEST("xa","(?i)XA")': True,
+    '=REGEXEXTRACT("x(a(b)c)y","\\((?:[^()]|(?R))*\\)")': "(a(b)c)",  # recursion
     '=REGEXEXTRACT("a"&CHAR(10)&"b"&CHAR(10),"(?m)^.*",1)': [["a"], ["b"]],  # no ^ after the last newline
     '=REGEXTEST("a","\\Qa\\E")': "#VALUE!",  # refused, with the reason
     '=REGEXTEST("aB","a(?i)b")': "#VALUE!",  # an option group inside the pattern

@@ -124,6 +124,7 @@ def test_textsplit_of_a_cell_and_of_a_range(tmp_path: Path) -> None:
     cell's first piece (arrays of arrays it does not make)."""
     cells: dict[str, Any] = {"A1": "x,y", "A2": "z,w", "B1": ArrayFormula("B1:B2", '=_xlfn.TEXTSPLIT(A1:A2,",")')}
     cells["C1"] = ArrayFormula("C1:D1", '=_xlfn.TEXTSPLIT(A1,",")')
+    cells["E1"] = "=_xlfn.TEXTSPLIT(A1,Z1)"  # a blank cell is a delimiter of empty text: refused
     got = book(tmp_path, cells)
-    assert (got["B1"], got["B2"], got["C1"], got["D1"]) == ("x", "z", "x", "y")
+    assert (got["B1"], got["B2"], got["C1"], got["D1"], got["E1"]) == ("x", "z", "x", "y", "#VALUE!")
     assert evaluate('=TEXTSPLIT({"x,y";"z,w"},",")') == [["x"], ["z"]]
