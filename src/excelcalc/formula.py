@@ -87,10 +87,11 @@ def mark_missing(formula: str) -> str:
     Excel's own functions keep their own rule (``SUM(1,,2)`` is 3), except OFFSET, whose empty
     height or width is the reference's own (``lib.lookup.offset``), and the least squares fits, whose
     const left empty is TRUE where a typed 0 is FALSE (``lib.statistical``), TAKE and DROP, whose
-    rows left empty are all of them where a typed 0 is none (``lib.arrays``), and TEXTBEFORE and
-    TEXTAFTER, whose instance_num left empty is 1 where a typed 0 is #VALUE! (``lib.textparts``).
+    rows left empty are all of them where a typed 0 is none (``lib.arrays``), TEXTBEFORE and
+    TEXTAFTER, whose instance_num left empty is 1 where a typed 0 is #VALUE! (``lib.textparts``), and
+    TEXTSPLIT, whose delimiter left empty splits nothing where a typed 0 splits at each "0".
     """
-    newer = ("TAKE", "DROP", "TEXTBEFORE", "TEXTAFTER")
+    newer = ("TAKE", "DROP", "TEXTBEFORE", "TEXTAFTER", "TEXTSPLIT")
     names = {*_ADDIN, "OFFSET", "LINEST", "LOGEST", "TREND", "GROWTH", *newer, *(f"_XLFN.{n}" for n in newer)}
     out: list[str] = []
     calls: list[bool] = []  # for each open parenthesis: is it a call of an add-in function?

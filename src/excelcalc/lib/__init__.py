@@ -6,8 +6,8 @@ what it provides, in one form (``_common.Entry``): the engine's own implementati
 of formulas' own (``Wraps``), or formulas' own checked as it is (``FORMULAS``):
 
 * ``math`` (Math & Trig, and the arithmetic operators; ``mathtrig`` those of issue 41), ``text``
-  (Text, and ``&``; ``textparts`` TEXTBEFORE and TEXTAFTER), ``datetime``
-  (Date & Time), ``lookup`` (Lookup & Reference, implicit intersection and ``:``),
+  (Text, and ``&``; ``textparts`` TEXTBEFORE, TEXTAFTER and TEXTSPLIT; ``regexes`` the REGEX functions),
+  ``datetime`` (Date & Time), ``lookup`` (Lookup & Reference, implicit intersection and ``:``),
   ``statistical`` (Statistical, with Compatibility's STDEV, VAR, MODE...), ``information``,
   ``engineering``, ``financial``, ``logical`` (Logical, and the comparison operators), ``arrays``
   (Excel 365's dynamic arrays: FILTER, SORT, SORTBY, UNIQUE, SEQUENCE).
@@ -36,6 +36,7 @@ from excelcalc.lib import (
     lookup,
     math,
     mathtrig,
+    regexes,
     running,
     statistical,
     text,
@@ -51,6 +52,7 @@ CATEGORIES: tuple[ModuleType, ...] = (
     mathtrig,
     text,
     textparts,
+    regexes,
     datetime,
     lookup,
     statistical,
@@ -96,7 +98,8 @@ _SINCE_ISSUE_44 = (
 # examples of Microsoft's pages: functions of Excel-saved workbooks that calc refused
 _WORKBOOKS_41 = (
     "COT COTH CSC CSCH SEC SECH ACOT ACOTH PERMUT PERMUTATIONA COMBINA ROMAN ARABIC ERF ERFC ERF.PRECISE ERFC.PRECISE "
-    "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS TEXTBEFORE TEXTAFTER"
+    "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS TEXTBEFORE TEXTAFTER GCD LCM TEXTSPLIT REGEXTEST REGEXEXTRACT "
+    "REGEXREPLACE"
 )
 
 # issue 41, checked by tests/excelcalc/lib against the examples of Microsoft's pages: the functions a

@@ -1,5 +1,5 @@
 """Excel's Math & Trig functions of issue 41 that calc refused (Excel-saved workbooks call them): the
-reciprocal and hyperbolic trigonometric functions, PERMUT, PERMUTATIONA, COMBINA, ROMAN and ARABIC,
+reciprocal and hyperbolic trigonometric functions, PERMUT, PERMUTATIONA, COMBINA, ROMAN, ARABIC, GCD and LCM,
 each as its Microsoft page states it, arguments bounded as the page bounds them.
 
 * COT, CSC, SEC, COTH, CSCH and SECH: "The absolute value of Number must be less than 2^27" (#NUM!),
@@ -10,6 +10,8 @@ each as its Microsoft page states it, arguments bounded as the page bounds them.
 * ROMAN's form TRUE is the classic form 0, FALSE the simplified form 4 (formulas: both classic).
 * ARABIC ignores leading and trailing spaces, reads a negative numeral and refuses more than 255
   characters, as its page states (formulas refused the first two and read the third).
+* GCD and LCM: numbers truncated, ranges and arrays read cell by cell, a GCD argument of 2^53 or more
+  and an LCM of 2^53 or more #NUM! as their pages state (formulas' own answered a number past 2^53).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from excelcalc.backend import EMPTY, XlError, elementwise, error
+from excelcalc.backend import EMPTY, Ranges, XlError, as_grid, elementwise, error
 from excelcalc.lib._common import Entry, Wraps, cells, lazy, number, scalar
 from excelcalc.lib.math import LOG_LARGEST, combin
 from excelcalc.values import ReasonedError
@@ -172,6 +174,77 @@ def arabic(text: Any) -> Any:
     return sign * total
 
 
+# ------------------------------------------------------------------------------ GCD, LCM
+
+_EXACT = 2**53  # GCD page: "If a parameter to GCD is >=2^53, GCD returns the #NUM! error value"; LCM page:
+# "If LCM(a,b) >=2^53, LCM returns the #NUM! error value"
+_MAX_ARGUMENTS = 255  # both pages: "1 to 255 values"
+
+
+def _whole_numbers(name: str, args: tuple[Any, ...]) -> list[int] | XlError:
+    """The arguments of GCD or LCM as whole numbers (each truncated), ranges and arrays cell by cell;
+    the pages' errors: a nonnumeric argument #VALUE!, a negative one #NUM!."""
+    if not args:
+        return ReasonedError("#VALUE!", f"{name} takes at least one number")
+    if len(args) > _MAX_ARGUMENTS:
+        return ReasonedError("#VALUE!", f"{name} takes at most {_MAX_ARGUMENTS} arguments")
+    values: list[float] = []
+    for arg in args:
+        if isinstance(arg, Ranges | np.ndarray):  # a range or an array: its numbers, each cell
+            for v in as_grid(arg).flat:
+                if isinstance(v, XlError):
+                    return v
+                if v is None or v is EMPTY:
+                    if name == "LCM":  # blank as 0 would make the LCM 0, skipped it would not: no one checked
+                        return ReasonedError("#VALUE!", "LCM of a blank cell is not computed by benchsheet")
+                    v = 0.0  # GCD(x, 0) is x: blank read as 0 or skipped answers the same
+                if isinstance(v, str | bool | np.bool_):
+                    return ReasonedError("#VALUE!", f"{name} of a range or array holding {v!r}: it takes numbers")
+                values.append(float(v))
+            continue
+        v = scalar(arg)
+        if isinstance(v, XlError):
+            return v
+        try:
+            values.append(0.0 if v is None or v is EMPTY else number(v))
+        except (TypeError, ValueError):
+            return ReasonedError("#VALUE!", f"{name} of {v!r}: it takes numbers")
+    out: list[int] = []
+    for x in values:
+        if not math.isfinite(x):
+            return error("#NUM!")
+        if x < 0:
+            return ReasonedError("#NUM!", f"{name} of a negative number")
+        out.append(math.trunc(x))
+    return out
+
+
+def gcd(*args: Any) -> Any:
+    """GCD(number1, [number2], ...) (Microsoft's page): "the largest integer that divides both number1
+    and number2 without a remainder"; "If any value is not an integer, it is truncated"."""
+    found = _whole_numbers("GCD", args)
+    if isinstance(found, XlError):
+        return found
+    if any(n >= _EXACT for n in found):
+        return ReasonedError("#NUM!", "GCD of a number of 2^53 or more (Excel's bound)")
+    return float(math.gcd(*found))
+
+
+def lcm(*args: Any) -> Any:
+    """LCM(number1, [number2], ...) (Microsoft's page): "the smallest positive integer that is a
+    multiple of all integer arguments"; "If value is not an integer, it is truncated"; a 0 among them
+    makes it 0; from 2^53 on #NUM!, checked after each argument (no long product of Python integers)."""
+    found = _whole_numbers("LCM", args)
+    if isinstance(found, XlError):
+        return found
+    out = 1
+    for n in found:
+        out = math.lcm(out, n)
+        if out >= _EXACT:
+            return ReasonedError("#NUM!", "LCM of 2^53 or more (Excel's bound)")
+    return float(out)
+
+
 _TRIG: dict[str, Callable[..., Any]] = {
     "COT": _bounded("COT", lambda x: 1 / math.tan(x), True),
     "CSC": _bounded("CSC", lambda x: 1 / math.sin(x), True),
@@ -193,4 +266,6 @@ FUNCTIONS: dict[str, Entry] = {
     "ROMAN": Wraps(lambda table: roman(lazy(table, "ROMAN"))),
     "ARABIC": cells(arabic),
     "_XLFN.ARABIC": cells(arabic),
+    "GCD": gcd,
+    "LCM": lcm,
 }

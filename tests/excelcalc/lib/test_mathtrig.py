@@ -5,11 +5,13 @@ or a bound the page states."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from excelcalc.formula import evaluate
+from tests.excelcalc.lib.workbooks import book
 
 # formula -> (the page's answer, the decimals the page shows)
 EXAMPLES: dict[str, tuple[float, int]] = {
@@ -93,3 +95,45 @@ def test_of_arrays_cell_by_cell() -> None:
     assert [round(v, 3) for v in evaluate("=COT({30,45})")[0]] == [-0.156, 0.617]
     assert evaluate('=ARABIC({"X";"V"})') == [[10], [5]]
     assert evaluate("=COMBINA({4;10},3)") == [[20], [220]]
+
+
+# GCD function and LCM function (support.microsoft.com/en-us/office/gcd-function, lcm-function): the
+# pages' examples, then their remarks
+GCD_LCM: dict[str, Any] = {
+    "=GCD(5, 2)": 1,  # GCD page: "Greatest common divisor of 5 and 2" 1
+    "=GCD(24, 36)": 12,  # "... of 24 and 36" 12
+    "=GCD(7, 1)": 1,  # "... of 7 and 1" 1
+    "=GCD(5, 0)": 5,  # "... of 5 and 0" 5
+    "=LCM(5, 2)": 10,  # LCM page: "Least common multiple of 5 and 2" 10
+    "=LCM(24, 36)": 72,  # "... of 24 and 36" 72
+    "=GCD(24.9, 36.1)": 12,  # "If any value is not an integer, it is truncated"
+    "=LCM(5.9, 2.5)": 10,
+    "=GCD({24,36,60})": 12,  # an array: its numbers
+    '=GCD("24", 36)': 12,  # text that reads as a number, as Excel reads its number arguments
+    "=LCM(5, 0)": 0,  # 0 is a multiple of every integer
+    "=GCD(2^53-1, 1)": 1,
+    "=LCM(2^26, 2^26-1)": 2**52 - 2**26,
+    "=GCD(2^53, 2)": "#NUM!",  # GCD page: "If a parameter to GCD is >=2^53, GCD returns the #NUM! error value"
+    "=LCM(2^27, 2^26+1)": "#NUM!",  # LCM page: "If LCM(a,b) >=2^53, LCM returns the #NUM! error value"
+    "=GCD(-1, 2)": "#NUM!",  # both pages: "If any argument is less than zero, ... returns the #NUM! error value"
+    "=LCM(3, -2)": "#NUM!",
+    '=GCD("a", 2)': "#VALUE!",  # "If any argument is nonnumeric, ... returns the #VALUE! error value"
+    '=LCM({2,"a"})': "#VALUE!",
+    "=GCD(1/0, 2)": "#DIV/0!",  # an error argument is the answer
+}
+
+
+@pytest.mark.parametrize("formula", GCD_LCM)
+def test_gcd_and_lcm_as_microsoft_documents_them(formula: str) -> None:
+    got = evaluate(formula)
+    want = GCD_LCM[formula]
+    assert (str(got) if isinstance(want, str) else got) == want
+
+
+def test_gcd_and_lcm_of_ranges(tmp_path: Path) -> None:
+    """A range is read cell by cell (its text #VALUE!); at most 255 arguments, as the pages state."""
+    cells: dict[str, Any] = {"A1": 24, "A2": 36, "A3": 60, "A4": "x"}
+    cells |= {"B1": "=GCD(A1:A3)", "B2": "=LCM(A1:A2, 5)", "B3": "=GCD(A1:A4)"}
+    got = book(tmp_path, cells)
+    assert (got["B1"], got["B2"], got["B3"]) == (12, 360, "#VALUE!")
+    assert str(evaluate("=GCD(" + ",".join(["2"] * 256) + ")")) == "#VALUE!"

@@ -75,7 +75,11 @@ INSTALLED |= {*_MATHTRIG.split(), *("_XLFN." + n for n in _MATHTRIG.split())}
 INSTALLED |= {"COMBINA", "_XLFN.COMBINA", "ROMAN", "ARABIC", "_XLFN.ARABIC"}
 _SHAPING = "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS"  # issue 41 item 7: the engine's own (lib.arrays)
 INSTALLED |= {*_SHAPING.split(), *("_XLFN." + n for n in _SHAPING.split())}
-INSTALLED |= {"TEXTBEFORE", "_XLFN.TEXTBEFORE", "TEXTAFTER", "_XLFN.TEXTAFTER"}  # issue 41 item 7 (lib.textparts)
+_TEXTPARTS = "TEXTBEFORE TEXTAFTER TEXTSPLIT"  # issue 41 item 7: the engine's own (lib.textparts)
+INSTALLED |= {*_TEXTPARTS.split(), *("_XLFN." + n for n in _TEXTPARTS.split())}
+_REGEX = "REGEXTEST REGEXEXTRACT REGEXREPLACE"  # issue 41 item 7: PCRE2's patterns and $1 (lib.regexes)
+INSTALLED |= {*_REGEX.split(), *("_XLFN." + n for n in _REGEX.split())}
+INSTALLED |= {"GCD", "LCM"}  # issue 41 item 7: arguments of 2^53 or more #NUM! as Excel (lib.mathtrig)
 OPERATORS = frozenset({"+", "-", "*", "/", "^", "U-", "%", "&", "=", "<>", "<", ">", "<=", ">=", ":"})
 
 

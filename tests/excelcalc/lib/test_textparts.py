@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from openpyxl.worksheet.formula import ArrayFormula
 
 from excelcalc.formula import evaluate
 from tests.excelcalc.lib.workbooks import book
@@ -57,3 +58,73 @@ def test_a_text_of_several_cells_cell_by_cell(tmp_path: Path) -> None:
     assert evaluate("=TEXTAFTER(12345,3)") == "45"
     got = book(tmp_path, {"A1": "x@mail.org", "A2": "y@web.net", "B1": '=_xlfn.TEXTAFTER(A1,"@")'})
     assert got["B1"] == "mail.org"
+
+
+# TEXTSPLIT function (support.microsoft.com/en-us/office/textsplit-function): the page's examples, with its
+# data in A2 (and A3), and the results its pictures show
+YODA = "Do. Or do not. There is no try. -Anonymous"
+NA = "#N/A"
+TEXTSPLIT: dict[str, Any] = {
+    # Example 1: "Split a name and a sentence by using a common delimiter"
+    '=TEXTSPLIT("Dakota Lennon Sanchez", " ")': [["Dakota", "Lennon", "Sanchez"]],
+    '=TEXTSPLIT("To be or not to be", " ")': [["To", "be", "or", "not", "to", "be"]],
+    # Example 2: "Split an array constant in A2 into a 2X3 array"
+    '=TEXTSPLIT("1,2,3;4,5,6",",",";")': [["1", "2", "3"], ["4", "5", "6"]],
+    # Example 3
+    f'=TEXTSPLIT("{YODA}",".")': [["Do", " Or do not", " There is no try", " -Anonymous"]],
+    f'=TEXTSPLIT("{YODA}",{{".","-"}})': [["Do", " Or do not", " There is no try", " ", "Anonymous"]],
+    f'=TEXTSPLIT("{YODA}",{{".","-"}},,FALSE)': [["Do", " Or do not", " There is no try", " ", "Anonymous"]],
+    # Example 4, 5 and 6: down the rows
+    f'=TEXTSPLIT("{YODA}",,".")': [["Do"], [" Or do not"], [" There is no try"], [" -Anonymous"]],
+    f'=TEXTSPLIT("{YODA}",,{{".","-"}})': [["Do"], [" Or do not"], [" There is no try"], [" "], ["Anonymous"]],
+    f'=_xlfn.TEXTSPLIT("{YODA}",,{{".","-"}},TRUE)': [
+        ["Do"],
+        [" Or do not"],
+        [" There is no try"],
+        [" "],
+        ["Anonymous"],
+    ],
+    # Example 7: "pad_with The value with which to pad the result. The default is #N/A"
+    f'=TEXTSPLIT("{YODA}"," ",".",TRUE)': [
+        ["Do", NA, NA, NA],
+        ["Or", "do", "not", NA],
+        ["There", "is", "no", "try"],
+        ["-Anonymous", NA, NA, NA],
+    ],
+    f'=TEXTSPLIT("{YODA}"," ",".",TRUE,,"")': [
+        ["Do", "", "", ""],
+        ["Or", "do", "not", ""],
+        ["There", "is", "no", "try"],
+        ["-Anonymous", "", "", ""],
+    ],
+    # ignore_empty "Defaults to FALSE, which creates an empty cell"; match_mode "Specify 1 to perform a
+    # case-insensitive match"
+    '=TEXTSPLIT("a,,b",",")': [["a", "", "b"]],
+    '=TEXTSPLIT("a,,b",",",,TRUE)': [["a", "b"]],
+    '=TEXTSPLIT("aXbxc","x")': [["aXb", "c"]],
+    '=TEXTSPLIT("aXbxc","x",,,1)': [["a", "b", "c"]],
+    '=TEXTSPLIT("abc",",")': "abc",
+    '=TEXTSPLIT(1.5,".")': [["1", "5"]],  # a number is split as its text
+    '=TEXTSPLIT("a-b","-",,,2)': "#VALUE!",  # match_mode is 0 or 1
+    '=TEXTSPLIT("a-b",,)': "#VALUE!",  # no delimiter at all
+}
+
+
+@pytest.mark.parametrize("formula", TEXTSPLIT)
+def test_textsplit_as_microsoft_documents_it(formula: str) -> None:
+    got = evaluate(formula)
+    want = TEXTSPLIT[formula]
+    if isinstance(got, list):
+        got = [[str(v) for v in row] for row in got]
+    assert (str(got) if isinstance(want, str) else got) == want
+
+
+def test_textsplit_of_a_cell_and_of_a_range(tmp_path: Path) -> None:
+    """A cell's text spills from the formula's cell; of a range of several texts, Excel answers each
+    cell's first piece (arrays of arrays it does not make)."""
+    cells: dict[str, Any] = {"A1": "x,y", "A2": "z,w", "B1": ArrayFormula("B1:B2", '=_xlfn.TEXTSPLIT(A1:A2,",")')}
+    cells["C1"] = ArrayFormula("C1:D1", '=_xlfn.TEXTSPLIT(A1,",")')
+    cells["E1"] = "=_xlfn.TEXTSPLIT(A1,Z1)"  # a blank cell is a delimiter of empty text: refused
+    got = book(tmp_path, cells)
+    assert (got["B1"], got["B2"], got["C1"], got["D1"], got["E1"]) == ("x", "z", "x", "y", "#VALUE!")
+    assert evaluate('=TEXTSPLIT({"x,y";"z,w"},",")') == [["x"], ["z"]]
