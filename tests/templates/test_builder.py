@@ -1217,7 +1217,10 @@ def page_setup(path: Path) -> dict[str, Any]:
     return {
         ws.title: (
             ws.print_area,
-            ws.sheet_properties.pageSetUpPr.fitToPage if ws.sheet_properties.pageSetUpPr else None,
+            bool(ws.sheet_properties.pageSetUpPr and ws.sheet_properties.pageSetUpPr.fitToPage),  # LO: False
+            None
+            if ws.sheet_properties.pageSetUpPr and ws.sheet_properties.pageSetUpPr.fitToPage
+            else ws.page_setup.scale,
             1 if ws.page_setup.fitToWidth is None else ws.page_setup.fitToWidth,  # 1: the default
             1 if ws.page_setup.fitToHeight is None else ws.page_setup.fitToHeight,
             {k: round(d.width, 2) for k, d in ws.column_dimensions.items() if d.width and not d.hidden},
