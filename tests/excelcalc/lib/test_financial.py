@@ -171,3 +171,40 @@ def test_irr_finds_the_root_its_guess_leads_to(tmp_path: Path) -> None:
     assert got["B1"] == pytest.approx(0.1, abs=1e-12)
     assert got["B2"] == pytest.approx(0.2, abs=1e-12)
     assert got["B3"] == pytest.approx(1.3, abs=1e-12)
+
+
+# Excel's own answers recorded by ExcelFinancialFunctions (github.com/fsprojects/ExcelFinancialFunctions,
+# commit 97756a375769e45059c7d58fc51fc7e391bc4984, Apache-2.0), whose console tests call Excel's
+# WorksheetFunction.Vdb through interop and whose tests/ExcelFinancialFunctions.Tests/testdata/vdb.test
+# keeps the answers (13 significant digits): cost, salvage, life, start, end, factor, switching
+VDB_BY_EXCEL = {
+    "=VDB(100,10,13,0,13,1,FALSE)": 90.0,
+    "=VDB(100,50,13,1,13,1,FALSE)": 42.30769230769,
+    "=VDB(100,50,13,1,13,3,FALSE)": 26.92307692308,
+    "=VDB(100,50,13,2,13,1,FALSE)": 35.20710059172,
+    "=VDB(100,50,13,2,13,3,FALSE)": 9.171597633136,
+    "=VDB(100,10,1,0,1,4.5,FALSE)": 90.0,
+    "=VDB(100,10,13,0,4.2,3,FALSE)": 66.60319478148,
+    "=VDB(100,10,13,1,4.2,1,FALSE)": 22.14201183432,
+}
+
+
+@pytest.mark.parametrize("formula", VDB_BY_EXCEL)
+def test_vdb_to_the_end_of_the_life_as_excel_answers(formula: str) -> None:
+    """Issue 41: VDB switching to straight line up to the last period of the life answered #VALUE!
+    (formulas divided the book value by the life left, 0)."""
+    got = evaluate(formula)
+    assert isinstance(got, float), got
+    assert got == pytest.approx(VDB_BY_EXCEL[formula], rel=1e-12, abs=1e-9)
+
+
+def test_vdb_counts_periods_from_a_part_period_start() -> None:
+    """Issue 41: with a start_period inside a period, Excel counts whole periods from the start, the
+    first part period its share of the first period: ExcelFinancialFunctions' compatibility notes
+    (docs/compatibility.fsx, commit above) show Excel's VDB(100,10,13,0,1,1) 0.1479 more than
+    VDB(100,10,13,0,0.5,1) + VDB(100,10,13,0.5,1,1), and the sum equal to it without switching
+    (no_switch TRUE). formulas answered the same whole either way (a difference of 0)."""
+    whole, first, second = (evaluate(f"=VDB(100,10,13,{s},{e},1)") for s, e in ((0, 1), (0, 0.5), (0.5, 1)))
+    assert round(whole - first - second, 4) == 0.1479
+    whole, first, second = (evaluate(f"=VDB(100,10,13,{s},{e},1,TRUE)") for s, e in ((0, 1), (0, 0.5), (0.5, 1)))
+    assert whole - first - second == pytest.approx(0, abs=1e-12)
