@@ -56,7 +56,8 @@ INSTALLED |= {
     "IRR",
     "SUMIF",
     "VDB",
-}  # issues 41, 44 (VDB: periods from a part period start, as Excel counts them)
+    "PPMT",
+}  # issues 41, 44 (VDB: periods from a part period start, as Excel counts them; PPMT: closed form)
 INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENCE", "_XLFN.SEQUENCE"}  # issue 41
 # issue 44: multiples to Excel's 15 digits (FLOOR(7.1,0.1) was 7), TRUNC of the 15 digits without a loop
 # per digit, MROUND half away from 0, INT of 1E308
