@@ -229,3 +229,29 @@ def test_ppmt_as_excel_answers(formula: str) -> None:
     got = evaluate(formula)
     assert isinstance(got, float), got
     assert math.isclose(got, PPMT_BY_EXCEL[formula], rel_tol=1e-12, abs_tol=0.0), got
+
+
+def test_xirr_answers_excels_digits() -> None:
+    """Issue 41: Excel's XIRR bisects a bracket of rates until it is narrower than 2^-26 and answers its
+    midpoint, so its last digits depend on the guess. calc found the root by Newton's method (formulas)
+    and differed from the 9th digit. Excel-saved cells: Gnumeric's samples/excel/finfuns.xls (saved by
+    Excel; github.com/GNOME/gnumeric, commit 4c259546331828820682371bdbdd9798e92266dd), row 69. Answers
+    ExcelFinancialFunctions recorded from Excel (testdata/xirr.test, commit above), 13 digits, one
+    cash flow from three guesses."""
+    finfuns = {
+        '=XIRR({-10000;2750;4250;3250;2742},{"1998/1/1";"1998/1/3";"1998/10/30";"1999/2/15";"1999/1/4"},0.1)': (
+            0.4284583032131196
+        ),
+        '=XIRR({-10000;2750;4250;3250;2742},{"1998/1/1";"1998/1/3";"1998/10/30";"1999/2/15";"1999/2/4"},0.01)': (
+            0.41707635402679444
+        ),
+        '=XIRR({-10000;2750;4290;3250;2742},{"1998/1/1";"1998/1/3";"1998/10/30";"1999/2/15";"1999/2/4"},0.01)': (
+            0.4230088663101197
+        ),
+    }
+    for formula, excel in finfuns.items():
+        assert evaluate(formula) == excel, formula
+    flows = "{-100;10;10;100},{25659;26341;29334;30405}"  # 4/1/1970, 2/12/1972, 4/23/1980, 3/30/1983
+    for guess, excel in ((0.15, 0.01563509255648), (0.5, 0.015635099262), (0, 0.01563509277344)):
+        assert evaluate(f"=XIRR({flows},{guess})") == pytest.approx(excel, rel=1e-12, abs=0), guess
+    assert evaluate("=XIRR({-100;-10;10;100},{25659;26341;29334;30405},0.15)") == pytest.approx(4.470348358154e-09)
