@@ -93,3 +93,35 @@ def test_of_arrays_cell_by_cell() -> None:
     assert [round(v, 3) for v in evaluate("=COT({30,45})")[0]] == [-0.156, 0.617]
     assert evaluate('=ARABIC({"X";"V"})') == [[10], [5]]
     assert evaluate("=COMBINA({4;10},3)") == [[20], [220]]
+
+
+# Gnumeric's samples/excel/trig.xls (github.com/GNOME/gnumeric, commit 4c259546331828820682371bdbdd9798e92266dd),
+# saved by Excel: rows 3 to 5, the columns -2PI to 2PI, as Excel cached them (an Excel 2007 copy of it,
+# hypernumbers' tests/excel_files/Win_Excel07_As_97/e_trig.xls, holds the same values)
+NEAR_MULTIPLES_OF_HALF_PI = {
+    "=SIN(-2*PI())": 2.45029690981724e-16,
+    "=SIN(-1*PI())": -1.22514845490862e-16,
+    "=SIN(PI())": 1.22514845490862e-16,
+    "=SIN(2*PI())": -2.45029690981724e-16,
+    "=COS(-3/2*PI())": -1.83772268236293e-16,
+    "=COS(-PI()/2)": 6.1257422745431e-17,
+    "=COS(PI()/2)": 6.1257422745431e-17,
+    "=COS(3/2*PI())": -1.83772268236293e-16,
+    "=TAN(-3/2*PI())": -5441517425873024.0,
+    "=TAN(-PI()/2)": -1.6324552277619072e16,
+    "=TAN(PI()/2)": 1.6324552277619072e16,
+    "=TAN(PI())": -1.22514845490862e-16,
+    "=TAN(3/2*PI())": 5441517425873024.0,
+    "=SIN(-PI()/2)": -1.0,
+    "=COS(PI())": -1.0,
+    "=SIN(1)": 0.8414709848078965,
+    "=COS(1)": 0.5403023058681398,
+}
+
+
+@pytest.mark.parametrize("formula", NEAR_MULTIPLES_OF_HALF_PI)
+def test_sin_cos_tan_near_multiples_of_half_pi_as_excel_saved_them(formula: str) -> None:
+    """Issue 41: Excel reduces the argument by pi to 64 bits, so COS(PI()/2) is 6.1257422745431E-17, not
+    the distance of PI()/2 to pi/2 (6.123233995736766E-17, formulas): a number other than Excel's at the
+    judge's 1e-9."""
+    assert evaluate(formula) == NEAR_MULTIPLES_OF_HALF_PI[formula]
