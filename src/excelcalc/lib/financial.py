@@ -185,6 +185,8 @@ def _xirr_bracket(f: Callable[[float], float], guess: float) -> tuple[float, flo
     """Two rates with XNPV of other signs, as Excel's XIRR finds them: from a guess g >= 0, 0 to g
     (g 0: 1E-5), then g to 2g, 2g to 4g...; from a guess below 0, g to 0; below both, halving the
     distance to -1 (1 + rate halved) until the sign changes."""
+    if guess <= -1:
+        return None
     if guess >= 0:
         lo, hi = 0.0, guess if guess > 0 else 1e-5
         while hi <= XIRR_WIDEST:

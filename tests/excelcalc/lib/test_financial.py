@@ -254,3 +254,9 @@ def test_xirr_answers_excels_digits() -> None:
     for guess, excel in ((0.15, 0.01563509255648), (0.5, 0.015635099262), (0, 0.01563509277344)):
         assert evaluate(f"=XIRR({flows},{guess})") == pytest.approx(excel, rel=1e-12, abs=0), guess
     assert evaluate("=XIRR({-100;-10;10;100},{25659;26341;29334;30405},0.15)") == pytest.approx(4.470348358154e-09)
+
+
+def test_xirr_of_a_guess_of_minus_one_or_below_is_num() -> None:
+    """A rate of -1 or below has no XNPV (1 + rate to a fractional power): #NUM!, not a complex number."""
+    assert str(evaluate(f"=XIRR({VALUES},{DATES},-2)")) == "#NUM!"
+    assert str(evaluate(f"=XIRR({VALUES},{DATES},-1)")) == "#NUM!"
