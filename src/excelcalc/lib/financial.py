@@ -252,6 +252,8 @@ def _own_xnpv_xirr(name: str, args: tuple[Any, ...], values: np.ndarray, dates: 
     if any(not 0 <= d <= 2958465 for d in days):
         return None
     flows = [float(v) for v in values]
+    if isinstance(scalar(args[0] if name == "XNPV" else args[2] if len(args) > 2 else 0.1), bool):
+        return None  # a rate or guess TRUE: formulas' answer (#VALUE! from a cell), as before
     if name == "XNPV":
         rate = plain_number(args[0], "XNPV's rate")
         if not isinstance(rate, float) or rate <= 0:

@@ -260,3 +260,13 @@ def test_xirr_of_a_guess_of_minus_one_or_below_is_num() -> None:
     """A rate of -1 or below has no XNPV (1 + rate to a fractional power): #NUM!, not a complex number."""
     assert str(evaluate(f"=XIRR({VALUES},{DATES},-2)")) == "#NUM!"
     assert str(evaluate(f"=XIRR({VALUES},{DATES},-1)")) == "#NUM!"
+
+
+def test_xirr_guess_and_xnpv_rate_of_true_stay_value_errors(tmp_path: Path) -> None:
+    """A logical value is no guess for XIRR and no rate for XNPV: #VALUE!, as calc answered before
+    XIRR and XNPV were computed here (not 1, which the bisection would take)."""
+    cells: dict[str, Any] = {f"A{i + 1}": v for i, v in enumerate([-10000, 2750, 4250, 3250, 2750])}
+    cells |= {f"B{i + 1}": d for i, d in enumerate([39448, 39508, 39751, 39859, 39904])}
+    cells |= {"C1": True, "D1": "=XIRR(A1:A5,B1:B5,C1)", "D2": "=XNPV(C1,A1:A5,B1:B5)", "D3": "=XIRR(A1:A5,B1:B5,TRUE)"}
+    got = book(tmp_path, cells)
+    assert (got["D1"], got["D2"], got["D3"]) == ("#VALUE!", "#VALUE!", "#VALUE!")
