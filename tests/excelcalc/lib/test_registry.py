@@ -55,7 +55,9 @@ INSTALLED |= {
     "_XLFN.UNICHAR",
     "IRR",
     "SUMIF",
-}  # issues 41, 44
+    "VDB",
+    "PPMT",
+}  # issues 41, 44 (VDB: periods from a part period start, as Excel counts them; PPMT: closed form)
 INSTALLED |= {"FILTER", "_XLFN._XLWS.FILTER", "UNIQUE", "_XLFN.UNIQUE", "SEQUENCE", "_XLFN.SEQUENCE"}  # issue 41
 # issue 44: multiples to Excel's 15 digits (FLOOR(7.1,0.1) was 7), TRUNC of the 15 digits without a loop
 # per digit, MROUND half away from 0, INT of 1E308
@@ -72,6 +74,7 @@ INSTALLED |= {"MAKEARRAY", "_XLFN.MAKEARRAY"}  # issue 41: its size bounded befo
 # COMBINA (formulas has none), ROMAN's FALSE form, ARABIC of spaces and signs (lib.mathtrig)
 _MATHTRIG = "COT CSC SEC COTH CSCH SECH ACOT ACOTH PERMUT PERMUTATIONA"
 INSTALLED |= {*_MATHTRIG.split(), *("_XLFN." + n for n in _MATHTRIG.split())}
+INSTALLED |= {"SIN", "COS", "TAN"}  # issue 41: reduced by Excel's pi (pi to 64 bits) near a multiple of pi/2
 INSTALLED |= {"COMBINA", "_XLFN.COMBINA", "ROMAN", "ARABIC", "_XLFN.ARABIC"}
 _SHAPING = "TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSEROWS"  # issue 41 item 7: the engine's own (lib.arrays)
 INSTALLED |= {*_SHAPING.split(), *("_XLFN." + n for n in _SHAPING.split())}
