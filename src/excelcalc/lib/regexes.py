@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import regex
 
-from excelcalc.backend import Array, XlError, error
+from excelcalc.backend import Array, XlError
 from excelcalc.formula_text import MAX_TEXT
-from excelcalc.lib._common import Entry, number
+from excelcalc.lib._common import Entry, cells, number
 from excelcalc.lib.text import as_text
 from excelcalc.values import ReasonedError, plain
 
@@ -363,33 +363,16 @@ def _regexreplace(text: Any, pattern: Any, replacement: Any, occurrence: Any = N
 
 
 def _first(f: Any) -> Any:
-    """``f`` cell by cell over its array arguments (Excel lifts them, a one-cell argument beside every
-    cell, a cell past a smaller argument's edge #N/A); an array answered in a cell of such an array is
-    its first value (Excel makes no array of arrays)."""
-
-    def one(v: Any) -> Any:
-        return v.flat[0] if isinstance(v, np.ndarray) and v.size == 1 else v
+    """``f`` cell by cell over its array arguments (``_common.cells``: Excel lifts them); an array answered
+    in a cell of such an array is its first value (Excel makes no array of arrays), one answered alone
+    spills."""
+    each = cells(lambda *args: v.flat[0] if isinstance(v := f(*args), np.ndarray) else v)
 
     def run(*args: Any) -> Any:
-        values = [plain(a) for a in args]
-        grids = [v for v in values if isinstance(v, list)]
-        if not grids:
-            return one(f(*values))
-        rows, cols = max(len(g) for g in grids), max(len(g[0]) for g in grids)
-
-        def at(v: Any, r: int, c: int) -> Any:
-            if not isinstance(v, list):
-                return v
-            if len(v) == 1 and len(v[0]) == 1:
-                return v[0][0]
-            return v[r][c] if r < len(v) and c < len(v[r]) else error("#N/A")
-
-        out = np.empty((rows, cols), dtype=object)
-        for r in range(rows):
-            for c in range(cols):
-                v = f(*[at(a, r, c) for a in values])
-                out[r, c] = v.flat[0] if isinstance(v, np.ndarray) else v
-        return out.view(Array)
+        if any(isinstance(plain(a), list) for a in args):
+            return each(*args)
+        v = f(*(plain(a) for a in args))
+        return v.flat[0] if isinstance(v, np.ndarray) and v.size == 1 else v
 
     run.__name__ = f.__name__.lstrip("_").upper()
     return run
