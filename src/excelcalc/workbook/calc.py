@@ -148,7 +148,9 @@ def _compute_and_write(src: Path, out: Path, strip_formulas: bool, force: bool) 
     order = {name: i for i, name in enumerate(computed.sheet_names)}
     # a .xlsx cannot hold macros (Excel refuses one that does): a copy so named leaves them out
     drop = target.suffix.lower() == ".xlsx" and has_macros(package)
-    values, formulas, count = cached_values(computed), formula_texts(computed), len(computed.formulas)
+    values, count = cached_values(computed), len(computed.formulas)
+    # the formulas let a chart's title find its cell again: made where the workbook has a chart
+    formulas = formula_texts(computed) if any(p.startswith("xl/charts/") for p in package) else None
     errors = _errors(computed, order)
     del computed  # what the report needs is taken: its cells' memory free for the writer's
     try:

@@ -116,7 +116,7 @@ def _collect(
         key = (keys[s], f"{col_letters(col)}{row}")
         texts[key] = f.text
         f.refs, f.prog = (), None  # run: its references' memory free for the answers (1M =A2...: 150 MB)
-        if i in circular:
+        if circular and i in circular:
             results[i] = store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once
             answers[key] = v = results[i]
