@@ -5,7 +5,8 @@ The formulas of a filled-down column differ only by rows: written relative to th
 structured and 3-D references (``tables.rewrite``), finds its shape's program (prepared and
 parsed by the engine once per shape, ``FormulaShape``) and places the shape's references at the
 cell (as numbers, ``Offsets``, where every reference is a cell or a range of this workbook); a
-cell that cannot be computed gets its reason as ``FormulaCell.problem``.
+cell that cannot be computed gets its reason as ``FormulaCell.problem``. The next cells of a
+filled-down column are known by their text in their row (``ColumnRun``) and placed by arithmetic.
 """
 
 from __future__ import annotations
