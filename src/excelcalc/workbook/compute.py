@@ -49,7 +49,7 @@ from excelcalc.workbook.explain import bare
 from excelcalc.workbook.graph import Producers, dependency_order
 from excelcalc.workbook.references import EXTERNAL
 from excelcalc.workbook.runner import Deadline, failed, run_all, store
-from excelcalc.workbook.shapes import FormulaShape, prepare_cell
+from excelcalc.workbook.shapes import ColumnRun, FormulaShape, prepare_cell
 
 __all__ = [
     "EXTERNAL",
@@ -81,9 +81,10 @@ def compute(
     with Deadline(MAX_SECONDS if seconds is None else seconds) as deadline:
         book = WorkbookCells(Path(path), parts)
         shapes: dict[tuple[int, str], FormulaShape | None] = {}
+        runs: dict[tuple[int, int], ColumnRun] = {}
         for f in book.formulas:
             try:
-                prepare_cell(book, f, shapes)
+                prepare_cell(book, f, shapes, runs)
             except Exception as exc:  # the engine's own failure on odd input: this cell says so
                 f.problem = failed(exc)
             deadline.check()
@@ -115,7 +116,7 @@ def _collect(
         key = (keys[s], f"{col_letters(col)}{row}")
         texts[key] = f.text
         f.refs, f.prog = (), None  # run: its references' memory free for the answers (1M =A2...: 150 MB)
-        if i in circular:
+        if circular and i in circular:
             results[i] = store(book, f, ReasonedError("#VALUE!", "not computed (a circular reference?)"))
         if f.shape == (1, 1):  # most formula cells: the key made once, the answer shown at once
             answers[key] = v = results[i]

@@ -27,13 +27,22 @@ class Producers:
 
     def __init__(self, book: WorkbookCells) -> None:
         self.at: dict[Pos, int] = {}
+        at = self.at
         columns: dict[tuple[int, int], list[int]] = {}
+        rows: list[int] = []
+        last: tuple[int, int] | None = None  # the column of the formula before, whose rows are ``rows``
         for i, f in enumerate(book.formulas):
-            s, row, col = f.pos
+            pos = f.pos
+            s, row, col = pos
             if f.shape == (1, 1):  # most formulas: one cell
-                self.at.setdefault(f.pos, i)
-                columns.setdefault((s, col), []).append(row)
+                if pos not in at:
+                    at[pos] = i
+                if (s, col) != last:
+                    last = (s, col)
+                    rows = columns.setdefault(last, [])
+                rows.append(row)
                 continue
+            last = None
             for r in range(row, row + f.shape[0]):
                 for c in range(col, col + f.shape[1]):
                     self.at.setdefault((s, r, c), i)
@@ -67,12 +76,21 @@ def dependency_order(book: WorkbookCells, producers: Producers) -> tuple[list[in
     graph = DependencyGraph(producers, n)
     at = producers.at
     for i, f in enumerate(book.formulas):
+        refs = f.refs
+        if len(refs) == 1:  # most formulas (=B2, SUM(B2:B9)): no set of those seen
+            ref = refs[0]
+            j = at.get(ref[:3]) if ref[1] == ref[3] and ref[2] == ref[4] else graph.range_node(ref)
+            if j is not None:
+                graph.link(j, i)
+            continue
         seen: set[int] = set()
-        for ref in f.refs:
+        for ref in refs:
             j = at.get(ref[:3]) if ref[1] == ref[3] and ref[2] == ref[4] else graph.range_node(ref)
             if j is not None and j not in seen:
                 seen.add(j)
                 graph.link(j, i)
+    if not graph.edges:  # no formula reads another's cell: the formulas in their own order
+        return list(range(n)), set()
     return _sorted(graph.succ, n)
 
 

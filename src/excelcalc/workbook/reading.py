@@ -156,7 +156,7 @@ def _read_cells(book: WorkbookCells, s: int, cells: Iterator[tuple[bytes, ...]],
     columns: dict[bytes, int] = {}
     col_last: dict[int, int] = {}  # column -> last row holding a cell
     row_last: dict[int, int] = {}  # row -> last column holding a cell
-    put = book.put
+    put, formula_cell = book.put, book.formula_cell
     read = 0
     texts: dict[bytes, str] = {}  # a formula written the same way in many cells: one text for them all
     for letters, digits, kind, f, _f_end, v, v_end, text, _, attrs, body in cells:  # empty: not in the cell
@@ -170,13 +170,13 @@ def _read_cells(book: WorkbookCells, s: int, cells: Iterator[tuple[bytes, ...]],
             col_last[col] = row
         if col > row_last.get(row, 0):
             row_last[row] = col
-        if f:
+        if f:  # a formula's text (never empty): its cell as ``put`` makes it, without the checks of other values
             formula = texts.get(f)
             if formula is None:
                 formula = "=" + _xml_text(f)
                 if len(texts) < _SHARED_TEXTS:
                     texts[f] = formula
-            put((s, row, col), "f", formula)
+            formula_cell((s, row, col), formula)
         elif kind == b"inlineStr":  # an empty <f></f> is no formula: the cell is its value (_formula_value)
             put((s, row, col), "s", _unescaped(_xml_text(text)))
         else:  # an empty <v></v> as _read_cell reads it: not as a missing <v>

@@ -22,7 +22,17 @@ from excelcalc.workbook.cells import ERROR_CODES, MAX_COL, MAX_ROW, col_letters,
 if TYPE_CHECKING:
     from excelcalc.workbook.book import Ref, WorkbookCells
 
-__all__ = ["A1_REFERENCE", "EXTERNAL", "absolute", "meaning_at", "relative", "resolve", "resolve_text", "scoped_name"]
+__all__ = [
+    "A1_REFERENCE",
+    "EXTERNAL",
+    "absolute",
+    "cell_references",
+    "meaning_at",
+    "relative",
+    "resolve",
+    "resolve_text",
+    "scoped_name",
+]
 
 EXTERNAL = "external workbook references are not followed"
 _COLS = re.compile(r"^(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})$")
@@ -96,6 +106,12 @@ def relative(text: str, row: int, col: int) -> str:
         last = end
     out.append(text[last:])
     return "".join(out)
+
+
+def cell_references(text: str) -> tuple[tuple[int, int, int, int, bool, bool], ...]:
+    """The cell references ``relative`` finds in ``text``, outside strings: (start, start of the row
+    digits, end, column number, $column, $row) of each."""
+    return _cell_references(_masked(text))
 
 
 _DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")

@@ -401,12 +401,19 @@ def _patch_in_order(xml: str, values: Mapping[str, Shown]) -> tuple[str, int, se
     chunks: list[str] = []  # the pieces joined every _JOINED, as patch_sheet joins them
     done = at = 0
     find, match = xml.find, PATCH_CELLS.match
+    isfinite = math.isfinite
     for ref, value in values.items():
         i = find(f'<c r="{ref}"', at)
         m = match(xml, i) if i >= 0 else None
-        if m is None or m.group("qr") != ref:
+        if m is None:
             return None
-        out = _new_cell("", m.group("qa"), m.group("qf"), value, False)
+        found, attrs, formula = m.group("qr", "qa", "qf")
+        if found != ref:
+            return None
+        if type(value) is int or (type(value) is float and isfinite(value)):  # a number: as _new_cell writes it
+            out = f"<c{attrs}>{formula or ''}<v>{value!r}</v></c>"
+        else:
+            out = _new_cell("", attrs, formula, value, False)
         at = m.end()
         if len(out) != at - i or not xml.startswith(out, i):  # (as patch_sheet: blank before and after too)
             changed.add(ref)
