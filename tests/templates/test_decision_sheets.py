@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,6 @@ from benchsheet.catalogue.calls import call
 from benchsheet.catalogue.engine import calc
 from benchsheet.catalogue.functions import BY_NAME
 from benchsheet.data import store
-from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import CHART_GAPS, Cell
 from benchsheet.templates.report import not_gaps
@@ -43,15 +41,9 @@ def fn(name: str, *args: Any) -> Any:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("decision-home")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BENCHSHEET_HOME", str(home))
-        store.set_table(None)
-        path = tmp_path_factory.mktemp("decision") / "cluster-sizing.xlsx"
-        B.build(path)
-        store.set_table(None)
-        yield path
+def built(book: Path) -> Path:
+    """The built workbook (conftest's ``book``), by the name this module's tests take it."""
+    return book
 
 
 @pytest.fixture
