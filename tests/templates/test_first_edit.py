@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ import pytest
 from benchsheet.cli import main
 from benchsheet.data import store
 from benchsheet.data.table import round_sort_key
-from benchsheet.templates import builder as B
 from benchsheet.templates import sheets as S
 from benchsheet.templates.layout import Cell, TableBlock
 from benchsheet.templates.sheets import tco as T
@@ -27,15 +25,9 @@ from tests.templates.test_decision_sheets import Book, fn  # the catalogue's own
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("first-edit-home")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BENCHSHEET_HOME", str(home))
-        store.set_table(None)
-        path = tmp_path_factory.mktemp("first-edit") / "cluster-sizing.xlsx"
-        B.build(path)
-        store.set_table(None)
-        yield path
+def built(book: Path) -> Path:
+    """The built workbook (conftest's ``book``), by the name this module's tests take it."""
+    return book
 
 
 @pytest.fixture
